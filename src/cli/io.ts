@@ -1,0 +1,28 @@
+/** What a command may touch of the outside world. Only src/cli/main.ts builds one from `process`. */
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Colours and spinners only on a terminal, never with NO_COLOR, never in CI. */
+  color: boolean;
+  interactive: boolean;
+  /** Set by commands: 0 ok, 1 non-conformant / bank said no, 2 usage, 3 cannot run. */
+  exitCode: number;
+}
+
+export function ioFromProcess(): Io {
+  const env = process.env;
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  const tty = Boolean(process.stdout.isTTY);
+  const errTty = Boolean(process.stderr.isTTY);
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env,
+    cwd: process.cwd(),
+    color: !noColor && env.FORCE_COLOR !== '0' && (tty || errTty),
+    interactive: errTty && !env.CI,
+    exitCode: 0,
+  };
+}

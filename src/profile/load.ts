@@ -1,0 +1,232 @@
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ProfileError } from '../errors.ts';
+import type { Profile, Variant } from './types.ts';
+import { profileSchema } from './schema.ts';
+
+export const DEFAULTS = {
+  paths: {
+    accountAccessConsents: '/account-access-consents',
+    accounts: '/accounts',
+    transactionDetail: '/{AccountId}/transactions/{resourceId}',
+    fundsConfirmationConsents: '/funds-confirmation-consents',
+    fundsConfirmations: '/funds-confirmations',
+    paymentProduct: 'domestic-payments',
+  },
+  scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
+  timeouts: { requestMs: 10_000, browserStepMs: 10_000, authorisationMs: 60_000 },
+  limits: { maxBodyBytes: 5 * 1024 * 1024 },
+} as const;
+
+/** Where the built-in profiles live (profiles/ at the package root, from src/ or dist/src/). */
+export function builtinProfileDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    if (existsSync(join(dir, 'profiles')) && existsSync(join(dir, 'package.json'))) return join(dir, 'profiles');
+    dir = dirname(dir);
+  }
+  return resolve('profiles');
+}
+
+/**
+ * Resolves `--profile NAME|FILE`: an existing file path, else `profiles/NAME.yaml|yml|json`.
+ */
+export function resolveProfilePath(nameOrFile: string, cwd = process.cwd()): string {
+  const direct = isAbsolute(nameOrFile) ? nameOrFile : resolve(cwd, nameOrFile);
+  if (existsSync(direct)) return direct;
+  for (const ext of ['.yaml', '.yml', '.json']) {
+    const candidate = join(builtinProfileDir(), nameOrFile + ext);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new ProfileError(`profile ${nameOrFile}: no such file, and no built-in profile of that name`, [], {
+    hint: 'pass a path to a YAML or JSON profile, or see profiles/ for examples',
+  });
+}
+
+export interface LoadOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/** Reads, interpolates, validates and completes a profile file. Every problem is reported at once. */
+export async function loadProfile(nameOrFile: string, options: LoadOptions = {}): Promise<Profile> {
+  const file = resolveProfilePath(nameOrFile, options.cwd);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ProfileError(`profile ${file}: cannot be read (${(error as Error).message})`, [], { cause: error });
+  }
+  let raw: unknown;
+  try {
+    if (extname(file) === '.json') raw = JSON.parse(text);
+    else {
+      const { parse } = await import('yaml');
+      raw = parse(text);
+    }
+  } catch (error) {
+    throw new ProfileError(`profile ${file}: not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`, [], { cause: error });
+  }
+  return profileFromObject(raw, { ...options, source: file });
+}
+
+/** Validates and completes a profile that is already an object (the sandbox makes them this way). */
+export async function profileFromObject(raw: unknown, options: LoadOptions & { source: string }): Promise<Profile> {
+  const env = options.env ?? process.env;
+  const source = options.source;
+  const problems: string[] = [];
+  const secrets = new Set<string>();
+  const interpolated = interpolate(raw, '$', env, problems, secrets);
+  const schemaProblems = await validate(interpolated);
+  problems.push(...schemaProblems);
+  if (problems.length > 0) {
+    throw new ProfileError(problems.map((p) => `profile ${source}: ${p}`).join('\n'), problems, {
+      hint: 'fix the fields named above; profiles/example-bank.yaml documents every field',
+    });
+  }
+  const p = interpolated as Record<string, any>;
+  const baseDir = source.startsWith('builtin:') || source === 'sandbox' ? process.cwd() : dirname(source);
+
+  const auth = p.auth;
+  const clientAuth = { ...auth.clientAuth };
+  if (clientAuth.privateKeyFile) clientAuth.privateKey = await readReferenced(clientAuth.privateKeyFile, '$.auth.clientAuth.privateKeyFile', baseDir, source);
+  let mtls = p.mtls ? { ...p.mtls } : undefined;
+  if (mtls) {
+    for (const k of ['cert', 'key', 'ca'] as const) {
+      const fileKey = `${k}File` as const;
+      if (mtls[fileKey]) mtls[k] = await readReferenced(mtls[fileKey], `$.mtls.${fileKey}`, baseDir, source);
+    }
+  }
+  if (clientAuth.method === 'tls_client_auth' && !(mtls?.cert && mtls?.key)) {
+    throw new ProfileError(`profile ${source}: $.mtls: a client certificate and key are required when auth.clientAuth.method is tls_client_auth`, ['$.mtls']);
+  }
+  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password]) if (s) secrets.add(s);
+
+  const profile: Profile = {
+    name: p.name,
+    dialect: p.dialect ?? 'obie',
+    variants: p.variants as Variant[],
+    baseUrl: stripSlash(p.baseUrl),
+    variantBaseUrls: Object.fromEntries(Object.entries(p.variantBaseUrls ?? {}).map(([k, v]) => [k, stripSlash(v as string)])),
+    paths: { ...DEFAULTS.paths, ...(p.paths ?? {}) },
+    auth: {
+      issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
+      discoveryUrl: auth.discoveryUrl,
+      clientId: auth.clientId,
+      clientAuth,
+      redirectUri: auth.redirectUri,
+      scopes: { ...DEFAULTS.scopes, ...(auth.scopes ?? {}) },
+      intentBinding: auth.intentBinding ?? { method: 'claims' },
+      resource: auth.resource,
+      offlineAccess: auth.offlineAccess ?? true,
+    },
+    psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: p.psu.accounts },
+    headers: p.headers ?? {},
+    mtls,
+    tls: { insecure: p.tls?.insecure ?? false },
+    timeouts: { ...DEFAULTS.timeouts, ...(p.timeouts ?? {}) },
+    limits: { ...DEFAULTS.limits, ...(p.limits ?? {}) },
+    tppName: p.tppName,
+    source,
+    secrets: [...secrets].filter((s) => s.length >= 4),
+  };
+  return profile;
+}
+
+/** The resource base URL for one variant. */
+export function baseUrlFor(profile: Profile, variant: Variant): string {
+  return profile.variantBaseUrls[variant] ?? profile.baseUrl;
+}
+
+const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+function interpolate(value: unknown, path: string, env: Record<string, string | undefined>, problems: string[], secrets: Set<string>): unknown {
+  if (typeof value === 'string') {
+    let usedEnv = false;
+    const out = value.replace(ENV_REF, (_m, name: string) => {
+      usedEnv = true;
+      const v = env[name];
+      if (v === undefined || v === '') {
+        problems.push(`${path}: environment variable ${name} is not set (referenced as \${env:${name}})`);
+        return '';
+      }
+      return v;
+    });
+    // Anything that came from the environment is treated as a secret for redaction.
+    if (usedEnv && out.length >= 4 && !/^https?:\/\//.test(out)) secrets.add(out);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, `${path}[${i}]`, env, problems, secrets));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, `${path}.${k}`, env, problems, secrets)]));
+  }
+  return value;
+}
+
+let compiled: ((data: unknown) => boolean) & { errors?: any[] | null } | undefined;
+
+async function validate(data: unknown): Promise<string[]> {
+  if (!compiled) {
+    const { Ajv } = await import('ajv');
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    compiled = ajv.compile(profileSchema) as unknown as typeof compiled;
+  }
+  if (compiled!(data)) return [];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const e of compiled!.errors ?? []) {
+    if (e.keyword === 'if' || e.keyword === 'allOf') continue;
+    const line = describe(e);
+    if (!seen.has(line)) {
+      seen.add(line);
+      out.push(line);
+    }
+  }
+  return out;
+}
+
+function jsonPath(instancePath: string): string {
+  if (!instancePath) return '$';
+  return '$' + instancePath.split('/').slice(1).map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('');
+}
+
+function describe(e: { keyword: string; instancePath: string; message?: string; params: Record<string, any> }): string {
+  const at = jsonPath(e.instancePath);
+  switch (e.keyword) {
+    case 'required':
+      return `${at === '$' ? '$' : at}.${e.params.missingProperty}: is required but missing`;
+    case 'additionalProperties':
+      return `${at === '$' ? '$' : at}.${e.params.additionalProperty}: unknown field (not allowed here)`;
+    case 'type':
+      return `${at}: expected ${e.params.type}`;
+    case 'enum':
+      return `${at}: expected one of ${e.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${at}: expected ${JSON.stringify(e.params.allowedValue)}`;
+    case 'pattern':
+      return `${at}: expected a value matching ${e.params.pattern}`;
+    case 'minItems':
+      return `${at}: expected at least ${e.params.limit} item(s)`;
+    case 'minLength':
+      return `${at}: expected a non-empty string`;
+    case 'anyOf':
+      return `${at}: ${at === '$.auth' ? 'expected issuer or discoveryUrl' : at === '$.auth.clientAuth' ? 'expected privateKey or privateKeyFile' : 'expected one of the allowed forms'}`;
+    default:
+      return `${at}: ${e.message ?? 'is invalid'}`;
+  }
+}
+
+async function readReferenced(file: string, at: string, baseDir: string, source: string): Promise<string> {
+  const full = isAbsolute(file) ? file : resolve(baseDir, file);
+  try {
+    return await readFile(full, 'utf8');
+  } catch {
+    throw new ProfileError(`profile ${source}: ${at}: file ${full} cannot be read`, [at]);
+  }
+}
+
+function stripSlash(u: string): string {
+  return u.replace(/\/+$/, '');
+}

@@ -1,0 +1,170 @@
+/**
+ * The one JSON Schema every profile is checked against at load (before defaults are applied).
+ * Each property documents its default where it has one.
+ */
+const selector = { type: 'string', minLength: 1 } as const;
+const common = { optional: { type: 'boolean' }, name: { type: 'string' } } as const;
+
+const step = (action: string, props: Record<string, unknown>, required: string[]) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['action', ...required],
+  properties: { action: { const: action }, ...common, ...props },
+});
+
+const by = { enum: ['value', 'label', 'index'] } as const;
+
+export const driverStepSchema = {
+  type: 'object',
+  required: ['action'],
+  properties: {
+    action: { enum: ['goto', 'fill', 'click', 'select', 'tickAccounts', 'chooseDebtor', 'waitFor', 'waitForUrl', 'approve', 'reject', 'decide'] },
+  },
+  allOf: [
+    { if: { properties: { action: { const: 'goto' } } }, then: step('goto', { url: { type: 'string', minLength: 1 } }, ['url']) },
+    { if: { properties: { action: { const: 'fill' } } }, then: step('fill', { selector, value: { type: 'string' } }, ['selector', 'value']) },
+    { if: { properties: { action: { const: 'click' } } }, then: step('click', { selector, waitForNavigation: { type: 'boolean' } }, ['selector']) },
+    { if: { properties: { action: { const: 'select' } } }, then: step('select', { selector, value: { type: 'string' } }, ['selector', 'value']) },
+    { if: { properties: { action: { const: 'tickAccounts' } } }, then: step('tickAccounts', { selector, by }, ['selector']) },
+    { if: { properties: { action: { const: 'chooseDebtor' } } }, then: step('chooseDebtor', { selector, by }, ['selector']) },
+    { if: { properties: { action: { const: 'waitFor' } } }, then: step('waitFor', { selector }, ['selector']) },
+    { if: { properties: { action: { const: 'waitForUrl' } } }, then: step('waitForUrl', { pattern: { type: 'string', minLength: 1 } }, ['pattern']) },
+    { if: { properties: { action: { const: 'approve' } } }, then: step('approve', { selector }, ['selector']) },
+    { if: { properties: { action: { const: 'reject' } } }, then: step('reject', { selector }, ['selector']) },
+    { if: { properties: { action: { const: 'decide' } } }, then: step('decide', { approve: selector, reject: selector }, ['approve', 'reject']) },
+  ],
+} as const;
+
+const url = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
+const path = { type: 'string', pattern: '^/[^\\s]*$' } as const;
+
+export const profileSchema = {
+  $id: 'https://obtpp.dev/schemas/profile.json',
+  title: 'obtpp bank profile',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'variants', 'baseUrl', 'auth', 'psu'],
+  properties: {
+    $schema: { type: 'string' },
+    name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
+    dialect: { enum: ['obie'], description: "Wire format of the standard the bank speaks. Default 'obie'." },
+    variants: {
+      type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['A', 'B'] },
+      description: 'Which variants of the specification the bank implements.',
+    },
+    baseUrl: { ...url, description: 'Resource base URL (all variants unless variantBaseUrls says otherwise).' },
+    variantBaseUrls: {
+      type: 'object', additionalProperties: false,
+      properties: { A: url, B: url },
+    },
+    tppName: { type: 'string', minLength: 1 },
+    paths: {
+      type: 'object', additionalProperties: false,
+      description: 'Path overrides. Defaults: /account-access-consents, /accounts, /{AccountId}/transactions/{resourceId}, /funds-confirmation-consents, /funds-confirmations, payment product domestic-payments.',
+      properties: {
+        accountAccessConsents: path,
+        accounts: path,
+        transactionDetail: path,
+        fundsConfirmationConsents: path,
+        fundsConfirmations: path,
+        paymentProduct: { type: 'string', pattern: '^[A-Za-z0-9._-]+$' },
+      },
+    },
+    auth: {
+      type: 'object', additionalProperties: false,
+      required: ['clientId', 'clientAuth', 'redirectUri'],
+      anyOf: [{ required: ['issuer'] }, { required: ['discoveryUrl'] }],
+      properties: {
+        issuer: url,
+        discoveryUrl: url,
+        clientId: { type: 'string', minLength: 1 },
+        clientAuth: {
+          type: 'object', additionalProperties: false,
+          required: ['method'],
+          properties: {
+            method: { enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'tls_client_auth'] },
+            secret: { type: 'string', minLength: 1 },
+            privateKey: { type: 'string', minLength: 1 },
+            privateKeyFile: { type: 'string', minLength: 1 },
+            kid: { type: 'string', minLength: 1 },
+            alg: { enum: ['PS256', 'RS256', 'ES256', 'EdDSA'] },
+          },
+          allOf: [
+            { if: { properties: { method: { enum: ['client_secret_basic', 'client_secret_post'] } } }, then: { required: ['secret'] } },
+            { if: { properties: { method: { const: 'private_key_jwt' } } }, then: { anyOf: [{ required: ['privateKey'] }, { required: ['privateKeyFile'] }] } },
+          ],
+        },
+        redirectUri: url,
+        scopes: {
+          type: 'object', additionalProperties: false,
+          description: "Scope per function. Defaults: ais 'accounts', cof 'fundsconfirmations', pis 'payments'.",
+          properties: { ais: { type: 'string' }, cof: { type: 'string' }, pis: { type: 'string' } },
+        },
+        intentBinding: {
+          type: 'object', additionalProperties: false,
+          required: ['method'],
+          description: "How the intent id reaches the authorisation. Default: claims (openbanking_intent_id).",
+          properties: {
+            method: { enum: ['claims', 'request-object', 'scope', 'query'] },
+            parameter: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' },
+            scopeTemplate: { type: 'string', minLength: 1 },
+            requestObjectTyp: { type: 'string', minLength: 1 },
+          },
+          if: { properties: { method: { const: 'query' } } },
+          then: { required: ['parameter'] },
+        },
+        resource: url,
+        offlineAccess: { type: 'boolean' },
+      },
+    },
+    psu: {
+      type: 'object', additionalProperties: false,
+      required: ['username', 'password', 'driver'],
+      properties: {
+        username: { type: 'string', minLength: 1 },
+        password: { type: 'string', minLength: 1 },
+        accounts: { type: 'array', items: { type: 'string', minLength: 1 } },
+        driver: {
+          type: 'object',
+          required: ['kind'],
+          properties: { kind: { enum: ['sandbox', 'manual', 'steps'] } },
+          allOf: [
+            { if: { properties: { kind: { const: 'sandbox' } } }, then: { additionalProperties: false, properties: { kind: {} } } },
+            { if: { properties: { kind: { const: 'manual' } } }, then: { additionalProperties: false, properties: { kind: {}, callbackPort: { type: 'integer', minimum: 0, maximum: 65535 } } } },
+            {
+              if: { properties: { kind: { const: 'steps' } } },
+              then: {
+                additionalProperties: false, required: ['steps'],
+                properties: { kind: {}, steps: { type: 'array', minItems: 1, items: driverStepSchema }, loginError: selector },
+              },
+            },
+          ],
+        },
+      },
+    },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    mtls: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        cert: { type: 'string' }, key: { type: 'string' }, ca: { type: 'string' },
+        certFile: { type: 'string' }, keyFile: { type: 'string' }, caFile: { type: 'string' },
+      },
+    },
+    tls: {
+      type: 'object', additionalProperties: false,
+      properties: { insecure: { type: 'boolean', description: 'Skip TLS certificate verification. Default false; a loud warning is printed.' } },
+    },
+    timeouts: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        requestMs: { type: 'integer', minimum: 1, description: 'Per HTTP request. Default 10000.' },
+        browserStepMs: { type: 'integer', minimum: 1, description: 'Per step in the bank pages. Default 10000.' },
+        authorisationMs: { type: 'integer', minimum: 1, description: 'Whole PSU journey. Default 60000.' },
+      },
+    },
+    limits: {
+      type: 'object', additionalProperties: false,
+      properties: { maxBodyBytes: { type: 'integer', minimum: 1, description: 'Largest response body read. Default 5 MiB.' } },
+    },
+  },
+} as const;

@@ -1,0 +1,113 @@
+/** A bank deployment, as a profile file describes it (after `${env:…}` interpolation and defaults). */
+export type Variant = 'A' | 'B';
+export type Fn = 'ais' | 'cof' | 'pis';
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'tls_client_auth';
+export type IntentBindingMethod = 'claims' | 'request-object' | 'scope' | 'query';
+
+export interface ProfilePaths {
+  /** `/account-access-consents` (UK) or `/consents` (as the spec's endpoint table writes it). */
+  accountAccessConsents: string;
+  accounts: string;
+  /** Variant A's transaction-detail path; `{AccountId}` and `{resourceId}` are filled in. */
+  transactionDetail: string;
+  fundsConfirmationConsents: string;
+  fundsConfirmations: string;
+  /** The `{payment-product}` segment, e.g. `domestic-payments`. */
+  paymentProduct: string;
+}
+
+export interface ClientAuth {
+  method: ClientAuthMethod;
+  /** client_secret_basic / client_secret_post */
+  secret?: string;
+  /** private_key_jwt: a PEM (PKCS#8) or JWK JSON, inline or read from privateKeyFile */
+  privateKey?: string;
+  privateKeyFile?: string;
+  kid?: string;
+  /** JWS algorithm for client assertions and request objects; default PS256 */
+  alg?: string;
+}
+
+export interface MtlsFiles {
+  cert?: string;
+  key?: string;
+  ca?: string;
+  certFile?: string;
+  keyFile?: string;
+  caFile?: string;
+}
+
+export interface IntentBinding {
+  method: IntentBindingMethod;
+  /** query: the parameter's name (e.g. consent_id). */
+  parameter?: string;
+  /** scope: a template, `{scope}:{intentId}` by default (e.g. accounts:1234). */
+  scopeTemplate?: string;
+  /** request-object: the JOSE `typ` of the request object (default oauth-authz-req+jwt). */
+  requestObjectTyp?: string;
+}
+
+export interface AuthSettings {
+  /** The issuer; discovery is `${issuer}/.well-known/openid-configuration` unless discoveryUrl is set. */
+  issuer?: string;
+  discoveryUrl?: string;
+  clientId: string;
+  clientAuth: ClientAuth;
+  redirectUri: string;
+  scopes: Record<Fn, string>;
+  intentBinding: IntentBinding;
+  /** RFC 8707 resource indicator sent with token requests, when the bank wants one. */
+  resource?: string;
+  /** Ask for offline_access (a refresh token). Default true. */
+  offlineAccess: boolean;
+}
+
+export type DriverStep =
+  | { action: 'goto'; url: string; optional?: boolean; name?: string }
+  | { action: 'fill'; selector: string; value: string; optional?: boolean; name?: string }
+  | { action: 'click'; selector: string; waitForNavigation?: boolean; optional?: boolean; name?: string }
+  | { action: 'select'; selector: string; value: string; optional?: boolean; name?: string }
+  | { action: 'tickAccounts'; selector: string; by?: 'value' | 'label' | 'index'; optional?: boolean; name?: string }
+  | { action: 'chooseDebtor'; selector: string; by?: 'value' | 'label' | 'index'; optional?: boolean; name?: string }
+  | { action: 'waitFor'; selector: string; optional?: boolean; name?: string }
+  | { action: 'waitForUrl'; pattern: string; optional?: boolean; name?: string }
+  | { action: 'approve'; selector: string; optional?: boolean; name?: string }
+  | { action: 'reject'; selector: string; optional?: boolean; name?: string }
+  | { action: 'decide'; approve: string; reject: string; optional?: boolean; name?: string };
+
+export type PsuDriver =
+  | { kind: 'sandbox' }
+  | { kind: 'manual'; callbackPort?: number }
+  | { kind: 'steps'; steps: DriverStep[]; loginError?: string };
+
+export interface PsuSettings {
+  username: string;
+  password: string;
+  driver: PsuDriver;
+  /** Accounts to tick on the consent page by default (AccountId, identification or name); all when absent. */
+  accounts?: string[];
+}
+
+export interface Profile {
+  name: string;
+  dialect: 'obie';
+  variants: Variant[];
+  baseUrl: string;
+  /** Per-variant resource base URLs, when the variants live apart. */
+  variantBaseUrls: Partial<Record<Variant, string>>;
+  paths: ProfilePaths;
+  auth: AuthSettings;
+  psu: PsuSettings;
+  /** Extra headers sent on every API call (never on the authorisation server). */
+  headers: Record<string, string>;
+  mtls?: MtlsFiles;
+  tls: { insecure: boolean };
+  timeouts: { requestMs: number; browserStepMs: number; authorisationMs: number };
+  limits: { maxBodyBytes: number };
+  /** The TPP's name as the bank shows it on the consent page, if the bank shows one. */
+  tppName?: string;
+  /** Where the profile came from (a file path, `builtin:NAME`, or `sandbox`). */
+  source: string;
+  /** The secrets this profile carries, so that capture can redact them wherever they appear. */
+  secrets: string[];
+}
