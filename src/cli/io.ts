@@ -9,6 +9,11 @@ export interface Io {
   interactive: boolean;
   /** Set by commands: 0 ok, 1 non-conformant / bank said no, 2 usage, 3 cannot run. */
   exitCode: number;
+  /**
+   * Resolves on the first SIGINT or SIGTERM after the call (long-running commands such as
+   * `obtpp sandbox` await it to stop cleanly). Listeners exist only while it is awaited.
+   */
+  waitForSignal?: () => Promise<string>;
 }
 
 export function ioFromProcess(): Io {
@@ -24,5 +29,12 @@ export function ioFromProcess(): Io {
     color: !noColor && env.FORCE_COLOR !== '0' && (tty || errTty),
     interactive: errTty && !env.CI,
     exitCode: 0,
+    waitForSignal: () => new Promise((resolve) => {
+      const on = (signal: NodeJS.Signals) => {
+        process.off('SIGINT', on).off('SIGTERM', on);
+        resolve(signal);
+      };
+      process.once('SIGINT', on).once('SIGTERM', on);
+    }),
   };
 }

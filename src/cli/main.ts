@@ -3,6 +3,13 @@
 import { ioFromProcess } from './io.ts';
 import { runCli } from './program.ts';
 
+// A closed pipe (`obtpp --help | head`) is not an error of ours: stop writing, exit normally.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+}
+
 const io = ioFromProcess();
 const code = await runCli(process.argv.slice(2), io);
 process.exitCode = code;

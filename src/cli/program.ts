@@ -1,11 +1,13 @@
 import { Command, CommanderError } from 'commander';
-import { ObtppError, ExitCode, oneLine } from '../errors.ts';
+import { ObtppError, ExitCode, ProfileError, oneLine } from '../errors.ts';
 import type { Io } from './io.ts';
 import { version } from './version.ts';
 import { defineProfile } from './define/profile.ts';
+import { defineConform } from './define/conform.ts';
+import { defineSandbox } from './define/sandbox.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
-const definitions: Array<(program: Command, io: Io) => void> = [defineProfile];
+const definitions: Array<(program: Command, io: Io) => void> = [defineConform, defineProfile, defineSandbox];
 
 export function createProgram(io: Io): Command {
   const program = new Command('obtpp')
@@ -52,7 +54,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`obtpp: ${text} (see obtpp --help)\n`);
       return ExitCode.usage;
     }
-    io.stderr.write(`obtpp: ${oneLine(error)}\n`);
+    if (error instanceof ProfileError) {
+      // One problem per line, each `profile <file>: <json-path>: <what was expected>`, so they can be grepped.
+      io.stderr.write(error.message + '\n');
+      if (error.hint) io.stderr.write(`obtpp: ${error.hint}\n`);
+    } else io.stderr.write(`obtpp: ${oneLine(error)}\n`);
     if (error instanceof ObtppError) {
       if (io.env.OBTPP_DEBUG && error.cause) io.stderr.write(String((error.cause as Error).stack ?? error.cause) + '\n');
       return error.exitCode;

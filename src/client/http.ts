@@ -1,4 +1,4 @@
-import { Agent, request as undiciRequest, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { Agent, buildConnector, request as undiciRequest, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../errors.ts';
 import type { Exchange } from './exchange.ts';
@@ -41,6 +41,13 @@ export interface HttpResult<T = unknown> {
 }
 
 const EVIDENCE_TEXT_LIMIT = 4096;
+/** `a=b&c=d`: a body that is a form whatever its content type says. */
+const FORM_LIKE = /^[A-Za-z0-9_.~%-]+=[^&\s]*(&[A-Za-z0-9_.~%-]+=[^&\s]*)*$/;
+
+/** Text kept as evidence is cut at 4 KiB, always after redaction (a cut must not split a secret). */
+function evidenceText(redacted: string): string {
+  return redacted.length > EVIDENCE_TEXT_LIMIT ? redacted.slice(0, EVIDENCE_TEXT_LIMIT) + '…[cut]' : redacted;
+}
 
 /**
  * The HTTP core: one keep-alive undici dispatcher per profile (mTLS when the profile has a client
@@ -67,20 +74,43 @@ export class HttpClient {
         'WARNING: TLS certificate verification is OFF for this profile (tls.insecure: true). Never use this against a production bank.',
       );
     }
+    this.hasClientCertificate = Boolean(options.cert && options.key);
+    const connector = buildConnector({
+      ca: options.ca,
+      cert: options.cert,
+      key: options.key,
+      rejectUnauthorized: !options.insecure,
+      timeout: this.timeoutMs,
+    });
     this.dispatcher = new Agent({
       keepAliveTimeout: 10_000,
       connections: 16,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
-      connect: {
-        ca: options.ca,
-        cert: options.cert,
-        key: options.key,
-        rejectUnauthorized: !options.insecure,
-        timeout: this.timeoutMs,
-      },
+      // undici reports a TLS 1.3 alert sent after the handshake (a server refusing our client
+      // certificate) as a bare "other side closed"; remember the socket's real TLS error so
+      // that classify() can say what happened.
+      connect: (opts, callback) =>
+        connector(opts, (error, socket) => {
+          if (socket) {
+            const port = socket.localPort;
+            if (port !== undefined) this.tlsErrors.delete(port);
+            socket.on('error', (e: NodeJS.ErrnoException) => {
+              if (port !== undefined && /^ERR_(SSL|TLS)_/.test(String(e.code))) {
+                this.tlsErrors.set(port, e);
+                if (this.tlsErrors.size > 64) this.tlsErrors.delete(this.tlsErrors.keys().next().value!);
+              }
+            });
+            callback(null, socket);
+          } else callback(error!, null);
+        }),
     });
   }
+
+  /** True when the client presents a certificate (mTLS); lets classify() word TLS refusals. */
+  private readonly hasClientCertificate: boolean;
+  /** The last TLS error seen on each socket, by local port (see the connector above). */
+  private readonly tlsErrors = new Map<number, Error>();
 
   /** Keep exchanges for a caller (a conformance scenario) from now on; returns a function that stops. */
   recordInto(sink: Exchange[]): () => void {
@@ -129,14 +159,14 @@ export class HttpClient {
     try {
       const declared = Number(resHeaders['content-length']);
       if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (Content-Length ${declared})`);
       }
       const chunks: Buffer[] = [];
       for await (const chunk of res.body) {
         bytes += (chunk as Buffer).length;
         if (bytes > this.maxBodyBytes) {
-          res.body.destroy();
+          discard(res.body);
           throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (read ${bytes} before stopping)`);
         }
         chunks.push(chunk as Buffer);
@@ -159,7 +189,7 @@ export class HttpClient {
     exchange.response = {
       status: res.statusCode,
       headers: this.redactor.headers(resHeaders),
-      body: isJson ? this.redactor.json(parsed) : text.length ? this.redactor.text(text.slice(0, EVIDENCE_TEXT_LIMIT)) : undefined,
+      body: isJson ? this.redactor.json(parsed) : text.length ? evidenceText(this.redactor.text(text)) : undefined,
       json: isJson,
       bytes,
     };
@@ -179,12 +209,13 @@ export class HttpClient {
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = headersToRecord(init.headers);
     const bodyText = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
+    const contentType = headers['content-type'] ?? (init.body instanceof URLSearchParams ? 'application/x-www-form-urlencoded' : undefined);
     const started = performance.now();
     const exchange: Exchange = {
       seq: ++this.seq,
       method,
       url: this.redactor.url(url),
-      request: { headers: this.redactor.headers(headers), body: this.captureRequestBody(bodyText, headers['content-type']) },
+      request: { headers: this.redactor.headers(headers), body: this.captureRequestBody(bodyText, contentType) },
       timings: { startedAt: new Date().toISOString(), durationMs: 0 },
     };
     let response: Response;
@@ -212,7 +243,7 @@ export class HttpClient {
     exchange.response = {
       status: response.status,
       headers: this.redactor.headers(resHeaders),
-      body: isJson ? this.redactor.json(parsed) : text ? this.redactor.text(text.slice(0, EVIDENCE_TEXT_LIMIT)) : undefined,
+      body: isJson ? this.redactor.json(parsed) : text ? evidenceText(this.redactor.text(text)) : undefined,
       json: isJson,
       bytes: Buffer.byteLength(text),
     };
@@ -240,12 +271,17 @@ export class HttpClient {
     try {
       return this.redactor.json(JSON.parse(body));
     } catch {
-      return this.redactor.text(body.slice(0, EVIDENCE_TEXT_LIMIT));
+      // openid-client may send a form without naming its content type
+      if (FORM_LIKE.test(body)) return this.redactor.form(body);
+      return evidenceText(this.redactor.text(body));
     }
   }
 
   private fail(exchange: Exchange, started: number, error: unknown, timeoutMs: number): HttpError {
-    const { code, message } = classify(error, timeoutMs, exchange.url);
+    const port = socketInfo(error)?.localPort;
+    const tlsError = port === undefined ? undefined : this.tlsErrors.get(port);
+    if (port !== undefined) this.tlsErrors.delete(port);
+    const { code, message } = classify(tlsError ?? error, timeoutMs, exchange.url, { clientCertificate: this.hasClientCertificate });
     exchange.error = { code, message };
     exchange.timings.durationMs = Math.round(performance.now() - started);
     this.emit(exchange);
@@ -253,12 +289,24 @@ export class HttpClient {
   }
 }
 
+/** What the client knew when the error happened, so the sentence can say what to fix. */
+export interface ClassifyContext {
+  /** Whether a client certificate was configured (mtls.cert/key). */
+  clientCertificate?: boolean;
+}
+
+/**
+ * TLS alerts a server sends about the client's certificate: none sent (certificate_required,
+ * or handshake_failure under TLS 1.2), or one it would not accept (unknown_ca, bad_certificate …).
+ */
+const CLIENT_CERT_ALERT = /ALERT_(CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|UNKNOWN_CA|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED)|alert (number (40|42|43|44|45|46|48|49|116)\b|certificate required|handshake failure|unknown ca|bad certificate)/i;
+
 /** Turns undici/Node socket errors into one clear sentence each. */
-export function classify(error: unknown, timeoutMs: number, url: string): { code: string; message: string } {
+export function classify(error: unknown, timeoutMs: number, url: string, context: ClassifyContext = {}): { code: string; message: string } {
   if (error instanceof HttpError) return { code: error.code, message: error.message };
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code ?? '';
-  const msg = e?.cause?.message ?? e?.message ?? String(error);
+  const msg = (e?.cause?.message ?? e?.message ?? String(error)).split('\n')[0].trim();
   let host = url;
   try {
     host = new URL(url).host;
@@ -270,15 +318,58 @@ export function classify(error: unknown, timeoutMs: number, url: string): { code
   }
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: `connection refused by ${host}` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns', message: `cannot resolve host of ${host}` };
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return { code: 'tls_certificate_mismatch', message: `TLS certificate mismatch: the certificate presented by ${host} is not valid for that host (${msg})` };
+  // Checked before the trust codes below: ERR_SSL_…_ALERT_CERTIFICATE_REQUIRED also contains "CERT".
+  if (CLIENT_CERT_ALERT.test(String(code)) || CLIENT_CERT_ALERT.test(msg)) {
+    const alert = String(code || msg);
+    return {
+      code: 'tls_client_certificate',
+      message: context.clientCertificate
+        ? `TLS handshake with ${host} failed: the server refused our client certificate (${alert}); check mtls.cert/key and that the bank trusts its issuer`
+        : `TLS handshake with ${host} failed: the server requires a client certificate and none was sent (${alert}); set mtls.certFile and mtls.keyFile`,
+    };
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const names = (error as { cert?: { subjectaltname?: string; subject?: { CN?: string } } })?.cert;
+    const isFor = names?.subjectaltname ?? (names?.subject?.CN ? `CN=${names.subject.CN}` : undefined);
+    return { code: 'tls_certificate_mismatch', message: `TLS certificate mismatch: the certificate presented by ${host} is not valid for that host${isFor ? ` (it is for ${isFor})` : ''}: ${msg}` };
+  }
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(String(code))) return { code: 'tls_untrusted', message: `TLS certificate of ${host} is not trusted (${code}); set mtls.ca/caFile to the bank's CA` };
-  if (/certificate required|alert number 116|handshake failure|alert certificate/i.test(msg)) {
-    return { code: 'tls_client_certificate', message: `TLS handshake with ${host} failed: the server requires a client certificate (mtls.cert/key) and did not accept ours (${msg})` };
+  // A server that checks the client certificate itself (Node's https, some gateways) just closes the
+  // connection, with no alert: say so when nothing at all was received over TLS.
+  const https = /^https:/i.test(url);
+  const nothingRead = socketInfo(error)?.bytesRead === 0;
+  const certHint = context.clientCertificate
+    ? 'if the bank requires mTLS, it may have refused our client certificate (check mtls.cert/key and that the bank trusts its issuer)'
+    : 'if the bank requires mTLS, it wants a client certificate (set mtls.certFile and mtls.keyFile)';
+  if (https && /before secure TLS connection was established/i.test(msg)) {
+    return { code: 'tls_handshake', message: `TLS handshake with ${host} was cut off by the server (${msg}); ${certHint}` };
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || /other side closed|socket hang up/i.test(msg)) {
+    if (https && nothingRead) return { code: 'connection_reset', message: `connection to ${host} was closed before any response arrived (${msg}); ${certHint}` };
     return { code: 'connection_reset', message: `connection to ${host} was closed before the response was complete (${msg})` };
   }
   return { code: 'transport', message: `request to ${host} failed: ${msg}` };
+}
+
+/** The socket facts (local port, bytes read) an undici SocketError carries, here or in its causes. */
+function socketInfo(error: unknown): { localPort?: number; bytesRead?: number } | undefined {
+  const seen = new Set<unknown>();
+  let e = error as { socket?: { localPort?: unknown; bytesRead?: unknown }; cause?: unknown } | undefined;
+  while (e && typeof e === 'object' && !seen.has(e)) {
+    seen.add(e);
+    if (e.socket && typeof e.socket === 'object' && typeof e.socket.localPort === 'number') return e.socket as { localPort?: number; bytesRead?: number };
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/**
+ * Stops reading a response body. undici's body emits an AbortError when destroyed unread; with no
+ * listener that would be an uncaught exception, so swallow it (the caller reports its own error).
+ */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 export function newInteractionId(): string {

@@ -6,14 +6,27 @@
 export const REDACTED = '[REDACTED]';
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+/**
+ * Secret by name, matched exactly as the protocols spell them (OAuth, JOSE): `code` is an
+ * authorization code, but OBErrorResponse1's `Code` ("400 Bad Request") is evidence.
+ */
 const SECRET_FIELDS = new Set([
-  'access_token', 'refresh_token', 'id_token', 'client_secret', 'client_assertion', 'assertion',
-  'password', 'code', 'code_verifier', 'request', 'private_key', 'privatekey', 'secret', 'token',
-  'logout_token', 'registration_access_token', 'pin', 'otp',
+  'code', 'code_verifier', 'request', 'assertion', 'token', 'logout_token', 'registration_access_token',
   // JWK private members
   'd', 'p', 'q', 'dp', 'dq', 'qi', 'k',
 ]);
+/** Secret by name in any spelling (compared lower-cased): nobody means anything else by these. */
+const SECRET_FIELDS_ANY_CASE = new Set([
+  'access_token', 'refresh_token', 'id_token', 'client_secret', 'client_assertion',
+  'accesstoken', 'refreshtoken', 'idtoken', 'clientsecret', 'clientassertion',
+  'password', 'passcode', 'passwd', 'secret', 'private_key', 'privatekey', 'api_key', 'apikey', 'pin', 'otp',
+]);
 const SECRET_QUERY = new Set(['code', 'access_token', 'id_token', 'refresh_token', 'client_secret', 'client_assertion', 'request', 'password', 'code_verifier']);
+
+/** Whether a JSON member or form field of this name holds a secret. */
+export function isSecretField(name: string): boolean {
+  return SECRET_FIELDS.has(name) || SECRET_FIELDS_ANY_CASE.has(name.toLowerCase());
+}
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
 const JWT_LIKE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 
@@ -27,6 +40,33 @@ export class Redactor {
   /** Remembers a secret value (a token obtained, a password, a key) so it is scrubbed everywhere. */
   add(secret: string | undefined | null): void {
     if (typeof secret === 'string' && secret.length >= 4) this.secrets.add(secret);
+  }
+
+  /**
+   * Remembers the credential of an Authorization-style header: the token of `Bearer`/`DPoP`, the
+   * base64 blob of `Basic` and the secret inside it (RFC 6749 §2.3.1 form-encodes it first).
+   */
+  learnCredential(value: string): void {
+    const m = /^(\S+)\s+(\S+)\s*$/.exec(value.trim());
+    if (!m) {
+      this.add(value.trim());
+      return;
+    }
+    this.add(m[2]);
+    if (m[1].toLowerCase() === 'basic') {
+      const decoded = Buffer.from(m[2], 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon >= 0) {
+        const secret = decoded.slice(colon + 1);
+        this.add(decoded);
+        this.add(secret);
+        try {
+          this.add(decodeURIComponent(secret.replace(/\+/g, ' ')));
+        } catch {
+          /* not form-encoded */
+        }
+      }
+    }
   }
 
   /** Scrubs known secrets, private-key PEM blocks and JWTs out of free text. */
@@ -44,6 +84,7 @@ export class Redactor {
       const lower = name.toLowerCase();
       if (SECRET_HEADERS.has(lower)) {
         const scheme = /^(Bearer|Basic|DPoP)\s/i.exec(value)?.[1];
+        if (lower === 'authorization' || lower === 'proxy-authorization' || lower === 'x-api-key') this.learnCredential(value);
         out[lower] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
       } else {
         out[lower] = this.text(value);
@@ -59,7 +100,11 @@ export class Redactor {
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        out[k] = SECRET_FIELDS.has(k.toLowerCase()) && v !== null && v !== undefined && typeof v !== 'boolean' ? REDACTED : this.json(v);
+        if (isSecretField(k) && v !== null && v !== undefined && typeof v !== 'boolean') {
+          // remember it, so that an echo of it anywhere else (free text, a header) is scrubbed too
+          if (typeof v === 'string' || typeof v === 'number') this.add(String(v));
+          out[k] = REDACTED;
+        } else out[k] = this.json(v);
       }
       return out;
     }
@@ -69,9 +114,11 @@ export class Redactor {
   /** A form-encoded body with secret fields replaced. */
   form(body: string): string {
     const params = new URLSearchParams(body);
-    for (const key of [...params.keys()]) {
-      if (SECRET_FIELDS.has(key.toLowerCase())) params.set(key, REDACTED);
-      else params.set(key, this.text(params.get(key) ?? ''));
+    for (const key of [...new Set(params.keys())]) {
+      if (isSecretField(key)) {
+        for (const v of params.getAll(key)) this.add(v);
+        params.set(key, REDACTED);
+      } else params.set(key, this.text(params.get(key) ?? ''));
     }
     return params.toString();
   }
@@ -83,8 +130,11 @@ export class Redactor {
         u.username = u.username ? REDACTED : '';
         u.password = u.password ? REDACTED : '';
       }
-      for (const key of [...u.searchParams.keys()]) {
-        if (SECRET_QUERY.has(key.toLowerCase())) u.searchParams.set(key, REDACTED);
+      for (const key of [...new Set(u.searchParams.keys())]) {
+        if (SECRET_QUERY.has(key.toLowerCase())) {
+          for (const v of u.searchParams.getAll(key)) this.add(v);
+          u.searchParams.set(key, REDACTED);
+        }
       }
       return this.text(u.toString());
     } catch {

@@ -79,8 +79,15 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const problems: string[] = [];
   const secrets = new Set<string>();
   const interpolated = interpolate(raw, '$', env, problems, secrets);
+  // A missing variable is reported once, as such, not again as the empty string it left behind.
+  const unset = new Set(problems.map((p) => p.slice(0, p.indexOf(': '))));
   const schemaProblems = await validate(interpolated);
-  problems.push(...schemaProblems);
+  problems.push(...schemaProblems.filter((p) => !unset.has(p.slice(0, p.indexOf(': ')))));
+  // A rule across two objects, which the schema cannot say where a reader would look for it.
+  const ia = (interpolated as { auth?: { intentBinding?: { method?: unknown }; clientAuth?: { privateKey?: unknown; privateKeyFile?: unknown } } })?.auth;
+  if (schemaProblems.length === 0 && ia?.intentBinding?.method === 'request-object' && !ia.clientAuth?.privateKey && !ia.clientAuth?.privateKeyFile) {
+    problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
+  }
   if (problems.length > 0) {
     throw new ProfileError(problems.map((p) => `profile ${source}: ${p}`).join('\n'), problems, {
       hint: 'fix the fields named above; profiles/example-bank.yaml documents every field',
@@ -154,8 +161,10 @@ function interpolate(value: unknown, path: string, env: Record<string, string | 
       }
       return v;
     });
-    // Anything that came from the environment is treated as a secret for redaction.
-    if (usedEnv && out.length >= 4 && !/^https?:\/\//.test(out)) secrets.add(out);
+    // Anything that came from the environment is treated as a secret for redaction, except URLs
+    // and file names (the files' contents are what is secret, and a user checking a profile
+    // needs to see which file was used).
+    if (usedEnv && out.length >= 4 && !/^https?:\/\//.test(out) && !/File$/.test(path)) secrets.add(out);
     return out;
   }
   if (Array.isArray(value)) return value.map((v, i) => interpolate(v, `${path}[${i}]`, env, problems, secrets));
@@ -176,8 +185,12 @@ async function validate(data: unknown): Promise<string[]> {
   if (compiled!(data)) return [];
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const e of compiled!.errors ?? []) {
+  const errors = compiled!.errors ?? [];
+  // An unmet anyOf is reported once, as its own sentence, not once per branch as well.
+  const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'allOf') continue;
+    if (e.keyword !== 'anyOf' && String(e.schemaPath).includes('/anyOf/') && anyOfAt.has(e.instancePath)) continue;
     const line = describe(e);
     if (!seen.has(line)) {
       seen.add(line);
@@ -206,6 +219,8 @@ function describe(e: { keyword: string; instancePath: string; message?: string; 
     case 'const':
       return `${at}: expected ${JSON.stringify(e.params.allowedValue)}`;
     case 'pattern':
+      if (e.params.pattern === '^https?://[^\\s]+$') return `${at}: expected an absolute http(s) URL`;
+      if (e.params.pattern === '^/[^\\s]*$') return `${at}: expected a path starting with /`;
       return `${at}: expected a value matching ${e.params.pattern}`;
     case 'minItems':
       return `${at}: expected at least ${e.params.limit} item(s)`;

@@ -1,0 +1,87 @@
+/**
+ * N PSU authorisations through one Chromium against the embedded sandbox, in process:
+ * authorization URL → login → tick accounts → approve → redirect caught → code exchanged.
+ * Consents are created beforehand (not timed). The browser launch is timed apart.
+ *
+ *   node bench/authorise.ts [N=10] [--driver sandbox|steps]
+ * Goal: median under 0.3 s per authorisation on the 2-core build machine.
+ */
+import { performance } from 'node:perf_hooks';
+import { startSandbox } from '../src/sandbox/index.ts';
+import { Auth, authorise } from '../src/auth/index.ts';
+import { PsuBrowser } from '../src/psu/index.ts';
+import { httpFromProfile } from '../src/client/factory.ts';
+import { profileFromObject } from '../src/profile/load.ts';
+
+const args = process.argv.slice(2);
+const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
+const driverKind = args.includes('--driver') ? args[args.indexOf('--driver') + 1] : 'sandbox';
+
+const sb = await startSandbox({ quiet: true });
+const raw = sb.profile('A', 0) as Record<string, any>;
+if (driverKind === 'steps') {
+  raw.psu.driver = {
+    kind: 'steps',
+    loginError: '[data-testid="login-error"]',
+    steps: [
+      { action: 'fill', selector: '[data-testid="username"]', value: '{username}' },
+      { action: 'fill', selector: '[data-testid="password"]', value: '{password}' },
+      { action: 'click', selector: '[data-testid="login"]' },
+      { action: 'tickAccounts', selector: '[data-testid="account-option"]' },
+      { action: 'decide', approve: '[data-testid="approve"]', reject: '[data-testid="reject"]' },
+    ],
+  };
+}
+const profile = await profileFromObject(raw, { source: 'sandbox', env: {} });
+const http = httpFromProfile(profile, { warn: () => undefined });
+const browser = new PsuBrowser({ env: process.env });
+const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+
+try {
+  const auth = await Auth.create(profile, http);
+  const cc = await auth.clientCredentials('ais');
+  const consents: string[] = [];
+  for (let i = 0; i < n + 1; i++) {
+    const now = Date.now();
+    const res = await http.request<{ Data: { ConsentId: string } }>('POST', `${sb.baseUrls.A}/account-access-consents`, {
+      headers: { authorization: `Bearer ${cc.accessToken}` },
+      json: {
+        Data: {
+          Permissions: ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'],
+          ExpirationDateTime: iso(new Date(now + 90 * 86_400_000)),
+          TransactionFromDateTime: iso(new Date(now - 365 * 86_400_000)),
+          TransactionToDateTime: iso(new Date(now)),
+        },
+        Risk: {},
+      },
+    });
+    if (res.status !== 201) throw new Error(`consent creation answered ${res.status}`);
+    consents.push(res.body!.Data.ConsentId);
+  }
+
+  const ctx = { auth, browser, profile };
+  // The first authorisation launches Chromium: timed, reported apart.
+  let t0 = performance.now();
+  const first = await authorise(ctx, { intentId: consents[0]!, fn: 'ais' });
+  const cold = performance.now() - t0;
+  if (first.outcome !== 'authorised') throw new Error(`authorisation ended ${first.outcome}`);
+
+  const times: number[] = [];
+  for (const intentId of consents.slice(1)) {
+    t0 = performance.now();
+    const r = await authorise(ctx, { intentId, fn: 'ais' });
+    times.push(performance.now() - t0);
+    if (r.outcome !== 'authorised' || !r.tokens.accessToken) throw new Error(`authorisation ended ${r.outcome}`);
+  }
+  times.sort((a, b) => a - b);
+  const median = times.length % 2 ? times[(times.length - 1) / 2]! : (times[times.length / 2 - 1]! + times[times.length / 2]!) / 2;
+  const s = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
+  console.log(`authorise × ${n} (driver ${driverKind}, one Chromium, a fresh context each)`);
+  console.log(`  first (includes the browser launch): ${s(cold)}`);
+  console.log(`  median ${s(median)}   min ${s(times[0]!)}   max ${s(times[times.length - 1]!)}`);
+  console.log(`  goal: median < 0.300 s — ${median < 300 ? 'met' : 'NOT met'}`);
+} finally {
+  await browser.close();
+  await http.close();
+  await sb.stop();
+}

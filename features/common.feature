@@ -1,0 +1,117 @@
+@security
+Feature: What every function shares: authorisation binding, tokens and grants, headers and errors
+  Every function follows one flow: the TPP creates a consent and gets its intent id; it redirects the
+  PSU to the bank with that id; the bank authenticates the PSU on its own pages; the PSU authorises
+  or rejects; the PSU comes back to the TPP, which then uses the consent. These rules hold for all of
+  it, and so do the standard's status codes, error body and interaction id.
+
+  @SEC-01
+  Rule: SEC-01 — The redirect carries the intent id and the bank binds the authorisation to that consent
+
+    @A @B
+    Scenario: The authorisation is bound to the consent named in the redirect, not to another
+      Given the AISP has created a consent "named" with permissions "ReadAccountsBasic, ReadBalances"
+      And the AISP has then created a consent "later" with permissions "ReadAccountsBasic"
+      When the PSU authorises the consent "named" with all accounts selected
+      Then the ID token names the consent "named" in openbanking_intent_id
+      And with that token the AISP can read the balances of the first account
+
+  @SEC-02
+  Rule: SEC-02 — The TPP never handles the PSU's credentials
+
+    @A @B
+    Scenario: The PSU logs in on the bank's own pages
+      Given the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
+      Then the PSU typed their credentials only on a page of the bank's authorisation server
+      And that page was served over HTTPS, or from the local machine
+
+  @SEC-03
+  Rule: SEC-03 — Consent resources are created only by an authenticated TPP
+
+    @A @B
+    Scenario: A consent request without a token is refused
+      When the AISP creates an account-access consent without an access token
+      Then the bank refuses the request with 401
+
+    @A @B
+    Scenario: A consent request with a forged token is refused
+      When the AISP creates an account-access consent with the token "forged-token-0000"
+      Then the bank refuses the request with 401
+
+  @SEC-04
+  Rule: SEC-04 — A consent the PSU rejects yields no authorisation code and no token
+
+    @A @B
+    Scenario: The PSU rejects an account-access consent
+      Given the AISP has created a consent "refused" with permissions "ReadAccountsBasic"
+      When the PSU rejects the consent "refused"
+      Then the PSU comes back to the TPP with the error "access_denied" and no authorisation code
+
+    @A
+    Scenario: A rejected payment stays rejected
+      Given the PISP has created a payment-order consent for 5.00 in the account's currency to a creditor, from the PSU's first account
+      When the PSU rejects the payment
+      Then the PSU comes back to the TPP with the error "access_denied" and no authorisation code
+      When the PISP reads the payment by its PaymentId
+      Then the payment's status is "Rejected"
+
+  @SEC-05
+  Rule: SEC-05 — Status codes of the standard: 201 for a create, 200 for a read, 204 for a delete
+
+    @A @B
+    Scenario: Creating an account-access consent answers 201
+      When the AISP creates an account-access consent with every permission of the accounts, balances and transactions clusters, expiring in 30 days, for the transactions of the last 180 days
+      Then the bank answers 201 Created
+
+    @A @B
+    Scenario: Creating a funds-confirmation consent answers 201
+      When the CBPII creates a funds-confirmation consent for the PSU's first account, expiring in 30 days
+      Then the bank answers 201 Created
+
+    @A
+    Scenario: Creating a payment-order consent answers 201
+      When the PISP creates a payment-order consent for 10.50 in the account's currency to a creditor, from the PSU's first account
+      Then the bank answers 201 Created
+
+  @SEC-06
+  Rule: SEC-06 — Error responses carry the standard's error body
+
+    @A @B
+    Scenario: A malformed consent gets an OBErrorResponse1
+      When the AISP creates an account-access consent without permissions
+      Then the bank refuses the request with 400
+      And the body is a valid "OBErrorResponse1"
+
+    @A @B
+    Scenario: A funds-confirmation consent without debtor account gets an OBErrorResponse1
+      When the CBPII creates a funds-confirmation consent without a debtor account
+      Then the bank refuses the request with 400
+      And the body is a valid "OBErrorResponse1"
+
+  @SEC-07
+  Rule: SEC-07 — Every response carries x-fapi-interaction-id: the TPP's echoed, or the bank's own
+
+    @A @B
+    Scenario: The interaction id the TPP sends comes back
+      When the AISP creates an account-access consent with every permission of the accounts, balances and transactions clusters, expiring in 30 days, for the transactions of the last 180 days
+      Then the response carries the x-fapi-interaction-id the TPP sent
+
+    @A @B
+    Scenario: The interaction id comes back on an error too
+      When the AISP creates an account-access consent without permissions
+      Then the response carries the x-fapi-interaction-id the TPP sent
+
+    @A @B
+    Scenario: Without an interaction id the bank gives its own
+      When the AISP creates an account-access consent without an x-fapi-interaction-id
+      Then the response carries an x-fapi-interaction-id that is a UUID
+
+  @SEC-08
+  Rule: SEC-08 — A create repeated with the same x-idempotency-key returns the same resource
+
+    @A
+    Scenario: The same payment order sent twice with one key is created once
+      When the PISP creates a payment-order consent for 7.25 in the account's currency to a creditor, from the PSU's first account, with a fresh idempotency key
+      And the PISP sends the same request again with the same idempotency key
+      Then the bank answers 201 Created
+      And both answers carry the same PaymentId

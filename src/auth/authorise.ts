@@ -1,0 +1,98 @@
+import { tmpdir } from 'node:os';
+import { AuthorisationError } from '../errors.ts';
+import type { Fn, Profile } from '../profile/types.ts';
+import type { PsuBrowser, JourneyResult } from '../psu/index.ts';
+import type { Auth, PendingAuthorisation, TokenSet } from './index.ts';
+
+export interface AuthoriseContext {
+  auth: Auth;
+  browser: PsuBrowser;
+  profile: Profile;
+  /** Where manual mode prints the URL (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+export interface AuthoriseOptions {
+  /** Accounts to tick (AccountId, identification, name or 1-based index); default the profile's, else all offered. */
+  accounts?: string[];
+  /** Debtor to choose when the bank offers the choice; default the first. */
+  debtor?: string;
+  /** The PSU rejects instead of approving. */
+  reject?: boolean;
+  /** Where failure screenshots go (default the OS temp dir). */
+  evidenceDir?: string;
+  /** Called with each PSU step as it starts. */
+  onStep?: (description: string) => void;
+}
+
+/**
+ * What came of one PSU journey. On approval it is `authorised` (an OAuth error from the bank is
+ * thrown instead). On reject it is `denied` with the bank's error code — conformance judges
+ * whether that was access_denied — or `code-after-reject` when the bank issued a code anyway
+ * (exchanged, so the caller can show what those tokens can do).
+ */
+export type AuthoriseResult =
+  | { outcome: 'authorised'; tokens: TokenSet; journey: JourneyResult; pending: PendingAuthorisation }
+  | { outcome: 'denied'; error: string; description?: string; journey: JourneyResult; pending: PendingAuthorisation }
+  | { outcome: 'code-after-reject'; tokens: TokenSet; journey: JourneyResult; pending: PendingAuthorisation };
+
+/** An AuthorisationError thrown after the journey came back carries it (and the request sent). */
+export type WithJourney = AuthorisationError & { journey?: JourneyResult; pending?: PendingAuthorisation };
+
+/**
+ * The whole authorisation of one consent in one call: build the authorization request (intent id
+ * bound as the profile says), walk the PSU through the bank's pages, catch the redirect back,
+ * check state, exchange the code (PKCE, nonce, id_token checks).
+ *
+ * Throws AuthorisationError: `state_mismatch`; the bank's OAuth error on approval
+ * (`access_denied` reads "the PSU rejected the consent"); `login_failed` with the page's message;
+ * `step_timeout` / `step_failed` at step N with a screenshot; `journey_timeout`; a token-endpoint
+ * error with the bank's code. HttpError for transport failures.
+ */
+export async function authorise(
+  ctx: AuthoriseContext,
+  consent: { intentId: string; fn: Fn },
+  options: AuthoriseOptions = {},
+): Promise<AuthoriseResult> {
+  const { auth, browser, profile } = ctx;
+  const pending = await auth.begin(consent.intentId, consent.fn);
+  const journey = await browser.journey(pending.url, {
+    redirectUri: pending.redirectUri,
+    driver: profile.psu.driver,
+    username: profile.psu.username,
+    password: profile.psu.password,
+    reject: options.reject,
+    accounts: options.accounts ?? profile.psu.accounts,
+    debtor: options.debtor,
+    stepTimeoutMs: profile.timeouts.browserStepMs,
+    totalTimeoutMs: profile.timeouts.authorisationMs,
+    evidenceDir: options.evidenceDir ?? tmpdir(),
+    onStep: options.onStep,
+    log: ctx.log,
+    trust: { caPem: profile.mtls?.ca, insecure: profile.tls.insecure },
+  });
+
+  const callback = new URL(journey.callbackUrl);
+  const error = callback.searchParams.get('error');
+  // The state is checked before anything in the answer is believed (finish checks it again).
+  if (callback.searchParams.get('state') === pending.state && error && options.reject) {
+    const description = callback.searchParams.get('error_description') ?? undefined;
+    return { outcome: 'denied', error, description, journey, pending };
+  }
+  try {
+    const tokens = await auth.finish(pending, journey.callbackUrl);
+    return options.reject ? { outcome: 'code-after-reject', tokens, journey, pending } : { outcome: 'authorised', tokens, journey, pending };
+  } catch (e) {
+    let thrown = e;
+    if (e instanceof AuthorisationError && e.oauthError === 'access_denied' && error === 'access_denied') {
+      thrown = new AuthorisationError('access_denied', `the PSU rejected the consent (access_denied)${describeError(callback)}`, { cause: e });
+    }
+    if (thrown instanceof AuthorisationError) Object.assign(thrown, { journey, pending });
+    throw thrown;
+  }
+}
+
+function describeError(callback: URL): string {
+  const d = callback.searchParams.get('error_description');
+  return d ? `: ${d}` : '';
+}

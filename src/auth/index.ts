@@ -1,0 +1,342 @@
+/**
+ * The TPP's side of OAuth 2.0 / OpenID Connect, on openid-client v6: discovery, client
+ * credentials, authorization code with PKCE + state + nonce and id_token checks, the intent id bound
+ * to the authorisation as the profile says, refresh. Client authentication by
+ * client_secret_basic / client_secret_post, private_key_jwt or tls_client_auth; every request to the
+ * authorisation server goes through the profile's HttpClient (`http.fetch`), so mTLS, capture and
+ * redaction apply to it exactly as to the API calls.
+ */
+import * as client from 'openid-client';
+import { AuthorisationError, HttpError, ProfileError } from '../errors.ts';
+import type { HttpClient } from '../client/http.ts';
+import type { Fn, Profile } from '../profile/types.ts';
+import { importSigningKey, type SigningKey } from './keys.ts';
+
+export { authorise } from './authorise.ts';
+export type { AuthoriseContext, AuthoriseOptions, AuthoriseResult, WithJourney } from './authorise.ts';
+
+export interface TokenSet {
+  accessToken: string;
+  tokenType: string;
+  refreshToken?: string;
+  idToken?: string;
+  /** Epoch ms, when the bank said `expires_in`. */
+  expiresAt?: number;
+  scope?: string;
+  /** The id_token's claims (validated), when there was one. */
+  claims?: Record<string, unknown>;
+  grant: 'client_credentials' | 'authorization_code' | 'refresh_token';
+}
+
+/** What `begin()` sent, kept until the PSU comes back; `finish()` checks the answer against it. */
+export interface PendingAuthorisation {
+  /** The authorization URL the PSU is sent to. */
+  url: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  intentId: string;
+  fn: Fn;
+  redirectUri: string;
+}
+
+/** Discovery documents already fetched, by discovery URL (so a run discovers once). */
+const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
+const DISCOVERY_TTL_MS = 5 * 60_000;
+/** A cached client-credentials token is reused until this long before it expires. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+export class Auth {
+  readonly issuer: string;
+  readonly authorizationEndpoint: string;
+  readonly profile: Profile;
+  private readonly config: client.Configuration;
+  private readonly http: HttpClient;
+  private readonly signingKey?: SigningKey;
+  private readonly ccCache = new Map<Fn, Promise<TokenSet>>();
+
+  private constructor(profile: Profile, http: HttpClient, config: client.Configuration, signingKey: SigningKey | undefined) {
+    this.profile = profile;
+    this.http = http;
+    this.config = config;
+    this.signingKey = signingKey;
+    const meta = config.serverMetadata();
+    this.issuer = meta.issuer;
+    if (!meta.authorization_endpoint) {
+      throw new AuthorisationError('invalid_discovery', `the bank's discovery document (${meta.issuer}) has no authorization_endpoint`);
+    }
+    this.authorizationEndpoint = meta.authorization_endpoint;
+  }
+
+  /**
+   * Discovers the authorisation server (once per run and discovery URL) and sets up client
+   * authentication as `profile.auth.clientAuth` says. `http` must be the profile's HttpClient
+   * (with its mTLS certificate for tls_client_auth).
+   */
+  static async create(profile: Profile, http: HttpClient): Promise<Auth> {
+    const a = profile.auth;
+    const where = a.discoveryUrl ?? a.issuer;
+    if (!where) throw new ProfileError('$.auth: an issuer or a discoveryUrl is required', ['$.auth.issuer']);
+    const server = new URL(where);
+    const insecure = server.protocol === 'http:';
+    if (insecure && !isLoopback(server.hostname) && !profile.tls.insecure) {
+      throw new ProfileError(`$.auth: the authorisation server ${server.origin} is plain http; only loopback addresses may be (or set tls.insecure: true)`, ['$.auth.issuer'], {
+        hint: 'use the bank\'s https issuer',
+      });
+    }
+    for (const s of [a.clientAuth.secret, a.clientAuth.privateKey]) http.redactor.add(s);
+
+    let signingKey: SigningKey | undefined;
+    if (a.clientAuth.method === 'private_key_jwt' || (a.intentBinding.method === 'request-object')) {
+      signingKey = await importSigningKey(a.clientAuth);
+    }
+
+    let clientAuth: client.ClientAuth;
+    const metadata: Partial<client.ClientMetadata> = {};
+    switch (a.clientAuth.method) {
+      case 'client_secret_basic':
+      case 'client_secret_post': {
+        const secret = a.clientAuth.secret;
+        if (!secret) throw new ProfileError(`$.auth.clientAuth.secret: required for ${a.clientAuth.method}`, ['$.auth.clientAuth.secret']);
+        metadata.client_secret = secret;
+        clientAuth = a.clientAuth.method === 'client_secret_basic' ? client.ClientSecretBasic(secret) : client.ClientSecretPost(secret);
+        break;
+      }
+      case 'private_key_jwt':
+        clientAuth = client.PrivateKeyJwt({ key: signingKey!.key, kid: signingKey!.kid });
+        break;
+      case 'tls_client_auth':
+        clientAuth = client.TlsClientAuth();
+        break;
+    }
+
+    const execute = insecure ? [client.allowInsecureRequests] : [];
+    const key = server.href;
+    let cached = discovered.get(key);
+    if (cached && Date.now() - cached.at > DISCOVERY_TTL_MS) cached = undefined;
+    let config: client.Configuration;
+    try {
+      if (cached) {
+        config = new client.Configuration(cached.metadata, a.clientId, metadata, clientAuth);
+        for (const fn of execute) fn(config);
+      } else {
+        config = await client.discovery(server, a.clientId, metadata, clientAuth, {
+          execute,
+          [client.customFetch]: http.fetch as unknown as client.CustomFetch,
+          timeout: Math.ceil(http.timeoutMs / 1000),
+        });
+        discovered.set(key, { metadata: { ...config.serverMetadata() }, at: Date.now() });
+      }
+    } catch (error) {
+      throw mapError(error, 'discovery');
+    }
+    config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
+    config.timeout = Math.ceil(http.timeoutMs / 1000);
+    // With mTLS client auth, a bank may publish separate mTLS endpoints; use them when it does.
+    if (a.clientAuth.method === 'tls_client_auth' && config.serverMetadata().mtls_endpoint_aliases) {
+      config = new client.Configuration({ ...config.serverMetadata() }, a.clientId, { ...metadata, use_mtls_endpoint_aliases: true }, clientAuth);
+      for (const fn of execute) fn(config);
+      config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
+      config.timeout = Math.ceil(http.timeoutMs / 1000);
+    }
+    return new Auth(profile, http, config, signingKey);
+  }
+
+  /** A client-credentials token for one function's scope, reused until ~30 s before it expires. */
+  clientCredentials(fn: Fn): Promise<TokenSet> {
+    const hit = this.ccCache.get(fn);
+    if (hit) {
+      return hit.then((t) => (t.expiresAt !== undefined && t.expiresAt - EXPIRY_MARGIN_MS < Date.now() ? this.fetchClientCredentials(fn) : t));
+    }
+    return this.fetchClientCredentials(fn);
+  }
+
+  private fetchClientCredentials(fn: Fn): Promise<TokenSet> {
+    const params: Record<string, string> = { scope: this.profile.auth.scopes[fn] };
+    if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
+    const p = client
+      .clientCredentialsGrant(this.config, params)
+      .then((res) => this.toTokenSet(res, 'client_credentials'))
+      .catch((error: unknown) => {
+        throw mapError(error, 'client credentials grant');
+      });
+    this.ccCache.set(fn, p);
+    p.catch(() => {
+      if (this.ccCache.get(fn) === p) this.ccCache.delete(fn);
+    });
+    return p;
+  }
+
+  /** Forgets cached client-credentials tokens (e.g. after the bank revoked one). */
+  forgetClientCredentials(): void {
+    this.ccCache.clear();
+  }
+
+  /**
+   * Builds the authorization URL for one consent: PKCE (S256), state, nonce, the function's scope
+   * with `openid` (and `offline_access` when the profile asks), the intent id bound as
+   * `profile.auth.intentBinding` says, and `resource` when the profile has one.
+   */
+  async begin(intentId: string, fn: Fn): Promise<PendingAuthorisation> {
+    const a = this.profile.auth;
+    const binding = a.intentBinding;
+    const codeVerifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    this.http.redactor.add(codeVerifier);
+
+    let fnScope = a.scopes[fn];
+    if (binding.method === 'scope') {
+      const template = binding.scopeTemplate ?? '{scope}:{intentId}';
+      fnScope = fnScope
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((s) => template.split('{scope}').join(s).split('{intentId}').join(intentId))
+        .join(' ');
+    }
+    const scope = ['openid', fnScope, a.offlineAccess ? 'offline_access' : ''].filter(Boolean).join(' ');
+    const params: Record<string, string> = {
+      redirect_uri: a.redirectUri,
+      response_type: 'code',
+      scope,
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+    };
+    if (a.resource) params.resource = a.resource;
+    if (binding.method === 'claims' || binding.method === 'request-object') {
+      const claim = { openbanking_intent_id: { value: intentId, essential: true } };
+      params.claims = JSON.stringify({ id_token: claim, userinfo: claim });
+    }
+    if (binding.method === 'query') params[binding.parameter ?? 'consent_id'] = intentId;
+
+    let url: URL;
+    try {
+      if (binding.method === 'request-object') {
+        const typ = binding.requestObjectTyp;
+        const options: client.ModifyAssertionOptions = typ
+          ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
+          : {};
+        url = await client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, options);
+      } else {
+        url = client.buildAuthorizationUrl(this.config, params);
+      }
+    } catch (error) {
+      throw mapError(error, 'building the authorization request');
+    }
+    return { url: url.href, state, nonce, codeVerifier, intentId, fn, redirectUri: a.redirectUri };
+  }
+
+  /**
+   * Turns the redirect back from the bank into tokens. The state is checked first (a forged or
+   * mixed-up one → `state_mismatch`), then an `error=` answer becomes AuthorisationError(<error>),
+   * then the code is exchanged with the PKCE verifier and the id_token checked (signature, iss,
+   * aud, exp, nonce). `openbanking_intent_id` is returned in `claims` when the bank echoes it; its
+   * absence is for the conformance suite to judge, not an error here.
+   */
+  async finish(pending: PendingAuthorisation, callbackUrl: string): Promise<TokenSet> {
+    let url: URL;
+    try {
+      url = new URL(callbackUrl);
+    } catch {
+      throw new AuthorisationError('invalid_response', 'the redirect back from the bank is not a URL');
+    }
+    const params = url.searchParams;
+    const state = params.get('state');
+    if (state !== pending.state) {
+      throw new AuthorisationError(
+        'state_mismatch',
+        state === null
+          ? 'the redirect back from the bank carries no state (possible forgery or a mixed-up session)'
+          : 'the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session)',
+      );
+    }
+    const error = params.get('error');
+    if (error) {
+      const description = params.get('error_description');
+      throw new AuthorisationError(error, `the bank answered the authorisation with error=${error}${description ? `: ${description}` : ''}`);
+    }
+    const code = params.get('code');
+    if (!code) throw new AuthorisationError('invalid_response', 'the redirect back from the bank has neither a code nor an error');
+    this.http.redactor.add(code);
+
+    const tokenParams: Record<string, string> = {};
+    if (this.profile.auth.resource) tokenParams.resource = this.profile.auth.resource;
+    try {
+      const res = await client.authorizationCodeGrant(
+        this.config,
+        url,
+        { pkceCodeVerifier: pending.codeVerifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true },
+        tokenParams,
+      );
+      return this.toTokenSet(res, 'authorization_code');
+    } catch (e) {
+      throw mapError(e, 'authorization code exchange');
+    }
+  }
+
+  /** A refresh-token grant; the new tokens replace the old ones (and are taught to redaction). */
+  async refresh(refreshToken: string): Promise<TokenSet> {
+    this.http.redactor.add(refreshToken);
+    const params: Record<string, string> = {};
+    if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
+    try {
+      const res = await client.refreshTokenGrant(this.config, refreshToken, params);
+      return this.toTokenSet(res, 'refresh_token');
+    } catch (error) {
+      throw mapError(error, 'refresh token grant');
+    }
+  }
+
+  private toTokenSet(res: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers, grant: TokenSet['grant']): TokenSet {
+    this.http.learnTokens(res);
+    const expiresIn = res.expiresIn();
+    const claims = res.claims();
+    const tokens: TokenSet = { accessToken: res.access_token, tokenType: res.token_type, grant };
+    if (res.refresh_token) tokens.refreshToken = res.refresh_token;
+    if (res.id_token) tokens.idToken = res.id_token;
+    if (expiresIn !== undefined) tokens.expiresAt = Date.now() + expiresIn * 1000;
+    if (typeof res.scope === 'string') tokens.scope = res.scope;
+    if (claims) tokens.claims = { ...claims };
+    return tokens;
+  }
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * openid-client's errors → the project's: an OAuth error body from the bank becomes
+ * AuthorisationError(<the bank's error code>); a transport failure stays the HttpClient's HttpError;
+ * a failed response check (bad id_token, wrong nonce, wrong issuer) becomes AuthorisationError
+ * with a code of its own.
+ */
+export function mapError(error: unknown, doing: string): Error {
+  if (error instanceof AuthorisationError || error instanceof HttpError || error instanceof ProfileError) return error;
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof HttpError) return e;
+  }
+  if (error instanceof client.ResponseBodyError) {
+    const desc = error.error_description ? `: ${error.error_description}` : '';
+    return new AuthorisationError(error.error, `${doing}: the bank answered ${error.status} ${error.error}${desc}`, { cause: error });
+  }
+  if (error instanceof client.AuthorizationResponseError) {
+    const desc = error.error_description ? `: ${error.error_description}` : '';
+    return new AuthorisationError(error.error, `${doing}: the bank answered the authorisation with error=${error.error}${desc}`, { cause: error });
+  }
+  if (error instanceof client.WWWAuthenticateChallengeError) {
+    const challenge = error.cause[0];
+    const code = String(challenge?.parameters.error ?? 'invalid_client');
+    const desc = challenge?.parameters.error_description ? `: ${challenge.parameters.error_description}` : '';
+    return new AuthorisationError(code, `${doing}: the bank answered ${error.status} with a WWW-Authenticate challenge ${code}${desc}`, { cause: error });
+  }
+  const e = error as { code?: string; message?: string };
+  const message = e?.message ?? String(error);
+  const code = e?.code ?? '';
+  if (/JWT|ID_TOKEN|CLAIM|SIGNATURE|JWS/i.test(code) || /id_token|"nonce"|JWT/i.test(message)) {
+    return new AuthorisationError('invalid_id_token', `${doing}: the bank's id_token failed a check: ${message}`, { cause: error });
+  }
+  return new AuthorisationError('invalid_response', `${doing}: ${message}${code ? ` (${code})` : ''}`, { cause: error });
+}

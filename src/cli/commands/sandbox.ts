@@ -1,0 +1,80 @@
+import { writeFile, chmod } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors.ts';
+import { listFaults, parseFaults } from '../../sandbox/faults.ts';
+import type { Io } from '../io.ts';
+
+interface SandboxFlags {
+  port?: string;
+  host: string;
+  tls?: boolean;
+  fault: string[];
+  listFaults?: boolean;
+  json?: boolean;
+  writeProfile?: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export async function run(io: Io, flags: SandboxFlags): Promise<void> {
+  if (flags.listFaults) return printFaults(io, flags.json === true);
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
+  const faults = [...parseFaults(flags.fault)];
+
+  // oidc-provider is heavy: loaded only when a sandbox really starts.
+  const { startSandbox } = await import('../../sandbox/index.ts');
+  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults });
+  try {
+    let profileFile: string | undefined;
+    if (flags.writeProfile) {
+      profileFile = resolve(io.cwd, flags.writeProfile);
+      const { stringify } = await import('yaml');
+      await writeFile(profileFile, `# obtpp sandbox profile — valid while this sandbox runs (fresh secrets at every start)\n${stringify(sb.profile())}`, { mode: 0o600 });
+      await chmod(profileFile, 0o600);
+    }
+    const err = (line = '') => io.stderr.write(line + '\n');
+    err('==================================================================');
+    err(' SANDBOX — not a bank. In-memory state, keys made at start, and the');
+    err(' PSU passwords below are public. Never point real money at it.');
+    err('==================================================================');
+    if (!LOOPBACK.has(flags.host)) err(`WARNING: bound to ${flags.host}, not loopback: anyone who can reach this machine can use the sandbox.`);
+    if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
+    if (flags.json) {
+      io.stdout.write(JSON.stringify({
+        issuer: sb.issuer, baseUrls: sb.baseUrls, faults,
+        clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
+        psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId) })),
+        profile: profileFile,
+      }, null, 2) + '\n');
+    } else {
+      const out = (line = '') => io.stdout.write(line + '\n');
+      out(`issuer (OpenID discovery at /.well-known/openid-configuration): ${sb.issuer}`);
+      out(`variant A: ${sb.baseUrls.A}`);
+      out(`variant B: ${sb.baseUrls.B}`);
+      out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
+      out(`redirect:  ${sb.clients[0].redirectUri}`);
+      out('PSU logins (sandbox only):');
+      for (const p of sb.psus) out(`  ${p.username.padEnd(6)} / ${p.password.padEnd(13)} ${p.accounts.map((a) => a.AccountId).join(', ')}`);
+      out(profileFile ? `profile:   ${profileFile}` : 'profile:   pass --write-profile FILE to get one (it carries the client secret)');
+    }
+    err('Ctrl-C stops the sandbox.');
+    if (io.waitForSignal) {
+      const signal = await io.waitForSignal();
+      err(`${signal}: stopping the sandbox.`);
+    }
+  } finally {
+    await sb.stop();
+  }
+}
+
+function printFaults(io: Io, json: boolean): void {
+  const faults = listFaults();
+  if (json) {
+    io.stdout.write(JSON.stringify(faults, null, 2) + '\n');
+    return;
+  }
+  const width = Math.max(...faults.map((f) => f.name.length));
+  io.stdout.write(`${'FAULT'.padEnd(width)}  RULE    WHAT THE SANDBOX DOES WRONG\n`);
+  for (const f of faults) io.stdout.write(`${f.name.padEnd(width)}  ${f.rule.padEnd(6)}  ${f.description}\n`);
+}

@@ -1,0 +1,31 @@
+import { Option, type Command } from 'commander';
+import type { Io } from '../io.ts';
+import { action } from '../lazy.ts';
+
+export function defineConform(program: Command, io: Io): void {
+  program
+    .command('conform')
+    .description('certify a bank against the specification (default: the embedded sandbox bank, variants A and B)')
+    .option('-p, --profile <name|file>', 'bank profile (YAML/JSON file or built-in name); without it the embedded sandbox is certified')
+    .addOption(new Option('--variant <variant>', 'which variant to certify').choices(['A', 'B', 'all']).default('all'))
+    .option('-t, --tags <expression>', 'only scenarios matching this cucumber tag expression, e.g. "@ais and not @AIS-08"')
+    .option('-o, --report-dir <dir>', 'where reports go (default: reports/<timestamp>/)')
+    .option('--parallel <n>', 'worker threads, each with its own browser (default: 2 when two variants run, else 1)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--parallel takes a whole number from 1 to 8, not ${v}`);
+      return n;
+    })
+    .option('--sandbox-fault <name...>', 'switch sandbox faults on for this run (see obtpp sandbox --list-faults)')
+    .option('--json', 'print summary.json on stdout instead of the table')
+    .addHelpText('after', `
+Reports (in the report dir): junit.xml, report.html, messages.ndjson (cucumber's own formatters)
+and summary.json (one row per rule and variant, with evidence for every failure).
+Exit codes: 0 conformant, 1 a rule failed, 2 bad usage or profile, 3 the run could not happen.
+
+Examples:
+  $ obtpp conform
+  $ obtpp conform --profile mybank.yaml --report-dir reports/ci
+  $ obtpp conform --variant A --tags @cof
+  $ obtpp conform --sandbox-fault funds-answer-wrong`)
+    .action(action(io, () => import('../commands/conform.ts')));
+}

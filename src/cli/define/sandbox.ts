@@ -1,0 +1,24 @@
+import { Option, type Command } from 'commander';
+import type { Io } from '../io.ts';
+import { action } from '../lazy.ts';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function defineSandbox(program: Command, io: Io): void {
+  program
+    .command('sandbox')
+    .description('run the embedded sandbox bank (variants A and B) until Ctrl-C — a sandbox, not a bank')
+    .option('--port <n>', 'port to listen on (default: a free port)')
+    .option('--host <address>', 'interface to bind; anything but loopback is reachable from the network', '127.0.0.1')
+    .option('--tls', 'serve HTTPS with a CA and certificates made at start; also offers tls_client_auth')
+    .addOption(new Option('--fault <name>', 'switch a fault on, breaking one rule (repeatable; see --list-faults)').argParser(collect).default([]))
+    .option('--list-faults', 'list the faults, the rule each breaks and what it does, then exit')
+    .option('--json', 'print one JSON document on stdout (the fault list, or the running sandbox)')
+    .option('--write-profile <file>', 'write a ready profile for this sandbox (YAML, mode 0600: it holds the client secret)')
+    .addHelpText('after', `
+Examples:
+  $ obtpp sandbox --write-profile sandbox.yaml     then, elsewhere: obtpp conform --profile sandbox.yaml
+  $ obtpp sandbox --fault create-200 --port 8443
+  $ obtpp sandbox --list-faults --json`)
+    .action(action(io, () => import('../commands/sandbox.ts')));
+}

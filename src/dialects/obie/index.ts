@@ -1,0 +1,20 @@
+/**
+ * The obie dialect: UK Open Banking Read/Write v3.1.x as docs/wire.md reads it. Schemas and their
+ * validator (the examiner's eyes), request builders and tolerant accessors (the TPP's hands).
+ */
+export { validate, formatProblems, formatProblem, compileAll, schemaOf, dottedPath } from './validate.ts';
+export type { SchemaName, SchemaProblem } from './validate.ts';
+export { SCHEMAS, SCHEMA_NAMES } from './schemas/index.ts';
+export { AMOUNT_PATTERN, CURRENCY_PATTERN } from './schemas/common.ts';
+export { ERROR_CODE_PATTERN } from './schemas/error.ts';
+export {
+  buildAccountAccessConsent, buildFundsConsent, buildFundsConfirmation, buildPaymentConsent,
+  consentIdOf, statusOf, permissionsOf, accountsOf, balancesOf, transactionsOf, fundsAvailableOf, errorCodesOf,
+  PERMISSIONS, CONSENT_STATUSES, PAYMENT_CONSENT_STATUSES, PAYMENT_ORDER_STATUSES, PAYMENT_STATUSES,
+  ACCOUNT_SUB_TYPES, BALANCE_TYPES, TRANSACTION_STATUSES,
+  DETAIL_ONLY_ACCOUNT_FIELDS, DETAIL_ONLY_TRANSACTION_FIELDS, permissionRules, isoDateTime,
+} from './builders.ts';
+export type {
+  Permission, PermissionRules, AccountRef, WireAccount, WireAmount, WireObject,
+  AccountAccessConsentBody, FundsConsentBody, FundsConfirmationBody, PaymentConsentBody,
+} from './builders.ts';

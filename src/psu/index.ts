@@ -1,0 +1,240 @@
+/**
+ * The PSU's side of the redirect flow, in headless Chromium (puppeteer): one browser per run,
+ * launched on first use and reused; a fresh incognito browser context per authorisation. The
+ * redirect back to the TPP is caught inside the browser (request interception), so nothing has to
+ * listen on the redirect URI. Two drivers for the bank's pages — the built-in one for the sandbox,
+ * and the declarative one a profile spells out in steps — plus manual mode for real banks.
+ */
+import { createHash, X509Certificate } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer';
+import { AuthorisationError, BrowserUnavailableError } from '../errors.ts';
+import { findExecutable, requireExecutable, type Env } from './executable.ts';
+import { PageJourney } from './page-journey.ts';
+import { sandboxDriver, stepsDriver } from './drivers.ts';
+import { manualJourney } from './manual.ts';
+import type { BrowserTrust, JourneyOptions, JourneyResult } from './types.ts';
+
+export type { BrowserTrust, JourneyOptions, JourneyResult } from './types.ts';
+export { SANDBOX as SANDBOX_SELECTORS, describe as describeStep } from './drivers.ts';
+
+export interface PsuBrowserOptions {
+  /** Where PUPPETEER_EXECUTABLE_PATH, PUPPETEER_CACHE_DIR, HOME and PATH are read (default process.env). */
+  env?: Env;
+  /** Default true. false shows the browser (debugging a profile's steps). */
+  headless?: boolean;
+  /** Default per-step time-out when a journey does not give one. */
+  stepTimeoutMs?: number;
+  /** Where manual mode prints, when a journey does not say. */
+  log?: (line: string) => void;
+}
+
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--disable-extensions',
+  '--mute-audio',
+];
+
+const CALLBACK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>obtpp</title></head><body>Back at the TPP.</body></html>';
+
+export class PsuBrowser {
+  private readonly env: Env;
+  private readonly headless: boolean;
+  private readonly stepTimeoutMs: number;
+  private readonly log?: (line: string) => void;
+  /** One browser per trust setting (normally one per run: a run has one profile). */
+  private readonly browsers = new Map<string, { browser: Promise<Browser>; userDataDir?: string }>();
+  private closed = false;
+
+  /**
+   * Chromium to use: PUPPETEER_EXECUTABLE_PATH, else puppeteer's own download, else /usr/bin/chromium
+   * or chromium / google-chrome on PATH; undefined when there is none (launching then fails with
+   * BrowserUnavailableError, exit 3).
+   */
+  static executablePath(env: Env = process.env): string | undefined {
+    return findExecutable(env);
+  }
+
+  constructor(options: PsuBrowserOptions = {}) {
+    this.env = options.env ?? process.env;
+    this.headless = options.headless ?? true;
+    this.stepTimeoutMs = options.stepTimeoutMs ?? 10_000;
+    this.log = options.log;
+  }
+
+  /** The browser for a trust setting, launched on first use (and again if it died). */
+  private async launched(trust: BrowserTrust = {}): Promise<Browser> {
+    if (this.closed) throw new BrowserUnavailableError('the PSU browser has been closed');
+    const spki = trust.caPem ? spkiHashes(trust.caPem) : [];
+    const key = `${trust.insecure ? 'insecure' : 'strict'}:${spki.join(',')}`;
+    const slot = this.browsers.get(key);
+    if (slot) {
+      const b = await slot.browser.catch(() => undefined);
+      if (b?.connected) return b;
+      this.browsers.delete(key);
+    }
+    const fresh: { browser: Promise<Browser>; userDataDir?: string } = { browser: Promise.resolve(undefined as never) };
+    fresh.browser = this.launch(spki, !!trust.insecure, (dir) => (fresh.userDataDir = dir));
+    fresh.browser.catch(() => this.browsers.get(key) === fresh && this.browsers.delete(key));
+    this.browsers.set(key, fresh);
+    return fresh.browser;
+  }
+
+  private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
+    const executablePath = requireExecutable(this.env);
+    const { default: puppeteer } = await import('puppeteer');
+    const dir = await mkdtemp(join(tmpdir(), 'obtpp-chromium-'));
+    onDir(dir);
+    try {
+      return await puppeteer.launch({
+        executablePath,
+        headless: this.headless,
+        pipe: true,
+        userDataDir: dir,
+        acceptInsecureCerts: insecure,
+        // A bank on a private CA (the profile's mtls.ca): Chromium trusts chains holding that CA's key, and nothing else new.
+        args: [...LAUNCH_ARGS, ...(this.headless ? ['--headless'] : []), ...(spki.length ? [`--ignore-certificate-errors-spki-list=${spki.join(',')}`] : [])],
+        // The caller owns the process: no signal handlers installed on its behalf.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      throw new BrowserUnavailableError(`Chromium at ${executablePath} could not be started: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    }
+  }
+
+  /**
+   * Walks the PSU through the bank's pages from the authorization URL until the bank redirects to
+   * `options.redirectUri`, and returns that URL (code or error, with state: `Auth.finish` checks
+   * them). Failures are AuthorisationError: `login_failed` (with the page's message),
+   * `consent_error`, `step_timeout` / `step_failed` (with step number, URL and a screenshot as
+   * evidence), `journey_timeout`.
+   */
+  async journey(url: string, options: JourneyOptions): Promise<JourneyResult> {
+    if (options.driver.kind === 'manual') {
+      return manualJourney(url, { ...options, log: options.log ?? this.log });
+    }
+    const opts: JourneyOptions = { ...options, stepTimeoutMs: options.stepTimeoutMs || this.stepTimeoutMs };
+    const browser = await this.launched(opts.trust);
+    let context: BrowserContext | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      const j = new PageJourney(page, opts);
+      const callback = await catchRedirect(page, opts.redirectUri, () => (j.done = true));
+
+      const drive = async (): Promise<void> => {
+        await j.step(0, 'open the authorization URL', async () => {
+          await page.goto(url, { waitUntil: 'domcontentloaded', timeout: j.budget() });
+        });
+        if (j.done) return;
+        const driver = opts.driver;
+        if (driver.kind === 'sandbox') await sandboxDriver(j);
+        else if (driver.kind === 'steps') await stepsDriver(j, driver.steps, driver.loginError);
+        if (!j.done) {
+          j.steps.push(`${j.steps.length}. wait for the redirect back to ${opts.redirectUri}`);
+        }
+      };
+      const timeout = new Promise<never>((_r, reject) => {
+        timer = setTimeout(async () => {
+          if (j.done) return;
+          const evidence = await j.evidence();
+          reject(
+            new AuthorisationError(
+              'journey_timeout',
+              `the PSU journey did not come back to ${opts.redirectUri} within ${opts.totalTimeoutMs} ms (last: step ${j.stepNumber} (${j.stepDescription}))`,
+              { evidence },
+            ),
+          );
+        }, opts.totalTimeoutMs);
+      });
+      const driven = drive().then(
+        () => callback.url,
+        (error: unknown) => {
+          // A step that broke because the page went back to the TPP is no failure.
+          if (j.done) return callback.url;
+          throw error;
+        },
+      );
+      // Whichever loses the race must not become an unhandled rejection.
+      driven.catch(() => undefined);
+      timeout.catch(() => undefined);
+      const callbackUrl = await Promise.race([callback.url, driven, timeout]);
+      return {
+        callbackUrl,
+        offeredAccounts: j.offeredAccounts,
+        selectedAccounts: j.selectedAccounts,
+        debtorChosen: j.debtorChosen,
+        debtorOffered: j.debtorOffered,
+        loginOrigin: j.loginOrigin,
+        steps: j.steps,
+      };
+    } finally {
+      clearTimeout(timer);
+      await context?.close().catch(() => undefined);
+    }
+  }
+
+  /** Closes Chromium and removes its profile directory. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = [...this.browsers.values()];
+    this.browsers.clear();
+    for (const slot of slots) {
+      const b = await slot.browser.catch(() => undefined);
+      await b?.close().catch(() => undefined);
+      if (slot.userDataDir) await rm(slot.userDataDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+}
+
+/** base64(SHA-256(SubjectPublicKeyInfo)) of every certificate in a PEM bundle, as Chromium's SPKI list wants. */
+function spkiHashes(pem: string): string[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.map((b) => {
+    const spki = new X509Certificate(b).publicKey.export({ type: 'spki', format: 'der' });
+    return createHash('sha256').update(spki).digest('base64');
+  });
+}
+
+/**
+ * Resolves with the first request the page makes to the redirect URI (same origin and path),
+ * answering it inside the browser so nothing needs to listen there.
+ */
+async function catchRedirect(page: Page, redirectUri: string, onCaught: () => void): Promise<{ url: Promise<string> }> {
+  const target = new URL(redirectUri);
+  let resolve!: (url: string) => void;
+  const caught = new Promise<string>((r) => (resolve = r));
+  const handler = (req: HTTPRequest): void => {
+    if (req.isInterceptResolutionHandled()) return;
+    let hit = false;
+    try {
+      const u = new URL(req.url());
+      hit = u.origin === target.origin && u.pathname === target.pathname;
+    } catch {
+      hit = false;
+    }
+    if (hit) {
+      onCaught();
+      resolve(req.url());
+      void req.respond({ status: 200, contentType: 'text/html; charset=utf-8', body: CALLBACK_PAGE }).catch(() => undefined);
+    } else {
+      void req.continue().catch(() => undefined);
+    }
+  };
+  page.on('request', handler);
+  await page.setRequestInterception(true);
+  return { url: caught };
+}

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AuthorisationError, ObtppError } from '../errors.ts';
+import type { JourneyOptions, JourneyResult } from './types.ts';
+
+const PAGE = (body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>obtpp</title></head><body style="font-family:sans-serif;max-width:40em;margin:3em auto">${body}</body></html>`;
+
+/** Called once the loopback server listens: its address (tests use it when the port is 0). */
+export type ListeningHook = (address: { port: number; url: string }) => void;
+
+/**
+ * Manual mode, for banks with steps no script can do: print the authorization URL, let the PSU
+ * finish in their own browser, and wait (bounded by totalTimeoutMs) for the redirect on a loopback
+ * server bound to 127.0.0.1 only. The server listens on the redirect URI's port (or the driver's
+ * callbackPort) and answers the redirect URI's path; when the redirect URI is not a loopback one,
+ * the PSU pastes the final URL into the form at the server's root instead.
+ */
+export async function manualJourney(url: string, options: JourneyOptions, onListening?: ListeningHook): Promise<JourneyResult> {
+  const log = options.log;
+  if (!log) throw new ObtppError('manual_no_output', 'manual PSU mode needs somewhere to print the authorization URL');
+  const redirect = new URL(options.redirectUri);
+  const loopback = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(redirect.hostname);
+  const driver = options.driver.kind === 'manual' ? options.driver : { kind: 'manual' as const };
+  const port = driver.callbackPort ?? (loopback ? Number(redirect.port || (redirect.protocol === 'https:' ? 443 : 80)) : 0);
+
+  let resolveUrl!: (u: string) => void;
+  const arrived = new Promise<string>((r) => (resolveUrl = r));
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const here = new URL(req.url ?? '/', `http://127.0.0.1`);
+    const answer = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(PAGE(body));
+    };
+    if (loopback && here.pathname === redirect.pathname) {
+      const full = new URL(options.redirectUri);
+      full.search = here.search;
+      answer(200, '<p>obtpp received the bank\'s answer. You can close this page.</p>');
+      resolveUrl(full.href);
+      return;
+    }
+    const pasted = here.searchParams.get('callback');
+    if (here.pathname === '/' && pasted) {
+      try {
+        const u = new URL(pasted);
+        if (u.origin === redirect.origin && u.pathname === redirect.pathname) {
+          answer(200, '<p>obtpp received the bank\'s answer. You can close this page.</p>');
+          resolveUrl(u.href);
+          return;
+        }
+      } catch {
+        /* fall through to the form */
+      }
+      answer(400, `<p>That is not a URL under ${escape(options.redirectUri)}.</p>`);
+      return;
+    }
+    if (here.pathname === '/') {
+      answer(200, `<p>When the bank sends you to <code>${escape(options.redirectUri)}</code>, paste that whole address here:</p><form><input name="callback" size="80" autofocus> <button>Send</button></form>`);
+      return;
+    }
+    answer(404, '<p>Not here.</p>');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e) => reject(new ObtppError('manual_callback_port', `cannot listen on 127.0.0.1:${port} for the redirect back (${(e as Error).message})`, { cause: e })));
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const actual = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${actual}/`;
+  onListening?.({ port: actual, url: base });
+  log('Open this URL in a browser, log in at the bank and approve (or reject) the consent:');
+  log(`  ${url}`);
+  if (loopback && (driver.callbackPort === undefined || driver.callbackPort === Number(redirect.port))) {
+    log(`Waiting for the bank to redirect back to ${options.redirectUri} …`);
+  } else {
+    log(`Then paste the address the bank sends you to (under ${options.redirectUri}) at ${base}`);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const callbackUrl = await Promise.race([
+      arrived,
+      new Promise<never>((_r, reject) => {
+        timer = setTimeout(() => reject(new AuthorisationError('journey_timeout', `no redirect back to ${options.redirectUri} within ${options.totalTimeoutMs} ms (manual mode)`)), options.totalTimeoutMs);
+      }),
+    ]);
+    return { callbackUrl, offeredAccounts: [], selectedAccounts: [], debtorOffered: false, loginOrigin: '', steps: ['1. manual: the PSU authorised in their own browser'] };
+  } finally {
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+}
+
+function escape(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}

@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ElementHandle, Page } from 'puppeteer';
+import { AuthorisationError } from '../errors.ts';
+import { Redactor } from '../client/redact.ts';
+import type { JourneyOptions } from './types.ts';
+
+/** Selectors whose appearance ends the journey with an error of the given code. */
+export interface ErrorWatch {
+  code: 'login_failed' | 'consent_error';
+  selector: string;
+}
+
+/** Thrown inside a step when what it waits for does not come; turned into step_timeout. */
+class StepTimeout extends Error {
+  readonly selector: string;
+  readonly ms: number;
+  constructor(selector: string, ms: number) {
+    super(`selector "${selector}" not found within ${ms} ms`);
+    this.selector = selector;
+    this.ms = ms;
+  }
+}
+
+/** An account or debtor option offered on the consent page. */
+export interface Offered {
+  id: string;
+  label: string;
+}
+
+/**
+ * One PSU journey in one page: numbered steps with descriptions, waits that also watch for the
+ * bank's error messages, typing that keeps the password out of everything, a screenshot and the
+ * page URL as evidence when a step fails.
+ */
+export class PageJourney {
+  readonly page: Page;
+  readonly options: JourneyOptions;
+  readonly steps: string[] = [];
+  readonly errorWatch: ErrorWatch[] = [];
+  loginOrigin = '';
+  offeredAccounts: Offered[] = [];
+  selectedAccounts: string[] = [];
+  debtorChosen?: string;
+  debtorOffered = false;
+  /** Set once the redirect back has been caught; pending steps then stop mattering. */
+  done = false;
+  private currentStep = 0;
+  private currentDescription = '';
+  private readonly deadline: number;
+  private readonly redactor: Redactor;
+  private readonly redirect: URL;
+
+  constructor(page: Page, options: JourneyOptions) {
+    this.page = page;
+    this.options = options;
+    this.deadline = Date.now() + options.totalTimeoutMs;
+    this.redactor = new Redactor([options.password]);
+    this.redirect = new URL(options.redirectUri);
+  }
+
+  /** Whether a URL is the TPP's redirect URI (same origin and path), i.e. the TPP's side, not the bank's. */
+  private atRedirect(url: string): boolean {
+    try {
+      const u = new URL(url);
+      return u.origin === this.redirect.origin && u.pathname === this.redirect.pathname;
+    } catch {
+      return false;
+    }
+  }
+
+  get stepNumber(): number {
+    return this.currentStep;
+  }
+  get stepDescription(): string {
+    return this.currentDescription;
+  }
+
+  /** Milliseconds a wait in the current step may take: the step time-out, bounded by the journey's. */
+  budget(ms = this.options.stepTimeoutMs): number {
+    return Math.max(1, Math.min(ms, this.deadline - Date.now()));
+  }
+
+  /** Runs step `n`; any failure becomes an AuthorisationError with evidence. */
+  async step<T>(n: number, description: string, run: () => Promise<T>): Promise<T> {
+    description = this.redactor.text(description);
+    this.currentStep = n;
+    this.currentDescription = description;
+    this.steps.push(`${n}. ${description}`);
+    this.options.onStep?.(`step ${n}: ${description}`);
+    try {
+      return await run();
+    } catch (error) {
+      throw await this.failure(error);
+    }
+  }
+
+  /** Converts an error inside the current step into the AuthorisationError the caller sees. */
+  async failure(error: unknown): Promise<AuthorisationError> {
+    const n = this.currentStep;
+    const d = this.currentDescription;
+    let out: AuthorisationError;
+    if (error instanceof AuthorisationError) {
+      if (error.evidence?.screenshot) return error;
+      out = new AuthorisationError(error.oauthError, error.message, { hint: error.hint, cause: error.cause, evidence: await this.evidence() });
+    } else if (error instanceof StepTimeout) {
+      out = new AuthorisationError('step_timeout', `step ${n} (${d}): ${error.message}`, { evidence: await this.evidence() });
+    } else {
+      const message = this.redactor.text(error instanceof Error ? error.message.split('\n')[0] : String(error));
+      out = new AuthorisationError('step_failed', `step ${n} (${d}): ${message}`, { evidence: await this.evidence() });
+    }
+    return out;
+  }
+
+  /** The page URL (redacted) and a PNG screenshot of it, named after the step (never a secret). */
+  async evidence(): Promise<AuthorisationError['evidence']> {
+    const ev: NonNullable<AuthorisationError['evidence']> = { step: this.currentStep, description: this.currentDescription };
+    try {
+      ev.url = this.redactor.url(this.page.url());
+    } catch {
+      /* page gone */
+    }
+    if (this.page.isClosed()) return ev;
+    const file = join(this.options.evidenceDir ?? tmpdir(), `obtpp-psu-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}-step${this.currentStep}.png`);
+    try {
+      await this.page.screenshot({ path: file as `${string}.png`, fullPage: true });
+      ev.screenshot = file;
+    } catch {
+      /* the page may be mid-navigation or closed; the URL is still worth having */
+    }
+    return ev;
+  }
+
+  /**
+   * Waits for `selector` (visible when `visible`) while watching for the bank's error messages.
+   * A watched error that shows first ends the journey with its code and the page's message.
+   */
+  async waitFor(selector: string, options: { visible?: boolean; timeoutMs?: number } = {}): Promise<ElementHandle> {
+    const timeout = this.budget(options.timeoutMs);
+    const ac = new AbortController();
+    type Hit = { kind: 'target' | ErrorWatch['code']; handle: ElementHandle };
+    const waits: Array<Promise<Hit>> = [
+      this.page.waitForSelector(selector, { timeout, visible: options.visible, signal: ac.signal }).then((h) => {
+        if (!h) throw new StepTimeout(selector, timeout);
+        return { kind: 'target' as const, handle: h as ElementHandle };
+      }),
+    ];
+    for (const w of this.errorWatch) {
+      waits.push(
+        this.page.waitForSelector(w.selector, { timeout, visible: true, signal: ac.signal }).then((h) => {
+          if (!h) throw new StepTimeout(w.selector, timeout);
+          return { kind: w.code, handle: h as ElementHandle };
+        }),
+      );
+    }
+    let hit: Hit;
+    try {
+      hit = await Promise.any(waits);
+    } catch (error) {
+      const first = (error as AggregateError).errors?.[0];
+      if (first && !(first instanceof Error && first.name === 'TimeoutError') && !(first instanceof StepTimeout)) throw first;
+      throw new StepTimeout(selector, timeout);
+    } finally {
+      ac.abort();
+    }
+    if (hit.kind !== 'target') {
+      const text = this.redactor.text(((await hit.handle.evaluate((el) => (el as HTMLElement).innerText ?? el.textContent ?? '').catch(() => '')) || '').trim()).slice(0, 500);
+      if (hit.kind === 'login_failed') throw new AuthorisationError('login_failed', `the bank refused the PSU login: ${text || '(no message shown)'}`);
+      throw new AuthorisationError('consent_error', `the bank showed an error on the consent page: ${text || '(no message shown)'}`);
+    }
+    return hit.handle;
+  }
+
+  /** Whether `selector` is (or comes) present within a short wait; used for optional things. */
+  async present(selector: string, withinMs: number): Promise<boolean> {
+    if (withinMs <= 0) return (await this.page.$(selector)) !== null;
+    try {
+      await this.page.waitForSelector(selector, { timeout: this.budget(withinMs) });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Types `value` into the field. When the value is the password, the page must be an http(s)
+   * page that is not the TPP's own redirect origin; its origin is recorded as `loginOrigin`.
+   */
+  async fill(selector: string, value: string): Promise<void> {
+    const handle = await this.waitFor(selector, { visible: true });
+    if (value.includes(this.options.password)) {
+      const origin = safeOrigin(this.page.url());
+      if (!origin || !/^https?:/.test(origin) || this.atRedirect(this.page.url())) {
+        throw new AuthorisationError('step_failed', `refusing to type the PSU's password into a page that is not the bank's (${origin || 'no origin'})`);
+      }
+      this.loginOrigin = origin;
+    }
+    await handle.evaluate((el) => {
+      const input = el as HTMLInputElement;
+      input.focus();
+      if (typeof input.select === 'function') input.select();
+    });
+    if (value.length > 0) {
+      // One insertText: fast, fires input events like real typing, and nothing of it is logged.
+      await this.page.keyboard.sendCharacter(value);
+    } else {
+      await handle.evaluate((el) => {
+        (el as HTMLInputElement).value = '';
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+    }
+    await handle.dispose();
+  }
+
+  async click(selector: string, options: { waitForNavigation?: boolean } = {}): Promise<void> {
+    const handle = await this.waitFor(selector, { visible: true });
+    if (options.waitForNavigation) {
+      await Promise.all([this.page.waitForNavigation({ timeout: this.budget(), waitUntil: 'domcontentloaded' }), handle.click()]);
+    } else {
+      await handle.click();
+    }
+    await handle.dispose().catch(() => undefined);
+  }
+
+  async select(selector: string, value: string): Promise<void> {
+    const handle = await this.waitFor(selector);
+    const chosen = await handle.select(value);
+    await handle.dispose();
+    if (chosen.length === 0) throw new Error(`no option with value "${value}" in ${selector}`);
+  }
+
+  /**
+   * Ticks exactly the checkboxes matching `selector` whose value / data-account-id /
+   * data-identification / data-name / label / 1-based index matches one of `wanted`
+   * (all of them when `wanted` is empty), unticks the others. An account asked for but not
+   * offered fails the step.
+   */
+  async tickAccounts(selector: string, wanted: string[] | undefined, by?: 'value' | 'label' | 'index'): Promise<void> {
+    await this.waitFor(selector);
+    const result = await this.page.$$eval(selector, pickInPage, { wanted: wanted ?? [], by: by ?? null, single: false });
+    this.offeredAccounts = result.offered;
+    if (result.unmatched.length) {
+      throw new Error(`account(s) ${result.unmatched.map((u) => `"${u}"`).join(', ')} not offered on the page (offered: ${result.offered.map((o) => o.id).join(', ') || 'none'})`);
+    }
+    this.selectedAccounts = result.selected;
+  }
+
+  /** Chooses the radio matching `wanted` (the first one when none is asked for). */
+  async chooseDebtor(selector: string, wanted: string | undefined, by?: 'value' | 'label' | 'index'): Promise<void> {
+    await this.waitFor(selector);
+    const result = await this.page.$$eval(selector, pickInPage, { wanted: wanted ? [wanted] : [], by: by ?? null, single: true });
+    this.debtorOffered = true;
+    if (result.unmatched.length) {
+      throw new Error(`debtor account "${wanted}" not offered on the page (offered: ${result.offered.map((o) => o.id).join(', ') || 'none'})`);
+    }
+    this.debtorChosen = result.selected[0];
+  }
+
+  /** Waits until the page URL matches `pattern` (a regular expression). */
+  async waitForUrl(pattern: string): Promise<void> {
+    const re = new RegExp(pattern);
+    const timeout = this.budget();
+    const until = Date.now() + timeout;
+    while (!re.test(this.page.url())) {
+      if (Date.now() > until) throw new StepTimeout(`url ~ /${pattern}/`, timeout);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+interface PickArgs {
+  wanted: string[];
+  by: 'value' | 'label' | 'index' | null;
+  single: boolean;
+}
+
+/** Runs in the page: match options against what the PSU wants, and set them. */
+function pickInPage(elements: Element[], args: PickArgs): { offered: Offered[]; selected: string[]; unmatched: string[] } {
+  const inputs = elements as HTMLInputElement[];
+  const labelOf = (el: HTMLInputElement): string => {
+    const fromLabels = el.labels && el.labels.length ? Array.from(el.labels).map((l) => l.textContent ?? '').join(' ') : '';
+    const text = fromLabels || el.closest('label')?.textContent || el.getAttribute('aria-label') || el.dataset.name || '';
+    return text.replace(/\s+/g, ' ').trim();
+  };
+  const offered = inputs.map((el) => ({ id: el.dataset.accountId || el.value || String(inputs.indexOf(el) + 1), label: labelOf(el) }));
+  const matches = (el: HTMLInputElement, i: number, w: string): boolean => {
+    const label = labelOf(el);
+    const byValue = el.value === w || el.dataset.accountId === w || el.dataset.identification === w;
+    const byLabel = el.dataset.name === w || label === w || (w.length > 2 && label.includes(w));
+    const byIndex = /^\d+$/.test(w) && Number(w) === i + 1;
+    if (args.by === 'value') return byValue;
+    if (args.by === 'label') return byLabel;
+    if (args.by === 'index') return byIndex;
+    return byValue || byLabel || (byIndex && !inputs.some((o) => o.value === w || o.dataset.accountId === w || o.dataset.identification === w));
+  };
+  const unmatched = args.wanted.filter((w) => !inputs.some((el, i) => matches(el, i, w)));
+  if (unmatched.length) return { offered, selected: [], unmatched };
+  let want: boolean[];
+  if (args.wanted.length === 0) want = inputs.map((_el, i) => (args.single ? i === 0 : true));
+  else {
+    want = inputs.map((el, i) => args.wanted.some((w) => matches(el, i, w)));
+    if (args.single) {
+      const first = want.indexOf(true);
+      want = inputs.map((_el, i) => i === first);
+    }
+  }
+  inputs.forEach((el, i) => {
+    if (el.checked !== want[i]) el.click();
+  });
+  const selected = inputs.flatMap((el, i) => (want[i] ? [el.dataset.accountId || el.value || String(i + 1)] : []));
+  return { offered, selected, unmatched };
+}

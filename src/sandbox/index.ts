@@ -1,0 +1,248 @@
+/**
+ * The embedded sandbox bank: a reference ASPSP for variants A and B on one loopback HTTP(S) server.
+ * The authorisation server (oidc-provider) is the issuer at the root, the PSU's pages live under
+ * /interaction, and the resource server under /A/open-banking/v3.1 and /B/open-banking/v3.1.
+ * Faults (see faults.ts) each break one rule, so that the harness can prove it catches it.
+ *
+ * It is a sandbox, not a bank: fresh keys, in-memory state, published PSU passwords.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ClientMetadata } from 'oidc-provider';
+import { createAuthServer } from './auth-server.ts';
+import { parseFaults } from './faults.ts';
+import type { FaultName } from './faults.ts';
+import { anchorDay, buildFixtures } from './fixtures.ts';
+import { html, page, sendHtml } from './http.ts';
+import { rsaKey, tlsMaterial } from './keys.ts';
+import type { TlsMaterial } from './keys.ts';
+import { handleInteraction } from './pages.ts';
+import { createResourceServer } from './resource-server.ts';
+import type { Variant } from './resource-server.ts';
+import { Store } from './store.ts';
+
+export { listFaults, parseFaults, UnknownFaultError } from './faults.ts';
+export type { FaultInfo, FaultName } from './faults.ts';
+export type { Variant } from './resource-server.ts';
+
+/** Options of startSandbox; every one has a default. */
+export interface SandboxOptions {
+  /** Port to bind; 0 (the default) lets the OS pick. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. Anything else is reachable from the network. */
+  host?: string;
+  /** Serve HTTPS with a CA and certificates made at start, and offer tls_client_auth. Default false. */
+  tls?: boolean;
+  /** Fault names to switch on (see listFaults); an unknown name throws UnknownFaultError. */
+  faults?: string[];
+  /** Print nothing (the library never prints; the CLI does). Kept for the contract; default true. */
+  quiet?: boolean;
+  /** Redirect URIs registered for every client in addition to `{issuer}/tpp/callback`. */
+  redirectUris?: string[];
+  /** The day fixture data is relative to; default today (UTC). */
+  anchor?: Date;
+  /** The bank's clock for consent dates and expiry, in ms; default Date.now (tests drive expiry with it). */
+  clock?: () => number;
+}
+
+/** A client registered at the sandbox's authorisation server. */
+export interface SandboxClient {
+  clientId: string;
+  clientName: string;
+  authMethod: 'client_secret_basic' | 'private_key_jwt' | 'tls_client_auth';
+  clientSecret?: string;
+  /** The client's signing key (private_key_jwt assertions and request objects), as a private JWK. */
+  privateJwk?: Record<string, unknown> & { kid: string };
+  /** The same key as a PKCS#8 PEM, as a profile's clientAuth.privateKey carries it. */
+  privateKeyPem?: string;
+  kid?: string;
+  /** tls_client_auth: the client certificate and key. */
+  certPem?: string;
+  keyPem?: string;
+  /** The default redirect URI (`{issuer}/tpp/callback`). */
+  redirectUri: string;
+  redirectUris: string[];
+}
+
+/** One of the sandbox's PSUs and their accounts. */
+export interface SandboxPsu {
+  username: string;
+  password: string;
+  name: string;
+  accounts: Array<{ AccountId: string; Identification: string; SchemeName: string; Name: string; Currency: string }>;
+}
+
+/** A running sandbox bank. */
+export interface Sandbox {
+  issuer: string;
+  baseUrls: Record<Variant, string>;
+  clients: SandboxClient[];
+  psus: SandboxPsu[];
+  /** PEMs of the private PKI, with tls only. */
+  tls?: { caPem: string; clientCertPem: string; clientKeyPem: string };
+  faults: FaultName[];
+  /**
+   * A raw profile object for this sandbox (what a profile file holds; give it to profileFromObject).
+   * `variant` picks A, B or both ('all', the default); `clientIndex` picks the client (default 0,
+   * the client_secret_basic one).
+   */
+  profile(variant?: Variant | 'all', clientIndex?: number): Record<string, unknown>;
+  /** Closes the server and every open connection. */
+  stop(): Promise<void>;
+}
+
+const API = 'open-banking/v3.1';
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the sandbox bank and resolves once it is listening. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const faults = parseFaults(options.faults);
+  const host = options.host ?? '127.0.0.1';
+  const useTls = options.tls ?? false;
+  const [signingKey, clientKey, pki] = await Promise.all([rsaKey(), rsaKey(), useTls ? tlsMaterial(host) : Promise.resolve(undefined)]);
+  const store = new Store(buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined))), options.clock);
+
+  // The provider needs the issuer, which needs the port: listen first, then build the handlers.
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
+    res.writeHead(503).end();
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse) => handler(req, res);
+  const server: Server = pki
+    ? createHttpsServer({ key: pki.serverKeyPem, cert: pki.serverCertPem, ca: pki.caPem, requestCert: true, rejectUnauthorized: false }, listener)
+    : createHttpServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const issuer = `${pki ? 'https' : 'http'}://${urlHost(host)}:${port}`;
+  const baseUrls: Record<Variant, string> = { A: `${issuer}/A/${API}`, B: `${issuer}/B/${API}` };
+  const audience = `${issuer}/${API}`;
+  const callback = `${issuer}/tpp/callback`;
+  const redirectUris = [callback, ...(options.redirectUris ?? [])];
+
+  const clients = makeClients(redirectUris, clientKey, pki);
+  const provider = createAuthServer({
+    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls,
+    clients: clients.map((c) => c.metadata),
+  });
+  const oidc = provider.callback();
+  const resources = createResourceServer({ provider, store, faults, baseUrls, audience });
+  const pagesContext = { provider, store, faults };
+
+  handler = (req, res) => {
+    const url = new URL(req.url ?? '/', issuer);
+    const rs = /^\/(A|B)\/open-banking\/v3\.1(\/.*)?$/.exec(url.pathname);
+    const interaction = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);
+    const done = (error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(res.writableEnded ? undefined : `sandbox error: ${(error as Error).message}`);
+    };
+    if (rs) {
+      resources(req, res, rs[1] as Variant, rs[2] ?? '/', url.search).catch(done);
+    } else if (interaction) {
+      handleInteraction(pagesContext, req, res, interaction[1], interaction[2]).catch(done);
+    } else if (url.pathname === '/tpp/callback') {
+      // The TPP catches this redirect in the browser; a person in manual mode sees this.
+      sendHtml(res, 200, page('Back at the provider', `<p data-testid="tpp-callback">The bank sent you back${url.searchParams.get('error') ? ` with <code>${html(url.searchParams.get('error'))}</code>` : ''}. You may close this window.</p>`));
+    } else {
+      oidc(req, res);
+    }
+  };
+
+  const sandbox: Sandbox = {
+    issuer,
+    baseUrls,
+    clients: clients.map((c) => c.client),
+    psus: store.psus.map((p) => ({
+      username: p.username, password: p.password, name: p.name,
+      accounts: p.accounts.map((a) => ({ AccountId: a.AccountId, Identification: a.Identification, SchemeName: a.SchemeName, Name: a.Name, Currency: a.Currency })),
+    })),
+    ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
+    faults: [...faults],
+    profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
+    stop: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+  return sandbox;
+}
+
+function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaKey>>, pki: TlsMaterial | undefined) {
+  const common = {
+    redirect_uris: redirectUris,
+    grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
+    response_types: ['code'],
+    id_token_signed_response_alg: 'PS256',
+    // Every client may sign request objects with the sandbox-made key.
+    jwks: { keys: [key.publicJwk] },
+  };
+  const list: Array<{ metadata: ClientMetadata; client: SandboxClient }> = [];
+  const secret = randomBytes(24).toString('base64url');
+  list.push({
+    metadata: { ...common, client_id: 'obtpp-sandbox-basic', client_name: 'obtpp reference TPP', client_secret: secret, token_endpoint_auth_method: 'client_secret_basic' } as ClientMetadata,
+    client: { clientId: 'obtpp-sandbox-basic', clientName: 'obtpp reference TPP', authMethod: 'client_secret_basic', clientSecret: secret, redirectUri: redirectUris[0], redirectUris },
+  });
+  const keyed = { privateJwk: key.privateJwk as SandboxClient['privateJwk'], privateKeyPem: key.privatePem, kid: key.kid };
+  list.push({
+    metadata: { ...common, client_id: 'obtpp-sandbox-jwt', client_name: 'obtpp reference TPP (private_key_jwt)', token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'PS256', request_object_signing_alg: 'PS256' } as ClientMetadata,
+    client: { clientId: 'obtpp-sandbox-jwt', clientName: 'obtpp reference TPP (private_key_jwt)', authMethod: 'private_key_jwt', ...keyed, redirectUri: redirectUris[0], redirectUris },
+  });
+  if (pki) {
+    list.push({
+      metadata: {
+        ...common, client_id: 'obtpp-sandbox-mtls', client_name: 'obtpp reference TPP (mTLS)', token_endpoint_auth_method: 'tls_client_auth',
+        tls_client_auth_subject_dn: pki.clientSubjectDn, tls_client_certificate_bound_access_tokens: true,
+      } as ClientMetadata,
+      client: {
+        clientId: 'obtpp-sandbox-mtls', clientName: 'obtpp reference TPP (mTLS)', authMethod: 'tls_client_auth', ...keyed,
+        certPem: pki.clientCertPem, keyPem: pki.clientKeyPem, redirectUri: redirectUris[0], redirectUris,
+      },
+    });
+  }
+  return list;
+}
+
+function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number): Record<string, unknown> {
+  const client = sb.clients[clientIndex];
+  if (!client) throw new RangeError(`the sandbox has ${sb.clients.length} clients; there is no client ${clientIndex}`);
+  const variants: Variant[] = variant === 'all' ? ['A', 'B'] : [variant];
+  const psu = sb.psus[0];
+  const clientAuth: Record<string, unknown> = { method: client.authMethod };
+  if (client.clientSecret) clientAuth.secret = client.clientSecret;
+  if (client.authMethod !== 'client_secret_basic' && client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
+  return {
+    name: `obtpp sandbox${variant === 'all' ? '' : ` (variant ${variant})`}`,
+    variants,
+    baseUrl: sb.baseUrls[variants[0]],
+    variantBaseUrls: Object.fromEntries(variants.map((v) => [v, sb.baseUrls[v]])),
+    tppName: client.clientName,
+    paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' },
+    auth: {
+      issuer: sb.issuer,
+      clientId: client.clientId,
+      clientAuth,
+      redirectUri: client.redirectUri,
+      scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
+      intentBinding: { method: 'claims' },
+      offlineAccess: true,
+    },
+    psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
+    ...(sb.tls ? {
+      mtls: { ca: sb.tls.caPem, ...(client.authMethod === 'tls_client_auth' ? { cert: sb.tls.clientCertPem, key: sb.tls.clientKeyPem } : {}) },
+    } : {}),
+    tls: { insecure: false },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Keys and certificates the sandbox makes fresh at every start: the authorisation server's
+ * signing key, the private_key_jwt client's key pair, and (with TLS) a private CA, a server
+ * certificate for the loopback names and a TPP client certificate.
+ */
+import { execFile } from 'node:child_process';
+import { generateKeyPair as generateKeyPairCb, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { JsonWebKey } from 'node:crypto';
+
+const generateKeyPair = promisify(generateKeyPairCb);
+const run = promisify(execFile);
+
+/** An RSA key pair for PS256/RS256, as a private JWK (with kid) and a PKCS#8 PEM. */
+export interface RsaKey {
+  kid: string;
+  privateJwk: JsonWebKey & { kid: string };
+  publicJwk: JsonWebKey & { kid: string; use: 'sig' };
+  privatePem: string;
+}
+
+/** A fresh 2048-bit RSA key (PS256 needs RSA; 2048 keeps start-up in the tens of milliseconds). */
+export async function rsaKey(): Promise<RsaKey> {
+  const { privateKey, publicKey } = await generateKeyPair('rsa', { modulusLength: 2048 });
+  const kid = randomUUID();
+  return {
+    kid,
+    privateJwk: { ...privateKey.export({ format: 'jwk' }), kid },
+    publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, use: 'sig' },
+    privatePem: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+  };
+}
+
+/** PEMs of the sandbox's private PKI. */
+export interface TlsMaterial {
+  caPem: string;
+  serverCertPem: string;
+  serverKeyPem: string;
+  clientCertPem: string;
+  clientKeyPem: string;
+  /** The client certificate's subject in RFC 4514 order, as registered for tls_client_auth. */
+  clientSubjectDn: string;
+}
+
+/**
+ * Makes a CA, a server certificate for 127.0.0.1/localhost (and `host`), and a client certificate,
+ * with the openssl command line (node:crypto cannot issue certificates). EC P-256 keys keep it fast.
+ */
+export async function tlsMaterial(host: string): Promise<TlsMaterial> {
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-sandbox-pki-'));
+  const f = (name: string) => join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  const san = ['IP:127.0.0.1', 'IP:::1', 'DNS:localhost'];
+  if (!['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(host)) san.push(/^[\d.]+$|:/.test(host) ? `IP:${host}` : `DNS:${host}`);
+  try {
+    await writeFile(f('server.ext'), `subjectAltName=${san.join(',')}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`);
+    await writeFile(f('client.ext'), 'extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n');
+    await run('openssl', ['req', '-x509', ...ec, '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '7',
+      '-subj', '/O=obtpp sandbox/CN=obtpp sandbox CA — not a bank', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+    await Promise.all([
+      issue('server', '/CN=localhost'),
+      issue('client', '/C=GB/O=OpenBanking/OU=obtpp-sandbox/CN=tpp-tls-client'),
+    ]);
+    const [caPem, serverCertPem, serverKeyPem, clientCertPem, clientKeyPem] = await Promise.all(
+      ['ca.pem', 'server.pem', 'server.key', 'client.pem', 'client.key'].map((n) => readFile(f(n), 'utf8')));
+    return { caPem, serverCertPem, serverKeyPem, clientCertPem, clientKeyPem, clientSubjectDn: 'CN=tpp-tls-client,OU=obtpp-sandbox,O=OpenBanking,C=GB' };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  async function issue(name: string, subject: string): Promise<void> {
+    await run('openssl', ['req', ...ec, '-keyout', f(`${name}.key`), '-out', f(`${name}.csr`), '-subj', subject]);
+    await run('openssl', ['x509', '-req', '-in', f(`${name}.csr`), '-CA', f('ca.pem'), '-CAkey', f('ca.key'),
+      '-set_serial', String(Date.now() + (name === 'server' ? 1 : 2)), '-days', '7', '-extfile', f(`${name}.ext`), '-out', f(`${name}.pem`)]);
+  }
+}
+
+/** A distinguished name compared without regard to order or the separator (RFC 4514 commas or node's newlines). */
+export function sameDn(a: string, b: string): boolean {
+  const norm = (dn: string) => dn.split(/[,\n]/).map((p) => p.trim()).filter(Boolean).sort().join(',');
+  return norm(a) === norm(b);
+}

@@ -1,0 +1,122 @@
+import { World, setWorldConstructor, setDefaultTimeout, type IWorldOptions } from '@cucumber/cucumber';
+import { randomUUID } from 'node:crypto';
+import type { Variant, Fn } from '../../src/profile/types.ts';
+import type { ApiResult, TppClient } from '../../src/client/operations.ts';
+import { NotApplicableError } from '../../src/client/operations.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
+import { HttpError } from '../../src/errors.ts';
+import type { TokenSet } from '../../src/auth/index.ts';
+import type { AuthoriseResult } from '../../src/auth/authorise.ts';
+import { RunContext, type RunParameters } from '../../src/conformance/context.ts';
+
+// A PSU journey in a real browser plus a few calls fit easily; a hung bank is cut by the
+// profile's own time-outs long before this.
+setDefaultTimeout(120_000);
+
+/** A consent the scenario created (and maybe had authorised). */
+export interface ConsentRecord {
+  fn: Fn;
+  id: string;
+  created: ApiResult;
+  request: any;
+  tokens?: TokenSet;
+  journey?: AuthoriseResult;
+  /** AccountIds the bank listed for this consent (after the first GET /accounts). */
+  accountIds?: string[];
+  /** Local time the consent expires, when it was made to expire soon. */
+  expiresAtMs?: number;
+  /** For payments: the account the PSU was asked to choose, if any. */
+  debtorChosen?: AccountInfo;
+  /** Evidence kept from the set-up (exchanges of a pre-warmed consent). */
+  setupExchanges?: Exchange[];
+}
+
+/** What the harness learnt about one of the PSU's accounts through AIS. */
+export interface AccountInfo {
+  accountId: string;
+  currency: string;
+  schemeName?: string;
+  identification?: string;
+  name?: string;
+}
+
+/** A verdict: the bank broke a rule. The message names the rule, what was expected and what came. */
+export class RuleViolation extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuleViolation';
+  }
+}
+
+/** The scenario cannot be judged on this bank (e.g. no transaction outside the period). */
+export class NotJudgeable extends Error {}
+
+export class ConformanceWorld extends World<RunParameters> {
+  variant: Variant = 'A';
+  ruleId = '';
+  ctx!: RunContext;
+  exchanges: Exchange[] = [];
+  stopRecording?: () => void;
+  /** The last answer of the bank the scenario looks at. */
+  last?: ApiResult;
+  /** Answers of a batch of calls judged together. */
+  batch: ApiResult[] = [];
+  consents = new Map<string, ConsentRecord>();
+  consent?: ConsentRecord;
+  payment?: ConsentRecord;
+  /** The outcome of the last PSU journey (authorise or reject). */
+  outcome?: AuthoriseResult;
+  screenshots: string[] = [];
+  notes: string[] = [];
+  /** True for the stand-in world that prepares consents ahead of the scenarios needing them. */
+  background = false;
+
+  constructor(options: IWorldOptions<RunParameters>) {
+    super(options);
+  }
+
+  get client(): TppClient {
+    return this.ctx.client(this.variant, this.background);
+  }
+
+  /** A world for background set-ups of this variant and rule (own dispatcher, no attachments). */
+  backgroundWorld(ruleId = this.ruleId): ConformanceWorld {
+    const noop = () => undefined;
+    const w = new ConformanceWorld({ attach: noop as never, log: noop, link: noop, parameters: this.parameters });
+    w.ctx = this.ctx;
+    w.variant = this.variant;
+    w.ruleId = ruleId;
+    w.background = true;
+    return w;
+  }
+
+  /** Prefixes the rule id: every failure cites its rule. */
+  violation(message: string): RuleViolation {
+    return new RuleViolation(`${this.ruleId}: ${message}`);
+  }
+
+  /** Runs one call of the tpp client; a transport failure becomes a verdict naming its cause. */
+  async call(what: string, fn: (client: TppClient) => Promise<ApiResult>): Promise<ApiResult> {
+    try {
+      const result = await fn(this.client);
+      this.last = result;
+      return result;
+    } catch (error) {
+      if (error instanceof NotApplicableError) throw error;
+      if (error instanceof HttpError) throw this.violation(`${what}: the bank gave no usable answer: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** The last answer, which a Then step needs. */
+  answer(): ApiResult {
+    if (!this.last) throw new Error('no request was made before this step');
+    return this.last;
+  }
+
+  uniqueRef(prefix: string): string {
+    return `${prefix}-${randomUUID().slice(0, 8)}`;
+  }
+}
+
+setWorldConstructor(ConformanceWorld);

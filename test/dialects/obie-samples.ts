@@ -1,0 +1,230 @@
+/**
+ * Realistic, conformant bodies for every obie schema (written for these tests; a bank of our
+ * sandbox's kind would answer like this). Each call returns a fresh copy to mutate.
+ */
+import type { SchemaName } from '../../src/dialects/obie/index.ts';
+
+const BASE = 'https://bank.example.com/open-banking/v3.1';
+const T0 = '2026-11-22T10:00:00+00:00';
+
+const samples: Record<SchemaName, unknown> = {
+  OBReadConsent1: {
+    Data: {
+      Permissions: ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'],
+      ExpirationDateTime: '2027-05-22T00:00:00+00:00',
+      TransactionFromDateTime: '2025-11-22T00:00:00+00:00',
+      TransactionToDateTime: '2026-11-22T00:00:00+00:00',
+    },
+    Risk: {},
+  },
+  OBReadConsentResponse1: {
+    Data: {
+      ConsentId: 'aac-6f1c2b9e-58a3-4d6e-9a77-0c3b8f4e2d11',
+      Status: 'AwaitingAuthorisation',
+      CreationDateTime: T0,
+      StatusUpdateDateTime: T0,
+      Permissions: ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'],
+      ExpirationDateTime: '2027-05-22T00:00:00+00:00',
+      TransactionFromDateTime: '2025-11-22T00:00:00+00:00',
+      TransactionToDateTime: '2026-11-22T00:00:00+00:00',
+    },
+    Risk: {},
+    Links: { Self: `${BASE}/account-access-consents/aac-6f1c2b9e-58a3-4d6e-9a77-0c3b8f4e2d11` },
+    Meta: {},
+  },
+  OBReadAccount6: {
+    Data: {
+      Account: [
+        {
+          AccountId: '22289',
+          Status: 'Enabled',
+          StatusUpdateDateTime: '2025-01-10T08:30:00Z',
+          Currency: 'GBP',
+          AccountType: 'Personal',
+          AccountSubType: 'CurrentAccount',
+          Nickname: 'Bills',
+          OpeningDate: '2019-03-01T00:00:00+00:00',
+          Account: [
+            { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200110203345', Name: 'Mr Kevin', SecondaryIdentification: '00021' },
+          ],
+          Servicer: { SchemeName: 'UK.OBIE.BICFI', Identification: 'BANKGB2LXXX' },
+        },
+        {
+          AccountId: '31820',
+          Currency: 'EUR',
+          AccountType: 'Business',
+          AccountSubType: 'Savings',
+          Description: 'Reserve',
+          SwitchStatus: 'UK.CASS.NotSwitched',
+        },
+        // A switched account may leave Currency, AccountType and AccountSubType out.
+        { AccountId: '40017', Status: 'Disabled', SwitchStatus: 'UK.CASS.SwitchCompleted' },
+      ],
+    },
+    Links: { Self: `${BASE}/accounts` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadBalance1: {
+    Data: {
+      Balance: [
+        {
+          AccountId: '22289',
+          CreditDebitIndicator: 'Credit',
+          Type: 'InterimAvailable',
+          DateTime: '2026-11-22T09:59:00+00:00',
+          Amount: { Amount: '1230.00', Currency: 'GBP' },
+          CreditLine: [{ Included: true, Type: 'Pre-Agreed', Amount: { Amount: '1000.00', Currency: 'GBP' } }],
+        },
+        {
+          AccountId: '22289',
+          CreditDebitIndicator: 'Debit',
+          Type: 'ClosingBooked',
+          DateTime: '2026-11-21T23:59:59Z',
+          Amount: { Amount: '57.36', Currency: 'GBP', SubType: 'BaseCurrency' },
+        },
+      ],
+    },
+    Links: { Self: `${BASE}/accounts/22289/balances` },
+    Meta: {},
+  },
+  OBReadTransaction6: {
+    Data: {
+      Transaction: [
+        {
+          AccountId: '22289',
+          TransactionId: 'tx-123',
+          TransactionReference: 'Ref 1',
+          StatementReference: ['STMT-2026-11'],
+          CreditDebitIndicator: 'Debit',
+          Status: 'Booked',
+          TransactionMutability: 'Immutable',
+          BookingDateTime: '2026-11-05T14:15:00+00:00',
+          ValueDateTime: '2026-11-05T14:15:00+00:00',
+          TransactionInformation: 'Cash from Aubrey',
+          Amount: { Amount: '10.00', Currency: 'GBP' },
+          ChargeAmount: { Amount: '0.05', Currency: 'GBP' },
+          CurrencyExchange: {
+            SourceCurrency: 'EUR', TargetCurrency: 'GBP', UnitCurrency: 'EUR', ExchangeRate: 0.86,
+            ContractIdentification: 'FX-77', QuotationDate: '2026-11-05T14:00:00Z',
+            InstructedAmount: { Amount: '11.63', Currency: 'EUR' },
+          },
+          BankTransactionCode: { Code: 'ReceivedCreditTransfer', SubCode: 'DomesticCreditTransfer' },
+          ProprietaryBankTransactionCode: { Code: 'Transfer', Issuer: 'AlphaBank' },
+          Balance: { Amount: { Amount: '230.00', Currency: 'GBP' }, CreditDebitIndicator: 'Credit', Type: 'InterimBooked' },
+          MerchantDetails: { MerchantName: 'Coffee Shop', MerchantCategoryCode: '5814' },
+          CreditorAgent: {
+            SchemeName: 'UK.OBIE.BICFI', Identification: 'BANKGB2LXXX', Name: 'Alpha Bank',
+            PostalAddress: { AddressType: 'Business', StreetName: 'High Street', BuildingNumber: '1', PostCode: 'EC1A 1BB', TownName: 'London', Country: 'GB', AddressLine: ['Floor 2'] },
+          },
+          CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400411290112', Name: 'Coffee Shop Ltd' },
+          DebtorAgent: { SchemeName: 'UK.OBIE.BICFI', Identification: 'BETAGB2LXXX' },
+          DebtorAccount: { SchemeName: 'UK.OBIE.IBAN', Identification: 'GB29NWBK60161331926819', Name: 'Mr Kevin' },
+          CardInstrument: { CardSchemeName: 'VISA', AuthorisationType: 'Contactless', Name: 'MR KEVIN', Identification: '************1234' },
+          SupplementaryData: { 'bank.example/category': 'food' },
+        },
+        {
+          AccountId: '22289',
+          TransactionId: 'tx-124',
+          CreditDebitIndicator: 'Credit',
+          Status: 'Pending',
+          BookingDateTime: '2026-11-20T09:00:00Z',
+          Amount: { Amount: '2500', Currency: 'GBP' },
+        },
+      ],
+    },
+    Links: { Self: `${BASE}/accounts/22289/transactions` },
+    Meta: { TotalPages: 1, FirstAvailableDateTime: '2025-11-22T00:00:00+00:00', LastAvailableDateTime: '2026-11-22T00:00:00+00:00' },
+  },
+  OBFundsConfirmationConsent1: {
+    Data: {
+      DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400411290112', Name: 'Mr Kevin' },
+      ExpirationDateTime: '2027-05-22T00:00:00+00:00',
+    },
+  },
+  OBFundsConfirmationConsentResponse1: {
+    Data: {
+      ConsentId: 'fcc-88d0',
+      CreationDateTime: T0,
+      Status: 'AwaitingAuthorisation',
+      StatusUpdateDateTime: T0,
+      ExpirationDateTime: '2027-05-22T00:00:00+00:00',
+      DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400411290112', Name: 'Mr Kevin' },
+    },
+    Links: { Self: `${BASE}/funds-confirmation-consents/fcc-88d0` },
+    Meta: {},
+  },
+  OBFundsConfirmation1: {
+    Data: { ConsentId: 'fcc-88d0', Reference: 'Purchase01', InstructedAmount: { Amount: '20.00', Currency: 'GBP' } },
+  },
+  OBFundsConfirmationResponse1: {
+    Data: {
+      FundsConfirmationId: 'fc-001',
+      ConsentId: 'fcc-88d0',
+      CreationDateTime: T0,
+      FundsAvailable: true,
+      Reference: 'Purchase01',
+      InstructedAmount: { Amount: '20.00', Currency: 'GBP' },
+    },
+    Links: { Self: `${BASE}/funds-confirmations/fc-001` },
+    Meta: {},
+  },
+  OBWriteDomesticConsent4: {
+    Data: {
+      Initiation: {
+        InstructionIdentification: 'ACME412',
+        EndToEndIdentification: 'FRESCO.21302.GFX.20',
+        LocalInstrument: 'UK.OBIE.FPS',
+        InstructedAmount: { Amount: '165.88', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Inc', SecondaryIdentification: '0002' },
+        RemittanceInformation: { Reference: 'FRESCO-101', Unstructured: 'Internal ops code 5120101' },
+      },
+    },
+    Risk: {},
+  },
+  OBWriteDomesticConsentResponse5: {
+    Data: {
+      ConsentId: 'pay-58923',
+      Status: 'Authorised',
+      CreationDateTime: T0,
+      StatusUpdateDateTime: '2026-11-22T10:02:13+00:00',
+      CutOffDateTime: '2026-11-22T17:00:00+00:00',
+      ExpectedExecutionDateTime: '2026-11-22T10:05:00+00:00',
+      ExpectedSettlementDateTime: '2026-11-22T10:05:00+00:00',
+      Charges: [{ ChargeBearer: 'BorneByDebtor', Type: 'UK.OBIE.CHAPSOut', Amount: { Amount: '0.00', Currency: 'GBP' } }],
+      Initiation: {
+        InstructionIdentification: 'ACME412',
+        EndToEndIdentification: 'FRESCO.21302.GFX.20',
+        InstructedAmount: { Amount: '165.88', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Inc' },
+        RemittanceInformation: { Reference: 'FRESCO-101', Unstructured: 'Internal ops code 5120101' },
+      },
+      Debtor: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200110203345', Name: 'Mr Kevin' },
+    },
+    Risk: {
+      PaymentContextCode: 'EcommerceGoods',
+      MerchantCategoryCode: '5967',
+      MerchantCustomerIdentification: '053598653254',
+      DeliveryAddress: { AddressLine: ['Flat 7', 'Acacia Lodge'], StreetName: 'Acacia Avenue', BuildingNumber: '27', PostCode: 'GU31 2ZZ', TownName: 'Sparsholt', Country: 'GB' },
+    },
+    Links: { Self: `${BASE}/domestic-payments/pay-58923` },
+    Meta: {},
+  },
+  PaymentStatusResponse: {
+    Data: { ConsentId: 'pay-58923', Status: 'Authorised', StatusUpdateDateTime: '2026-11-22T10:02:13+00:00' },
+    Links: { Self: `${BASE}/domestic-payments/pay-58923/status` },
+    Meta: {},
+  },
+  OBErrorResponse1: {
+    Code: '400 Bad Request',
+    Id: '2b5f0fb2-730b-11e8-adc0-fa7ae01bbebc',
+    Message: 'The request is missing a mandatory field',
+    Errors: [{ ErrorCode: 'UK.OBIE.Field.Missing', Message: 'DebtorAccount is required', Path: 'Data.DebtorAccount' }],
+  },
+};
+
+/** A fresh, deep copy of the conformant sample for `name`. */
+export function sample(name: SchemaName): any {
+  return structuredClone(samples[name]);
+}
+
+export const SAMPLE_NAMES = Object.keys(samples) as SchemaName[];

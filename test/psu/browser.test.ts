@@ -1,0 +1,242 @@
+/**
+ * The browser module's mechanics in real Chromium, against a few local pages shaped like an
+ * unknown bank: the declarative driver (fill, click, select, tick by name/number, choose debtor,
+ * optional steps, decide), the redirect caught in the browser with nothing listening there,
+ * login errors, time-outs with a screenshot, the password kept out of everything; manual mode.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PsuBrowser, type JourneyOptions } from '../../src/psu/index.ts';
+import { AuthorisationError, BrowserUnavailableError, ExitCode } from '../../src/errors.ts';
+import type { DriverStep } from '../../src/profile/types.ts';
+import { closedPort, startTinyBank, type TinyBank } from './tiny-bank.ts';
+
+const PASSWORD = 'Tiny-Bank-S3cret-Pass!';
+const STEPS: DriverStep[] = [
+  { action: 'fill', selector: '#user', value: '{username}' },
+  { action: 'fill', selector: '#pass', value: '{password}' },
+  { action: 'click', selector: '#go', waitForNavigation: true },
+  { action: 'click', selector: '#cookies-ok', optional: true, name: 'cookie banner' },
+  { action: 'click', selector: '#never-there', optional: true, name: 'marketing pop-up' },
+  { action: 'waitFor', selector: '#consent' },
+  { action: 'tickAccounts', selector: 'input.acct' },
+  { action: 'chooseDebtor', selector: 'input.from', optional: true },
+  { action: 'select', selector: '#duration', value: '90' },
+  { action: 'decide', approve: '#yes', reject: '#no' },
+];
+
+let bank: TinyBank;
+let browser: PsuBrowser;
+let evidenceDir: string;
+let redirectUri: string;
+
+before(async () => {
+  bank = await startTinyBank({ password: PASSWORD });
+  browser = new PsuBrowser({ env: process.env });
+  evidenceDir = mkdtempSync(join(tmpdir(), 'obtpp-psu-test-'));
+  // Nothing listens here: the redirect must be caught inside the browser.
+  redirectUri = `http://127.0.0.1:${await closedPort()}/callback`;
+});
+
+after(async () => {
+  await browser.close();
+  await bank.close();
+  rmSync(evidenceDir, { recursive: true, force: true });
+});
+
+function authUrl(extra: Record<string, string> = {}): string {
+  const u = new URL('/authorize', bank.url);
+  u.searchParams.set('redirect_uri', redirectUri);
+  u.searchParams.set('state', 'st-123');
+  for (const [k, v] of Object.entries(extra)) u.searchParams.set(k, v);
+  return u.href;
+}
+
+function options(over: Partial<JourneyOptions> = {}): JourneyOptions {
+  return {
+    redirectUri,
+    driver: { kind: 'steps', steps: STEPS, loginError: '.alert' },
+    username: 'alice',
+    password: PASSWORD,
+    stepTimeoutMs: 5000,
+    totalTimeoutMs: 20_000,
+    evidenceDir,
+    ...over,
+  };
+}
+
+/** Everything a journey leaves behind, as one string, to scan for the password. */
+function everything(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (v instanceof Error ? { message: v.message, stack: v.stack, ...v } : v));
+}
+
+describe('declarative driver', () => {
+  test('approves with the accounts asked for (by number and by name), the redirect caught in the browser', async () => {
+    const log: string[] = [];
+    const r = await browser.journey(authUrl(), options({ accounts: ['40400422331144', 'Joint Account'], onStep: (d) => log.push(d) }));
+    const cb = new URL(r.callbackUrl);
+    assert.equal(cb.origin + cb.pathname, redirectUri);
+    assert.equal(cb.searchParams.get('state'), 'st-123');
+    assert.equal(cb.searchParams.get('code'), 'code-for-acc-002+acc-003--90');
+    assert.deepEqual(r.selectedAccounts, ['acc-002', 'acc-003']);
+    assert.deepEqual(r.offeredAccounts.map((a) => a.id), ['acc-001', 'acc-002', 'acc-003']);
+    assert.match(r.offeredAccounts[1]!.label, /Rainy Day Saver/);
+    assert.equal(r.loginOrigin, bank.url);
+    assert.equal(r.debtorOffered, false);
+    assert.ok(r.steps.some((s) => /marketing pop-up.*skipped/.test(s)), r.steps.join('\n'));
+    assert.ok(r.steps.some((s) => s.includes('fill #pass with <secret>')));
+    assert.ok(!everything({ r, log }).includes(PASSWORD));
+    // The password went to the bank's sign-in endpoint, and the TPP side saw nothing.
+    assert.ok(bank.seen.includes('POST /signin'));
+  });
+
+  test('by index, and a debtor chosen when the page offers one', async () => {
+    const r = await browser.journey(authUrl({ debtor: '1' }), options({ accounts: ['1'], debtor: 'Rainy Day Saver' }));
+    assert.deepEqual(r.selectedAccounts, ['acc-001']);
+    assert.equal(r.debtorOffered, true);
+    assert.equal(r.debtorChosen, 'acc-002');
+    assert.equal(new URL(r.callbackUrl).searchParams.get('code'), 'code-for-acc-001-acc-002-90');
+  });
+
+  test('all offered accounts when none are asked for; reject gives the bank\'s error back', async () => {
+    const ok = await browser.journey(authUrl(), options());
+    assert.deepEqual(ok.selectedAccounts, ['acc-001', 'acc-002', 'acc-003']);
+    const no = await browser.journey(authUrl(), options({ reject: true }));
+    const cb = new URL(no.callbackUrl);
+    assert.equal(cb.searchParams.get('error'), 'access_denied');
+    assert.equal(cb.searchParams.get('code'), null);
+  });
+
+  test('an account that is not offered fails its step, with a screenshot', async () => {
+    await assert.rejects(browser.journey(authUrl(), options({ accounts: ['99999999'] })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.equal(e.oauthError, 'step_failed');
+      assert.match(e.message, /^step 7 \(tick accounts input\.acct\): account\(s\) "99999999" not offered/);
+      assert.ok(e.evidence?.screenshot && existsSync(e.evidence.screenshot));
+      return true;
+    });
+  });
+
+  test('a wrong password is login_failed with the page\'s message, and the password is nowhere', async () => {
+    await assert.rejects(browser.journey(authUrl(), options({ password: 'not-the-password-1' })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.equal(e.oauthError, 'login_failed');
+      assert.equal(e.message, 'the bank refused the PSU login: Those details do not match our records.');
+      assert.ok(!everything(e).includes('not-the-password-1'));
+      return true;
+    });
+  });
+
+  test('a selector that never comes is step_timeout at step N, with the URL and a screenshot', async () => {
+    const steps: DriverStep[] = [...STEPS.slice(0, 3), { action: 'waitFor', selector: '#no-such-thing', name: 'strong auth' }];
+    await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps }, stepTimeoutMs: 500 })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.equal(e.oauthError, 'step_timeout');
+      assert.equal(e.message, 'step 4 (wait for #no-such-thing [strong auth]): selector "#no-such-thing" not found within 500 ms');
+      assert.equal(e.evidence?.step, 4);
+      assert.match(e.evidence?.url ?? '', /\/signin\?/);
+      const shot = e.evidence?.screenshot ?? '';
+      assert.ok(existsSync(shot) && shot.startsWith(evidenceDir) && shot.endsWith('.png'));
+      assert.equal(readFileSync(shot).subarray(1, 4).toString(), 'PNG');
+      assert.ok(!shot.includes(PASSWORD) && !everything(e).includes(PASSWORD));
+      return true;
+    });
+    for (const f of readdirSync(evidenceDir)) assert.ok(!f.includes(PASSWORD));
+  });
+
+  test('a journey that never comes back ends at the total time-out', async () => {
+    const steps: DriverStep[] = [{ action: 'goto', url: `${bank.url}/slow` }];
+    await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps }, totalTimeoutMs: 1500 })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.equal(e.oauthError, 'journey_timeout');
+      assert.match(e.message, /did not come back to .* within 1500 ms/);
+      return true;
+    });
+  });
+
+  test('several journeys at once, one context each', async () => {
+    const results = await Promise.all([
+      browser.journey(authUrl(), options({ accounts: ['1'] })),
+      browser.journey(authUrl(), options({ accounts: ['2'] })),
+      browser.journey(authUrl(), options({ accounts: ['3'] })),
+    ]);
+    assert.deepEqual(results.map((r) => r.selectedAccounts), [['acc-001'], ['acc-002'], ['acc-003']]);
+  });
+});
+
+describe('manual mode', () => {
+  test('prints the URL and waits for the redirect on a loopback server', async () => {
+    const port = await closedPort();
+    const uri = `http://127.0.0.1:${port}/cb`;
+    const lines: string[] = [];
+    const journey = browser.journey('https://bank.example/authorize?x=1', {
+      ...options({ redirectUri: uri, driver: { kind: 'manual' }, totalTimeoutMs: 10_000 }),
+      log: (l) => lines.push(l),
+    });
+    // The PSU's browser, played by a plain request, arrives at the redirect URI.
+    let answered = false;
+    for (let i = 0; i < 50 && !answered; i++) {
+      try {
+        const res = await fetch(`${uri}?code=abc&state=xyz`);
+        answered = res.status === 200;
+        await res.text();
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const r = await journey;
+    assert.equal(r.callbackUrl, `${uri}?code=abc&state=xyz`);
+    assert.ok(lines.some((l) => l.includes('https://bank.example/authorize?x=1')));
+    assert.ok(!lines.join('\n').includes(PASSWORD));
+  });
+
+  test('gives up after the total time-out', async () => {
+    const uri = `http://127.0.0.1:${await closedPort()}/cb`;
+    await assert.rejects(browser.journey('https://bank.example/a', { ...options({ redirectUri: uri, driver: { kind: 'manual' }, totalTimeoutMs: 300 }), log: () => undefined }), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError && e.oauthError === 'journey_timeout');
+      return true;
+    });
+  });
+});
+
+describe('finding Chromium', () => {
+  test('PUPPETEER_EXECUTABLE_PATH wins; a wrong one is exit 3 saying what to install', () => {
+    assert.equal(PsuBrowser.executablePath({ PUPPETEER_EXECUTABLE_PATH: '/usr/bin/chromium' }), '/usr/bin/chromium');
+    assert.throws(() => PsuBrowser.executablePath({ PUPPETEER_EXECUTABLE_PATH: '/nonexistent/chrome' }), (e: unknown) => {
+      assert.ok(e instanceof BrowserUnavailableError);
+      assert.equal(e.exitCode, ExitCode.cannotRun);
+      assert.match(e.hint ?? '', /apt-get install -y chromium|PUPPETEER_EXECUTABLE_PATH/);
+      return true;
+    });
+  });
+
+  test('puppeteer\'s own download is preferred to the system\'s', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'obtpp-pptr-cache-'));
+    try {
+      const dir = join(cache, 'chrome', 'linux-156.0.8078.47', 'chrome-linux64');
+      const fake = join(dir, 'chrome');
+      mkdirSync(dir, { recursive: true });
+      // An executable file standing in for the download.
+      writeFileSync(fake, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+      assert.equal(PsuBrowser.executablePath({ PUPPETEER_CACHE_DIR: cache, PATH: '' }), fake);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  test('a browser that cannot start is BrowserUnavailableError (exit 3)', async () => {
+    const b = new PsuBrowser({ env: { PUPPETEER_EXECUTABLE_PATH: '/bin/false' } });
+    try {
+      await assert.rejects(b.journey(authUrl(), options()), (e: unknown) => {
+        assert.ok(e instanceof BrowserUnavailableError);
+        assert.equal(e.exitCode, 3);
+        return true;
+      });
+    } finally {
+      await b.close();
+    }
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * A minimal TPP for the sandbox's own tests: openid-client for tokens, puppeteer for the PSU's
+ * pages, undici for API calls. Written here, not taken from src/client, so that the bank is
+ * tested by something that shares none of the harness's code.
+ */
+import * as client from 'openid-client';
+import puppeteer from 'puppeteer';
+import type { Browser, Page } from 'puppeteer';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { Sandbox, Variant } from '../../src/sandbox/index.ts';
+
+export type Json = any;
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: Json;
+  text: string;
+}
+
+/** Launches the headless Chromium the tests share. */
+export async function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    acceptInsecureCerts: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface AuthoriseOptions {
+  psu?: string;
+  /** AccountIds to tick (AIS); default the PSU's first account. */
+  accounts?: string[];
+  /** AccountId of the debtor to choose (payment without DebtorAccount). */
+  debtor?: string;
+  decision?: 'approve' | 'reject';
+  /** Extra claims/params, or the request-object route. */
+  jar?: boolean;
+  /** Send this intent id instead of the one given (tests of binding). */
+  claimsIntent?: string;
+  /** Called on the consent page before deciding, to inspect or tamper with it. */
+  onConsentPage?: (page: Page) => Promise<void>;
+}
+
+export interface AuthoriseResult {
+  callback: URL;
+  tokens?: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers;
+  error?: string;
+}
+
+/** One TPP client of the sandbox. */
+export class Tpp {
+  readonly sb: Sandbox;
+  readonly config: client.Configuration;
+  readonly dispatcher?: Agent;
+  readonly clientIndex: number;
+
+  private constructor(sb: Sandbox, config: client.Configuration, clientIndex: number, dispatcher?: Agent) {
+    this.sb = sb;
+    this.config = config;
+    this.clientIndex = clientIndex;
+    this.dispatcher = dispatcher;
+  }
+
+  static async connect(sb: Sandbox, clientIndex = 0): Promise<Tpp> {
+    const c = sb.clients[clientIndex];
+    const dispatcher = sb.tls
+      ? new Agent({ connect: { ca: sb.tls.caPem, ...(c.certPem ? { cert: c.certPem, key: c.keyPem } : {}) } })
+      : undefined;
+    const auth = c.authMethod === 'client_secret_basic' ? client.ClientSecretBasic(c.clientSecret!)
+      : c.authMethod === 'private_key_jwt' ? client.PrivateKeyJwt({ key: await importKey(c.privateKeyPem!), kid: c.kid })
+        : client.TlsClientAuth();
+    const options: client.DiscoveryRequestOptions = sb.tls
+      ? { [client.customFetch]: (url: string, init: any) => undiciFetch(url, { ...init, dispatcher }) as any }
+      : { execute: [client.allowInsecureRequests] };
+    const config = await client.discovery(new URL(sb.issuer), c.clientId, c.authMethod === 'tls_client_auth' ? { use_mtls_endpoint_aliases: false } : undefined, auth, options);
+    return new Tpp(sb, config, clientIndex, dispatcher);
+  }
+
+  async cc(scope: string): Promise<string> {
+    const t = await client.clientCredentialsGrant(this.config, { scope });
+    return t.access_token;
+  }
+
+  async api(variant: Variant, method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json', ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await undiciFetch(this.sb.baseUrls[variant] + path, {
+      method, headers, body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+      dispatcher: this.dispatcher,
+    });
+    const text = await res.text();
+    let body: Json;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: res.status, headers: res.headers as unknown as Headers, body, text };
+  }
+
+  /** The whole PSU journey: authorization URL, login, consent page, decision, code exchange. */
+  async authorise(browser: Browser, intentId: string, scope: string, o: AuthoriseOptions = {}): Promise<AuthoriseResult> {
+    const c = this.sb.clients[this.clientIndex];
+    const { url, verifier, state, nonce } = await this.authorizationUrl(o.claimsIntent ?? intentId, scope, o.jar);
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(url.href);
+      const psu = this.sb.psus.find((p) => p.username === (o.psu ?? 'alice'))!;
+      await page.type('[data-testid=username]', psu.username);
+      await page.type('[data-testid=password]', psu.password);
+      await Promise.all([page.waitForNavigation(), page.click('[data-testid=login]')]);
+      await page.waitForSelector('[data-testid=consent-page], [data-testid=consent-error]');
+      if (o.onConsentPage) await o.onConsentPage(page);
+      if (await page.$('[data-testid=consent-error]')) throw new ConsentPageError(await page.$eval('[data-testid=consent-error]', (e) => e.textContent ?? ''));
+      if ((o.decision ?? 'approve') === 'approve') {
+        for (const id of o.accounts ?? (await page.$('[data-testid=account-option]') ? [psu.accounts[0].AccountId] : [])) {
+          await page.click(`[data-testid=account-option][value="${id}"]`);
+        }
+        if (o.debtor) await page.click(`[data-testid=debtor-option][value="${o.debtor}"]`);
+        await Promise.all([page.waitForNavigation(), page.click('[data-testid=approve]')]);
+      } else {
+        await Promise.all([page.waitForNavigation(), page.click('[data-testid=reject]')]);
+      }
+      const callback = new URL(page.url());
+      if (!callback.href.startsWith(c.redirectUri)) {
+        const error = await page.$('[data-testid=consent-error]');
+        throw new ConsentPageError(error ? await error.evaluate((e) => e.textContent ?? '') : `stopped at ${callback.href}`);
+      }
+      if (callback.searchParams.get('error')) return { callback, error: callback.searchParams.get('error')! };
+      const tokens = await client.authorizationCodeGrant(this.config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+      return { callback, tokens };
+    } finally {
+      await context.close();
+    }
+  }
+
+  /** The authorization request for one consent: intent in the claims parameter, or in a signed request object. */
+  async authorizationUrl(intentId: string, scope: string, jar = false) {
+    const c = this.sb.clients[this.clientIndex];
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const intent = { value: intentId, essential: true };
+    const params: Record<string, string> = {
+      redirect_uri: c.redirectUri, scope: `openid ${scope}`, state, nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      claims: JSON.stringify({ id_token: { openbanking_intent_id: intent }, userinfo: { openbanking_intent_id: intent } }),
+    };
+    const url = jar
+      ? await client.buildAuthorizationUrlWithJAR(this.config, params, { key: await importKey(c.privateKeyPem!), kid: c.kid })
+      : client.buildAuthorizationUrl(this.config, params);
+    return { url, verifier, state, nonce };
+  }
+
+  async refresh(refreshToken: string) {
+    return client.refreshTokenGrant(this.config, refreshToken);
+  }
+}
+
+/** The consent page (or the error page) showed data-testid consent-error with this text. */
+export class ConsentPageError extends Error {}
+
+async function importKey(pem: string): Promise<CryptoKey> {
+  const { importPKCS8 } = await import('jose');
+  return importPKCS8(pem, 'PS256') as Promise<CryptoKey>;
+}
+
+// ---- request bodies ------------------------------------------------------------------------
+
+const DAY = 86_400_000;
+export const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+export function aisBody(o: { permissions?: string[]; expiresInMs?: number; fromDaysAgo?: number; toDaysAgo?: number } = {}) {
+  return {
+    Data: {
+      Permissions: o.permissions ?? ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'],
+      ExpirationDateTime: isoIn(o.expiresInMs ?? 30 * DAY),
+      TransactionFromDateTime: new Date(Date.now() - (o.fromDaysAgo ?? 400) * DAY).toISOString(),
+      TransactionToDateTime: new Date(Date.now() - (o.toDaysAgo ?? 0) * DAY).toISOString(),
+    },
+    Risk: {},
+  };
+}
+
+export function cofBody(identification: string, expiresInMs?: number) {
+  return {
+    Data: {
+      DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: identification, Name: 'Debtor' },
+      ...(expiresInMs !== undefined ? { ExpirationDateTime: isoIn(expiresInMs) } : {}),
+    },
+  };
+}
+
+export function fundsBody(consentId: string, amount: string, currency = 'GBP') {
+  return { Data: { ConsentId: consentId, Reference: 'Purchase01', InstructedAmount: { Amount: amount, Currency: currency } } };
+}
+
+export function paymentBody(o: { debtor?: string; amount?: string } = {}) {
+  return {
+    Data: {
+      Initiation: {
+        InstructionIdentification: 'INSTR-0001',
+        EndToEndIdentification: 'E2E-0001',
+        InstructedAmount: { Amount: o.amount ?? '20.00', Currency: 'GBP' },
+        ...(o.debtor ? { DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: o.debtor } } : {}),
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Inc' },
+        RemittanceInformation: { Reference: 'FRESCO-101', Unstructured: 'Internal ops code 5120101' },
+      },
+    },
+    Risk: {},
+  };
+}
