@@ -31,12 +31,17 @@ export async function sandboxDriver(j: PageJourney): Promise<void> {
   await j.step(3, `click ${SANDBOX.login}`, () => j.click(SANDBOX.login));
   await j.step(4, `wait for ${SANDBOX.consentPage}`, () => j.waitFor(SANDBOX.consentPage).then((h) => h.dispose()));
   // The consent page is loaded: what it offers is there now, no need to wait for it.
-  if (await j.present(SANDBOX.accountOption, 0)) {
+  const [accounts, debtor] = await j.page.evaluate(
+    (a: string, d: string) => [document.querySelector(a) !== null, document.querySelector(d) !== null],
+    SANDBOX.accountOption,
+    SANDBOX.debtorOption,
+  );
+  if (accounts) {
     await j.step(5, `tick accounts ${SANDBOX.accountOption}${o.accounts?.length ? ` (${o.accounts.join(', ')})` : ' (all offered)'}`, () =>
       j.tickAccounts(SANDBOX.accountOption, o.accounts),
     );
   }
-  if (await j.present(SANDBOX.debtorOption, 0)) {
+  if (debtor) {
     await j.step(6, `choose debtor ${SANDBOX.debtorOption}${o.debtor ? ` (${o.debtor})` : ' (first offered)'}`, () => j.chooseDebtor(SANDBOX.debtorOption, o.debtor));
   }
   const button = o.reject ? SANDBOX.reject : SANDBOX.approve;

@@ -9,7 +9,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer';
+import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer';
 import { AuthorisationError, BrowserUnavailableError } from '../errors.ts';
 import { findExecutable, requireExecutable, type Env } from './executable.ts';
 import { PageJourney } from './page-journey.ts';
@@ -52,7 +52,9 @@ export class PsuBrowser {
   private readonly stepTimeoutMs: number;
   private readonly log?: (line: string) => void;
   /** One browser per trust setting (normally one per run: a run has one profile). */
-  private readonly browsers = new Map<string, { browser: Promise<Browser>; userDataDir?: string }>();
+  private readonly browsers = new Map<string, Slot>();
+  /** Contexts being closed in the background (awaited by close()). */
+  private readonly closing = new Set<Promise<unknown>>();
   private closed = false;
 
   /**
@@ -72,21 +74,45 @@ export class PsuBrowser {
   }
 
   /** The browser for a trust setting, launched on first use (and again if it died). */
-  private async launched(trust: BrowserTrust = {}): Promise<Browser> {
+  private async launched(trust: BrowserTrust = {}): Promise<Slot> {
     if (this.closed) throw new BrowserUnavailableError('the PSU browser has been closed');
     const spki = trust.caPem ? spkiHashes(trust.caPem) : [];
     const key = `${trust.insecure ? 'insecure' : 'strict'}:${spki.join(',')}`;
     const slot = this.browsers.get(key);
     if (slot) {
       const b = await slot.browser.catch(() => undefined);
-      if (b?.connected) return b;
+      if (b?.connected) return slot;
       this.browsers.delete(key);
     }
-    const fresh: { browser: Promise<Browser>; userDataDir?: string } = { browser: Promise.resolve(undefined as never) };
+    const fresh: Slot = { browser: Promise.resolve(undefined as never) };
     fresh.browser = this.launch(spki, !!trust.insecure, (dir) => (fresh.userDataDir = dir));
     fresh.browser.catch(() => this.browsers.get(key) === fresh && this.browsers.delete(key));
     this.browsers.set(key, fresh);
-    return fresh.browser;
+    await fresh.browser;
+    return fresh;
+  }
+
+  /**
+   * A fresh incognito context and its page. One is kept ready in advance, so that the next
+   * authorisation does not wait for Chromium to make it.
+   */
+  private async freshPage(slot: Slot): Promise<Fresh> {
+    const make = async (): Promise<Fresh> => {
+      const browser = await slot.browser;
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      const cdp = await page.createCDPSession();
+      return { context, page, cdp };
+    };
+    // Taken synchronously: two journeys starting together must not get the same page.
+    const taken = slot.spare;
+    slot.spare = undefined;
+    const spare = make();
+    spare.catch(() => undefined);
+    slot.spare = spare;
+    let ready = taken ? await taken.catch(() => undefined) : undefined;
+    if (!ready || ready.page.isClosed()) ready = await make();
+    return ready;
   }
 
   private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
@@ -126,14 +152,15 @@ export class PsuBrowser {
       return manualJourney(url, { ...options, log: options.log ?? this.log });
     }
     const opts: JourneyOptions = { ...options, stepTimeoutMs: options.stepTimeoutMs || this.stepTimeoutMs };
-    const browser = await this.launched(opts.trust);
+    const slot = await this.launched(opts.trust);
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
-      context = await browser.createBrowserContext();
-      const page = await context.newPage();
+      const fresh = await this.freshPage(slot);
+      context = fresh.context;
+      const page = fresh.page;
       const j = new PageJourney(page, opts);
-      const callback = await catchRedirect(page, opts.redirectUri, () => (j.done = true));
+      const callback = await catchRedirect(fresh.cdp, opts.redirectUri, () => (j.done = true));
 
       const drive = async (): Promise<void> => {
         await j.step(0, 'open the authorization URL', async () => {
@@ -183,7 +210,12 @@ export class PsuBrowser {
       };
     } finally {
       clearTimeout(timer);
-      await context?.close().catch(() => undefined);
+      // Closing the context is Chromium's business; the journey's answer need not wait for it.
+      if (context) {
+        const closing = context.close().catch(() => undefined);
+        this.closing.add(closing);
+        void closing.then(() => this.closing.delete(closing));
+      }
     }
   }
 
@@ -192,6 +224,7 @@ export class PsuBrowser {
     this.closed = true;
     const slots = [...this.browsers.values()];
     this.browsers.clear();
+    await Promise.all([...this.closing]);
     for (const slot of slots) {
       const b = await slot.browser.catch(() => undefined);
       await b?.close().catch(() => undefined);
@@ -211,30 +244,50 @@ function spkiHashes(pem: string): string[] {
 
 /**
  * Resolves with the first request the page makes to the redirect URI (same origin and path),
- * answering it inside the browser so nothing needs to listen there.
+ * answering it inside the browser so nothing needs to listen there. Only requests under the
+ * redirect URI are paused (CDP Fetch with a URL pattern): the bank's own requests go untouched.
  */
-async function catchRedirect(page: Page, redirectUri: string, onCaught: () => void): Promise<{ url: Promise<string> }> {
+async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () => void): Promise<{ url: Promise<string> }> {
   const target = new URL(redirectUri);
+  const prefix = target.origin + target.pathname;
   let resolve!: (url: string) => void;
   const caught = new Promise<string>((r) => (resolve = r));
-  const handler = (req: HTTPRequest): void => {
-    if (req.isInterceptResolutionHandled()) return;
+  cdp.on('Fetch.requestPaused', (event: { requestId: string; request: { url: string } }) => {
     let hit = false;
     try {
-      const u = new URL(req.url());
+      const u = new URL(event.request.url);
       hit = u.origin === target.origin && u.pathname === target.pathname;
     } catch {
       hit = false;
     }
     if (hit) {
       onCaught();
-      resolve(req.url());
-      void req.respond({ status: 200, contentType: 'text/html; charset=utf-8', body: CALLBACK_PAGE }).catch(() => undefined);
+      resolve(event.request.url);
+      void cdp
+        .send('Fetch.fulfillRequest', {
+          requestId: event.requestId,
+          responseCode: 200,
+          responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }, { name: 'Cache-Control', value: 'no-store' }],
+          body: Buffer.from(CALLBACK_PAGE).toString('base64'),
+        })
+        .catch(() => undefined);
     } else {
-      void req.continue().catch(() => undefined);
+      void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
     }
-  };
-  page.on('request', handler);
-  await page.setRequestInterception(true);
+  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${prefix.replace(/[\\*?]/g, (c) => `\\${c}`)}*`, requestStage: 'Request' }] });
   return { url: caught };
+}
+
+interface Slot {
+  browser: Promise<Browser>;
+  userDataDir?: string;
+  spare?: Promise<Fresh>;
+}
+
+/** A fresh incognito context, its page, and a CDP session on that page. */
+interface Fresh {
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
 }

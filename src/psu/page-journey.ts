@@ -135,41 +135,43 @@ export class PageJourney {
   /**
    * Waits for `selector` (visible when `visible`) while watching for the bank's error messages.
    * A watched error that shows first ends the journey with its code and the page's message.
+   * One poller in the page checks them all, on every DOM mutation (and again after navigations).
    */
   async waitFor(selector: string, options: { visible?: boolean; timeoutMs?: number } = {}): Promise<ElementHandle> {
     const timeout = this.budget(options.timeoutMs);
-    const ac = new AbortController();
-    type Hit = { kind: 'target' | ErrorWatch['code']; handle: ElementHandle };
-    const waits: Array<Promise<Hit>> = [
-      this.page.waitForSelector(selector, { timeout, visible: options.visible, signal: ac.signal }).then((h) => {
-        if (!h) throw new StepTimeout(selector, timeout);
-        return { kind: 'target' as const, handle: h as ElementHandle };
-      }),
-    ];
-    for (const w of this.errorWatch) {
-      waits.push(
-        this.page.waitForSelector(w.selector, { timeout, visible: true, signal: ac.signal }).then((h) => {
-          if (!h) throw new StepTimeout(w.selector, timeout);
-          return { kind: w.code, handle: h as ElementHandle };
-        }),
-      );
-    }
-    let hit: Hit;
+    const watch = this.errorWatch.map((w) => ({ code: w.code, selector: w.selector }));
+    let found;
     try {
-      hit = await Promise.any(waits);
+      found = await this.page.waitForFunction(
+        (target: string, visible: boolean, errors: Array<{ code: string; selector: string }>) => {
+          const shown = (el: Element): boolean => {
+            const r = el.getBoundingClientRect();
+            return (r.width > 0 || r.height > 0) && getComputedStyle(el).visibility !== 'hidden';
+          };
+          for (const e of errors) {
+            const el = document.querySelector(e.selector);
+            const text = el && shown(el) ? ((el as HTMLElement).innerText ?? el.textContent ?? '').trim() : '';
+            if (text) return { code: e.code, text };
+          }
+          const el = document.querySelector(target);
+          return el && (!visible || shown(el)) ? el : false;
+        },
+        { timeout, polling: 'mutation' },
+        selector,
+        !!options.visible,
+        watch,
+      );
     } catch (error) {
-      const first = (error as AggregateError).errors?.[0];
-      if (first && !(first instanceof Error && first.name === 'TimeoutError') && !(first instanceof StepTimeout)) throw first;
-      throw new StepTimeout(selector, timeout);
-    } finally {
-      ac.abort();
+      if (error instanceof Error && error.name === 'TimeoutError') throw new StepTimeout(selector, timeout);
+      throw error;
     }
-    if (hit.kind !== 'target') {
-      const text = this.redactor.text(((await hit.handle.evaluate((el) => (el as HTMLElement).innerText ?? el.textContent ?? '').catch(() => '')) || '').trim()).slice(0, 500);
-      if (hit.kind === 'login_failed') throw new AuthorisationError('login_failed', `the bank refused the PSU login: ${text || '(no message shown)'}`);
-      throw new AuthorisationError('consent_error', `the bank showed an error on the consent page: ${text || '(no message shown)'}`);
-    }
-    return hit.handle;
+    const element = found.asElement();
+    if (element) return element as ElementHandle;
+    const { code, text: raw } = (await found.jsonValue()) as { code: ErrorWatch['code']; text: string };
+    void found.dispose().catch(() => undefined);
+    const text = this.redactor.text(raw).replace(/\s+/g, ' ').slice(0, 500);
+    if (code === 'login_failed') throw new AuthorisationError('login_failed', `the bank refused the PSU login: ${text}`);
+    throw new AuthorisationError('consent_error', `the bank showed an error on the consent page: ${text}`);
   }
 
   /** Whether `selector` is (or comes) present within a short wait; used for optional things. */
@@ -210,17 +212,22 @@ export class PageJourney {
         el.dispatchEvent(new Event('input', { bubbles: true }));
       });
     }
-    await handle.dispose();
+    void handle.dispose().catch(() => undefined);
   }
 
+  /**
+   * Clicks the element. The click is the DOM's (`element.click()`): one round trip instead of
+   * puppeteer's scroll / measure / mouse sequence, and the same form submission or handler call.
+   */
   async click(selector: string, options: { waitForNavigation?: boolean } = {}): Promise<void> {
     const handle = await this.waitFor(selector, { visible: true });
+    const click = handle.evaluate((el) => (el as HTMLElement).click());
     if (options.waitForNavigation) {
-      await Promise.all([this.page.waitForNavigation({ timeout: this.budget(), waitUntil: 'domcontentloaded' }), handle.click()]);
+      await Promise.all([this.page.waitForNavigation({ timeout: this.budget(), waitUntil: 'domcontentloaded' }), click]);
     } else {
-      await handle.click();
+      await click;
     }
-    await handle.dispose().catch(() => undefined);
+    void handle.dispose().catch(() => undefined);
   }
 
   async select(selector: string, value: string): Promise<void> {

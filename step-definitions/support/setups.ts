@@ -151,10 +151,8 @@ export async function availableBalance(world: ConformanceWorld, account: Account
   const order = ['InterimAvailable', 'ClosingAvailable', 'OpeningAvailable', 'ForwardAvailable', 'Expected', 'InterimBooked', 'ClosingBooked'];
   const chosen = order.map((t) => balances.find((b) => b?.Type === t)).find(Boolean) ?? balances[0];
   if (!chosen?.Amount?.Amount) throw world.violation(`the balances of ${account.accountId} carry no amount (a set-up of this scenario)`);
-  let amount = Number(chosen.Amount.Amount) * (chosen.CreditDebitIndicator === 'Debit' ? -1 : 1);
-  for (const line of Array.isArray(chosen.CreditLine) ? chosen.CreditLine : []) {
-    if (line?.Included && line?.Amount?.Amount) amount += Number(line.Amount.Amount);
-  }
+  // A credit line marked Included is already part of the balance's amount (UK meaning): not added again.
+  const amount = Number(chosen.Amount.Amount) * (chosen.CreditDebitIndicator === 'Debit' ? -1 : 1);
   return { amount, text: String(chosen.Amount.Amount), currency: chosen.Amount.Currency ?? account.currency };
 }
 

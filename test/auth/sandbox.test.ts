@@ -264,3 +264,38 @@ describe('private_key_jwt', () => {
     assert.ok((await t.auth.clientCredentials('cof')).accessToken);
   });
 });
+
+describe('payment consent without a debtor', () => {
+  test('the PSU chooses the debtor on the consent page, and only there', async () => {
+    const t = await tpp(0);
+    const cc = await t.auth.clientCredentials('pis');
+    const created = await t.http.request<{ Data?: { ConsentId?: string } }>('POST', `${sb.baseUrls.A}/domestic-payments`, {
+      headers: { authorization: `Bearer ${cc.accessToken}`, 'x-idempotency-key': crypto.randomUUID().slice(0, 36) },
+      json: {
+        Data: {
+          Initiation: {
+            InstructionIdentification: 'INSTR-1', EndToEndIdentification: 'E2E-1',
+            InstructedAmount: { Amount: '12.50', Currency: 'GBP' },
+            CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Ltd' },
+          },
+        },
+        Risk: {},
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const paymentId = created.body!.Data!.ConsentId!;
+    const debtor = sb.psus[0]!.accounts[1]!;
+    const r = await authorise({ auth: t.auth, browser, profile: t.profile }, { intentId: paymentId, fn: 'pis' }, { debtor: debtor.Identification, evidenceDir });
+    assert.equal(r.outcome, 'authorised');
+    if (r.outcome !== 'authorised') return;
+    assert.equal(r.journey.debtorOffered, true);
+    assert.equal(r.journey.debtorChosen, debtor.AccountId);
+    assert.deepEqual(r.journey.offeredAccounts, [], 'a payment offers no accounts to tick');
+    assert.equal(r.tokens.claims?.openbanking_intent_id, paymentId);
+    const read = await t.http.request<{ Data?: { Status?: string; Debtor?: { Identification?: string } } }>('GET', `${sb.baseUrls.A}/domestic-payments/${paymentId}`, {
+      headers: { authorization: `Bearer ${cc.accessToken}` },
+    });
+    assert.equal(read.body?.Data?.Status, 'Authorised');
+    assert.equal(read.body?.Data?.Debtor?.Identification, debtor.Identification);
+  });
+});

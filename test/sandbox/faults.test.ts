@@ -1,0 +1,193 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'puppeteer';
+import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/index.ts';
+import type { FaultName, Sandbox } from '../../src/sandbox/index.ts';
+import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
+
+const HOUR = 3_600_000;
+const JOINT = '40400411290147';
+
+interface World {
+  sb: Sandbox;
+  tpp: Tpp;
+  browser: Browser;
+  /** Moves the bank's clock. */
+  advance(ms: number): void;
+  /** Creates and authorises an AIS consent for alice. */
+  ais(body?: ReturnType<typeof aisBody>, accounts?: string[]): Promise<{ id: string; token: string }>;
+  /** Creates and authorises a funds consent on alice-joint (350.00 available). */
+  cof(expiresInMs?: number): Promise<{ id: string; token: string }>;
+}
+
+/** What each fault must visibly change; the normal behaviour is covered by the other test files. */
+const PROOFS: Record<FaultName, (w: World) => Promise<void>> = {
+  'consent-status-not-awaiting': async ({ tpp }) => {
+    const res = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() });
+    assert.equal(res.body.Data.Status, 'Authorised');
+  },
+  'authorisation-alters-consent': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token })).status, 200);
+  },
+  'partial-grant': async (w) => {
+    const { token } = await w.ais();
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token })).status, 403);
+  },
+  'unselected-accounts': async (w) => {
+    const { token } = await w.ais(aisBody(), ['alice-current']);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).body.Data.Account.length, 3);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-savings/balances', { token })).status, 200);
+  },
+  'no-token-data-access': async (w) => {
+    await w.ais();
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts')).status, 200);
+  },
+  'client-credentials-data-access': async (w) => {
+    await w.ais();
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token: await w.tpp.cc('accounts') })).status, 200);
+  },
+  'transactions-outside-period': async (w) => {
+    const { token } = await w.ais(aisBody({ fromDaysAgo: 100, toDaysAgo: 30 }));
+    const list = (await w.tpp.api('A', 'GET', '/accounts/alice-current/transactions', { token })).body.Data.Transaction;
+    assert.ok(list.some((t: any) => Date.parse(t.BookingDateTime) > Date.now() - 30 * 86_400_000));
+  },
+  'expired-consent-access': async (w) => {
+    const { token } = await w.ais(aisBody({ expiresInMs: HOUR }));
+    w.advance(2 * HOUR);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).status, 200);
+  },
+  'permission-not-enforced': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token })).status, 200);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/transactions', { token })).status, 200);
+  },
+  'account-field-missing': async (w) => {
+    const { token } = await w.ais();
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).body.Data.Account[0].Currency, undefined);
+  },
+  'funds-consent-without-debtor': async ({ tpp }) => {
+    assert.equal((await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: await tpp.cc('fundsconfirmations'), body: { Data: {} } })).status, 201);
+  },
+  'funds-unauthorised-consent': async ({ tpp }) => {
+    const cc = await tpp.cc('fundsconfirmations');
+    const created = await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: cc, body: cofBody(JOINT) });
+    const res = await tpp.api('A', 'POST', '/funds-confirmations', { token: cc, body: fundsBody(created.body.Data.ConsentId, '1.00') });
+    assert.equal(res.status, 201);
+  },
+  'funds-consent-mismatch': async (w) => {
+    const first = await w.cof();
+    const second = await w.cof();
+    assert.equal((await w.tpp.api('A', 'POST', '/funds-confirmations', { token: first.token, body: fundsBody(second.id, '1.00') })).status, 201);
+  },
+  'funds-balance-disclosed': async (w) => {
+    const { id, token } = await w.cof();
+    const res = await w.tpp.api('A', 'POST', '/funds-confirmations', { token, body: fundsBody(id, '1.00') });
+    assert.ok(res.text.includes('350.00'));
+  },
+  'funds-answer-wrong': async (w) => {
+    const { id, token } = await w.cof();
+    assert.equal((await w.tpp.api('A', 'POST', '/funds-confirmations', { token, body: fundsBody(id, '9999.00') })).body.Data.FundsAvailable, true);
+  },
+  'expired-funds-consent-confirms': async (w) => {
+    const { id, token } = await w.cof(HOUR);
+    w.advance(2 * HOUR);
+    assert.equal((await w.tpp.api('A', 'POST', '/funds-confirmations', { token, body: fundsBody(id, '1.00') })).status, 201);
+  },
+  'deleted-funds-consent-confirms': async (w) => {
+    const { id, token } = await w.cof();
+    assert.equal((await w.tpp.api('A', 'DELETE', `/funds-confirmation-consents/${id}`, { token: await w.tpp.cc('fundsconfirmations') })).status, 204);
+    assert.equal((await w.tpp.api('A', 'POST', '/funds-confirmations', { token, body: fundsBody(id, '1.00') })).status, 201);
+  },
+  'debtor-not-asked': async (w) => {
+    const cc = await w.tpp.cc('payments');
+    const created = await w.tpp.api('A', 'POST', '/domestic-payments', { token: cc, body: paymentBody(), headers: { 'x-idempotency-key': 'k1' } });
+    let asked = -1;
+    await w.tpp.authorise(w.browser, created.body.Data.ConsentId, 'payments', { onConsentPage: async (page) => void (asked = (await page.$$('[data-testid=debtor-option]')).length) });
+    assert.equal(asked, 0);
+    const read = await w.tpp.api('A', 'GET', `/domestic-payments/${created.body.Data.ConsentId}`, { token: cc });
+    assert.equal(read.body.Data.Debtor.Identification, '40400411290112');
+  },
+  'payment-status-unreadable': async ({ tpp }) => {
+    const cc = await tpp.cc('payments');
+    const created = await tpp.api('A', 'POST', '/domestic-payments', { token: cc, body: paymentBody(), headers: { 'x-idempotency-key': 'k1' } });
+    assert.equal((await tpp.api('A', 'GET', `/domestic-payments/${created.body.Data.ConsentId}/status`, { token: cc })).status, 500);
+  },
+  'intent-not-bound': async (w) => {
+    const cc = await w.tpp.cc('accounts');
+    const asked = await w.tpp.api('A', 'POST', '/account-access-consents', { token: cc, body: aisBody({ permissions: ['ReadAccountsBasic'] }) });
+    await w.tpp.api('A', 'POST', '/account-access-consents', { token: cc, body: aisBody() });
+    const result = await w.tpp.authorise(w.browser, asked.body.Data.ConsentId, 'accounts');
+    assert.equal(result.tokens?.claims()?.openbanking_intent_id, undefined);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token: result.tokens!.access_token })).status, 200, 'the token serves the latest consent');
+  },
+  'rejected-consent-token': async ({ tpp, browser }) => {
+    const created = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() });
+    const result = await tpp.authorise(browser, created.body.Data.ConsentId, 'accounts', { decision: 'reject' });
+    assert.equal(result.error, undefined);
+    assert.ok(result.tokens?.access_token);
+  },
+  'create-200': async ({ tpp }) => {
+    assert.equal((await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() })).status, 200);
+  },
+  'error-body-not-ob': async ({ tpp }) => {
+    const res = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: {} });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.Errors, undefined);
+    assert.equal(res.body.Code, undefined);
+  },
+  'interaction-id-not-echoed': async ({ tpp }) => {
+    const res = await tpp.api('A', 'GET', '/accounts', { headers: { 'x-fapi-interaction-id': 'tpp-42' } });
+    assert.notEqual(res.headers.get('x-fapi-interaction-id'), 'tpp-42');
+  },
+};
+
+describe('sandbox faults', () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('the fault table is docs/rules.md\'s, and every fault has a proof here', () => {
+    const rules = readFileSync(new URL('../../docs/rules.md', import.meta.url), 'utf8');
+    const documented = [...rules.split('## Sandbox faults')[1].matchAll(/^\| ([a-z0-9-]+) \| ([A-Z]+-\d+) \| (.+) \|$/gm)].map((m) => ({ name: m[1], rule: m[2], description: m[3] }));
+    assert.deepEqual(listFaults(), documented);
+    assert.deepEqual(Object.keys(PROOFS).sort(), listFaults().map((f) => f.name).sort());
+  });
+
+  test('an unknown fault is refused with a usage error naming the valid ones', async () => {
+    await assert.rejects(startSandbox({ faults: ['no-such-fault'] }), (error: unknown) =>
+      error instanceof UnknownFaultError && error.exitCode === 2 && error.message.includes('create-200'));
+  });
+
+  for (const { name, rule } of listFaults()) {
+    test(`${name} breaks ${rule}`, async () => {
+      let clock = Date.now();
+      const sb = await startSandbox({ faults: [name], clock: () => clock });
+      try {
+        const tpp = await Tpp.connect(sb);
+        const world: World = {
+          sb, tpp, browser,
+          advance: (ms) => void (clock += ms),
+          ais: async (body = aisBody(), accounts) => {
+            const created = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body });
+            const result = await tpp.authorise(browser, created.body.Data.ConsentId, 'accounts', { accounts });
+            return { id: created.body.Data.ConsentId, token: result.tokens!.access_token };
+          },
+          cof: async (expiresInMs) => {
+            const created = await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: await tpp.cc('fundsconfirmations'), body: cofBody(JOINT, expiresInMs) });
+            const result = await tpp.authorise(browser, created.body.Data.ConsentId, 'fundsconfirmations');
+            return { id: created.body.Data.ConsentId, token: result.tokens!.access_token };
+          },
+        };
+        await PROOFS[name as FaultName](world);
+      } finally {
+        await sb.stop();
+      }
+    });
+  }
+});
