@@ -329,7 +329,8 @@ export function classify(error: unknown, timeoutMs: number, url: string, context
     };
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    const names = (error as { cert?: { subjectaltname?: string; subject?: { CN?: string } } })?.cert;
+    type WithCert = { cert?: { subjectaltname?: string; subject?: { CN?: string } }; cause?: WithCert };
+    const names = (error as WithCert)?.cert ?? (error as WithCert)?.cause?.cert;
     const isFor = names?.subjectaltname ?? (names?.subject?.CN ? `CN=${names.subject.CN}` : undefined);
     return { code: 'tls_certificate_mismatch', message: `TLS certificate mismatch: the certificate presented by ${host} is not valid for that host${isFor ? ` (it is for ${isFor})` : ''}: ${msg}` };
   }

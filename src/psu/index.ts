@@ -107,12 +107,23 @@ export class PsuBrowser {
     // Taken synchronously: two journeys starting together must not get the same page.
     const taken = slot.spare;
     slot.spare = undefined;
-    const spare = make();
-    spare.catch(() => undefined);
-    slot.spare = spare;
     let ready = taken ? await taken.catch(() => undefined) : undefined;
     if (!ready || ready.page.isClosed()) ready = await make();
     return ready;
+  }
+
+  /** Prepares the next journey's context while nothing else runs (after a journey, not during it). */
+  private prepareSpare(slot: Slot): void {
+    if (slot.spare || this.closed) return;
+    const spare = (async (): Promise<Fresh> => {
+      const browser = await slot.browser;
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      const cdp = await page.createCDPSession();
+      return { context, page, cdp };
+    })();
+    spare.catch(() => undefined);
+    slot.spare = spare;
   }
 
   private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
@@ -216,6 +227,7 @@ export class PsuBrowser {
         this.closing.add(closing);
         void closing.then(() => this.closing.delete(closing));
       }
+      this.prepareSpare(slot);
     }
   }
 

@@ -183,3 +183,17 @@ test('a verifying client does not warn', async () => {
   await http.close();
   assert.deepEqual(warnings, []);
 });
+
+test("certificate mismatch through http.fetch names the host the certificate is for too", async () => {
+  const http = new HttpClient({ ca: certs.wrong.cert });
+  try {
+    await assert.rejects(http.fetch(`${wrongUrl}/.well-known/openid-configuration`), (error: unknown) => {
+      assert.ok(error instanceof HttpError);
+      assert.equal(error.code, 'tls_certificate_mismatch');
+      assert.match(error.message, /it is for DNS:other\.example/);
+      return true;
+    });
+  } finally {
+    await http.close();
+  }
+});
