@@ -132,7 +132,7 @@ Feature: Account information
   @AIS-08
   Rule: AIS-08 — After the Expiration Date the AISP no longer has access
 
-    @A @B
+    @A @B @waits
     Scenario: The accounts are refused once the consent has expired
       Given the PSU has authorised a consent that expires a few seconds later, and the AISP read the accounts before it expired
       When the consent's expiration date has passed

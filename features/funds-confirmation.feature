@@ -83,7 +83,7 @@ Feature: Confirmation of funds
   @COF-06
   Rule: COF-06 — Expiration Date Time is optional and ends confirmations
 
-    @A @B
+    @A @B @waits
     Scenario: An expired consent confirms nothing
       Given the PSU has authorised a funds-confirmation consent that expires a few seconds later, and the CBPII confirmed funds before it expired
       When the consent's expiration date has passed

@@ -38,8 +38,7 @@ Feature: Payment initiation
 
     @A
     Scenario: With a debtor account the PSU is not asked for one
-      Given the PISP has created a payment-order consent for 5.00 in the account's currency to a creditor, from the PSU's first account
-      When the PSU authorises the payment
+      Given the PSU has authorised a payment-order consent for 5.00 in the account's currency to a creditor, from the PSU's first account
       Then the bank did not ask the PSU to choose a debtor account
       When the PISP reads the payment by its PaymentId
       Then the payment's status is "Authorised"
@@ -49,8 +48,7 @@ Feature: Payment initiation
 
     @A
     Scenario: The status of an authorised payment can be read
-      Given the PISP has created a payment-order consent for 5.00 in the account's currency to a creditor, from the PSU's first account
-      And the PSU authorises the payment
+      Given the PSU has authorised a payment-order consent for 5.00 in the account's currency to a creditor, from the PSU's first account
       When the PISP reads the status of the payment
       Then the bank answers 200 OK
       And the body is a valid "PaymentStatusResponse"

@@ -3,7 +3,7 @@ import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
 import { NotJudgeable } from './support/world.ts';
 import {
   FULL_PERMISSIONS, aisBody, splitList, sharedAis, fullConsent, tokenOf, accountIdsOf, firstAccountId,
-  startOfDayUtc, expiringConsent, sleepUntil, reuse,
+  startOfDayUtc, expiringConsent, sleepUntil,
 } from './support/setups.ts';
 import { expectStatus, expectRefusal, expectSchema, describeAnswer } from './support/judge.ts';
 import {
@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 When('the AISP creates an account-access consent with every permission of the accounts, balances and transactions clusters, expiring in {int} days, for the transactions of the last {int} days',
   async function (this: ConformanceWorld, days: number, history: number) {
     const body = aisBody(FULL_PERMISSIONS, { expiresInMs: days * DAY, fromDaysAgo: history, toDaysAgo: 0 });
-    const token = await this.ctx.ccToken('ais');
+    const token = await this.ccToken('ais');
     const r = await this.call('creating the account-access consent', (c) => c.createAccountAccessConsent(body, { token }));
     this.consent = { fn: 'ais', id: consentIdOf(r.body) ?? '', created: r, request: body };
   });
@@ -26,14 +26,14 @@ When('the AISP creates an account-access consent with every permission of the ac
 When('the AISP creates an account-access consent without permissions', async function (this: ConformanceWorld) {
   const body: any = aisBody(['ReadAccountsBasic']);
   delete body.Data.Permissions;
-  const token = await this.ctx.ccToken('ais');
+  const token = await this.ccToken('ais');
   await this.call('creating the account-access consent', (c) => c.createAccountAccessConsent(body, { token }));
 });
 
 When('the AISP creates an account-access consent with an empty list of permissions', async function (this: ConformanceWorld) {
   const body: any = aisBody(['ReadAccountsBasic']);
   body.Data.Permissions = [];
-  const token = await this.ctx.ccToken('ais');
+  const token = await this.ccToken('ais');
   await this.call('creating the account-access consent', (c) => c.createAccountAccessConsent(body, { token }));
 });
 
@@ -46,7 +46,7 @@ When('the AISP creates an account-access consent with the token {string}', async
 });
 
 When('the AISP creates an account-access consent without an x-fapi-interaction-id', async function (this: ConformanceWorld) {
-  const token = await this.ctx.ccToken('ais');
+  const token = await this.ccToken('ais');
   await this.call('creating the account-access consent', (c) => c.createAccountAccessConsent(aisBody(['ReadAccountsBasic']), { token, interactionId: false }));
 });
 
@@ -127,7 +127,7 @@ When('the AISP lists the accounts without an access token', async function (this
 });
 
 When('the AISP lists the accounts with a client-credentials token', async function (this: ConformanceWorld) {
-  const token = await this.ctx.ccToken('ais');
+  const token = await this.ccToken('ais');
   await this.call('listing the accounts', (c) => c.listAccounts({ token }));
 });
 
@@ -344,8 +344,7 @@ Then('the AISP\'s reads of every account\'s transactions are valid {string}', as
 // ── Expiry ─────────────────────────────────────────────────────────────────────────────────────
 
 Given('the PSU has authorised a consent that expires a few seconds later, and the AISP read the accounts before it expired', async function (this: ConformanceWorld) {
-  const expiring = await reuse(this, expiringConsent(this, 'ais', this.ruleId));
-  this.exchanges.push(...expiring.exchanges);
+  const expiring = await expiringConsent(this, 'ais');
   this.consent = expiring.record;
   expectStatus(this, expiring.before, [200], 'expected GET /accounts to answer 200 while the consent was still valid');
   this.notes.push(String(expiring.expiredAfterMs));

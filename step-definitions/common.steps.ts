@@ -69,7 +69,7 @@ Then('with that token the AISP can read the balances of the first account', asyn
 Then('the PSU typed their credentials only on a page of the bank\'s authorisation server', async function (this: ConformanceWorld) {
   const record = await fullConsent(this);
   const journey = record.journey?.journey;
-  const auth = await this.ctx.auth();
+  const auth = await this.lane.auth();
   const bankHost = new URL(auth.authorizationEndpoint).hostname;
   const tppOrigin = new URL(this.ctx.profile.auth.redirectUri).origin;
   if (!journey?.loginOrigin) throw this.violation('the PSU journey recorded no login page');
@@ -92,7 +92,7 @@ Then('that page was served over HTTPS, or from the local machine', function (thi
 
 async function reject(world: ConformanceWorld, intentId: string, fn: 'ais' | 'pis') {
   try {
-    world.outcome = await world.ctx.authorise(intentId, fn, { reject: true });
+    world.outcome = await world.ctx.authorise(world.lane, intentId, fn, { reject: true });
   } catch (error) {
     if (error instanceof AuthorisationError) {
       if (error.evidence?.screenshot) world.screenshots.push(error.evidence.screenshot);

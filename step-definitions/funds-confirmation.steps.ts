@@ -2,7 +2,7 @@ import { Given, When, Then } from './support/define.ts';
 import { NotJudgeable, type ConformanceWorld, type ConsentRecord } from './support/world.ts';
 import {
   sharedFunds, fundsConsentBody, fundsRequest, createConsent, tokenOf, psuAccounts, availableBalance,
-  expiringConsent, reuse,
+  expiringConsent,
 } from './support/setups.ts';
 import { expectStatus, describeAnswer } from './support/judge.ts';
 import { consentIdOf, statusOf, fundsAvailableOf, validate, formatProblems } from '../src/dialects/obie/index.ts';
@@ -16,15 +16,15 @@ async function createFunds(world: ConformanceWorld, body: unknown, token: string
 }
 
 When('the CBPII creates a funds-confirmation consent for the PSU\'s first account, expiring in {int} days', async function (this: ConformanceWorld, days: number) {
-  await createFunds(this, await fundsConsentBody(this, { expiresInMs: days * DAY }), await this.ctx.ccToken('cof'));
+  await createFunds(this, await fundsConsentBody(this, { expiresInMs: days * DAY }), await this.ccToken('cof'));
 });
 
 When('the CBPII creates a funds-confirmation consent for the PSU\'s first account, with no expiration', async function (this: ConformanceWorld) {
-  await createFunds(this, await fundsConsentBody(this, { noExpiration: true }), await this.ctx.ccToken('cof'));
+  await createFunds(this, await fundsConsentBody(this, { noExpiration: true }), await this.ccToken('cof'));
 });
 
 When('the CBPII creates a funds-confirmation consent without a debtor account', async function (this: ConformanceWorld) {
-  await createFunds(this, await fundsConsentBody(this, { noDebtor: true }), await this.ctx.ccToken('cof'));
+  await createFunds(this, await fundsConsentBody(this, { noDebtor: true }), await this.ccToken('cof'));
 });
 
 When('the CBPII creates a funds-confirmation consent for the PSU\'s first account without an access token', async function (this: ConformanceWorld) {
@@ -50,7 +50,7 @@ Given('the CBPII has created a funds-confirmation consent for the PSU\'s first a
 });
 
 async function confirm(world: ConformanceWorld, record: ConsentRecord, consentId: string, amount: string, token: string) {
-  const body = await fundsRequest(world, record, consentId, amount);
+  const body = await fundsRequest(world, consentId, amount);
   world.notes.push(amount);
   return world.call('confirming funds', (c) => c.confirmFunds(body, { token }));
 }
@@ -62,7 +62,7 @@ When(/^the CBPII asks whether ([\d.]+) in the account's currency is available$/,
 
 When(/^the CBPII asks, with a client-credentials token, whether ([\d.]+) is available under that consent$/, async function (this: ConformanceWorld, amount: string) {
   const record = this.consent!;
-  await confirm(this, record, record.id, amount, await this.ctx.ccToken('cof'));
+  await confirm(this, record, record.id, amount, await this.ccToken('cof'));
 });
 
 When(/^the CBPII asks with the "([^"]+)" consent's token whether ([\d.]+) is available, naming the "([^"]+)" consent's ConsentId$/, async function (this: ConformanceWorld, tokenOwner: string, amount: string, named: string) {
@@ -146,8 +146,7 @@ Then('the funds are not available', function (this: ConformanceWorld) {
 });
 
 Given('the PSU has authorised a funds-confirmation consent that expires a few seconds later, and the CBPII confirmed funds before it expired', async function (this: ConformanceWorld) {
-  const expiring = await reuse(this, expiringConsent(this, 'cof', this.ruleId));
-  this.exchanges.push(...expiring.exchanges);
+  const expiring = await expiringConsent(this, 'cof');
   this.consent = expiring.record;
   expectStatus(this, expiring.before, [201], 'expected the funds confirmation to answer 201 while the consent was still valid');
   this.notes.push(String(expiring.expiredAfterMs));
@@ -155,16 +154,16 @@ Given('the PSU has authorised a funds-confirmation consent that expires a few se
 
 When('the CBPII reads that consent', async function (this: ConformanceWorld) {
   const record = this.consent!;
-  await this.call('reading the funds-confirmation consent', async (c) => c.getFundsConsent(record.id, { token: await this.ctx.ccToken('cof') }));
+  await this.call('reading the funds-confirmation consent', async (c) => c.getFundsConsent(record.id, { token: await this.ccToken('cof') }));
 });
 
 When('the CBPII reads the funds-confirmation consent {string}', async function (this: ConformanceWorld, id: string) {
-  await this.call('reading the funds-confirmation consent', async (c) => c.getFundsConsent(id, { token: await this.ctx.ccToken('cof') }));
+  await this.call('reading the funds-confirmation consent', async (c) => c.getFundsConsent(id, { token: await this.ccToken('cof') }));
 });
 
 When('the CBPII deletes that consent', async function (this: ConformanceWorld) {
   const record = this.consent!;
-  await this.call('deleting the funds-confirmation consent', async (c) => c.deleteFundsConsent(record.id, { token: await this.ctx.ccToken('cof') }));
+  await this.call('deleting the funds-confirmation consent', async (c) => c.deleteFundsConsent(record.id, { token: await this.ccToken('cof') }));
 });
 
 Then('the consent is no longer usable', function (this: ConformanceWorld) {

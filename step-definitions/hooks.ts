@@ -3,25 +3,42 @@ import { readFile } from 'node:fs/promises';
 import { RunContext } from '../src/conformance/context.ts';
 import { NotApplicableError } from '../src/client/operations.ts';
 import { ConformanceWorld } from './support/world.ts';
-import { expiringConsent } from './support/setups.ts';
+import { SHARED_GIVENS } from './support/setups.ts';
 
 /** Media type of the evidence attached to a failed scenario (read back by the summary writer). */
 export const EVIDENCE_MEDIA_TYPE = 'application/vnd.obtpp.evidence+json';
 
-const started = new Set<string>();
+let prewarmed = false;
+
+/**
+ * Starts every shared set-up the selected scenarios will ask for, each on a lane of its own, the
+ * "full" consents first (the others read the PSU's accounts through them). The browser runs a
+ * bounded number of PSU journeys at once; scenarios then mostly find their consent ready.
+ */
+function prewarm(world: ConformanceWorld): void {
+  const entries = world.parameters.prewarm.map((e) => ({ variant: e.slice(0, 1) as 'A' | 'B', text: e.slice(2) }));
+  const rank = (t: string) => (t.includes('expires a few seconds later') ? 0 : t.includes('"full"') ? 1 : 2);
+  entries.sort((a, b) => rank(a.text) - rank(b.text));
+  for (const { variant, text } of entries) {
+    for (const [pattern, run] of SHARED_GIVENS) {
+      const m = pattern.exec(text);
+      if (!m) continue;
+      void run(ConformanceWorld.forSetup(world.ctx, variant, world.parameters), ...m.slice(1)).catch(() => undefined);
+      break;
+    }
+  }
+}
 
 Before(async function (this: ConformanceWorld, { pickle }) {
   const tags = pickle.tags.map((t) => t.name);
   this.variant = tags.includes('@variant-B') ? 'B' : 'A';
   this.ruleId = tags.map((t) => /^@((?:AIS|COF|PIS|SEC)-\d{2})$/.exec(t)?.[1]).find(Boolean) ?? '';
   this.ctx = await RunContext.get(this.parameters);
-  this.stopRecording = this.ctx.record(this.exchanges);
-  // Slow set-ups start in the background with the first scenario of their variant.
-  if (!started.has(this.variant)) {
-    started.add(this.variant);
-    const prewarm = this.parameters.prewarm ?? [];
-    if (prewarm.includes(`${this.variant}:AIS-08`)) void expiringConsent(this, 'ais', 'AIS-08').catch(() => undefined);
-    if (prewarm.includes(`${this.variant}:COF-06`)) void expiringConsent(this, 'cof', 'COF-06').catch(() => undefined);
+  this.lane = this.ctx.main;
+  this.stopRecording = this.lane.record(this.exchanges);
+  if (!prewarmed) {
+    prewarmed = true;
+    prewarm(this);
   }
 });
 

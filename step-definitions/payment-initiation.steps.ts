@@ -1,11 +1,11 @@
 import { Given, When, Then } from './support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
-import { paymentBody, psuAccounts, authoriseConsent, newIdempotencyKey } from './support/setups.ts';
+import { paymentBody, psuAccounts, authoriseConsent, newIdempotencyKey, sharedPayment } from './support/setups.ts';
 import { describeAnswer, expectStatus } from './support/judge.ts';
 import { consentIdOf, statusOf } from '../src/dialects/obie/index.ts';
 
 async function createPayment(world: ConformanceWorld, body: unknown, idempotencyKey?: string) {
-  const token = await world.ctx.ccToken('pis');
+  const token = await world.ccToken('pis');
   const r = await world.call('creating the payment-order consent', (c) => c.createPaymentConsent(body, { token, idempotencyKey }));
   const record: ConsentRecord = { fn: 'pis', id: consentIdOf(r.body) ?? '', created: r, request: body };
   world.payment = record;
@@ -60,16 +60,16 @@ Then('the payment\'s status is {string}', function (this: ConformanceWorld, expe
 
 When('the PISP reads the payment by its PaymentId', async function (this: ConformanceWorld) {
   const id = this.payment!.id;
-  await this.call('reading the payment', async (c) => c.getPayment(id, { token: await this.ctx.ccToken('pis') }));
+  await this.call('reading the payment', async (c) => c.getPayment(id, { token: await this.ccToken('pis') }));
 });
 
 When('the PISP reads the payment {string}', async function (this: ConformanceWorld, id: string) {
-  await this.call('reading the payment', async (c) => c.getPayment(id, { token: await this.ctx.ccToken('pis') }));
+  await this.call('reading the payment', async (c) => c.getPayment(id, { token: await this.ccToken('pis') }));
 });
 
 When('the PISP reads the status of the payment', async function (this: ConformanceWorld) {
   const id = this.payment!.id;
-  await this.call('reading the payment status', async (c) => c.getPaymentStatus(id, { token: await this.ctx.ccToken('pis') }));
+  await this.call('reading the payment status', async (c) => c.getPaymentStatus(id, { token: await this.ccToken('pis') }));
 });
 
 Then('the body is the same payment', function (this: ConformanceWorld) {
@@ -84,6 +84,10 @@ function sameJson(a: unknown, b: unknown): boolean {
   const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, norm(x)])) : v);
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
+
+Given(/^the PSU has authorised a payment-order consent for ([\d.]+) in the account's currency to a creditor, from the PSU's first account$/, async function (this: ConformanceWorld, amount: string) {
+  await sharedPayment(this, amount);
+});
 
 When(/^the PSU authorises the payment( choosing their second account as the debtor)?$/, async function (this: ConformanceWorld, choice: string | undefined) {
   const accounts = await psuAccounts(this);

@@ -4,7 +4,7 @@ import { httpFromProfile } from '../client/factory.ts';
 import type { HttpClient } from '../client/http.ts';
 import { TppClient } from '../client/operations.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { Auth, type TokenSet } from '../auth/index.ts';
+import { Auth } from '../auth/index.ts';
 import { authorise, type AuthoriseResult } from '../auth/authorise.ts';
 import { PsuBrowser } from '../psu/index.ts';
 
@@ -14,29 +14,70 @@ export interface RunParameters {
   profilePath: string;
   /** Where screenshots and other evidence files go. */
   evidenceDir: string;
-  /** Rules selected for this run, per variant, so slow set-ups (expiring consents) start early. */
-  prewarm?: string[];
+  /** The variants of this run (set-ups for all of them start together). */
+  variants: Variant[];
+  /** Step texts of the selected scenarios whose set-ups may start before their scenario. */
+  prewarm: string[];
+  /** How many PSU journeys may run at once in the one browser. */
+  journeys: number;
 }
 
 /**
- * Everything one worker shares across scenarios: the profile, one keep-alive dispatcher, one
- * authorisation-server client, one browser, and a pool of consents that several scenarios may
- * use as they are (a consent is shared only where a rule allows it).
+ * One line of work with the bank: its own keep-alive dispatcher and authorisation-server client,
+ * so that what it sends can be told apart from what runs beside it (its exchanges are its evidence).
+ */
+export class Lane {
+  readonly http: HttpClient;
+  private authPromise?: Promise<Auth>;
+  private readonly clients = new Map<Variant, TppClient>();
+  private readonly profile: Profile;
+
+  constructor(profile: Profile) {
+    this.profile = profile;
+    this.http = httpFromProfile(profile, { warn: () => undefined });
+  }
+
+  client(variant: Variant): TppClient {
+    let c = this.clients.get(variant);
+    if (!c) this.clients.set(variant, (c = new TppClient(this.profile, variant, this.http)));
+    return c;
+  }
+
+  auth(): Promise<Auth> {
+    this.authPromise ??= Auth.create(this.profile, this.http);
+    return this.authPromise;
+  }
+
+  /** A client-credentials access token for one function (cached until near expiry). */
+  async ccToken(fn: Fn): Promise<string> {
+    return (await (await this.auth()).clientCredentials(fn)).accessToken;
+  }
+
+  /** Records this lane's exchanges from now on into `sink`; returns the function that stops. */
+  record(sink: Exchange[]): () => void {
+    return this.http.recordInto(sink);
+  }
+}
+
+/**
+ * Everything one worker shares across scenarios: the profile, one browser, the lanes, and a pool
+ * of consents that several scenarios may use as they are (shared only where a rule allows it).
  */
 export class RunContext {
   readonly profile: Profile;
-  readonly http: HttpClient;
   readonly params: RunParameters;
-  private authPromise?: Promise<Auth>;
-  private background?: { http: HttpClient; auth?: Promise<Auth>; clients: Map<Variant, TppClient> };
+  /** The lane scenarios use. */
+  readonly main: Lane;
+  private readonly lanes: Lane[] = [];
   private browserInstance?: PsuBrowser;
-  private readonly clients = new Map<Variant, TppClient>();
   private readonly pool = new Map<string, Promise<unknown>>();
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
 
   private constructor(profile: Profile, params: RunParameters) {
     this.profile = profile;
     this.params = params;
-    this.http = httpFromProfile(profile, { warn: () => undefined });
+    this.main = this.lane();
   }
 
   private static current?: Promise<RunContext>;
@@ -47,42 +88,29 @@ export class RunContext {
     return RunContext.current;
   }
 
+  /**
+   * Starts the slow parts (Chromium, discovery) before cucumber has loaded the scenarios. Only in
+   * the same thread as the scenarios (cucumber without worker threads); failures surface later,
+   * where the scenario that needs them reports them.
+   */
+  static warm(params: RunParameters): void {
+    void RunContext.get(params).then((ctx) => {
+      if (ctx.profile.psu.driver.kind !== 'manual') void ctx.browser().warm({ caPem: ctx.profile.mtls?.ca, insecure: ctx.profile.tls.insecure }).catch(() => undefined);
+      void ctx.main.auth().catch(() => undefined);
+    }).catch(() => undefined);
+  }
+
   static async closeCurrent(): Promise<void> {
     const ctx = await RunContext.current?.catch(() => undefined);
     RunContext.current = undefined;
     await ctx?.close();
   }
 
-  /**
-   * The tpp client for one variant. `background` work (consents prepared ahead of the scenario
-   * that needs them) goes through a dispatcher of its own, so that its exchanges are not mixed
-   * into the evidence of whichever scenario is running meanwhile.
-   */
-  client(variant: Variant, background = false): TppClient {
-    const clients = background ? this.bg().clients : this.clients;
-    let c = clients.get(variant);
-    if (!c) clients.set(variant, (c = new TppClient(this.profile, variant, background ? this.bg().http : this.http)));
-    return c;
-  }
-
-  auth(background = false): Promise<Auth> {
-    if (background) {
-      const bg = this.bg();
-      bg.auth ??= Auth.create(this.profile, bg.http);
-      return bg.auth;
-    }
-    this.authPromise ??= Auth.create(this.profile, this.http);
-    return this.authPromise;
-  }
-
-  private bg() {
-    this.background ??= { http: httpFromProfile(this.profile, { warn: () => undefined }), clients: new Map() };
-    return this.background;
-  }
-
-  /** The dispatcher background work uses (to record its exchanges as evidence). */
-  backgroundHttp(): HttpClient {
-    return this.bg().http;
+  /** A new lane (closed with the context). */
+  lane(): Lane {
+    const lane = new Lane(this.profile);
+    this.lanes.push(lane);
+    return lane;
   }
 
   browser(): PsuBrowser {
@@ -90,19 +118,42 @@ export class RunContext {
     return this.browserInstance;
   }
 
-  /** A client-credentials access token for one function (cached by Auth until near expiry). */
-  async ccToken(fn: Fn, background = false): Promise<string> {
-    const tokens: TokenSet = await (await this.auth(background)).clientCredentials(fn);
-    return tokens.accessToken;
+  /** The PSU's journey for one consent, through the one browser (a bounded number at a time). */
+  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: string[]; debtor?: string; reject?: boolean; slotHeld?: boolean } = {}): Promise<AuthoriseResult> {
+    if (!options.slotHeld) await this.acquire();
+    try {
+      return await authorise(
+        { auth: await lane.auth(), browser: this.browser(), profile: this.profile },
+        { intentId, fn },
+        { ...options, evidenceDir: this.params.evidenceDir },
+      );
+    } finally {
+      if (!options.slotHeld) this.release();
+    }
   }
 
-  /** The PSU's journey for one consent, through the real browser. */
-  async authorise(intentId: string, fn: Fn, options: { accounts?: string[]; debtor?: string; reject?: boolean; background?: boolean } = {}): Promise<AuthoriseResult> {
-    return authorise(
-      { auth: await this.auth(options.background), browser: this.browser(), profile: this.profile },
-      { intentId, fn },
-      { ...options, evidenceDir: this.params.evidenceDir },
-    );
+  /** Runs `work` holding one journey slot (for a consent that must be authorised the moment it exists). */
+  async withJourneySlot<T>(work: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.running < Math.max(1, this.params.journeys)) {
+      this.running++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
   }
 
   /**
@@ -119,18 +170,8 @@ export class RunContext {
     return p;
   }
 
-  hasShared(key: string): boolean {
-    return this.pool.has(key);
-  }
-
-  /** Records the exchanges made from now on into `sink`; returns the function that stops. */
-  record(sink: Exchange[]): () => void {
-    return this.http.recordInto(sink);
-  }
-
   async close(): Promise<void> {
     await this.browserInstance?.close().catch(() => undefined);
-    await this.http.close();
-    await this.background?.http.close();
+    await Promise.all(this.lanes.map((l) => l.http.close()));
   }
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Variant } from '../profile/types.ts';
@@ -18,6 +18,8 @@ export interface ConformOptions {
   tags?: string;
   reportDir?: string;
   parallel?: number;
+  /** PSU journeys at once in the one browser (default 2). */
+  journeys?: number;
   /** Faults to switch on in the embedded sandbox. */
   sandboxFaults?: string[];
   cwd: string;
@@ -84,21 +86,29 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
     // The same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so.
     const featureDir = join(reportDir, 'features');
     await rm(featureDir, { recursive: true, force: true });
+    const featureFiles: string[] = [];
     for (const v of variants) {
       await mkdir(join(featureDir, v), { recursive: true });
       for (const file of (await readdir(join(root, 'features'))).filter((f) => f.endsWith('.feature'))) {
         const text = await readFile(join(root, 'features', file), 'utf8');
         const instantiated = `@variant-${v}\n` + text.replace(/^(\s*Feature:\s*)(.*)$/m, `$1$2 (variant ${v})`);
         await writeFile(join(featureDir, v, file), instantiated);
+        featureFiles.push(join(featureDir, v, file));
       }
     }
 
     const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
     const tags = options.tags ? `(${variantTags}) and (${options.tags})` : variantTags;
+    // Set-ups the selected scenarios will ask for start together with the first scenario.
+    const { planPickles } = await import('./plan.ts');
+    const planned = await planPickles(featureFiles, tags);
+    const prewarm = [...new Set(planned.flatMap((p) => p.steps.map((s) => `${p.tags.includes('@variant-B') ? 'B' : 'A'}|${s}`)))];
     const parameters: RunParameters = {
       profilePath,
       evidenceDir: join(reportDir, 'evidence'),
-      prewarm: prewarmFor(variants, options.tags),
+      variants,
+      prewarm,
+      journeys: options.journeys ?? 2,
     };
     await mkdir(parameters.evidenceDir, { recursive: true });
 
@@ -110,7 +120,8 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
         paths: variants.map((v) => `${rel(join(featureDir, v))}/*.feature`),
         import: ['dist/step-definitions/**/*.js'],
         tags,
-        parallel: options.parallel ?? 0,
+        // One worker means cucumber's own thread: one browser and one consent pool for the whole run.
+        parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
         worldParameters: parameters as never,
         format: [
           ['junit', rel(join(reportDir, 'junit.xml'))],
@@ -121,6 +132,13 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
       },
     }, { cwd: root, env: options.env as NodeJS.ProcessEnv });
 
+    // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
+    runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
+    // Warming shares the context with the step definitions only when this is the compiled runner.
+    if ((options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js')) {
+      const { RunContext } = await import('./context.ts');
+      RunContext.warm(parameters);
+    }
     const builder = new SummaryBuilder();
     builder.onScenario = options.onScenario;
     const sink = new (await import('node:stream')).Writable({ write: (_c, _e, cb) => cb() });
@@ -155,17 +173,6 @@ async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>): Prom
   } finally {
     await http.close();
   }
-}
-
-/** Rules whose slow set-up (a consent that must expire) starts with the first scenario. */
-function prewarmFor(variants: Variant[], tags?: string): string[] {
-  const wanted = (rule: string, fn: string) => !tags || tags.includes(rule) || (tags.includes(fn) && !tags.includes(`not ${fn}`));
-  const out: string[] = [];
-  for (const v of variants) {
-    if (wanted('AIS-08', '@ais')) out.push(`${v}:AIS-08`);
-    if (wanted('COF-06', '@cof')) out.push(`${v}:COF-06`);
-  }
-  return out;
 }
 
 /** True when not one scenario could be judged: every failure is a bank that gave no answer. */

@@ -73,6 +73,15 @@ export class PsuBrowser {
     this.log = options.log;
   }
 
+  /**
+   * Launches Chromium now (and prepares the first context) instead of at the first journey, so a
+   * caller that knows journeys are coming can overlap the launch with its own start-up.
+   */
+  async warm(trust: BrowserTrust = {}): Promise<void> {
+    const slot = await this.launched(trust);
+    this.prepareSpare(slot);
+  }
+
   /** The browser for a trust setting, launched on first use (and again if it died). */
   private async launched(trust: BrowserTrust = {}): Promise<Slot> {
     if (this.closed) throw new BrowserUnavailableError('the PSU browser has been closed');
@@ -238,6 +247,9 @@ export class PsuBrowser {
     this.browsers.clear();
     await Promise.all([...this.closing]);
     for (const slot of slots) {
+      // A context still being prepared is finished and closed first: Chromium exits promptly then.
+      const spare = await slot.spare?.catch(() => undefined);
+      await spare?.context.close().catch(() => undefined);
       const b = await slot.browser.catch(() => undefined);
       await b?.close().catch(() => undefined);
       if (slot.userDataDir) await rm(slot.userDataDir, { recursive: true, force: true }).catch(() => undefined);

@@ -181,8 +181,10 @@ export function createResourceServer(ctx: ResourceContext) {
   }
 
   function firstAuthorisedAis(clientId?: string): AisConsent | undefined {
+    // The faulty bank falls back on a consent that still works (authorised and unexpired).
     return [...store.consents.values()].find((c): c is AisConsent =>
-      c.kind === 'ais' && c.Status === 'Authorised' && c.psu !== undefined && (clientId === undefined || c.clientId === clientId));
+      c.kind === 'ais' && c.Status === 'Authorised' && c.psu !== undefined && (clientId === undefined || c.clientId === clientId)
+      && store.now() < Date.parse(c.ExpirationDateTime));
   }
 
   /** The Authorised, unexpired account-access consent a data call runs under. */

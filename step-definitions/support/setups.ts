@@ -39,7 +39,7 @@ export function aisBody(permissions: string[], o: { expiresInMs?: number; fromDa
 
 /** Creates a consent with a client-credentials token, demanding 201 and a ConsentId (set-up, not judged). */
 export async function createConsent(world: ConformanceWorld, fn: Fn, body: unknown): Promise<ConsentRecord> {
-  const token = await world.ctx.ccToken(fn, world.background);
+  const token = await world.ccToken(fn);
   const what = fn === 'ais' ? 'creating the account-access consent' : fn === 'cof' ? 'creating the funds-confirmation consent' : 'creating the payment-order consent';
   const created = await world.call(what, (c) =>
     fn === 'ais' ? c.createAccountAccessConsent(body, { token }) : fn === 'cof' ? c.createFundsConsent(body, { token }) : c.createPaymentConsent(body, { token }),
@@ -52,9 +52,9 @@ export async function createConsent(world: ConformanceWorld, fn: Fn, body: unkno
 }
 
 /** The PSU's journey; a journey that fails is a verdict of this scenario, with the page as evidence. */
-export async function authoriseConsent(world: ConformanceWorld, record: ConsentRecord, options: { accounts?: string[]; debtor?: string } = {}): Promise<ConsentRecord> {
+export async function authoriseConsent(world: ConformanceWorld, record: ConsentRecord, options: { accounts?: string[]; debtor?: string; slotHeld?: boolean } = {}): Promise<ConsentRecord> {
   try {
-    const outcome = await world.ctx.authorise(record.id, record.fn, { ...options, background: world.background });
+    const outcome = await world.ctx.authorise(world.lane, record.id, record.fn, options);
     world.outcome = outcome;
     if (outcome.outcome !== 'authorised') {
       throw world.violation(`the PSU approved the consent ${record.id}, but the bank answered ${outcome.outcome === 'denied' ? `the error ${outcome.error}` : outcome.outcome}`);
@@ -85,23 +85,51 @@ export function tokenOf(record: ConsentRecord): string {
  */
 export async function sharedAis(world: ConformanceWorld, name: string, permissions: string[], o: { accounts: 'all' | 'first'; fromDaysAgo?: number; toDaysAgo?: number; current?: boolean }): Promise<ConsentRecord> {
   const key = `${world.variant}:ais:${name}:${permissions.join(',')}:${o.accounts}:${o.fromDaysAgo ?? ''}:${o.toDaysAgo ?? ''}`;
-  const record = await reuse(world, world.ctx.shared(key, async () => {
+  const record = await sharedSetup(world, key, async () => {
     const consent = await createConsent(world, 'ais', aisBody(permissions, { expiresInMs: 2 * DAY, fromDaysAgo: o.fromDaysAgo, toDaysAgo: o.toDaysAgo }));
     return authoriseConsent(world, consent, o.accounts === 'first' ? { accounts: ['1'] } : {});
-  }));
+  });
   world.consents.set(name, record);
   if (o.current !== false) world.consent = record;
   return record;
 }
 
-/** A shared set-up's failure, told in the words of the rule now being judged. */
+/** A shared set-up's failure, told in the words of the rule now being judged, with its evidence. */
 export async function reuse<T>(world: ConformanceWorld, p: Promise<T>): Promise<T> {
   try {
-    return await p;
+    const value = await p;
+    addEvidence(world, (value as { setupExchanges?: Exchange[] } | undefined)?.setupExchanges);
+    return value;
   } catch (error) {
-    if (error instanceof Error && /^[A-Z]{3}-\d{2}: /.test(error.message)) throw world.violation(error.message.replace(/^[A-Z]{3}-\d{2}: /, ''));
+    addEvidence(world, (error as { exchanges?: Exchange[] }).exchanges);
+    if (error instanceof Error && error.name === 'RuleViolation') throw world.violation(error.message.replace(/^[A-Z]{3}-\d{2}: /, ''));
     throw error;
   }
+}
+
+function addEvidence(world: ConformanceWorld, exchanges: Exchange[] | undefined): void {
+  for (const ex of exchanges ?? []) if (!world.exchanges.includes(ex)) world.exchanges.push(ex);
+}
+
+/**
+ * A set-up made once per run and key, by whichever world asks first (a scenario, or a stand-in
+ * that starts it early); its exchanges are kept as the evidence of every scenario that uses it.
+ */
+export function sharedSetup<T extends object>(world: ConformanceWorld, key: string, make: () => Promise<T>): Promise<T> {
+  return reuse(world, world.ctx.shared(key, async () => {
+    const sink: Exchange[] = [];
+    const stop = world.lane.record(sink);
+    try {
+      const value = await make();
+      if (!Array.isArray(value)) (value as { setupExchanges?: Exchange[] }).setupExchanges = sink;
+      return value;
+    } catch (error) {
+      if (error && typeof error === 'object') (error as { exchanges?: Exchange[] }).exchanges = sink;
+      throw error;
+    } finally {
+      stop();
+    }
+  }));
 }
 
 /** The "full" consent; `current` makes it the scenario's consent (a Given step), else it only helps. */
@@ -126,7 +154,7 @@ export async function firstAccountId(world: ConformanceWorld, record: ConsentRec
 
 /** The PSU's accounts as the "full" consent shows them (identification needs ReadAccountsDetail). */
 export async function psuAccounts(world: ConformanceWorld): Promise<AccountInfo[]> {
-  return reuse(world, world.ctx.shared(`${world.variant}:psu-accounts`, async () => {
+  return sharedSetup(world, `${world.variant}:psu-accounts`, async () => {
     const full = await fullConsent(world);
     const r = await world.call('listing the accounts', (c) => c.listAccounts({ token: tokenOf(full) }));
     if (r.status !== 200) throw world.violation(`listing the PSU's accounts (a set-up of this scenario) failed: ${describeAnswer(r)}`);
@@ -139,7 +167,7 @@ export async function psuAccounts(world: ConformanceWorld): Promise<AccountInfo[
     }
     full.accountIds ??= accounts.map((a) => a.accountId);
     return accounts;
-  }));
+  });
 }
 
 /** The available balance of an account (signed), as AIS shows it. */
@@ -166,10 +194,10 @@ export async function fundsConsentBody(world: ConformanceWorld, o: { expiresInMs
 
 /** A funds-confirmation consent authorised by the PSU, shared by name within the run. */
 export async function sharedFunds(world: ConformanceWorld, name: string): Promise<ConsentRecord> {
-  const record = await reuse(world, world.ctx.shared(`${world.variant}:cof:${name}`, async () => {
+  const record = await sharedSetup(world, `${world.variant}:cof:${name}`, async () => {
     const consent = await createConsent(world, 'cof', await fundsConsentBody(world, { expiresInMs: 2 * DAY }));
     return authoriseConsent(world, consent);
-  }));
+  });
   world.consents.set(`cof:${name}`, record);
   world.consent = record;
   return record;
@@ -190,6 +218,16 @@ export async function paymentBody(world: ConformanceWorld, amount: string, withD
   });
 }
 
+/** A payment-order consent with its debtor account, authorised by the PSU, shared within the run. */
+export async function sharedPayment(world: ConformanceWorld, amount: string): Promise<ConsentRecord> {
+  const record = await sharedSetup(world, `${world.variant}:pis:debtor-given:${amount}`, async () => {
+    const payment = await createConsent(world, 'pis', await paymentBody(world, amount, true));
+    return authoriseConsent(world, payment);
+  });
+  world.payment = record;
+  return record;
+}
+
 export function newIdempotencyKey(): string {
   return `obtpp-${randomUUID()}`.slice(0, 40);
 }
@@ -207,49 +245,66 @@ export interface Expiring {
   before: ApiResult;
   /** Local instant after which the bank, by its own clock, must consider the consent expired. */
   expiredAfterMs: number;
-  exchanges: Exchange[];
+  setupExchanges?: Exchange[];
 }
 
 /**
  * Prepared in the background as soon as a run includes AIS-08 or COF-06, so that by the time the
  * scenario comes the expiration has (nearly) passed and nobody waits.
  */
-export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof', ruleId: string): Promise<Expiring> {
-  return world.ctx.shared(`${world.variant}:${fn}:expiring`, async () => {
-    const bg = world.background ? world : world.backgroundWorld(ruleId);
-    const exchanges: Exchange[] = [];
-    const stop = bg.ctx.backgroundHttp().recordInto(exchanges);
-    try {
-      for (const windowMs of [6_000, 15_000]) {
-        const body = fn === 'ais'
-          ? aisBody(['ReadAccountsBasic'], { expiresInMs: windowMs })
-          : await fundsConsentBody(bg, { expiresInMs: windowMs });
-        const sentAt = Date.now();
-        const expiresAt = sentAt + windowMs;
-        const record = await createConsent(bg, fn, body);
-        const bankDate = Date.parse(record.created.headers.date ?? '');
-        const skew = Number.isFinite(bankDate) ? bankDate - sentAt : 0;
-        await authoriseConsent(bg, record);
-        const before = fn === 'ais'
-          ? await bg.call('listing the accounts', (c) => c.listAccounts({ token: tokenOf(record) }))
-          : await bg.call('confirming funds', async (c) => c.confirmFunds(await fundsRequest(bg, record, record.id, '1.00'), { token: tokenOf(record) }));
-        if (Date.now() < expiresAt - 1_000) {
-          record.expiresAtMs = expiresAt;
-          // Wait out the later of our clock and the bank's (Date has one-second resolution).
-          return { record, before, expiredAfterMs: Math.max(expiresAt, expiresAt - skew) + 1_500, exchanges };
-        }
+export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Promise<Expiring> {
+  return sharedSetup(world, `${world.variant}:${fn}:expiring`, async () => {
+    for (const windowMs of [8_000, 15_000]) {
+      const body = fn === 'ais'
+        ? aisBody(['ReadAccountsBasic'], { expiresInMs: windowMs })
+        : await fundsConsentBody(world, { expiresInMs: windowMs });
+      let sentAt = 0;
+      // Created and authorised in one go, holding a journey slot, so the window is not spent queueing.
+      const record = await world.ctx.withJourneySlot(async () => {
+        sentAt = Date.now();
+        (body as any).Data.ExpirationDateTime = isoDateTime(new Date(sentAt + windowMs));
+        const created = await createConsent(world, fn, body);
+        return authoriseConsent(world, created, { slotHeld: true });
+      });
+      const expiresAt = sentAt + windowMs;
+      const bankDate = Date.parse(record.created.headers.date ?? '');
+      const skew = Number.isFinite(bankDate) ? bankDate - sentAt : 0;
+      const before = fn === 'ais'
+        ? await world.call('listing the accounts', (c) => c.listAccounts({ token: tokenOf(record) }))
+        : await world.call('confirming funds', async (c) => c.confirmFunds(await fundsRequest(world, record.id, '1.00'), { token: tokenOf(record) }));
+      if (Date.now() < expiresAt - 1_000) {
+        record.expiresAtMs = expiresAt;
+        // Wait out the later of our clock and the bank's (Date has one-second resolution).
+        return { record, before, expiredAfterMs: Math.max(expiresAt, expiresAt - skew) + 1_500 };
       }
-      throw bg.violation('a consent expiring 15 s after creation could not be authorised and used before it expired, so expiry cannot be judged');
-    } finally {
-      stop();
     }
+    throw world.violation('a consent expiring 15 s after creation could not be authorised and used before it expired, so expiry cannot be judged');
   });
 }
 
 /** The body of a funds-confirmation request in the currency of the PSU's first account. */
-export async function fundsRequest(world: ConformanceWorld, _record: ConsentRecord, consentId: string, amount: string) {
+export async function fundsRequest(world: ConformanceWorld, consentId: string, amount: string) {
   const [first] = await psuAccounts(world);
   return buildFundsConfirmation({ consentId, reference: world.uniqueRef('obtpp').slice(0, 35), amount, currency: first!.currency });
 }
+
+/**
+ * The set-ups a scenario's Given steps share, by step text: the runner lists the steps of the
+ * selected scenarios, and these start (each on a lane of its own) with the first scenario.
+ */
+export const SHARED_GIVENS: Array<[RegExp, (world: ConformanceWorld, ...args: string[]) => Promise<unknown>]> = [
+  [/^the PSU has authorised the "([^"]+)" consent: every permission of the accounts, balances and transactions clusters, all accounts selected$/,
+    (w, name) => (name === 'full' ? fullConsent(w) : sharedAis(w, name, FULL_PERMISSIONS, { accounts: 'all' }))],
+  [/^the PSU has authorised the "([^"]+)" consent: permissions "([^"]+)", transactions from (\d+) to (\d+) days ago$/,
+    (w, name, p, from, to) => sharedAis(w, name!, splitList(p!), { accounts: 'all', fromDaysAgo: Number(from), toDaysAgo: Number(to) })],
+  [/^the PSU has authorised the "([^"]+)" consent: permissions "([^"]+)", only the first account selected$/,
+    (w, name, p) => sharedAis(w, name!, splitList(p!), { accounts: 'first' })],
+  [/^the PSU has authorised the "([^"]+)" consent: permissions "([^"]+)", all accounts selected$/,
+    (w, name, p) => sharedAis(w, name!, splitList(p!), { accounts: 'all' })],
+  [/^the PSU has authorised the "([^"]+)" funds-confirmation consent for their first account$/, (w, name) => sharedFunds(w, name!)],
+  [/^the PSU has authorised a payment-order consent for ([\d.]+) in the account's currency to a creditor, from the PSU's first account$/, (w, amount) => sharedPayment(w, amount!)],
+  [/^the PSU has authorised a consent that expires a few seconds later/, (w) => expiringConsent(w, 'ais')],
+  [/^the PSU has authorised a funds-confirmation consent that expires a few seconds later/, (w) => expiringConsent(w, 'cof')],
+];
 
 export type { ApiResult, Exchange };

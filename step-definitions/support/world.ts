@@ -7,7 +7,7 @@ import type { Exchange } from '../../src/client/exchange.ts';
 import { HttpError } from '../../src/errors.ts';
 import type { TokenSet } from '../../src/auth/index.ts';
 import type { AuthoriseResult } from '../../src/auth/authorise.ts';
-import { RunContext, type RunParameters } from '../../src/conformance/context.ts';
+import type { RunContext, RunParameters, Lane } from '../../src/conformance/context.ts';
 
 // A PSU journey in a real browser plus a few calls fit easily; a hung bank is cut by the
 // profile's own time-outs long before this.
@@ -68,31 +68,38 @@ export class ConformanceWorld extends World<RunParameters> {
   outcome?: AuthoriseResult;
   screenshots: string[] = [];
   notes: string[] = [];
-  /** True for the stand-in world that prepares consents ahead of the scenarios needing them. */
-  background = false;
+  /** The line of work this world talks to the bank on (the scenarios' main lane, or a set-up's own). */
+  lane!: Lane;
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);
   }
 
   get client(): TppClient {
-    return this.ctx.client(this.variant, this.background);
+    return this.lane.client(this.variant);
   }
 
-  /** A world for background set-ups of this variant and rule (own dispatcher, no attachments). */
-  backgroundWorld(ruleId = this.ruleId): ConformanceWorld {
+  ccToken(fn: Fn): Promise<string> {
+    return this.lane.ccToken(fn);
+  }
+
+  /**
+   * A stand-in world that prepares a set-up ahead of the scenario needing it, on a lane of its
+   * own (so its exchanges stay its own evidence), with no attachments.
+   */
+  static forSetup(ctx: RunContext, variant: Variant, parameters: RunParameters, ruleId = ''): ConformanceWorld {
     const noop = () => undefined;
-    const w = new ConformanceWorld({ attach: noop as never, log: noop, link: noop, parameters: this.parameters });
-    w.ctx = this.ctx;
-    w.variant = this.variant;
+    const w = new ConformanceWorld({ attach: noop as never, log: noop, link: noop, parameters });
+    w.ctx = ctx;
+    w.variant = variant;
     w.ruleId = ruleId;
-    w.background = true;
+    w.lane = ctx.lane();
     return w;
   }
 
   /** Prefixes the rule id: every failure cites its rule. */
   violation(message: string): RuleViolation {
-    return new RuleViolation(`${this.ruleId}: ${message}`);
+    return new RuleViolation(this.ruleId ? `${this.ruleId}: ${message}` : message);
   }
 
   /** Runs one call of the tpp client; a transport failure becomes a verdict naming its cause. */

@@ -12,6 +12,7 @@ interface Options {
   tags?: string;
   reportDir?: string;
   parallel?: number;
+  journeys?: number;
   sandboxFault?: string[];
   json?: boolean;
 }
@@ -43,7 +44,8 @@ export async function run(io: Io, options: Options): Promise<void> {
     variant: options.variant ?? 'all',
     tags: options.tags,
     reportDir: options.reportDir,
-    parallel: options.parallel ?? (twoVariants ? 2 : 1),
+    parallel: options.parallel ?? 1,
+    journeys: options.journeys,
     sandboxFaults: faults,
     cwd: io.cwd,
     env: io.env,

@@ -10,9 +10,14 @@ export function defineConform(program: Command, io: Io): void {
     .addOption(new Option('--variant <variant>', 'which variant to certify').choices(['A', 'B', 'all']).default('all'))
     .option('-t, --tags <expression>', 'only scenarios matching this cucumber tag expression, e.g. "@ais and not @AIS-08"')
     .option('-o, --report-dir <dir>', 'where reports go (default: reports/<timestamp>/)')
-    .option('--parallel <n>', 'worker threads, each with its own browser (default: 2 when two variants run, else 1)', (v) => {
+    .option('--parallel <n>', 'cucumber worker threads, each with its own browser and consent pool (default 1: one browser runs every PSU journey, several at once)', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--parallel takes a whole number from 1 to 8, not ${v}`);
+      return n;
+    })
+    .option('--journeys <n>', 'PSU journeys the one browser runs at once (default 2; 1 for a bank that allows one login at a time)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 16) throw new Error(`--journeys takes a whole number from 1 to 16, not ${v}`);
       return n;
     })
     .option('--sandbox-fault <name...>', 'switch sandbox faults on for this run (see obtpp sandbox --list-faults)')
