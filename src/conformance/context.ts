@@ -72,7 +72,7 @@ export class RunContext {
   private browserInstance?: PsuBrowser;
   private readonly pool = new Map<string, Promise<unknown>>();
   private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Array<{ priority: number; go: () => void }> = [];
 
   private constructor(profile: Profile, params: RunParameters) {
     this.profile = profile;
@@ -118,9 +118,13 @@ export class RunContext {
     return this.browserInstance;
   }
 
-  /** The PSU's journey for one consent, through the one browser (a bounded number at a time). */
-  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: string[]; debtor?: string; reject?: boolean; slotHeld?: boolean } = {}): Promise<AuthoriseResult> {
-    if (!options.slotHeld) await this.acquire();
+  /**
+   * The PSU's journey for one consent, through the one browser (a bounded number at a time; a
+   * lower `priority` goes first: 0 for consents whose clock is running, 1 for set-ups others wait
+   * on, 2 for a scenario's own journey, 3 for set-ups prepared ahead).
+   */
+  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: string[]; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number } = {}): Promise<AuthoriseResult> {
+    if (!options.slotHeld) await this.acquire(options.priority ?? 2);
     try {
       return await authorise(
         { auth: await lane.auth(), browser: this.browser(), profile: this.profile },
@@ -133,8 +137,8 @@ export class RunContext {
   }
 
   /** Runs `work` holding one journey slot (for a consent that must be authorised the moment it exists). */
-  async withJourneySlot<T>(work: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  async withJourneySlot<T>(work: () => Promise<T>, priority = 0): Promise<T> {
+    await this.acquire(priority);
     try {
       return await work();
     } finally {
@@ -142,17 +146,21 @@ export class RunContext {
     }
   }
 
-  private async acquire(): Promise<void> {
+  private async acquire(priority: number): Promise<void> {
     if (this.running < Math.max(1, this.params.journeys)) {
       this.running++;
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((go) => {
+      // Stable: after every waiter of the same or a more urgent priority.
+      const at = this.waiting.findIndex((w) => w.priority > priority);
+      this.waiting.splice(at < 0 ? this.waiting.length : at, 0, { priority, go });
+    });
   }
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next();
+    if (next) next.go();
     else this.running--;
   }
 

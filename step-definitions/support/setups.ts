@@ -52,9 +52,10 @@ export async function createConsent(world: ConformanceWorld, fn: Fn, body: unkno
 }
 
 /** The PSU's journey; a journey that fails is a verdict of this scenario, with the page as evidence. */
-export async function authoriseConsent(world: ConformanceWorld, record: ConsentRecord, options: { accounts?: string[]; debtor?: string; slotHeld?: boolean } = {}): Promise<ConsentRecord> {
+export async function authoriseConsent(world: ConformanceWorld, record: ConsentRecord, options: { accounts?: string[]; debtor?: string; slotHeld?: boolean; priority?: number } = {}): Promise<ConsentRecord> {
   try {
-    const outcome = await world.ctx.authorise(world.lane, record.id, record.fn, options);
+    // A set-up prepared ahead yields to the journeys a running scenario waits for.
+    const outcome = await world.ctx.authorise(world.lane, record.id, record.fn, { priority: world.lane === world.ctx.main ? 2 : 3, ...options });
     world.outcome = outcome;
     if (outcome.outcome !== 'authorised') {
       throw world.violation(`the PSU approved the consent ${record.id}, but the bank answered ${outcome.outcome === 'denied' ? `the error ${outcome.error}` : outcome.outcome}`);
@@ -87,7 +88,8 @@ export async function sharedAis(world: ConformanceWorld, name: string, permissio
   const key = `${world.variant}:ais:${name}:${permissions.join(',')}:${o.accounts}:${o.fromDaysAgo ?? ''}:${o.toDaysAgo ?? ''}`;
   const record = await sharedSetup(world, key, async () => {
     const consent = await createConsent(world, 'ais', aisBody(permissions, { expiresInMs: 2 * DAY, fromDaysAgo: o.fromDaysAgo, toDaysAgo: o.toDaysAgo }));
-    return authoriseConsent(world, consent, o.accounts === 'first' ? { accounts: ['1'] } : {});
+    // Everything else reads the PSU's accounts through the "full" consent: it goes first.
+    return authoriseConsent(world, consent, { ...(o.accounts === 'first' ? { accounts: ['1'] } : {}), ...(name === 'full' ? { priority: 1 } : {}) });
   });
   world.consents.set(name, record);
   if (o.current !== false) world.consent = record;
@@ -254,7 +256,7 @@ export interface Expiring {
  */
 export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Promise<Expiring> {
   return sharedSetup(world, `${world.variant}:${fn}:expiring`, async () => {
-    for (const windowMs of [8_000, 15_000]) {
+    for (const windowMs of [6_000, 15_000]) {
       const body = fn === 'ais'
         ? aisBody(['ReadAccountsBasic'], { expiresInMs: windowMs })
         : await fundsConsentBody(world, { expiresInMs: windowMs });
