@@ -15,9 +15,10 @@ export function action(io: Io, load: Lazy) {
 /** Global options every command takes. */
 export function withCommon(cmd: Command): Command {
   return cmd
-    .option('-p, --profile <name|file>', 'bank profile: a YAML/JSON file or a built-in name (see profiles/)')
+    .option('-p, --profile <name|file>', 'bank profile: a YAML/JSON file or a built-in name (default: $OBTPP_PROFILE)')
     .option('--json', 'print exactly one JSON document on stdout, nothing else')
     .option('-v, --verbose', 'print the redacted HTTP exchanges on stderr')
-    .addOption(new Option('--state <file>', 'session state file (default: $OBTPP_STATE or ~/.config/obtpp/state.json)'));
+    .option('--variant <A|B>', "which of the profile's variants to use (default: its first)")
+    .addOption(new Option('--state <file>', 'session state file (default: $OBTPP_STATE, else $XDG_CONFIG_HOME/obtpp/state.json or ~/.config/obtpp/state.json)'));
 }
 

@@ -5,9 +5,18 @@ import { version } from './version.ts';
 import { defineProfile } from './define/profile.ts';
 import { defineConform } from './define/conform.ts';
 import { defineSandbox } from './define/sandbox.ts';
+import { defineConsent } from './define/consent.ts';
+import { defineAccounts } from './define/accounts.ts';
+import { defineFunds } from './define/funds.ts';
+import { definePayment } from './define/payment.ts';
+import { defineFlow } from './define/flow.ts';
+import { defineToken } from './define/token.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
-const definitions: Array<(program: Command, io: Io) => void> = [defineConform, defineProfile, defineSandbox];
+const definitions: Array<(program: Command, io: Io) => void> = [
+  defineConform, defineProfile, defineSandbox,
+  defineConsent, defineAccounts, defineFunds, definePayment, defineFlow, defineToken,
+];
 
 export function createProgram(io: Io): Command {
   const program = new Command('obtpp')

@@ -80,7 +80,7 @@ export class TppClient {
   /** The path an operation would use (for messages and reports). */
   pathOf(operation: Operation, ids: Record<string, string> = {}): string {
     const p = this.profile.paths;
-    const product = encodeURIComponent(p.paymentProduct);
+    const product = `${p.paymentsPrefix.replace(/\/+$/, '')}/${encodeURIComponent(p.paymentProduct)}`;
     const id = (k: string) => encodeURIComponent(ids[k] ?? `{${k}}`);
     switch (operation) {
       case 'createAccountAccessConsent': return p.accountAccessConsents;
@@ -96,9 +96,9 @@ export class TppClient {
       case 'getFundsConsent':
       case 'deleteFundsConsent': return `${p.fundsConfirmationConsents}/${id('consentId')}`;
       case 'confirmFunds': return p.fundsConfirmations;
-      case 'createPaymentConsent': return `/${product}`;
-      case 'getPayment': return `/${product}/${id('paymentId')}`;
-      case 'getPaymentStatus': return `/${product}/${id('paymentId')}/status`;
+      case 'createPaymentConsent': return product;
+      case 'getPayment': return `${product}/${id('paymentId')}`;
+      case 'getPaymentStatus': return `${product}/${id('paymentId')}/status`;
     }
   }
 

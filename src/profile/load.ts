@@ -14,6 +14,7 @@ export const DEFAULTS = {
     fundsConfirmationConsents: '/funds-confirmation-consents',
     fundsConfirmations: '/funds-confirmations',
     paymentProduct: 'domestic-payments',
+    paymentsPrefix: '',
   },
   scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
   timeouts: { requestMs: 10_000, browserStepMs: 10_000, authorisationMs: 60_000 },

@@ -68,6 +68,7 @@ export const profileSchema = {
         fundsConfirmationConsents: path,
         fundsConfirmations: path,
         paymentProduct: { type: 'string', pattern: '^[A-Za-z0-9._-]+$' },
+        paymentsPrefix: { type: 'string', pattern: '^(/[^\\s]*)?$' },
       },
     },
     auth: {

@@ -14,6 +14,8 @@ export interface ProfilePaths {
   fundsConfirmations: string;
   /** The `{payment-product}` segment, e.g. `domestic-payments`. */
   paymentProduct: string;
+  /** A path in front of `/{payment-product}` (e.g. `/pisp`); empty by default. */
+  paymentsPrefix: string;
 }
 
 export interface ClientAuth {

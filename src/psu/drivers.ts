@@ -63,7 +63,8 @@ export function describe(step: DriverStep): string {
       what = `goto ${step.url}`;
       break;
     case 'fill':
-      what = `fill ${step.selector} with ${step.value.includes('{password}') ? '<secret>' : step.value.includes('{username}') ? step.value : JSON.stringify(step.value)}`;
+      // A typed value may be a secret from the environment (an OTP, a PIN): only the username placeholder is named.
+      what = `fill ${step.selector} with ${step.value === '{username}' ? '{username}' : '<secret>'}`;
       break;
     case 'click':
       what = `click ${step.selector}`;

@@ -1,0 +1,31 @@
+/** What every session command does around its work: open the session with the output's hooks, close it after. */
+import type { Io } from '../io.ts';
+import { makeOut, type CommonFlags, type Out } from '../output.ts';
+import { Session } from '../../session/index.ts';
+
+export async function withSession<T>(io: Io, flags: CommonFlags, work: (session: Session, out: Out) => Promise<T>, options: { progress?: boolean } = {}): Promise<T> {
+  const out = await makeOut(io, flags, options);
+  const session = await Session.open({
+    profile: flags.profile,
+    variant: flags.variant,
+    state: flags.state,
+    env: io.env,
+    cwd: io.cwd,
+    onExchange: out.onExchange,
+    warn: (message) => void io.stderr.write(message + '\n'),
+  });
+  try {
+    return await work(session, out);
+  } finally {
+    await session.close();
+  }
+}
+
+/** `10:04:31` today, else the date and time, in UTC. */
+export function when(ms: number | string | undefined): string {
+  if (ms === undefined) return '—';
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return String(ms);
+  const iso = d.toISOString();
+  return iso.slice(0, 10) === new Date().toISOString().slice(0, 10) ? `${iso.slice(11, 19)} UTC` : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import type { Io } from '../io.ts';
+import type { CommonFlags, Out } from '../output.ts';
+import { table } from '../output.ts';
+import { withSession, when } from './common.ts';
+import { FN_NAMES, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
+import { parseAmount, parseCurrency, parseList, parsePermissions, parseWhen, required, text35 } from '../../session/parse.ts';
+import { buildAccountAccessConsent, buildFundsConsent, buildPaymentConsent, statusOf, type AccountRef } from '../../dialects/obie/builders.ts';
+import { UsageError } from '../../errors.ts';
+import type { Fn } from '../../profile/types.ts';
+
+export const DEFAULT_PERMISSIONS = 'ReadAccountsDetail,ReadBalances,ReadTransactionsDetail,ReadTransactionsCredits,ReadTransactionsDebits';
+const SORT_CODE = 'UK.OBIE.SortCodeAccountNumber';
+
+export interface AisFlags extends CommonFlags { permissions?: string; expires?: string; from?: string; to?: string }
+export interface CofFlags extends CommonFlags { debtorScheme?: string; debtorId?: string; debtorName?: string; expires?: string }
+export interface PisFlags extends CommonFlags {
+  amount?: string; currency?: string; creditorId?: string; creditorName?: string; creditorScheme?: string;
+  debtorId?: string; debtorScheme?: string; debtorName?: string; reference?: string; idempotencyKey?: string;
+}
+
+/** The request body and local summary of an account-access consent from its flags. */
+export function aisConsent(flags: AisFlags) {
+  const permissions = parsePermissions('--permissions', flags.permissions ?? DEFAULT_PERMISSIONS);
+  const expiration = parseWhen('--expires', flags.expires ?? '+90d');
+  const from = parseWhen('--from', flags.from ?? '-90d');
+  const to = parseWhen('--to', flags.to ?? 'now');
+  if (Date.parse(from) > Date.parse(to)) throw new UsageError(`--from ${flags.from ?? '-90d'} is after --to ${flags.to ?? 'now'}`);
+  const body = buildAccountAccessConsent({ permissions, expirationDateTime: expiration, transactionFromDateTime: from, transactionToDateTime: to });
+  return { body, summary: { permissions, expiration, transactionFrom: from, transactionTo: to } };
+}
+
+/** A debtor from flags: an AccountId obtpp has seen in a listing is turned into its identification. */
+export async function debtorFrom(session: Session, flags: { debtorId?: string; debtorScheme?: string; debtorName?: string }): Promise<AccountRef | undefined> {
+  if (flags.debtorId === undefined) return undefined;
+  const ps = await session.read();
+  const known = Object.values(ps.consents).flatMap((c) => c.accounts ?? []).find((a) => a.AccountId === flags.debtorId && a.Identification);
+  if (known && !flags.debtorScheme) {
+    return { schemeName: known.SchemeName ?? SORT_CODE, identification: known.Identification!, ...(flags.debtorName ?? known.Name ? { name: flags.debtorName ?? known.Name } : {}) };
+  }
+  return { schemeName: flags.debtorScheme ?? SORT_CODE, identification: flags.debtorId, ...(flags.debtorName ? { name: flags.debtorName } : {}) };
+}
+
+const wire = (a: AccountRef) => ({ SchemeName: a.schemeName, Identification: a.identification, ...(a.name ? { Name: a.name } : {}) });
+
+export async function cofConsent(session: Session, flags: CofFlags) {
+  required('--debtor-id', flags.debtorId, 'the debtor account\'s identification (e.g. sort code + account number 40400411290112), or an AccountId listed by obtpp accounts');
+  const debtor = (await debtorFrom(session, flags))!;
+  const expiration = flags.expires === undefined ? undefined : parseWhen('--expires', flags.expires);
+  const body = buildFundsConsent({ debtorAccount: debtor, ...(expiration ? { expirationDateTime: expiration } : {}) });
+  return { body, summary: { debtor: wire(debtor), ...(expiration ? { expiration } : {}) } };
+}
+
+export async function pisConsent(session: Session, flags: PisFlags) {
+  const amount = parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00'));
+  const currency = parseCurrency('--currency', flags.currency ?? 'GBP');
+  const creditorId = required('--creditor-id', flags.creditorId, 'the payee\'s account identification (e.g. sort code + account number)');
+  const creditorName = text35('--creditor-name', required('--creditor-name', flags.creditorName, 'the payee\'s name'));
+  const creditor = { schemeName: flags.creditorScheme ?? SORT_CODE, identification: creditorId, name: creditorName };
+  const debtor = await debtorFrom(session, flags);
+  const reference = flags.reference === undefined ? undefined : text35('--reference', flags.reference);
+  const tag = randomUUID().replace(/-/g, '').slice(0, 16);
+  const body = buildPaymentConsent({
+    instructionIdentification: `obtpp-${tag}`,
+    endToEndIdentification: `obtpp-e2e-${tag}`,
+    amount, currency, creditor,
+    ...(debtor ? { debtor } : {}),
+    ...(reference ? { remittance: { reference } } : {}),
+  });
+  return { body, summary: { amount: { Amount: amount, Currency: currency }, creditor: wire(creditor), ...(debtor ? { debtor: wire(debtor) } : {}) } };
+}
+
+function created(out: Out, record: ConsentRecord): void {
+  out.line(`created ${FN_NAMES[record.fn]} ${out.c.bold(record.id)} (${record.status}); next: obtpp consent authorise`);
+}
+
+export async function createAis(io: Io, flags: AisFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const { body, summary } = aisConsent(flags);
+    const { result, record } = await out.step('creating the account-access consent', () => session.createConsent('ais', body, summary));
+    if (out.json) return out.document(result.body);
+    created(out, record);
+  });
+}
+
+export async function createCof(io: Io, flags: CofFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const { body, summary } = await cofConsent(session, flags);
+    const { result, record } = await out.step('creating the funds-confirmation consent', () => session.createConsent('cof', body, summary));
+    if (out.json) return out.document(result.body);
+    created(out, record);
+  });
+}
+
+export async function createPis(io: Io, flags: PisFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const { body, summary } = await pisConsent(session, flags);
+    const { result, record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey));
+    if (out.json) return out.document(result.body);
+    created(out, record);
+    out.line(`PaymentId ${record.id}: obtpp payment get ${record.id} once authorised`);
+  });
+}
+
+/** GET of a consent: funds-confirmation consents (variant A) and payment-order consents (the payment). */
+export async function get(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent(undefined, id);
+    if (record.fn === 'ais') {
+      throw new UsageError(`account-access consent ${record.id}: the specification has no GET for account-access consents (obtpp consent list shows what obtpp knows of it)`);
+    }
+    const token = await session.clientToken(record.fn);
+    const result = session.check(
+      record.fn === 'cof' ? await session.client.getFundsConsent(record.id, { token }) : await session.client.getPayment(record.id, { token }),
+      [200],
+    );
+    await session.rememberStatus(record.id, statusOf(result.body));
+    if (out.json) return out.document(result.body);
+    printConsentBody(out, record, result.body);
+  });
+}
+
+function printConsentBody(out: Out, record: ConsentRecord, body: unknown): void {
+  const data = ((body as { Data?: Record<string, any> })?.Data ?? {}) as Record<string, any>;
+  const rows: Array<[string, string | undefined]> = [
+    ['ConsentId', data.ConsentId], ['Status', data.Status], ['Kind', FN_NAMES[record.fn]],
+    ['Created', data.CreationDateTime], ['Status updated', data.StatusUpdateDateTime], ['Expires', data.ExpirationDateTime],
+  ];
+  const debtor = data.DebtorAccount ?? data.Initiation?.DebtorAccount ?? data.Debtor;
+  if (debtor) rows.push(['Debtor', `${debtor.Identification} (${debtor.SchemeName}${debtor.Name ? `, ${debtor.Name}` : ''})`]);
+  const init = data.Initiation;
+  if (init?.InstructedAmount) rows.push(['Amount', `${init.InstructedAmount.Amount} ${init.InstructedAmount.Currency}`]);
+  if (init?.CreditorAccount) rows.push(['Creditor', `${init.CreditorAccount.Identification} (${init.CreditorAccount.Name})`]);
+  for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
+}
+
+export async function del(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent(undefined, id);
+    if (record.fn !== 'cof') {
+      throw new UsageError(`${FN_NAMES[record.fn]} ${record.id}: the specification has no DELETE for it (obtpp consent forget ${record.id} drops it from the session state)`);
+    }
+    const token = await session.clientToken('cof');
+    const result = session.check(await session.client.deleteFundsConsent(record.id, { token }), [200, 204]);
+    await session.update((s) => {
+      const r = s.consents[record.id];
+      if (r) r.status = 'Deleted';
+      delete s.tokens[record.id];
+      if (s.current.cof === record.id) delete s.current.cof;
+    });
+    if (out.json) return out.document({ consentId: record.id, fn: record.fn, deleted: true, status: result.status });
+    out.line(`deleted funds-confirmation consent ${record.id} (${result.status}); its tokens are forgotten`);
+  });
+}
+
+export async function forget(io: Io, id: string, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent(undefined, id);
+    await session.update((s) => {
+      delete s.consents[record.id];
+      delete s.tokens[record.id];
+      for (const fn of ['ais', 'cof', 'pis'] as const) if (s.current[fn] === record.id) delete s.current[fn];
+      if (s.last === record.id) delete s.last;
+    });
+    if (out.json) return out.document({ consentId: record.id, fn: record.fn, forgotten: true });
+    out.line(`forgot ${FN_NAMES[record.fn]} ${record.id} and its tokens (the bank still has it)`);
+  });
+}
+
+export async function list(io: Io, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const ps = await session.read();
+    const now = Date.now();
+    const rows = Object.values(ps.consents).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((r) => {
+      const t = ps.tokens[r.id];
+      const token = !t ? 'none' : t.expiresAt === undefined || t.expiresAt > now ? 'valid' : t.refreshToken ? 'expired (refreshable)' : 'expired';
+      return { ...r, current: ps.current[r.fn] === r.id, token, ...(t?.expiresAt ? { tokenExpiresAt: new Date(t.expiresAt).toISOString() } : {}) };
+    });
+    if (out.json) return out.document({ profile: session.profile.name, variant: session.variant, state: session.state.path, consents: rows });
+    if (rows.length === 0) {
+      out.line(`no consents yet for ${session.profile.name} (variant ${session.variant}); create one: obtpp consent create ais`);
+      return;
+    }
+    out.line(table(['', 'CONSENT', 'KIND', 'STATUS', 'CREATED', 'EXPIRES', 'TOKEN', 'WHAT'], rows.map((r) => [
+      r.current ? '*' : '', r.id, r.fn, r.status, when(r.createdAt), r.expiration ? when(r.expiration) : '—', r.token, summary(r),
+    ]), out.c));
+    out.line(out.c.dim('* the current consent of its kind (used when --consent is not given)'));
+  });
+}
+
+function summary(r: ConsentRecord): string {
+  if (r.fn === 'ais') return `${r.permissions?.length ?? 0} permissions${r.accountIds?.length ? `; accounts ${r.accountIds.join(', ')}` : ''}`;
+  if (r.fn === 'cof') return `debtor ${r.debtor?.Identification ?? '?'}`;
+  return `${r.amount?.Amount ?? '?'} ${r.amount?.Currency ?? ''} to ${r.creditor?.Name ?? r.creditor?.Identification ?? '?'}${r.debtor ? ` from ${r.debtor.Identification}` : ''}`;
+}
+
+export interface AuthoriseFlags extends CommonFlags { accounts?: string; debtor?: string; reject?: boolean; manual?: boolean; callbackPort?: string }
+
+/** The PSU journey for a consent; shared with `flow`. */
+export async function authoriseConsent(session: Session, out: Out, record: ConsentRecord, flags: AuthoriseFlags): Promise<AuthoriseOutcome> {
+  let callbackPort: number | undefined;
+  if (flags.callbackPort !== undefined) {
+    callbackPort = Number(flags.callbackPort);
+    if (!Number.isInteger(callbackPort) || callbackPort < 0 || callbackPort > 65535) throw new UsageError(`--callback-port ${flags.callbackPort}: not a port number (0–65535)`);
+  }
+  const manual = flags.manual === true || callbackPort !== undefined || session.profile.psu.driver.kind === 'manual';
+  const request = {
+    accounts: parseList(flags.accounts), debtor: flags.debtor, reject: flags.reject === true,
+    manual: flags.manual === true, callbackPort,
+    log: (line: string) => void out.io.stderr.write(line + '\n'),
+  };
+  const doing = `${flags.reject ? 'rejecting' : 'authorising'} ${FN_NAMES[record.fn]} ${record.id} as the PSU${manual ? '' : ' (headless Chromium)'}`;
+  // Manual mode prints instructions on stderr: no spinner over them.
+  const outcome = manual ? await session.authorise(record, request) : await out.step(doing, () => session.authorise(record, request), (o) => describeOutcome(o));
+  return outcome;
+}
+
+export function describeOutcome(o: AuthoriseOutcome): string {
+  if (o.status === 'rejected') return `the PSU rejected ${FN_NAMES[o.fn]} ${o.consentId}: the bank answered ${o.error}${o.description ? ` (${o.description})` : ''}`;
+  const parts = [`authorised ${FN_NAMES[o.fn]} ${o.consentId}`];
+  if (o.accounts.length) parts.push(`accounts ${o.accounts.join(', ')}`);
+  if (o.debtor) parts.push(`debtor ${o.debtor}`);
+  if (o.expiresAt) parts.push(`token until ${when(o.expiresAt)}`);
+  return parts.join('; ');
+}
+
+export async function authorise(io: Io, id: string | undefined, flags: AuthoriseFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent(undefined, id);
+    const outcome = await authoriseConsent(session, out, record, flags);
+    if (outcome.status === 'rejected' && outcome.error !== 'access_denied') io.exitCode = 1;
+    if (out.json) return out.document(outcome);
+    out.line(describeOutcome(outcome));
+    if (outcome.status === 'authorised') out.line(next(record.fn));
+  });
+}
+
+function next(fn: Fn): string {
+  if (fn === 'ais') return 'next: obtpp accounts';
+  if (fn === 'cof') return 'next: obtpp funds confirm --amount 10.00 --currency GBP';
+  return 'next: obtpp payment get';
+}

@@ -1,0 +1,112 @@
+/** Whole journeys in one command, printing each step as it happens (stderr) and a summary (stdout). */
+import type { Io } from '../io.ts';
+import type { Out } from '../output.ts';
+import { withSession } from './common.ts';
+import { aisConsent, authoriseConsent, cofConsent, describeOutcome, pisConsent, type AisFlags, type AuthoriseFlags, type CofFlags, type PisFlags } from './consent.ts';
+import { printAccounts, printBalances, printTransactions, readAccounts } from './data.ts';
+import { confirmArgs, confirmFunds, printConfirmation } from './funds.ts';
+import { printPayment } from './payment.ts';
+import { FN_NAMES, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
+import { accountsOf, fundsAvailableOf, permissionRules, statusOf } from '../../dialects/obie/builders.ts';
+import { ObtppError, ExitCode } from '../../errors.ts';
+
+type Journey = Pick<AuthoriseFlags, 'manual' | 'callbackPort'>;
+
+async function approve(session: Session, out: Out, record: ConsentRecord, flags: AuthoriseFlags): Promise<AuthoriseOutcome & { status: 'authorised' }> {
+  const outcome = await authoriseConsent(session, out, record, { ...flags, reject: false });
+  if (outcome.status !== 'authorised') {
+    throw new ObtppError('not_authorised', `${describeOutcome(outcome)}; the flow stops here`, { exitCode: ExitCode.nonConformant });
+  }
+  return outcome;
+}
+
+function created(record: ConsentRecord): string {
+  return `created ${FN_NAMES[record.fn]} ${record.id} (${record.status})`;
+}
+
+export async function ais(io: Io, flags: AisFlags & Journey & { accounts?: string }): Promise<void> {
+  const { body, summary } = aisConsent(flags);
+  await withSession(io, flags, async (session, out) => {
+    const { record } = await out.step('creating the account-access consent', () => session.createConsent('ais', body, summary), (r) => created(r.record));
+    const authorisation = await approve(session, out, record, flags);
+    const token = await session.userToken(record);
+    const accounts = await out.step('reading the accounts', () => readAccounts(session, record, token), (r) => `read ${accountsOf(r.body).length} account(s)`);
+    const accountId = accountsOf(accounts.body).map((a) => a.AccountId).find((a): a is string => typeof a === 'string');
+    const rules = permissionRules(summary.permissions);
+    let balances: unknown;
+    let transactions: unknown;
+    if (accountId && rules.balances) {
+      balances = (await out.step(`reading the balances of ${accountId}`, async () => session.check(await session.client.getBalances(accountId, { token }), [200]), (r) => `read ${((r.body as any)?.Data?.Balance ?? []).length} balance(s) of ${accountId}`)).body;
+    }
+    if (accountId && rules.transactions) {
+      transactions = (await out.step(`reading the transactions of ${accountId}`, async () => session.check(await session.client.getTransactions(accountId, { token }), [200]), (r) => `read ${((r.body as any)?.Data?.Transaction ?? []).length} transaction(s) of ${accountId}`)).body;
+    }
+    if (out.json) {
+      return out.document({ flow: 'ais', consentId: record.id, authorisation, accounts: accounts.body, ...(accountId ? { accountId } : {}), ...(balances ? { balances } : {}), ...(transactions ? { transactions } : {}) });
+    }
+    out.line(out.c.bold(`Accounts (consent ${record.id})`));
+    printAccounts(out, accounts.body);
+    if (balances) {
+      out.line('');
+      out.line(out.c.bold(`Balances of ${accountId}`));
+      printBalances(out, balances);
+    }
+    if (transactions) {
+      out.line('');
+      out.line(out.c.bold(`Transactions of ${accountId}`));
+      printTransactions(out, transactions, 10);
+    }
+    out.line('');
+    out.line(`consent ${record.id} is now the current AIS consent: obtpp accounts, obtpp balances ${accountId ?? 'ACCOUNT'} …`);
+  }, { progress: true });
+}
+
+export async function cof(io: Io, flags: CofFlags & Journey & { amount?: string; currency?: string; reference?: string }): Promise<void> {
+  const args = confirmArgs(flags, '10.00');
+  await withSession(io, flags, async (session, out) => {
+    let aisConsentId: string | undefined;
+    let debtorFlags = flags;
+    let currency = flags.currency;
+    if (!flags.debtorId) {
+      // No debtor given: an account obtpp has already listed, else a short AIS journey to find one.
+      const ps = await session.read();
+      let known = Object.values(ps.consents).flatMap((c) => c.accounts ?? []).find((a) => a.Identification);
+      if (!known) {
+        const { body, summary } = aisConsent({ permissions: 'ReadAccountsDetail' });
+        const { record } = await out.step('no --debtor-id: creating an account-access consent to find the PSU\'s account', () => session.createConsent('ais', body, summary), (r) => created(r.record));
+        aisConsentId = record.id;
+        await approve(session, out, record, { ...flags, accounts: undefined });
+        const token = await session.userToken(record);
+        await out.step('reading the accounts', () => readAccounts(session, record, token), (r) => `read ${accountsOf(r.body).length} account(s)`);
+        known = Object.values((await session.read()).consents).flatMap((c) => c.accounts ?? []).find((a) => a.Identification);
+      }
+      if (!known) throw new ObtppError('no_debtor', 'no account with an identification was found to use as the debtor: pass --debtor-id', { exitCode: ExitCode.usage });
+      debtorFlags = { ...flags, debtorId: known.AccountId };
+      currency ??= known.Currency;
+    }
+    const { body, summary } = await cofConsent(session, debtorFlags);
+    const { record } = await out.step('creating the funds-confirmation consent', () => session.createConsent('cof', body, summary), (r) => `${created(r.record)} for debtor ${summary.debtor.Identification}`);
+    const authorisation = await approve(session, out, record, flags);
+    const confirmation = { ...args, currency: currency ?? args.currency };
+    const result = await out.step(`confirming funds for ${confirmation.amount} ${confirmation.currency}`, () => confirmFunds(session, record, confirmation), (r) => `funds available: ${fundsAvailableOf(r.body)}`);
+    if (out.json) {
+      return out.document({ flow: 'cof', ...(aisConsentId ? { aisConsentId } : {}), consentId: record.id, debtor: summary.debtor, authorisation, confirmation: result.body, fundsAvailable: fundsAvailableOf(result.body) ?? null });
+    }
+    printConfirmation(out, confirmation, result.body, record.id);
+    out.line(`consent ${record.id} is now the current COF consent: obtpp funds confirm --amount … --currency ${confirmation.currency}`);
+  }, { progress: true });
+}
+
+export async function pis(io: Io, flags: PisFlags & Journey & { debtor?: string }): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const { body, summary } = await pisConsent(session, { ...flags, amount: flags.amount ?? '10.00' });
+    const { record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey), (r) => created(r.record));
+    const authorisation = await approve(session, out, record, flags);
+    const token = await session.clientToken('pis');
+    const payment = await out.step(`reading payment ${record.id}`, async () => session.check(await session.client.getPayment(record.id, { token }), [200]), (r) => `payment ${record.id}: ${statusOf(r.body)}`);
+    const status = await out.step(`reading the status of payment ${record.id}`, async () => session.check(await session.client.getPaymentStatus(record.id, { token }), [200]), (r) => `status: ${statusOf(r.body)}`);
+    await session.rememberStatus(record.id, statusOf(status.body));
+    if (out.json) return out.document({ flow: 'pis', paymentId: record.id, authorisation, payment: payment.body, status: status.body });
+    printPayment(out, payment.body);
+  }, { progress: true });
+}

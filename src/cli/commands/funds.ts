@@ -1,0 +1,40 @@
+import type { Io } from '../io.ts';
+import type { CommonFlags, Out } from '../output.ts';
+import { withSession } from './common.ts';
+import type { Session, ConsentRecord } from '../../session/index.ts';
+import type { ApiResult } from '../../client/operations.ts';
+import { buildFundsConfirmation, fundsAvailableOf } from '../../dialects/obie/builders.ts';
+import { parseAmount, parseCurrency, required, text35 } from '../../session/parse.ts';
+
+export interface ConfirmFlags extends CommonFlags { amount?: string; currency?: string; reference?: string; consent?: string }
+
+/** POST /funds-confirmations for a COF consent, with its authorization-code token. */
+export async function confirmFunds(session: Session, record: ConsentRecord, o: { amount: string; currency: string; reference: string }): Promise<ApiResult> {
+  const token = await session.userToken(record);
+  const body = buildFundsConfirmation({ consentId: record.id, reference: o.reference, amount: o.amount, currency: o.currency });
+  return session.check(await session.client.confirmFunds(body, { token }), [200, 201]);
+}
+
+export function confirmArgs(flags: ConfirmFlags, defaultAmount?: string) {
+  return {
+    amount: parseAmount('--amount', required('--amount', flags.amount ?? defaultAmount, 'the amount to check, e.g. 10.00')),
+    currency: parseCurrency('--currency', flags.currency ?? 'GBP'),
+    reference: text35('--reference', flags.reference ?? 'obtpp'),
+  };
+}
+
+export function printConfirmation(out: Out, o: { amount: string; currency: string }, body: unknown, consentId: string): void {
+  const available = fundsAvailableOf(body);
+  const verdict = available === true ? out.c.green('yes') : available === false ? out.c.red('no') : out.c.yellow('no answer');
+  out.line(`funds available for ${o.amount} ${o.currency}: ${verdict} (consent ${consentId})`);
+}
+
+export async function confirm(io: Io, flags: ConfirmFlags): Promise<void> {
+  const args = confirmArgs(flags);
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent('cof', flags.consent);
+    const result = await out.step(`confirming funds for ${args.amount} ${args.currency}`, () => confirmFunds(session, record, args));
+    if (out.json) return out.document(result.body);
+    printConfirmation(out, args, result.body, record.id);
+  });
+}

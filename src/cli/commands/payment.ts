@@ -1,0 +1,46 @@
+import type { Io } from '../io.ts';
+import type { CommonFlags, Out } from '../output.ts';
+import { str } from '../output.ts';
+import { withSession } from './common.ts';
+import type { Session } from '../../session/index.ts';
+import { statusOf } from '../../dialects/obie/builders.ts';
+
+/** The payment to read: the argument (known or not: the bank decides) or the current payment-order consent. */
+async function paymentId(session: Session, id: string | undefined): Promise<string> {
+  if (id) return id;
+  return (await session.consent('pis', undefined)).id;
+}
+
+export function printPayment(out: Out, body: unknown): void {
+  const d = (body as { Data?: Record<string, unknown> })?.Data;
+  const rows: Array<[string, string | undefined]> = [
+    ['PaymentId', str(d, 'ConsentId')], ['Status', str(d, 'Status')], ['Created', str(d, 'CreationDateTime')], ['Status updated', str(d, 'StatusUpdateDateTime')],
+    ['Amount', str(d, 'Initiation', 'InstructedAmount', 'Amount') && `${str(d, 'Initiation', 'InstructedAmount', 'Amount')} ${str(d, 'Initiation', 'InstructedAmount', 'Currency')}`],
+    ['Creditor', str(d, 'Initiation', 'CreditorAccount', 'Identification') && `${str(d, 'Initiation', 'CreditorAccount', 'Identification')} (${str(d, 'Initiation', 'CreditorAccount', 'Name') ?? ''})`],
+    ['Debtor', (str(d, 'Initiation', 'DebtorAccount', 'Identification') ?? str(d, 'Debtor', 'Identification'))],
+    ['Reference', str(d, 'Initiation', 'RemittanceInformation', 'Reference')],
+  ];
+  for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
+}
+
+export async function get(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const pid = await paymentId(session, id);
+    const token = await session.clientToken('pis');
+    const result = await out.step(`reading payment ${pid}`, async () => session.check(await session.client.getPayment(pid, { token }), [200]));
+    await session.rememberStatus(pid, statusOf(result.body));
+    if (out.json) return out.document(result.body);
+    printPayment(out, result.body);
+  });
+}
+
+export async function status(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const pid = await paymentId(session, id);
+    const token = await session.clientToken('pis');
+    const result = await out.step(`reading the status of payment ${pid}`, async () => session.check(await session.client.getPaymentStatus(pid, { token }), [200]));
+    await session.rememberStatus(pid, statusOf(result.body));
+    if (out.json) return out.document(result.body);
+    out.line(`payment ${pid}: ${statusOf(result.body) ?? 'no status'}${str(result.body, 'Data', 'StatusUpdateDateTime') ? ` (since ${str(result.body, 'Data', 'StatusUpdateDateTime')})` : ''}`);
+  });
+}

@@ -1,0 +1,63 @@
+import type { Io } from '../io.ts';
+import type { CommonFlags } from '../output.ts';
+import { withSession, when } from './common.ts';
+import { FN_NAMES } from '../../session/index.ts';
+import { StateError } from '../../errors.ts';
+
+export interface TokenFlags extends CommonFlags { consent?: string }
+
+/** The only command that prints a token: the current (or --consent) consent's, on stdout. */
+export async function show(io: Io, flags: TokenFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent(undefined, flags.consent);
+    const ps = await session.read();
+    const t = ps.tokens[record.id];
+    if (!t) {
+      throw new StateError('not_authorised', `consent ${record.id} is not authorised yet: run obtpp consent authorise ${record.id}`);
+    }
+    const doc = {
+      consentId: record.id, fn: record.fn, tokenType: t.tokenType ?? 'Bearer', accessToken: t.accessToken,
+      ...(t.refreshToken ? { refreshToken: t.refreshToken } : {}),
+      ...(t.expiresAt ? { expiresAt: new Date(t.expiresAt).toISOString(), expired: t.expiresAt <= Date.now() } : {}),
+      ...(t.scope ? { scope: t.scope } : {}),
+      ...(t.intentId ? { intentId: t.intentId } : {}),
+    };
+    if (out.json) return out.document(doc);
+    out.line(`${FN_NAMES[record.fn]} ${record.id}`);
+    out.line(`access_token   ${t.accessToken}`);
+    if (t.refreshToken) out.line(`refresh_token  ${t.refreshToken}`);
+    out.line(`expires        ${t.expiresAt ? `${when(t.expiresAt)}${t.expiresAt <= Date.now() ? ' (expired)' : ''}` : 'not said'}`);
+    if (t.scope) out.line(`scope          ${t.scope}`);
+    if (t.intentId) out.line(`intent id      ${t.intentId} (openbanking_intent_id of the id_token)`);
+    out.note('These are secrets: do not paste them into tickets or chats.');
+  });
+}
+
+export async function refresh(io: Io, flags: TokenFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent(undefined, flags.consent);
+    const t = await out.step(`refreshing the tokens of ${record.id}`, () => session.refresh(record.id));
+    const doc = { consentId: record.id, fn: record.fn, refreshed: true, ...(t.expiresAt ? { expiresAt: new Date(t.expiresAt).toISOString() } : {}), ...(t.scope ? { scope: t.scope } : {}) };
+    if (out.json) return out.document(doc);
+    out.line(`refreshed the tokens of ${FN_NAMES[record.fn]} ${record.id}${t.expiresAt ? `; valid until ${when(t.expiresAt)}` : ''}`);
+  });
+}
+
+export async function clear(io: Io, flags: TokenFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const target = flags.consent ? (await session.consent(undefined, flags.consent)).id : undefined;
+    const cleared = await session.update((s) => {
+      if (target) {
+        const had = s.tokens[target] ? 1 : 0;
+        delete s.tokens[target];
+        return had;
+      }
+      const n = Object.keys(s.tokens).length + Object.keys(s.clientCredentials).length;
+      s.tokens = {};
+      s.clientCredentials = {};
+      return n;
+    });
+    if (out.json) return out.document({ cleared, ...(target ? { consentId: target } : { profile: session.profile.name, variant: session.variant }) });
+    out.line(target ? `cleared ${cleared} token set of consent ${target}` : `cleared ${cleared} token set(s) of ${session.profile.name} (variant ${session.variant}); consents are kept`);
+  });
+}

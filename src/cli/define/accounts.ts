@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import type { Io } from '../io.ts';
+import { action, withCommon } from '../lazy.ts';
+
+const data = (name: 'accounts' | 'balances' | 'transactions' | 'transaction') => () => import('../commands/data.ts').then((m) => ({ run: m[name] as (...a: any[]) => Promise<void> }));
+const consentOption = '--consent <id>';
+const consentHelp = 'the AIS consent to read through (default: the current one)';
+
+export function defineAccounts(program: Command, io: Io): void {
+  withCommon(program.command('accounts').argument('[accountId]', 'one account (GET /accounts/{AccountId}); default all (GET /accounts)'))
+    .description('list the accounts of the current AIS consent, or read one')
+    .option(consentOption, consentHelp)
+    .addHelpText('after', `
+--json prints the bank's answer as-is (OBReadAccount6).
+
+Example:
+  $ obtpp accounts
+  $ obtpp accounts --json | jq -r '.Data.Account[].AccountId'
+  $ obtpp accounts alice-current --consent 7c1e…`)
+    .action(action(io, data('accounts')));
+
+  withCommon(program.command('balances').argument('<accountId>', 'the account'))
+    .description('read an account\'s balances (GET /accounts/{AccountId}/balances)')
+    .option(consentOption, consentHelp)
+    .addHelpText('after', `
+--json prints the bank's answer as-is (OBReadBalance1).
+
+Example:
+  $ obtpp balances alice-current
+  $ obtpp balances alice-current --json | jq '.Data.Balance[] | {Type, Amount}'`)
+    .action(action(io, data('balances')));
+
+  withCommon(program.command('transactions').argument('<accountId>', 'the account'))
+    .description('read an account\'s transactions (GET /accounts/{AccountId}/transactions)')
+    .option(consentOption, consentHelp)
+    .option('--from <when>', 'fromBookingDateTime: ISO date(-time) or relative such as -30d')
+    .option('--to <when>', 'toBookingDateTime: ISO, relative, or now')
+    .addHelpText('after', `
+--json prints the bank's answer as-is (OBReadTransaction6).
+
+Example:
+  $ obtpp transactions alice-current --from -30d
+  $ obtpp transactions alice-current --json | jq '.Data.Transaction | length'`)
+    .action(action(io, data('transactions')));
+
+  withCommon(program.command('transaction').argument('<accountId>', 'the account').argument('<resourceId>', 'the TransactionId'))
+    .description('read one transaction (GET /{account-id}/transactions/{resourceId}; variant A)')
+    .option(consentOption, consentHelp)
+    .addHelpText('after', `
+--json prints the bank's answer as-is (OBReadTransaction6 with one transaction).
+
+Example:
+  $ obtpp transaction alice-current "$(obtpp transactions alice-current --json | jq -r '.Data.Transaction[0].TransactionId')"`)
+    .action(action(io, data('transaction')));
+}

@@ -1,0 +1,112 @@
+import type { Command } from 'commander';
+import type { Io } from '../io.ts';
+import { action, withCommon } from '../lazy.ts';
+
+const consent = (name: string) => () => import('../commands/consent.ts').then((m) => ({ run: (m as unknown as Record<string, (...a: any[]) => Promise<void>>)[name] }));
+
+export function defineConsent(program: Command, io: Io): void {
+  const group = program.command('consent').description('create, authorise, read, delete and list consents (the session remembers them)')
+    .addHelpText('after', '\nExample:\n  $ obtpp consent create ais --profile sb.yaml && obtpp consent authorise && obtpp accounts');
+  const create = group.command('create').description('create a consent: ais (account access), cof (funds confirmation) or pis (payment order)')
+    .addHelpText('after', '\nExample:\n  $ obtpp consent create ais --expires +30d\n  $ obtpp consent create cof --debtor-id 40400411290112\n  $ obtpp consent create pis --amount 10.00 --creditor-id 30963452000417 --creditor-name "Bob Baker"');
+
+  withCommon(create.command('ais'))
+    .description('create an account-access consent (POST /account-access-consents) and make it the current AIS consent')
+    .option('--permissions <list>', 'comma-separated permissions (default ReadAccountsDetail,ReadBalances,ReadTransactionsDetail,ReadTransactionsCredits,ReadTransactionsDebits)')
+    .option('--expires <when>', 'ExpirationDateTime: ISO date(-time), or relative such as +30d (default +90d)')
+    .option('--from <when>', 'TransactionFromDateTime: ISO, or relative such as -90d (default -90d)')
+    .option('--to <when>', 'TransactionToDateTime: ISO, relative, or now (default now)')
+    .addHelpText('after', `
+--json prints the bank's answer as-is (OBReadConsentResponse1: Data.ConsentId, Data.Status …).
+
+Example:
+  $ obtpp consent create ais --profile sb.yaml --permissions ReadAccountsDetail,ReadBalances --expires +30d
+  $ obtpp consent create ais --json | jq -r .Data.ConsentId`)
+    .action(action(io, consent('createAis')));
+
+  withCommon(create.command('cof'))
+    .description('create a funds-confirmation consent (POST /funds-confirmation-consents) and make it the current COF consent')
+    .option('--debtor-id <id>', 'the debtor account: its identification (e.g. 40400411290112), or an AccountId obtpp accounts has listed (required)')
+    .option('--debtor-scheme <scheme>', 'SchemeName of the debtor account (default UK.OBIE.SortCodeAccountNumber)')
+    .option('--debtor-name <name>', 'Name of the debtor account')
+    .option('--expires <when>', 'ExpirationDateTime (optional): ISO or relative such as +30d')
+    .addHelpText('after', `
+--json prints the bank's answer as-is (OBFundsConfirmationConsentResponse1).
+
+Example:
+  $ obtpp consent create cof --debtor-id 40400411290112 --expires +7d
+  $ obtpp consent create cof --debtor-id alice-current     (an account listed by obtpp accounts)`)
+    .action(action(io, consent('createCof')));
+
+  withCommon(create.command('pis'))
+    .description('create a payment-order consent (POST /{payment-product}; variant A); its ConsentId is the PaymentId')
+    .option('--amount <amount>', 'InstructedAmount, e.g. 25.00 (required)')
+    .option('--currency <ccy>', 'currency (default GBP)')
+    .option('--creditor-id <id>', "the payee's account identification (required)")
+    .option('--creditor-name <name>', "the payee's name (required)")
+    .option('--creditor-scheme <scheme>', 'SchemeName of the payee account (default UK.OBIE.SortCodeAccountNumber)')
+    .option('--debtor-id <id>', 'the paying account (optional: without it the PSU chooses during authorisation)')
+    .option('--debtor-scheme <scheme>', 'SchemeName of the paying account (default UK.OBIE.SortCodeAccountNumber)')
+    .option('--debtor-name <name>', 'Name of the paying account')
+    .option('--reference <text>', 'RemittanceInformation.Reference (up to 35 characters)')
+    .option('--idempotency-key <key>', 'x-idempotency-key to send (default a fresh UUID); repeat it to see the bank return the same consent')
+    .addHelpText('after', `
+--json prints the bank's answer as-is (OBWriteDomesticConsentResponse5: Data.ConsentId is the PaymentId).
+
+Example:
+  $ obtpp consent create pis --amount 25.00 --creditor-id 30963452000417 --creditor-name "Bob Baker" --reference rent`)
+    .action(action(io, consent('createPis')));
+
+  withCommon(group.command('authorise').alias('authorize').argument('[consentId]', 'the consent (default: the one created last)'))
+    .description('walk the PSU through the bank\'s pages (headless Chromium, or --manual) and keep the tokens')
+    .option('--accounts <ids>', 'accounts to tick, comma-separated (AccountId, identification, name or 1-based index; default the profile\'s, else all offered)')
+    .option('--debtor <id>', 'the debtor to choose when the bank offers the choice (payment without debtor; default the first)')
+    .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied)')
+    .option('--manual', 'print the authorization URL on stderr and wait for the redirect back, for you to do the PSU\'s part in your own browser')
+    .option('--callback-port <n>', 'manual mode: port of the loopback server that receives the redirect (0: any; paste the final URL there)')
+    .addHelpText('after', `
+--json prints { consentId, fn, status: "authorised", accounts: [...], debtor?, scope, expiresAt }
+or { consentId, fn, status: "rejected", error, description? } — never a token.
+
+Example:
+  $ obtpp consent authorise --accounts alice-current,alice-savings
+  $ obtpp consent authorise 7c1e… --reject
+  $ obtpp consent authorise --manual`)
+    .action(action(io, consent('authorise')));
+
+  withCommon(group.command('get').argument('[consentId]', 'the consent (default: the one created last)'))
+    .description('read a consent at the bank: funds-confirmation consents (GET, variant A) and payment-order consents')
+    .addHelpText('after', `
+--json prints the bank's answer as-is.
+
+Example:
+  $ obtpp consent get 9b2f… --json | jq -r .Data.Status`)
+    .action(action(io, consent('get')));
+
+  withCommon(group.command('delete').argument('[consentId]', 'the consent (default: the one created last)'))
+    .description('delete a funds-confirmation consent at the bank (DELETE, variant A) and forget its tokens')
+    .addHelpText('after', `
+--json prints { consentId, fn, deleted: true, status }.
+
+Example:
+  $ obtpp consent delete 9b2f…`)
+    .action(action(io, consent('del')));
+
+  withCommon(group.command('list'))
+    .description('list the consents this session knows for the profile and variant (no tokens shown)')
+    .addHelpText('after', `
+--json prints { profile, variant, state, consents: [{ id, fn, status, createdAt, expiration?, permissions?,
+debtor?, amount?, creditor?, accountIds?, accounts?, current, token: "none"|"valid"|"expired"|"expired (refreshable)", tokenExpiresAt? }] }.
+
+Example:
+  $ obtpp consent list
+  $ obtpp consent list --json | jq -r '.consents[] | select(.current) | .id'`)
+    .action(action(io, consent('list')));
+
+  withCommon(group.command('forget').argument('<consentId>', 'the consent'))
+    .description('drop a consent and its tokens from the session state (nothing is sent to the bank)')
+    .addHelpText('after', `
+Example:
+  $ obtpp consent forget 7c1e…`)
+    .action(action(io, consent('forget')));
+}

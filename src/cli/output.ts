@@ -1,0 +1,124 @@
+/**
+ * Printing for the terminal client: one JSON document on stdout with --json; otherwise tables
+ * (colours only when io.color), spinners on stderr only on an interactive terminal, and with
+ * --verbose every redacted exchange on stderr as it happens.
+ */
+import type { Io } from './io.ts';
+import type { Exchange } from '../client/exchange.ts';
+import { exchangeLine } from '../client/exchange.ts';
+
+/** The flags every session command takes (see withCommon). */
+export interface CommonFlags {
+  profile?: string;
+  json?: boolean;
+  verbose?: boolean;
+  state?: string;
+  variant?: string;
+}
+
+/** A minimal colour API (chalk's shape), so that plain output needs no chalk at all. */
+export interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  green(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+const plain: Paint = { bold: (s) => s, dim: (s) => s, green: (s) => s, red: (s) => s, yellow: (s) => s, cyan: (s) => s };
+
+export interface Out {
+  io: Io;
+  json: boolean;
+  c: Paint;
+  /** Writes the one JSON document (only with --json). */
+  document(value: unknown): void;
+  /** A line on stdout (human output only). */
+  line(text?: string): void;
+  /** A note on stderr (human output only). */
+  note(text: string): void;
+  /** Runs `work` under a spinner (interactive terminal, no --json), or silently. */
+  step<T>(text: string, work: () => Promise<T>, done?: (value: T) => string): Promise<T>;
+  /** Progress of a multi-step command: a ✓ line on stderr per step (none with --json). */
+  progress: boolean;
+  /** Passed to the session: prints each redacted exchange with --verbose. */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export async function makeOut(io: Io, flags: CommonFlags, options: { progress?: boolean } = {}): Promise<Out> {
+  const json = flags.json === true;
+  let c = plain;
+  if (io.color) {
+    const { Chalk } = await import('chalk');
+    c = new Chalk({ level: 1 }) as unknown as Paint;
+  }
+  const spinning = io.interactive && !json;
+  const ora = spinning ? (await import('ora')).default : undefined;
+  const progress = options.progress === true && !json;
+  const out: Out = {
+    io,
+    json,
+    c,
+    progress,
+    document: (value) => void io.stdout.write(JSON.stringify(value, null, 2) + '\n'),
+    line: (text = '') => void (!json && io.stdout.write(text + '\n')),
+    note: (text) => void (!json && io.stderr.write(text + '\n')),
+    async step(text, work, done) {
+      if (ora) {
+        const spinner = ora({ text, stream: io.stderr as NodeJS.WriteStream, isEnabled: true }).start();
+        try {
+          const value = await work();
+          if (progress) spinner.succeed(done ? done(value) : text);
+          else spinner.stop();
+          return value;
+        } catch (error) {
+          spinner.fail(text);
+          throw error;
+        }
+      }
+      const value = await work();
+      if (progress) io.stderr.write(`${c.green('✓')} ${done ? done(value) : text}\n`);
+      return value;
+    },
+  };
+  if (flags.verbose) out.onExchange = (ex) => io.stderr.write(renderExchange(ex, c) + '\n');
+  return out;
+}
+
+/** An exchange as --verbose shows it: the line, then request and response headers and bodies (already redacted). */
+export function renderExchange(ex: Exchange, c: Paint = plain): string {
+  const lines = [c.cyan(`» ${exchangeLine(ex)}`)];
+  for (const [k, v] of Object.entries(ex.request.headers)) lines.push(c.dim(`  > ${k}: ${v}`));
+  if (ex.request.body !== undefined) lines.push(indent(typeof ex.request.body === 'string' ? ex.request.body : JSON.stringify(ex.request.body, null, 2), '  > '));
+  if (ex.response) {
+    for (const [k, v] of Object.entries(ex.response.headers)) lines.push(c.dim(`  < ${k}: ${v}`));
+    if (ex.response.body !== undefined) lines.push(indent(typeof ex.response.body === 'string' ? ex.response.body : JSON.stringify(ex.response.body, null, 2), '  < '));
+  }
+  return lines.join('\n');
+}
+
+function indent(text: string, prefix: string): string {
+  return text.split('\n').map((l) => prefix + l).join('\n');
+}
+
+/** A plain text table: a header row (bold) and the rows, columns padded to their widest cell. */
+export function table(headers: string[], rows: Array<Array<string | undefined>>, c: Paint = plain): string {
+  const cells = rows.map((r) => headers.map((_h, i) => r[i] ?? ''));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  const fmt = (r: string[]) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  return [c.bold(fmt(headers)), ...cells.map(fmt)].join('\n');
+}
+
+/** Reads a nested string member, tolerant of any shape. */
+export function str(o: unknown, ...path: string[]): string | undefined {
+  let v: unknown = o;
+  for (const k of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+}
+
+/** The first element of a nested list member, when there is one. */
+export function first(o: unknown, key: string): unknown {
+  const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,329 @@
+/**
+ * The terminal client's session: one profile and variant, the tpp client on top of it, and the
+ * state that chains commands (consents, the current consent per function, tokens). The CLI
+ * commands call this; nothing here prints or reads `process`.
+ *
+ * Heavy parts load only when needed: openid-client (discovery, grants) only when a token must be
+ * fetched or refreshed, puppeteer only for a PSU journey.
+ */
+import { BankError, ObtppError, StateError, UsageError, ExitCode } from '../errors.ts';
+import { loadProfile } from '../profile/load.ts';
+import type { Fn, Profile, Variant } from '../profile/types.ts';
+import { httpFromProfile } from '../client/factory.ts';
+import type { HttpClient } from '../client/http.ts';
+import type { Exchange } from '../client/exchange.ts';
+import { TppClient, type ApiResult } from '../client/operations.ts';
+import { consentIdOf, errorCodesOf, statusOf } from '../dialects/obie/builders.ts';
+import type { Auth, TokenSet } from '../auth/index.ts';
+import type { PsuBrowser } from '../psu/index.ts';
+import {
+  StateFile, emptyProfileState, profileKey, statePath,
+  type AccountSummary, type ConsentRecord, type ProfileState, type StoredToken,
+} from './state.ts';
+
+export type { ConsentRecord, ProfileState, StoredToken, AccountSummary } from './state.ts';
+
+/** A token is used until this long before it expires; then it is refreshed (or fetched anew). */
+const EXPIRY_MARGIN_MS = 30_000;
+
+export const FN_NAMES: Record<Fn, string> = {
+  ais: 'account-access consent',
+  cof: 'funds-confirmation consent',
+  pis: 'payment-order consent',
+};
+
+export interface SessionOptions {
+  /** --profile (a file or a built-in name); OBTPP_PROFILE when absent. */
+  profile?: string;
+  variant?: string;
+  /** --state */
+  state?: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Every redacted exchange, as it happens (--verbose). */
+  onExchange?: (exchange: Exchange) => void;
+  warn?: (message: string) => void;
+}
+
+export interface AuthoriseRequest {
+  accounts?: string[];
+  debtor?: string;
+  reject?: boolean;
+  manual?: boolean;
+  callbackPort?: number;
+  /** Where manual mode prints the URL (stderr). */
+  log?: (line: string) => void;
+  onStep?: (description: string) => void;
+}
+
+export type AuthoriseOutcome =
+  | { status: 'authorised'; consentId: string; fn: Fn; accounts: string[]; debtor?: string; scope?: string; expiresAt?: string }
+  | { status: 'rejected'; consentId: string; fn: Fn; error: string; description?: string };
+
+export class Session {
+  readonly profile: Profile;
+  readonly variant: Variant;
+  readonly http: HttpClient;
+  readonly client: TppClient;
+  readonly state: StateFile;
+  readonly key: string;
+  private readonly identity: { profile: string; baseUrl: string; clientId: string; variant: Variant };
+  private authPromise?: Promise<Auth>;
+  private browser?: PsuBrowser;
+  private readonly env: Record<string, string | undefined>;
+
+  private constructor(profile: Profile, variant: Variant, state: StateFile, options: SessionOptions) {
+    this.profile = profile;
+    this.variant = variant;
+    this.env = options.env;
+    this.http = httpFromProfile(profile, { onExchange: options.onExchange, warn: options.warn });
+    this.client = new TppClient(profile, variant, this.http);
+    this.state = state;
+    this.identity = { profile: profile.name, baseUrl: this.client.baseUrl, clientId: profile.auth.clientId, variant };
+    this.key = profileKey(this.identity);
+  }
+
+  /** Resolves the profile (flag > OBTPP_PROFILE), the variant and the state file. */
+  static async open(options: SessionOptions): Promise<Session> {
+    const name = options.profile ?? (options.env.OBTPP_PROFILE || undefined);
+    if (!name) throw new UsageError('no profile: pass --profile FILE (e.g. one written by obtpp sandbox --write-profile)');
+    const path = statePath(options.state, options.env, options.cwd);
+    const profile = await loadProfile(name, { env: options.env, cwd: options.cwd });
+    let variant = profile.variants[0];
+    if (options.variant !== undefined) {
+      const v = options.variant.toUpperCase();
+      if (v !== 'A' && v !== 'B') throw new UsageError(`--variant ${options.variant}: expected A or B`);
+      if (!profile.variants.includes(v)) throw new UsageError(`--variant ${v}: profile ${profile.name} has only variant ${profile.variants.join(' and ')}`);
+      variant = v;
+    }
+    return new Session(profile, variant, new StateFile(path), options);
+  }
+
+  /** Releases the HTTP connections and the browser. */
+  async close(): Promise<void> {
+    await this.browser?.close().catch(() => undefined);
+    await this.http.close();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // State
+
+  async read(): Promise<ProfileState> {
+    const doc = await this.state.read();
+    return doc.profiles[this.key] ?? emptyProfileState(this.identity);
+  }
+
+  async update<T>(change: (ps: ProfileState) => T): Promise<T> {
+    return this.state.update((doc) => {
+      const ps = (doc.profiles[this.key] ??= emptyProfileState(this.identity));
+      return change(ps);
+    });
+  }
+
+  /** `--consent ID` (must be known) or the current consent of `fn`. */
+  async consent(fn: Fn | undefined, id: string | undefined): Promise<ConsentRecord> {
+    const ps = await this.read();
+    const chosen = id ?? (fn ? ps.current[fn] : ps.last);
+    if (!chosen) {
+      const what = fn ? `no current ${FN_NAMES[fn]}` : 'no consent';
+      throw new StateError('no_consent', `${what} for profile ${this.profile.name} (variant ${this.variant}): pass --consent ID or create one with obtpp consent create ${fn ?? 'ais|cof|pis'}`);
+    }
+    const record = ps.consents[chosen];
+    if (!record) {
+      throw new StateError('unknown_consent', `unknown consent ${chosen} for profile ${this.profile.name} (variant ${this.variant}) (see obtpp consent list, or create one with obtpp consent create)`);
+    }
+    if (fn && record.fn !== fn) {
+      throw new UsageError(`consent ${chosen} is a ${FN_NAMES[record.fn]}, not a ${FN_NAMES[fn]}`);
+    }
+    return record;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Tokens
+
+  private auth(): Promise<Auth> {
+    this.authPromise ??= import('../auth/index.ts').then(({ Auth }) => Auth.create(this.profile, this.http));
+    this.authPromise.catch(() => (this.authPromise = undefined));
+    return this.authPromise;
+  }
+
+  /** The client-credentials token of a function: the cached one while valid, else a fresh one (saved). */
+  async clientToken(fn: Fn): Promise<string> {
+    const ps = await this.read();
+    const cached = ps.clientCredentials[fn];
+    if (cached && fresh(cached)) {
+      this.http.redactor.add(cached.accessToken);
+      return cached.accessToken;
+    }
+    const tokens = await (await this.auth()).clientCredentials(fn);
+    const stored = toStored(tokens);
+    await this.update((s) => void (s.clientCredentials[fn] = stored));
+    return stored.accessToken;
+  }
+
+  /** The PSU's access token for a consent, refreshed (and saved) when it has expired. */
+  async userToken(record: ConsentRecord): Promise<string> {
+    const ps = await this.read();
+    const token = ps.tokens[record.id];
+    if (!token) {
+      throw new StateError('not_authorised', `consent ${record.id} is not authorised yet: run obtpp consent authorise ${record.id}`);
+    }
+    this.http.redactor.add(token.accessToken);
+    this.http.redactor.add(token.refreshToken);
+    if (fresh(token)) return token.accessToken;
+    if (!token.refreshToken) {
+      throw new StateError('token_expired', `the access token of consent ${record.id} has expired and there is no refresh token: run obtpp consent authorise ${record.id}`);
+    }
+    return (await this.refresh(record.id)).accessToken;
+  }
+
+  /** A refresh-token grant for one consent's tokens; the new ones replace the old (the refresh token is kept when none comes back). */
+  async refresh(consentId: string): Promise<StoredToken> {
+    const ps = await this.read();
+    const token = ps.tokens[consentId];
+    if (!token) throw new StateError('not_authorised', `consent ${consentId} is not authorised yet: run obtpp consent authorise ${consentId}`);
+    if (!token.refreshToken) throw new StateError('no_refresh_token', `consent ${consentId} has no refresh token: run obtpp consent authorise ${consentId}`);
+    this.http.redactor.add(token.refreshToken);
+    const tokens = await (await this.auth()).refresh(token.refreshToken);
+    const stored: StoredToken = { ...toStored(tokens), intentId: token.intentId };
+    stored.refreshToken ??= token.refreshToken;
+    await this.update((s) => void (s.tokens[consentId] = stored));
+    return stored;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Calls
+
+  /** A bank answer outside `expected` becomes BankError (exit 1) in the bank's own words. */
+  check(result: ApiResult, expected: number[]): ApiResult {
+    if (expected.includes(result.status)) return result;
+    throw refusal(this.client.baseUrl, result, this.http);
+  }
+
+  /** Creates a consent (body from the dialect's builder), remembers it, makes it current. */
+  async createConsent(fn: Fn, body: unknown, summary: Partial<ConsentRecord>, idempotencyKey?: string): Promise<{ result: ApiResult; record: ConsentRecord }> {
+    const token = await this.clientToken(fn);
+    const options = { token, ...(idempotencyKey ? { idempotencyKey } : {}) };
+    const result = this.check(
+      fn === 'ais' ? await this.client.createAccountAccessConsent(body, options)
+        : fn === 'cof' ? await this.client.createFundsConsent(body, options)
+          : await this.client.createPaymentConsent(body, options),
+      [200, 201],
+    );
+    const id = consentIdOf(result.body);
+    if (!id) throw new BankError(result.status, `the bank answered the ${FN_NAMES[fn]} with ${result.status} but no Data.ConsentId`, { exchange: result.exchange });
+    const record: ConsentRecord = { ...summary, id, fn, status: statusOf(result.body) ?? 'unknown', createdAt: new Date().toISOString() };
+    await this.update((s) => {
+      s.consents[id] = record;
+      s.current[fn] = id;
+      s.last = id;
+    });
+    return { result, record };
+  }
+
+  /** The PSU journey for one consent (Chromium, or manual); saves the tokens and makes the consent current. */
+  async authorise(record: ConsentRecord, request: AuthoriseRequest): Promise<AuthoriseOutcome> {
+    const [{ authorise }, { PsuBrowser }] = await Promise.all([import('../auth/index.ts'), import('../psu/index.ts')]);
+    let profile = this.profile;
+    if (request.manual || request.callbackPort !== undefined) {
+      const base = profile.psu.driver.kind === 'manual' ? profile.psu.driver : { kind: 'manual' as const };
+      // When the bank itself serves the redirect URI's port (the sandbox does), the loopback
+      // server cannot listen there: take a free port and let the PSU paste the final address.
+      let callbackPort = request.callbackPort ?? base.callbackPort;
+      if (callbackPort === undefined && sameOrigin(profile.auth.redirectUri, profile.auth.issuer ?? profile.auth.discoveryUrl)) callbackPort = 0;
+      profile = { ...profile, psu: { ...profile.psu, driver: { kind: 'manual', ...(callbackPort !== undefined ? { callbackPort } : {}) } } };
+    }
+    const auth = await this.auth();
+    this.browser ??= new PsuBrowser({ env: this.env, log: request.log });
+    const result = await authorise(
+      { auth, browser: this.browser, profile, log: request.log },
+      { intentId: record.id, fn: record.fn },
+      { accounts: request.accounts, debtor: request.debtor, reject: request.reject, onStep: request.onStep },
+    );
+    if (result.outcome === 'denied') {
+      await this.update((s) => {
+        const r = s.consents[record.id];
+        if (r) r.status = 'Rejected';
+        delete s.tokens[record.id];
+        s.last = record.id;
+      });
+      return { status: 'rejected', consentId: record.id, fn: record.fn, error: result.error, ...(result.description ? { description: result.description } : {}) };
+    }
+    if (result.outcome === 'code-after-reject') {
+      throw new ObtppError('code_after_reject', `the PSU rejected consent ${record.id}, yet the bank redirected back with an authorization code (and its tokens work): the bank should have answered error=access_denied`, { exitCode: ExitCode.nonConformant });
+    }
+    const stored = toStored(result.tokens);
+    const claim = result.tokens.claims?.openbanking_intent_id;
+    if (typeof claim === 'string') stored.intentId = claim;
+    const accounts = result.journey.selectedAccounts;
+    await this.update((s) => {
+      s.tokens[record.id] = stored;
+      const r = s.consents[record.id] ?? (s.consents[record.id] = record);
+      r.status = 'Authorised';
+      if (accounts.length) r.accountIds = [...accounts];
+      s.current[record.fn] = record.id;
+      s.last = record.id;
+    });
+    const outcome: AuthoriseOutcome = { status: 'authorised', consentId: record.id, fn: record.fn, accounts: [...accounts] };
+    if (result.journey.debtorChosen) outcome.debtor = result.journey.debtorChosen;
+    if (stored.scope) outcome.scope = stored.scope;
+    if (stored.expiresAt) outcome.expiresAt = new Date(stored.expiresAt).toISOString();
+    return outcome;
+  }
+
+  /** Remembers what a listing showed of the accounts behind an AIS consent. */
+  async rememberAccounts(consentId: string, accounts: AccountSummary[]): Promise<void> {
+    await this.update((s) => {
+      const r = s.consents[consentId];
+      if (!r) return;
+      const known = new Map((r.accounts ?? []).map((a) => [a.AccountId, a]));
+      for (const a of accounts) known.set(a.AccountId, { ...known.get(a.AccountId), ...a });
+      r.accounts = [...known.values()];
+      r.accountIds = [...new Set([...(r.accountIds ?? []), ...accounts.map((a) => a.AccountId)])];
+    });
+  }
+
+  /** Updates the status obtpp remembers for a consent (after a read of it). */
+  async rememberStatus(consentId: string, status: string | undefined): Promise<void> {
+    if (!status) return;
+    await this.update((s) => {
+      const r = s.consents[consentId];
+      if (r) r.status = status;
+    });
+  }
+}
+
+function fresh(token: StoredToken): boolean {
+  return token.expiresAt === undefined || token.expiresAt - EXPIRY_MARGIN_MS > Date.now();
+}
+
+function toStored(tokens: TokenSet): StoredToken {
+  const out: StoredToken = { accessToken: tokens.accessToken, tokenType: tokens.tokenType, obtainedAt: Date.now() };
+  if (tokens.refreshToken) out.refreshToken = tokens.refreshToken;
+  if (tokens.expiresAt !== undefined) out.expiresAt = tokens.expiresAt;
+  if (tokens.scope) out.scope = tokens.scope;
+  return out;
+}
+
+function sameOrigin(a: string, b: string | undefined): boolean {
+  if (!b) return false;
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** `the bank refused GET /accounts: 403 UK.OBIE.Resource.ConsentMismatch: <Message>` */
+export function refusal(baseUrl: string, result: ApiResult, http: HttpClient): BankError {
+  const ex = result.exchange;
+  const path = ex.url.startsWith(baseUrl) ? ex.url.slice(baseUrl.length) || '/' : ex.url;
+  const body = result.body as { Message?: unknown; Errors?: Array<{ Message?: unknown }> } | undefined;
+  const codes = errorCodesOf(body);
+  const first = Array.isArray(body?.Errors) ? body.Errors.find((e) => typeof e?.Message === 'string')?.Message : undefined;
+  const message = typeof first === 'string' ? first : typeof body?.Message === 'string' ? body.Message : undefined;
+  let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.join(', ')}` : ''}${message ? `: ${message}` : ''}`;
+  line = http.redactor.text(line.replace(/\s+/g, ' '));
+  const hint = result.status === 401 ? 'the token was not accepted: it may have expired or been revoked, or the consent may have expired (obtpp token refresh, or obtpp consent authorise again)' : undefined;
+  return new BankError(result.status, line, { bankCode: codes[0], exchange: ex, hint });
+}

@@ -1,0 +1,130 @@
+/**
+ * Session state of the terminal client: per profile identity and variant, the consents created,
+ * the current consent of each function, and the tokens. Tokens are secrets: this file (mode 0600,
+ * in a 0700 directory, outside the project) is the only place they are ever written.
+ */
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { StateError } from '../errors.ts';
+import type { Fn, Variant } from '../profile/types.ts';
+
+export interface AccountSummary {
+  AccountId: string;
+  Currency?: string;
+  Nickname?: string;
+  SchemeName?: string;
+  Identification?: string;
+  Name?: string;
+}
+
+export interface ConsentRecord {
+  id: string;
+  fn: Fn;
+  /** As the bank last said (or as the authorisation left it). */
+  status: string;
+  createdAt: string;
+  expiration?: string;
+  permissions?: string[];
+  transactionFrom?: string;
+  transactionTo?: string;
+  debtor?: { SchemeName: string; Identification: string; Name?: string };
+  amount?: { Amount: string; Currency: string };
+  creditor?: { SchemeName: string; Identification: string; Name?: string };
+  /** Accounts the PSU selected (authorisation) and those seen by listing. */
+  accountIds?: string[];
+  accounts?: AccountSummary[];
+}
+
+export interface StoredToken {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch ms. */
+  expiresAt?: number;
+  scope?: string;
+  tokenType?: string;
+  /** The id_token's openbanking_intent_id claim, when the bank echoed it. */
+  intentId?: string;
+  obtainedAt: number;
+}
+
+export interface ProfileState {
+  profile: string;
+  baseUrl: string;
+  clientId: string;
+  variant: Variant;
+  current: Partial<Record<Fn, string>>;
+  /** The consent created or authorised most recently (default of `consent authorise` and `token show`). */
+  last?: string;
+  consents: Record<string, ConsentRecord>;
+  tokens: Record<string, StoredToken>;
+  clientCredentials: Partial<Record<Fn, StoredToken>>;
+}
+
+export interface StateDocument {
+  version: 1;
+  profiles: Record<string, ProfileState>;
+}
+
+/** `--state FILE` > OBTPP_STATE > $XDG_CONFIG_HOME/obtpp/state.json > ~/.config/obtpp/state.json. */
+export function statePath(flag: string | undefined, env: Record<string, string | undefined>, cwd: string): string {
+  const chosen = flag ?? (env.OBTPP_STATE || undefined);
+  if (chosen) return isAbsolute(chosen) ? chosen : resolve(cwd, chosen);
+  const base = env.XDG_CONFIG_HOME || (env.HOME ? join(env.HOME, '.config') : undefined);
+  if (!base) throw new StateError('state_path', 'cannot tell where the session state file goes: set HOME, XDG_CONFIG_HOME or OBTPP_STATE, or pass --state FILE');
+  return join(base, 'obtpp', 'state.json');
+}
+
+/** The key two profiles never share: profile name, resource base URL, client id, variant. */
+export function profileKey(p: { profile: string; baseUrl: string; clientId: string; variant: Variant }): string {
+  return `${p.profile} | ${p.baseUrl} | ${p.clientId} | ${p.variant}`;
+}
+
+export class StateFile {
+  readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  async read(): Promise<StateDocument> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} };
+      throw new StateError('state_unreadable', `session state ${this.path} cannot be read (${(error as Error).message})`, { cause: error });
+    }
+    try {
+      const doc = JSON.parse(text) as StateDocument;
+      if (!doc || typeof doc !== 'object' || typeof doc.profiles !== 'object') throw new Error('not a state document');
+      return doc;
+    } catch (error) {
+      throw new StateError('state_corrupt', `session state ${this.path} is not valid JSON (${(error as Error).message}); delete it to start afresh`, { cause: error });
+    }
+  }
+
+  /**
+   * Applies a change to the freshest copy on disk and writes it atomically (temp file + rename),
+   * so that two commands run one after the other never lose each other's changes.
+   */
+  async update<T>(change: (doc: StateDocument) => T): Promise<T> {
+    const doc = await this.read();
+    const result = change(doc);
+    await this.write(doc);
+    return result;
+  }
+
+  private async write(doc: StateDocument): Promise<void> {
+    const dir = dirname(this.path);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${this.path}.${randomBytes(6).toString("hex")}.tmp`;
+    await writeFile(tmp, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    await rename(tmp, this.path);
+  }
+}
+
+export function emptyProfileState(id: { profile: string; baseUrl: string; clientId: string; variant: Variant }): ProfileState {
+  return { ...id, current: {}, consents: {}, tokens: {}, clientCredentials: {} };
+}

@@ -1,0 +1,105 @@
+// Runs the REAL binary (dist/src/cli/main.js; build first: npx tsc -p tsconfig.json) against a
+// sandbox started in the test process, and records every run for the secrets test.
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const bin = join(root, 'dist/src/cli/main.js');
+
+export interface Run {
+  args: string[];
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Harness {
+  sb: Sandbox;
+  dir: string;
+  profileFile: string;
+  stateFile: string;
+  runs: Run[];
+  /** Every token that was ever in a state file of this harness (read after each run). */
+  tokens: Set<string>;
+  /** Runs `obtpp …` with the harness's profile and state (unless `env` overrides them). */
+  obtpp(args: string[], env?: Record<string, string | undefined>): Promise<Run>;
+  /** Same, with --json; asserts nothing, parses stdout when the command succeeded. */
+  json<T = any>(args: string[], env?: Record<string, string | undefined>): Promise<Run & { doc: T }>;
+  stop(): Promise<void>;
+}
+
+export async function harness(): Promise<Harness> {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npx tsc -p tsconfig.json)`);
+  const sb = await startSandbox({ quiet: true });
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-cli-'));
+  const profileFile = join(dir, 'sandbox.json');
+  await writeFile(profileFile, JSON.stringify(sb.profile('all'), null, 2), { mode: 0o600 });
+  await chmod(profileFile, 0o600);
+  // A state directory that does not exist yet: the CLI must create it 0700.
+  const stateFile = join(dir, 'config', 'obtpp', 'state.json');
+  const runs: Run[] = [];
+  const tokens = new Set<string>();
+  const collect = async () => {
+    for (const file of [stateFile, `${stateFile}.flow`]) {
+      if (!existsSync(file)) continue;
+      const state = JSON.parse(await readFile(file, 'utf8'));
+      for (const entry of Object.values(state.profiles) as any[]) {
+        for (const t of [...Object.values(entry.tokens), ...Object.values(entry.clientCredentials)] as any[]) {
+          tokens.add(t.accessToken);
+          if (t.refreshToken) tokens.add(t.refreshToken);
+        }
+      }
+    }
+  };
+  const obtpp = (args: string[], env: Record<string, string | undefined> = {}) =>
+    new Promise<Run>((done) => {
+      const base: Record<string, string | undefined> = {
+        PATH: process.env.PATH, HOME: dir, NO_COLOR: '1', CI: '1',
+        OBTPP_PROFILE: profileFile, OBTPP_STATE: stateFile,
+        ...(process.env.PUPPETEER_EXECUTABLE_PATH ? { PUPPETEER_EXECUTABLE_PATH: process.env.PUPPETEER_EXECUTABLE_PATH } : {}),
+      };
+      const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      execFile(process.execPath, [bin, ...args], { cwd: dir, env: merged, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 99) : 0;
+        const run = { args, code, stdout: String(stdout), stderr: String(stderr) };
+        runs.push(run);
+        collect().then(() => done(run), () => done(run));
+      });
+    });
+  const json = async <T>(args: string[], env?: Record<string, string | undefined>) => {
+    const run = await obtpp([...args, '--json'], env);
+    let doc: T = undefined as T;
+    if (run.code === 0) {
+      try {
+        doc = JSON.parse(run.stdout) as T;
+      } catch (error) {
+        throw new Error(`obtpp ${args.join(' ')} --json: stdout is not one JSON document: ${(error as Error).message}\n${run.stdout}\n${run.stderr}`);
+      }
+    }
+    return { ...run, doc };
+  };
+  return {
+    sb, dir, profileFile, stateFile, runs, tokens, obtpp, json,
+    stop: async () => {
+      await sb.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function readState(file: string): Promise<any> {
+  return JSON.parse(await readFile(file, 'utf8'));
+}
+
+/** The one profile entry of a state file for the given variant. */
+export function profileEntry(state: any, variant = 'A'): any {
+  const entries = Object.values(state.profiles) as any[];
+  const entry = entries.find((p) => p.variant === variant);
+  if (!entry) throw new Error(`no state for variant ${variant}`);
+  return entry;
+}
