@@ -179,9 +179,16 @@ let compiled: ((data: unknown) => boolean) & { errors?: any[] | null } | undefin
 
 async function validate(data: unknown): Promise<string[]> {
   if (!compiled) {
-    const { Ajv } = await import('ajv');
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    compiled = ajv.compile(profileSchema) as unknown as typeof compiled;
+    // The build compiles the schema to standalone code beside this file (dist/); from the
+    // sources, ajv compiles it here. Same schema, same errors.
+    const prebuilt = new URL('./profile-validator.cjs', import.meta.url);
+    if (existsSync(fileURLToPath(prebuilt)) && import.meta.url.endsWith('.js')) {
+      compiled = ((await import(prebuilt.href)) as { default: typeof compiled }).default;
+    } else {
+      const { Ajv } = await import('ajv');
+      const ajv = new Ajv({ allErrors: true, strict: false });
+      compiled = ajv.compile(profileSchema) as unknown as typeof compiled;
+    }
   }
   if (compiled!(data)) return [];
   const seen = new Set<string>();
