@@ -36,7 +36,9 @@ Examples:
   $ obtpp conform                       certify the embedded sandbox bank, variants A and B
   $ obtpp conform --profile mybank.yaml certify your bank
   $ obtpp sandbox --write-profile sb.yaml   run the sandbox bank for manual use
-  $ obtpp profile check mybank.yaml     validate a profile, secrets masked`);
+  $ obtpp profile check mybank.yaml     validate a profile, secrets masked
+  $ obtpp consent create ais -p sb.yaml && obtpp consent authorise -p sb.yaml && obtpp accounts -p sb.yaml
+  $ obtpp flow cof -p sb.yaml --json    a whole funds-confirmation journey, one JSON document`);
   program.exitOverride();
   for (const define of definitions) define(program, io);
   // Apply the same error handling to every subcommand.
