@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Variant } from '../profile/types.ts';
 import { loadProfile } from '../profile/load.ts';
-import { ObtppError, ExitCode, UsageError } from '../errors.ts';
+import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { SummaryBuilder, type Summary } from './summary.ts';
 import type { RunParameters } from './context.ts';
 
@@ -64,6 +64,7 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
     let variants: Variant[];
     let profileName: string;
     if (!options.profile) {
+      await requireBrowser(options.env);
       const { startSandbox } = await import('../sandbox/index.ts');
       const sb = await startSandbox({ faults: options.sandboxFaults ?? [], quiet: true });
       sandbox = sb;
@@ -80,7 +81,7 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
       variants = options.variant && options.variant !== 'all' ? [options.variant] : profile.variants;
       const unsupported = variants.filter((v) => !profile.variants.includes(v));
       if (unsupported.length) throw new UsageError(`profile ${profile.name} does not implement variant ${unsupported.join(', ')} (its variants: ${profile.variants.join(', ')})`);
-      await preflight(profile);
+      await preflight(profile, options.env);
     }
 
     // The same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so.
@@ -154,12 +155,15 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
   }
 }
 
+/** The PSU journeys need a browser: without one the run cannot happen (exit 3), said up front. */
+async function requireBrowser(env: Record<string, string | undefined>): Promise<void> {
+  const { PsuBrowser } = await import('../psu/index.ts');
+  if (!PsuBrowser.executablePath(env)) throw new BrowserUnavailableError('no Chromium or Chrome found for the PSU journeys');
+}
+
 /** Before a run against a real bank: the browser exists and the authorisation server answers. */
-async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>): Promise<void> {
-  if (profile.psu.driver.kind !== 'manual') {
-    const { PsuBrowser } = await import('../psu/index.ts');
-    PsuBrowser.executablePath(process.env);
-  }
+async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: Record<string, string | undefined>): Promise<void> {
+  if (profile.psu.driver.kind !== 'manual') await requireBrowser(env);
   const { httpFromProfile } = await import('../client/factory.ts');
   const { Auth } = await import('../auth/index.ts');
   const http = httpFromProfile(profile);

@@ -1,0 +1,130 @@
+// Secrets never travel: a whole `obtpp conform` and a CLI session run with known secrets — the
+// client secret, a private key, the PSU's password — and every token the bank issued along the
+// way; then every file of the report dir, and every stdout and stderr, is scanned for them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { startSandbox } from '../../src/sandbox/index.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+
+interface Run { args: string[]; code: number; stdout: string; stderr: string }
+
+function obtpp(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true', ...env }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ args, code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
+    else out.push(full);
+  }
+  return out;
+}
+
+/** The forms a secret may take in a file: as is, URL-encoded, JSON-escaped, base64 (HTML report attachments). */
+function forms(secret: string): string[] {
+  return [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64')])];
+}
+
+const JWT = /eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+/;
+
+test('no secret and no token reaches a report, stdout or stderr', { timeout: 600_000 }, async () => {
+  const sb = await startSandbox({ quiet: true });
+  const work = await mkdtemp(join(tmpdir(), 'obtpp-secrets-'));
+  try {
+    // Two profiles: private_key_jwt for the conformance run, client_secret_basic for the CLI session.
+    // Their secrets come from the environment, as a real bank's would.
+    const jwtClient = sb.clients.find((c) => c.authMethod === 'private_key_jwt')!;
+    const basicClient = sb.clients.find((c) => c.authMethod === 'client_secret_basic')!;
+    const psu = sb.psus[0]!;
+    const env = {
+      SB_CLIENT_SECRET: basicClient.clientSecret!,
+      SB_PRIVATE_KEY: jwtClient.privateKeyPem!,
+      SB_PSU_PASSWORD: psu.password,
+      OBTPP_STATE: join(work, 'state.json'),
+    };
+    const withEnvSecrets = (index: number, file: string) => {
+      const p = sb.profile('all', index) as any;
+      if (p.auth.clientAuth.secret) p.auth.clientAuth.secret = '${env:SB_CLIENT_SECRET}';
+      if (p.auth.clientAuth.privateKey) p.auth.clientAuth.privateKey = '${env:SB_PRIVATE_KEY}';
+      p.psu.password = '${env:SB_PSU_PASSWORD}';
+      return writeFile(file, stringify(p), { mode: 0o600 });
+    };
+    const jwtProfile = join(work, 'jwt.yaml');
+    const basicProfile = join(work, 'basic.yaml');
+    await withEnvSecrets(sb.clients.indexOf(jwtClient), jwtProfile);
+    await withEnvSecrets(sb.clients.indexOf(basicClient), basicProfile);
+
+    const reportDir = join(work, 'reports');
+    const runs: Run[] = [];
+    const conform = await obtpp(['conform', '--profile', jwtProfile, '--report-dir', reportDir], env);
+    runs.push(conform);
+    assert.equal(conform.code, 0, `the conformance run against the sandbox passes: ${conform.stdout.slice(-2000)}`);
+
+    // A CLI session, verbose (every exchange on stderr), through AIS, COF and PIS.
+    const p = ['--profile', basicProfile];
+    const session: string[][] = [
+      ['consent', 'create', 'ais', ...p, '--verbose'],
+      ['consent', 'authorise', ...p, '--verbose'],
+      ['accounts', ...p, '--verbose'],
+      ['accounts', ...p, '--json'],
+      ['flow', 'cof', ...p, '--verbose'],
+      ['flow', 'pis', ...p, '--creditor-id', '30963452000417', '--creditor-name', 'Bob Baker', '--json', '--verbose'],
+      ['token', 'refresh', ...p, '--verbose'],
+      ['consent', 'list', ...p, '--json'],
+      ['profile', 'check', basicProfile],
+      ['profile', 'check', jwtProfile, '--json'],
+    ];
+    for (const args of session) {
+      const run = await obtpp(args, env);
+      runs.push(run);
+      assert.equal(run.code, 0, `obtpp ${args.join(' ')}: ${run.stderr}`);
+    }
+    const shown = await obtpp(['token', 'show', ...p, '--json'], env);
+    assert.equal(shown.code, 0, shown.stderr);
+
+    // What must never appear: the configured secrets and every token the bank issued.
+    const state = JSON.parse(await readFile(env.OBTPP_STATE, 'utf8'));
+    const stateTokens = [...JSON.stringify(state).matchAll(/"(?:accessToken|refreshToken|idToken)":"([^"]+)"/g)].map((m) => m[1]!);
+    const issued = sb.issuedTokens();
+    assert.ok(issued.length > 20, `the bank issued tokens during the runs (${issued.length})`);
+    assert.ok(stateTokens.length > 0, 'the session kept tokens in its state file');
+    assert.ok(JSON.parse(shown.stdout).accessToken, 'token show is the one command that prints a token');
+    const keyLines = jwtClient.privateKeyPem!.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
+    const secrets = [env.SB_CLIENT_SECRET, env.SB_PRIVATE_KEY, env.SB_PSU_PASSWORD, ...keyLines, ...issued, ...stateTokens].filter((s) => s.length >= 8);
+
+    const files = await filesUnder(reportDir);
+    assert.ok(files.some((f) => f.endsWith('report.html')) && files.some((f) => f.endsWith('messages.ndjson')), 'the report dir holds the reports');
+    const haystacks: Array<{ where: string; text: string }> = [
+      ...(await Promise.all(files.map(async (f) => ({ where: f, text: (await readFile(f)).toString('latin1') })))),
+      ...runs.flatMap((r) => [
+        { where: `stdout of obtpp ${r.args.join(' ')}`, text: r.stdout },
+        { where: `stderr of obtpp ${r.args.join(' ')}`, text: r.stderr },
+      ]),
+      { where: 'stderr of obtpp token show', text: shown.stderr },
+    ];
+    const hits: string[] = [];
+    for (const { where, text } of haystacks) {
+      for (const secret of secrets) if (forms(secret).some((f) => text.includes(f))) hits.push(`${where}: ${secret.slice(0, 6)}… (${secret.length} chars)`);
+      if (JWT.test(text)) hits.push(`${where}: a JWT (${JWT.exec(text)![0].slice(0, 12)}…)`);
+    }
+    process.stdout.write(`# secret scan: ${secrets.length} secrets and tokens, ${files.length} report files, ${runs.length * 2 + 1} outputs scanned, ${hits.length} hits\n`);
+    assert.deepEqual(hits, []);
+  } finally {
+    await sb.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+});
