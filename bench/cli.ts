@@ -14,8 +14,10 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { stats } from './stats.ts';
 
 const n = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 15);
+const asJson = process.argv.includes('--json');
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'dist/src/cli/main.js');
 const dir = await mkdtemp(join(tmpdir(), 'obtpp-bench-cli-'));
 const sb = await startSandbox({ quiet: true });
@@ -33,21 +35,21 @@ function run(args: string[]): Promise<number> {
   });
 }
 
-async function measure(label: string, args: string[]): Promise<void> {
+async function measure(label: string, args: string[], goal?: string): Promise<void> {
   await run(args); // warm the OS file cache
   const times: number[] = [];
   for (let i = 0; i < n; i++) times.push(await run(args));
-  times.sort((a, b) => a - b);
-  const median = times.length % 2 ? times[(times.length - 1) / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
-  console.log(`${label.padEnd(34)} n=${n}  median ${median.toFixed(3)} s  min ${times[0].toFixed(3)} s  max ${times[times.length - 1].toFixed(3)} s`);
+  const s = stats(times.map((t) => t * 1000));
+  if (asJson) console.log(JSON.stringify({ name: label, ...s, goal }));
+  else console.log(`${label.padEnd(34)} n=${n}  median ${(s.medianMs / 1000).toFixed(3)} s  min ${(s.minMs / 1000).toFixed(3)} s  max ${(s.maxMs / 1000).toFixed(3)} s`);
 }
 
 try {
-  await measure('obtpp --help', ['--help']);
+  if (!asJson) await measure('obtpp --help', ['--help'], 'median < 0.12 s');
   await run(['consent', 'create', 'ais']);
   await run(['consent', 'authorise']);
-  await measure('obtpp accounts --json (cached token)', ['accounts', '--json']);
-  await measure('obtpp --version', ['--version']);
+  await measure('obtpp accounts --json (cached token, sandbox)', ['accounts', '--json'], 'median < 0.25 s');
+  if (!asJson) await measure('obtpp --version', ['--version']);
 } finally {
   await sb.stop();
   await rm(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import {
   sharedFunds, fundsConsentBody, fundsRequest, createConsent, tokenOf, psuAccounts, availableBalance,
   expiringConsent,
 } from './support/setups.ts';
-import { expectStatus, describeAnswer } from './support/judge.ts';
+import { expectStatus, expectJsonBody, describeAnswer } from './support/judge.ts';
 import { consentIdOf, statusOf, fundsAvailableOf, validate, formatProblems } from '../src/dialects/obie/index.ts';
 
 const DAY = 86_400_000;
@@ -74,6 +74,7 @@ When(/^the CBPII asks with the "([^"]+)" consent's token whether ([\d.]+) is ava
 Then('the answer is only whether funds are available, and no balance is disclosed', async function (this: ConformanceWorld) {
   const r = this.answer();
   expectStatus(this, r, [201]);
+  expectJsonBody(this, r);
   const available = fundsAvailableOf(r.body);
   if (typeof available !== 'boolean') throw this.violation(`expected Data.FundsAvailable to be true or false, got ${JSON.stringify(available)}`);
   const instructed = this.notes.at(-1)!;
@@ -134,6 +135,7 @@ When('the CBPII asks whether an amount far above the available balance is availa
 Then('the funds are available', function (this: ConformanceWorld) {
   const r = this.answer();
   expectStatus(this, r, [201]);
+  expectJsonBody(this, r);
   const v = fundsAvailableOf(r.body);
   if (v !== true) throw this.violation(`the account's available balance covers ${this.notes.at(-1)}, so FundsAvailable must be true; got ${JSON.stringify(v)}`);
 });
@@ -141,6 +143,7 @@ Then('the funds are available', function (this: ConformanceWorld) {
 Then('the funds are not available', function (this: ConformanceWorld) {
   const r = this.answer();
   expectStatus(this, r, [201]);
+  expectJsonBody(this, r);
   const v = fundsAvailableOf(r.body);
   if (v !== false) throw this.violation(`the account's available balance is far below ${this.notes.at(-1)}, so FundsAvailable must be false; got ${JSON.stringify(v)}`);
 });

@@ -332,7 +332,7 @@ export function classify(error: unknown, timeoutMs: number, url: string, context
     type WithCert = { cert?: { subjectaltname?: string; subject?: { CN?: string } }; cause?: WithCert };
     const names = (error as WithCert)?.cert ?? (error as WithCert)?.cause?.cert;
     const isFor = names?.subjectaltname ?? (names?.subject?.CN ? `CN=${names.subject.CN}` : undefined);
-    return { code: 'tls_certificate_mismatch', message: `TLS certificate mismatch: the certificate presented by ${host} is not valid for that host${isFor ? ` (it is for ${isFor})` : ''}: ${msg}` };
+    return { code: 'tls_certificate_mismatch', message: `TLS certificate mismatch: the certificate presented by ${host} is not valid for that host${isFor ? ` (it is for ${isFor})` : ''}: ${msg.replace(/[\s:]+$/, '')}` };
   }
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(String(code))) return { code: 'tls_untrusted', message: `TLS certificate of ${host} is not trusted (${code}); set mtls.ca/caFile to the bank's CA` };
   // A server that checks the client certificate itself (Node's https, some gateways) just closes the

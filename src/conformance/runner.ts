@@ -70,6 +70,8 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
       sandbox = sb;
       profilePath = join(work, 'sandbox-profile.json');
       await writeFile(profilePath, JSON.stringify(sb.profile('all')), { mode: 0o600 });
+      // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
+      await preflight(await loadProfile(profilePath, { env: options.env, cwd: options.cwd }), options.env);
       variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
       profileName = `embedded sandbox${options.sandboxFaults?.length ? ` (faults: ${options.sandboxFaults.join(', ')})` : ''}`;
       options.onNote?.(`sandbox bank started at ${sb.issuer} (variants A and B)${options.sandboxFaults?.length ? `, faults on: ${options.sandboxFaults.join(', ')}` : ''}`);

@@ -107,8 +107,14 @@ export class PageJourney {
     } else if (error instanceof StepTimeout) {
       out = new AuthorisationError('step_timeout', `step ${n} (${d}): ${error.message}`, { evidence: await this.evidence() });
     } else {
-      const message = this.redactor.text(error instanceof Error ? error.message.split('\n')[0] : String(error));
-      out = new AuthorisationError('step_failed', `step ${n} (${d}): ${message}`, { evidence: await this.evidence() });
+      const first = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      // puppeteer says "Navigation timeout of N ms exceeded": a bank page that never finished loading.
+      const navigation = error instanceof Error && error.name === 'TimeoutError' ? /Navigation timeout of (\d+) ?ms/i.exec(first) : null;
+      if (navigation) {
+        out = new AuthorisationError('step_timeout', `step ${n} (${d}): the bank's page did not finish loading within ${navigation[1]} ms`, { evidence: await this.evidence() });
+      } else {
+        out = new AuthorisationError('step_failed', `step ${n} (${d}): ${this.redactor.text(first)}`, { evidence: await this.evidence() });
+      }
     }
     return out;
   }

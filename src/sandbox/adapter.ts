@@ -10,8 +10,14 @@ interface Entry {
   expiresAt: number;
 }
 
-/** Makes the adapter class for one provider; every model gets its own instance over shared maps. */
-export function memoryAdapter(): new (name: string) => Adapter {
+/** The models whose ids are secrets handed to a TPP (opaque tokens and codes are their ids). */
+const ISSUED = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials']);
+
+/**
+ * Makes the adapter class for one provider; every model gets its own instance over shared maps.
+ * `issued`, when given, collects every token and code handed out (tests scan artefacts for them).
+ */
+export function memoryAdapter(issued?: Set<string>): new (name: string) => Adapter {
   const entries = new Map<string, Entry>();
   const byUid = new Map<string, string>();
   const byUserCode = new Map<string, string>();
@@ -37,6 +43,7 @@ export function memoryAdapter(): new (name: string) => Adapter {
     }
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const key = this.key(id);
+      if (issued && ISSUED.has(this.name)) issued.add(id);
       entries.set(key, { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
       if (payload.uid) byUid.set(payload.uid, id);
       if (payload.userCode) byUserCode.set(payload.userCode, id);

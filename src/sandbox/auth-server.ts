@@ -27,6 +27,8 @@ export interface AuthServerOptions {
   store: Store;
   faults: Faults;
   tls: boolean;
+  /** Collects every token and code issued. */
+  issued?: Set<string>;
 }
 
 /** The consent an authorization-code grant was bound to, from the grant id of the current exchange. */
@@ -46,7 +48,7 @@ function peerCertificate(ctx: KoaContextWithOIDC): X509Certificate | undefined {
 export function createAuthServer(o: AuthServerOptions): Provider {
   const { store, faults } = o;
   const configuration: Configuration = {
-    adapter: memoryAdapter(),
+    adapter: memoryAdapter(o.issued),
     clients: o.clients,
     jwks: { keys: [{ ...o.signingKey.privateJwk, use: 'sig' } as never] },
     cookies: { keys: [crypto.randomUUID(), crypto.randomUUID()] },

@@ -1,18 +1,37 @@
 /**
- * The sandbox's fault switches: each breaks exactly one rule of docs/rules.md, so that the harness
- * can prove it catches that rule. Kept free of heavy imports: `obtpp sandbox --list-faults` and
- * flag validation load only this module.
+ * The sandbox's fault switches. A `rule` fault breaks exactly one rule of docs/rules.md, so that the
+ * harness can prove it catches that rule. A `chaos` fault makes one part of the bank misbehave below
+ * the rules (slow, cut off, not JSON, 5xx, a redirect, a wrong certificate, a broken PSU page), so
+ * that the harness can prove it survives any bank: the run ends, the scenarios that touch that part
+ * fail naming the cause, the others still pass. Kept free of heavy imports: `obtpp sandbox
+ * --list-faults` and flag validation load only this module.
  */
 import { UsageError } from '../errors.ts';
 
-/** One fault: its name (the `--fault` value), the rule it breaks, and what goes wrong. */
+/** One fault: its name (the `--fault` value), the rule it breaks (`CHAOS` for chaos faults), what goes wrong, and its kind. */
 export interface FaultInfo {
   name: string;
   rule: string;
   description: string;
+  /** `rule`: breaks the rule named; `chaos`: a hostile bank, its scope told in the description. */
+  kind: 'rule' | 'chaos';
 }
 
-const TABLE = [
+/**
+ * The time-outs and size limit of the sandbox's own profile (`sb.profile()`): tight, because the bank
+ * is on loopback, so that the chaos faults cost seconds, not minutes. The chaos faults are sized
+ * against them (a reply 2 s slower than `requestMs`, a body twice `maxBodyBytes`).
+ */
+export const SANDBOX_TIMEOUTS = { requestMs: 3_000, browserStepMs: 5_000, authorisationMs: 30_000 } as const;
+export const SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
+/** How much later than the profile's request time-out the slow-response fault answers. */
+export const SLOW_BY_MS = 2_000;
+/** Where the redirect-other-host fault sends the TPP (a reserved name: nothing there answers). */
+export const OTHER_HOST = 'https://gateway.other-bank.invalid';
+/** The only name in the certificate of the tls-host-mismatch fault. */
+export const MISMATCHED_NAME = 'other-bank.invalid';
+
+const RULE_TABLE = [
   ['consent-status-not-awaiting', 'AIS-01', 'new account-access consents start as Authorised'],
   ['authorisation-alters-consent', 'AIS-02', 'approving adds ReadBalances and ReadTransactionsDetail and widens the transaction period by a year'],
   ['partial-grant', 'AIS-03', 'approving grants only the accounts permissions, dropping balances and transactions'],
@@ -39,12 +58,39 @@ const TABLE = [
   ['interaction-id-not-echoed', 'SEC-07', 'x-fapi-interaction-id is not echoed (a new one every time)'],
 ] as const;
 
-/** A fault's name. */
-export type FaultName = (typeof TABLE)[number][0];
+const { requestMs, browserStepMs } = SANDBOX_TIMEOUTS;
+const MiB = (n: number) => `${n / (1024 * 1024)} MiB`;
 
-/** Every fault, in the order of docs/rules.md. */
+/** Chaos faults: each hits one endpoint family (its scope, first in the sentence), except tls-host-mismatch (the whole bank). */
+const CHAOS_TABLE = [
+  ['slow-response', 'CHAOS', `balances: GET /accounts/{AccountId}/balances answers only after ${requestMs + SLOW_BY_MS} ms, ${SLOW_BY_MS} ms past the sandbox profile's timeouts.requestMs (${requestMs} ms)`],
+  ['connection-reset', 'CHAOS', 'transactions: GET /accounts/{AccountId}/transactions sends its headers and half its body, then resets the connection'],
+  ['html-body', 'CHAOS', 'account detail: GET /accounts/{AccountId} answers an HTML page (text/html) in place of its JSON body, status unchanged'],
+  ['invalid-json', 'CHAOS', 'funds confirmations: POST /funds-confirmations answers a JSON body cut in half, still labelled application/json'],
+  ['wrong-content-type', 'CHAOS', 'payment status: GET /{payment-product}/{paymentId}/status answers its JSON body labelled text/plain'],
+  ['oversized-body', 'CHAOS', `transaction detail (A): GET /{account-id}/transactions/{resourceId} answers a ${MiB(2 * SANDBOX_MAX_BODY_BYTES)} body, over the sandbox profile's limits.maxBodyBytes (${MiB(SANDBOX_MAX_BODY_BYTES)})`],
+  ['500-no-body', 'CHAOS', 'funds consent read (A): GET /funds-confirmation-consents/{ConsentId} answers 500 with no body'],
+  ['503-no-body', 'CHAOS', 'payment consents: POST /{payment-product} answers 503 with no body'],
+  ['429-retry-after', 'CHAOS', 'payment read: GET /{payment-product}/{paymentId} answers 429 Too Many Requests with Retry-After: 30 and no body'],
+  ['redirect-other-host', 'CHAOS', `funds consents: POST /funds-confirmation-consents answers 307 with Location on another host (${OTHER_HOST})`],
+  ['tls-host-mismatch', 'CHAOS', `the whole bank: serves HTTPS (switches TLS on) with a certificate only for ${MISMATCHED_NAME}, not for the host the TPP connects to; nothing can run`],
+  ['login-page-hangs', 'CHAOS', 'payment authorisations: the PSU\'s login page sends its first bytes and never finishes loading'],
+  ['no-approve-button', 'CHAOS', `payment authorisations: the consent page has no Approve button (the PSU driver waits for it ${browserStepMs} ms, the sandbox profile's timeouts.browserStepMs)`],
+] as const;
+
+/** A fault's name. */
+export type FaultName = (typeof RULE_TABLE)[number][0] | (typeof CHAOS_TABLE)[number][0];
+/** A chaos fault's name. */
+export type ChaosFaultName = (typeof CHAOS_TABLE)[number][0];
+
+const TABLE: ReadonlyArray<readonly [FaultName, string, string, FaultInfo['kind']]> = [
+  ...RULE_TABLE.map(([name, rule, description]) => [name, rule, description, 'rule'] as const),
+  ...CHAOS_TABLE.map(([name, rule, description]) => [name, rule, description, 'chaos'] as const),
+];
+
+/** Every fault: the rule faults in the order of docs/rules.md, then the chaos faults. */
 export function listFaults(): FaultInfo[] {
-  return TABLE.map(([name, rule, description]) => ({ name, rule, description }));
+  return TABLE.map(([name, rule, description, kind]) => ({ name, rule, description, kind }));
 }
 
 /** Thrown for a `--fault` that does not exist; the CLI exits 2 with one line naming the valid ones. */

@@ -13,7 +13,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ClientMetadata } from 'oidc-provider';
 import { createAuthServer } from './auth-server.ts';
-import { parseFaults } from './faults.ts';
+import { MISMATCHED_NAME, parseFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 import type { FaultName } from './faults.ts';
 import { anchorDay, buildFixtures } from './fixtures.ts';
 import { html, page, sendHtml } from './http.ts';
@@ -24,8 +24,8 @@ import { createResourceServer } from './resource-server.ts';
 import type { Variant } from './resource-server.ts';
 import { Store } from './store.ts';
 
-export { listFaults, parseFaults, UnknownFaultError } from './faults.ts';
-export type { FaultInfo, FaultName } from './faults.ts';
+export { listFaults, parseFaults, UnknownFaultError, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
+export type { ChaosFaultName, FaultInfo, FaultName } from './faults.ts';
 export type { Variant } from './resource-server.ts';
 
 /** Options of startSandbox; every one has a default. */
@@ -34,7 +34,7 @@ export interface SandboxOptions {
   port?: number;
   /** Interface to bind; default 127.0.0.1. Anything else is reachable from the network. */
   host?: string;
-  /** Serve HTTPS with a CA and certificates made at start, and offer tls_client_auth. Default false. */
+  /** Serve HTTPS with a CA and certificates made at start, and offer tls_client_auth. Default false (true with the tls-host-mismatch fault). */
   tls?: boolean;
   /** Fault names to switch on (see listFaults); an unknown name throws UnknownFaultError. */
   faults?: string[];
@@ -90,6 +90,8 @@ export interface Sandbox {
    * the client_secret_basic one).
    */
   profile(variant?: Variant | 'all', clientIndex?: number): Record<string, unknown>;
+  /** Every access token, refresh token and authorization code issued so far (for secret scans). */
+  issuedTokens(): string[];
   /** Closes the server and every open connection. */
   stop(): Promise<void>;
 }
@@ -106,8 +108,13 @@ function urlHost(host: string): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const faults = parseFaults(options.faults);
   const host = options.host ?? '127.0.0.1';
-  const useTls = options.tls ?? false;
-  const [signingKey, clientKey, pki] = await Promise.all([rsaKey(), rsaKey(), useTls ? tlsMaterial(host) : Promise.resolve(undefined)]);
+  // tls-host-mismatch is about the certificate: it brings TLS with it.
+  const mismatch = faults.has('tls-host-mismatch');
+  const useTls = (options.tls ?? false) || mismatch;
+  const [signingKey, clientKey, pki] = await Promise.all([
+    rsaKey(), rsaKey(),
+    useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
+  ]);
   const store = new Store(buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined))), options.clock);
 
   // The provider needs the issuer, which needs the port: listen first, then build the handlers.
@@ -133,7 +140,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const redirectUris = [callback, ...(options.redirectUris ?? [])];
 
   const clients = makeClients(redirectUris, clientKey, pki);
+  const issued = new Set<string>();
   const provider = createAuthServer({
+    issued,
     issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls,
     clients: clients.map((c) => c.metadata),
   });
@@ -172,6 +181,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
     faults: [...faults],
     profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
+    issuedTokens: () => [...issued],
     stop: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -240,6 +250,9 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
       offlineAccess: true,
     },
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
+    // Loopback answers in milliseconds: tight limits make a hung or flooding bank (the chaos faults) cost seconds.
+    timeouts: { ...SANDBOX_TIMEOUTS },
+    limits: { maxBodyBytes: SANDBOX_MAX_BODY_BYTES },
     ...(sb.tls ? {
       mtls: { ca: sb.tls.caPem, ...(client.authMethod === 'tls_client_auth' ? { cert: sb.tls.clientCertPem, key: sb.tls.clientKeyPem } : {}) },
     } : {}),

@@ -48,20 +48,23 @@ export interface TlsMaterial {
 /**
  * Makes a CA, a server certificate for 127.0.0.1/localhost (and `host`), and a client certificate,
  * with the openssl command line (node:crypto cannot issue certificates). EC P-256 keys keep it fast.
+ * `serverNames` (subjectAltName entries such as `DNS:x.invalid`) replace the loopback names: a
+ * certificate that does not match the host (the tls-host-mismatch fault).
  */
-export async function tlsMaterial(host: string): Promise<TlsMaterial> {
+export async function tlsMaterial(host: string, options: { serverNames?: string[] } = {}): Promise<TlsMaterial> {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-sandbox-pki-'));
   const f = (name: string) => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
   const san = ['IP:127.0.0.1', 'IP:::1', 'DNS:localhost'];
   if (!['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(host)) san.push(/^[\d.]+$|:/.test(host) ? `IP:${host}` : `DNS:${host}`);
+  if (options.serverNames) san.splice(0, san.length, ...options.serverNames);
   try {
     await writeFile(f('server.ext'), `subjectAltName=${san.join(',')}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`);
     await writeFile(f('client.ext'), 'extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n');
     await run('openssl', ['req', '-x509', ...ec, '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '7',
       '-subj', '/O=obtpp sandbox/CN=obtpp sandbox CA — not a bank', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
     await Promise.all([
-      issue('server', '/CN=localhost'),
+      issue('server', `/CN=${options.serverNames?.[0]?.replace(/^(DNS|IP):/, '') ?? 'localhost'}`),
       issue('client', '/C=GB/O=OpenBanking/OU=obtpp-sandbox/CN=tpp-tls-client'),
     ]);
     const [caPem, serverCertPem, serverKeyPem, clientCertPem, clientKeyPem] = await Promise.all(

@@ -92,7 +92,10 @@ export async function handleInteraction(ctx: PagesContext, req: IncomingMessage,
     if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(uid, tppName, 'The username or password is not right.'));
     return void (await ctx.provider.interactionFinished(req, res, { login: { accountId: psu.username } }, { mergeWithLastSubmission: false }));
   }
-  if (!loggedIn) return sendHtml(res, 200, loginPage(uid, tppName));
+  if (!loggedIn) {
+    if (ctx.faults.has('login-page-hangs') && consent.kind === 'pis') return hang(res, loginPage(uid, tppName));
+    return sendHtml(res, 200, loginPage(uid, tppName));
+  }
 
   if (method === 'POST' && step === 'confirm') {
     const form = new URLSearchParams(await readBody(req));
@@ -103,6 +106,16 @@ export async function handleInteraction(ctx: PagesContext, req: IncomingMessage,
   const problem = ownershipProblem(ctx, consent, loggedIn);
   if (problem) return sendHtml(res, 200, errorPage(uid, tppName, problem));
   return sendHtml(res, 200, consentPage(uid, tppName, consent, loggedIn, ctx.faults));
+}
+
+/**
+ * login-page-hangs: the page's first bytes, then nothing, until the browser gives up (or the
+ * sandbox stops). The document never completes, so it never counts as loaded.
+ */
+function hang(res: ServerResponse, body: string): void {
+  res.on('error', () => undefined);
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.write(body.slice(0, body.indexOf('<h1>')));
 }
 
 /** A fixed debtor account (funds consent, or a payment naming one) must be one of the PSU's. */
@@ -232,7 +245,7 @@ ${error ? `<p class="error" data-testid="consent-error">${html(error)}</p>` : ''
 <form method="post" action="/interaction/${html(uid)}/confirm">
 ${sections.join('\n')}
 <p>You approve or reject this request as a whole.</p>
-<button id="approve" type="submit" name="decision" value="approve" data-testid="approve">Approve</button>
+${faults.has('no-approve-button') && consent.kind === 'pis' ? '' : '<button id="approve" type="submit" name="decision" value="approve" data-testid="approve">Approve</button>'}
 <button id="reject" type="submit" name="decision" value="reject" data-testid="reject" formnovalidate>Reject</button>
 </form></div>`);
 }

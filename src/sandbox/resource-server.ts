@@ -12,6 +12,7 @@ import type Provider from 'oidc-provider';
 import type { Faults } from './faults.ts';
 import { availableBalance, money, parseMoney } from './fixtures.ts';
 import type { FixtureAccount, FixtureTransaction } from './fixtures.ts';
+import { chaosFor } from './chaos.ts';
 import { BodyTooLargeError, readBody } from './http.ts';
 import type { AccountRef, AisConsent, CofConsent, Consent, ConsentKind, PisConsent, Store } from './store.ts';
 
@@ -574,11 +575,13 @@ export function createResourceServer(ctx: ResourceContext) {
     method: string;
     pattern: string[];
     handler: (r: Req) => Promise<Reply>;
+    /** The operation's name (the handler's, as wire.md names it): what chaos faults hook on. */
+    operation: string;
   }
   const AB: Variant[] = ['A', 'B'];
   const A: Variant[] = ['A'];
   const route = (variants: Variant[], method: string, path: string, handler: Route['handler']): Route =>
-    ({ variants, method, pattern: path.split('/').filter(Boolean), handler });
+    ({ variants, method, pattern: path.split('/').filter(Boolean), handler, operation: handler.name });
   const routes: Route[] = [
     route(AB, 'POST', '/account-access-consents', createAccountAccessConsent),
     route(AB, 'POST', '/consents', createAccountAccessConsent),
@@ -612,9 +615,11 @@ export function createResourceServer(ctx: ResourceContext) {
     return { Code: `${status} ${STATUS_CODES[status]}`, Id: randomUUID(), Message: errors[0].Message, Errors: errors };
   }
 
-  /** The one exit of every resource response. */
+  const baseHeaders = (interactionId: string): Record<string, string> => ({ 'x-fapi-interaction-id': interactionId, 'cache-control': 'no-store' });
+
+  /** The one exit of every resource response (a chaos fault may write in its place). */
   function send(res: ServerResponse, interactionId: string, reply: Reply): void {
-    const headers: Record<string, string> = { 'x-fapi-interaction-id': interactionId, 'cache-control': 'no-store' };
+    const headers = baseHeaders(interactionId);
     let payload: string | undefined;
     if (reply.body !== undefined) {
       payload = JSON.stringify(reply.body);
@@ -629,11 +634,15 @@ export function createResourceServer(ctx: ResourceContext) {
   return async function handle(req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string): Promise<void> {
     const sent = req.headers['x-fapi-interaction-id'];
     const interactionId = typeof sent === 'string' && sent !== '' && !faults.has('interaction-id-not-echoed') ? sent : randomUUID();
-    const reply = await dispatch(req, variant, path, search);
-    send(res, interactionId, reply);
+    const { reply, operation } = await dispatch(req, variant, path, search);
+    const chaos = operation ? chaosFor(faults, operation) : undefined;
+    if (!chaos) return send(res, interactionId, reply);
+    // The TPP may hang up on a broken answer; that must not become an error of the sandbox.
+    res.on('error', () => undefined);
+    chaos.write({ req, res, headers: baseHeaders(interactionId), reply, send: () => send(res, interactionId, reply) });
   };
 
-  async function dispatch(req: IncomingMessage, variant: Variant, path: string, search: string): Promise<Reply> {
+  async function dispatch(req: IncomingMessage, variant: Variant, path: string, search: string): Promise<{ reply: Reply; operation?: string }> {
     const segments = path.split('/').filter(Boolean).map((s) => {
       try {
         return decodeURIComponent(s);
@@ -649,29 +658,36 @@ export function createResourceServer(ctx: ResourceContext) {
       if (!params) continue;
       pathMatched = true;
       if (candidate.method !== method) continue;
-      try {
-        let body: unknown;
-        let bodyText = '';
-        if (method === 'POST') {
-          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return { status: 415 };
-          bodyText = await readBody(req);
-          try {
-            body = JSON.parse(bodyText);
-          } catch {
-            throw new ApiError(400, 'UK.OBIE.Resource.InvalidFormat', 'the body is not valid JSON');
-          }
-        }
-        const r: Req = {
-          variant, method, path, params, query: new URLSearchParams(search), headers: req.headers, raw: req, body, bodyText,
-          self: `${ctx.baseUrls[variant]}${path}`,
-        };
-        return await candidate.handler(r);
-      } catch (error) {
-        if (error instanceof BodyTooLargeError) return { status: 413 };
-        if (error instanceof ApiError) return error.status === 401 ? { status: 401 } : { status: error.status, body: errorBody(error.status, error.errors) };
-        return { status: 500, body: errorBody(500, [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'the sandbox failed to answer' }]) };
-      }
+      const operation = candidate.operation;
+      const instead = chaosFor(faults, operation)?.instead;
+      if (instead) return { reply: instead, operation };
+      return { reply: await run(candidate, req, variant, method, path, params, search), operation };
     }
-    return { status: pathMatched ? 405 : 404 };
+    return { reply: { status: pathMatched ? 405 : 404 } };
+  }
+
+  async function run(candidate: Route, req: IncomingMessage, variant: Variant, method: string, path: string, params: Record<string, string>, search: string): Promise<Reply> {
+    try {
+      let body: unknown;
+      let bodyText = '';
+      if (method === 'POST') {
+        if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return { status: 415 };
+        bodyText = await readBody(req);
+        try {
+          body = JSON.parse(bodyText);
+        } catch {
+          throw new ApiError(400, 'UK.OBIE.Resource.InvalidFormat', 'the body is not valid JSON');
+        }
+      }
+      const r: Req = {
+        variant, method, path, params, query: new URLSearchParams(search), headers: req.headers, raw: req, body, bodyText,
+        self: `${ctx.baseUrls[variant]}${path}`,
+      };
+      return await candidate.handler(r);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return { status: 413 };
+      if (error instanceof ApiError) return error.status === 401 ? { status: 401 } : { status: error.status, body: errorBody(error.status, error.errors) };
+      return { status: 500, body: errorBody(500, [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'the sandbox failed to answer' }]) };
+    }
   }
 }

@@ -1,17 +1,48 @@
+import { STATUS_CODES } from 'node:http';
 import type { ApiResult } from '../../src/client/operations.ts';
 import { validate, formatProblems, errorCodesOf, type SchemaName } from '../../src/dialects/obie/index.ts';
 import type { ConformanceWorld } from './world.ts';
 
-const REASON: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' };
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
-/** "GET /accounts → 200 OK [x-fapi-interaction-id …]" plus the bank's error code, for messages. */
+/** A piece of a body for a message: trimmed, cut, quoted. */
+function excerpt(text: string): string {
+  return JSON.stringify(text.trim().slice(0, 60)) + (text.trim().length > 60 ? '…' : '');
+}
+
+/**
+ * What the answer was, beyond its status, in a few words: the bank's error codes, or what is wrong
+ * with the body (none, not JSON, labelled with the wrong Content-Type), where a redirect points,
+ * when to retry.
+ */
+function answerDetails(r: ApiResult): string[] {
+  const details: string[] = [];
+  const type = r.headers['content-type'];
+  const hasBody = r.text.trim().length > 0;
+  if (r.status >= 300 && r.status < 400) details.push(r.headers.location ? `redirect to ${r.headers.location}` : 'a redirect without Location');
+  if (r.status === 429 || (r.status === 503 && r.headers['retry-after'])) details.push(r.headers['retry-after'] ? `Retry-After: ${r.headers['retry-after']}` : 'no Retry-After');
+  const codes = errorCodesOf(r.body);
+  if (codes.length) details.push(codes.join(', '));
+  if (!hasBody) {
+    // 204, 401, 404, 405 and 415 come without a body by the standard; elsewhere its absence is news.
+    if (r.status >= 500 || (r.status >= 200 && r.status < 300 && r.status !== 204)) details.push('no body');
+  } else if (!r.json) {
+    details.push(type && JSON_TYPE.test(type)
+      ? `body is not JSON although its Content-Type is ${type}: ${excerpt(r.text)}`
+      : `body is not JSON: ${type ? `Content-Type ${type}` : 'no Content-Type'}, ${excerpt(r.text)}`);
+  } else if (!type || !JSON_TYPE.test(type)) {
+    details.push(`JSON body with ${type ? `Content-Type ${type}` : 'no Content-Type'}, not application/json`);
+  }
+  return details;
+}
+
+/** "GET /accounts → 200 OK [x-fapi-interaction-id …]" plus the bank's error code or what is wrong with the body, for messages. */
 export function describeAnswer(r: ApiResult): string {
   const req = `${r.exchange.method} ${pathOnly(r.exchange.url)}`;
   const id = r.headers['x-fapi-interaction-id'];
-  let what = `${r.status}${REASON[r.status] ? ' ' + REASON[r.status] : ''}`;
-  const codes = errorCodesOf(r.body);
-  if (codes.length) what += ` (${codes.join(', ')})`;
-  else if (!r.json && r.text.trim()) what += ` (body is not JSON: ${JSON.stringify(r.text.trim().slice(0, 60))})`;
+  const reason = STATUS_CODES[r.status];
+  const details = answerDetails(r);
+  const what = `${r.status}${reason ? ' ' + reason : ''}${details.length ? ` (${details.join('; ')})` : ''}`;
   return `${req} → ${what}${id ? ` [x-fapi-interaction-id ${id}]` : ''}`;
 }
 
@@ -39,8 +70,15 @@ export function expectRefusal(world: ConformanceWorld, r: ApiResult, allowed: nu
   throw world.violation(`expected the bank to refuse ${why} with HTTP ${want}, got ${describeAnswer(r)}`);
 }
 
-/** Demands a body valid against one of the dialect's schemas. */
+/**
+ * Demands a body valid against one of the dialect's schemas, sent as JSON: the standard's
+ * `Content-Type: application/json` (a TPP should not have to guess what a body is).
+ */
 export function expectSchema(world: ConformanceWorld, r: ApiResult, schema: SchemaName): void {
+  const type = r.headers['content-type'];
+  if (r.json && (!type || !JSON_TYPE.test(type))) {
+    throw world.violation(`the body of ${describeAnswer(r)} is not a valid ${schema}: it must come with Content-Type application/json`);
+  }
   const problems = validate(schema, r.json ? r.body : r.text.trim() ? r.text : undefined);
   if (problems.length) {
     throw world.violation(`the body of ${describeAnswer(r)} is not a valid ${schema}:\n${formatProblems(problems)}`);
@@ -53,3 +91,11 @@ export function parseStatuses(text: string): number[] {
 
 /** Local "now" in ms (kept in one place so tests of the harness can reason about it). */
 export const now = (): number => Date.now();
+
+/**
+ * Demands a JSON body before a step reads fields out of it, so that a body that is not JSON is
+ * reported as such, not as a field that is missing.
+ */
+export function expectJsonBody(world: ConformanceWorld, r: ApiResult): void {
+  if (!r.json) throw world.violation(`expected a JSON body, got ${describeAnswer(r)}`);
+}

@@ -67,7 +67,10 @@ export async function authoriseConsent(world: ConformanceWorld, record: ConsentR
     if (error instanceof AuthorisationError) {
       if (error.evidence?.screenshot) world.screenshots.push(error.evidence.screenshot);
       const where = error.evidence?.url ? ` (page ${error.evidence.url})` : '';
-      throw world.violation(`the PSU's authorisation of consent ${record.id} failed: ${error.message}${where}`);
+      const violation = world.violation(`the PSU's authorisation of consent ${record.id} failed: ${error.message}${where}`);
+      // A shared set-up's journey fails every scenario that reuses it: each carries the screenshot.
+      if (error.evidence?.screenshot) (violation as { screenshots?: string[] }).screenshots = [error.evidence.screenshot];
+      throw violation;
     }
     throw error;
   }
@@ -104,7 +107,14 @@ export async function reuse<T>(world: ConformanceWorld, p: Promise<T>): Promise<
     return value;
   } catch (error) {
     addEvidence(world, (error as { exchanges?: Exchange[] }).exchanges);
-    if (error instanceof Error && error.name === 'RuleViolation') throw world.violation(error.message.replace(/^[A-Z]{3}-\d{2}: /, ''));
+    // A PSU journey's screenshot travels with its failure into every scenario (and set-up) that reuses it.
+    const screenshots = (error as { screenshots?: string[] }).screenshots ?? [];
+    for (const shot of screenshots) if (!world.screenshots.includes(shot)) world.screenshots.push(shot);
+    if (error instanceof Error && error.name === 'RuleViolation') {
+      const violation = world.violation(error.message.replace(/^[A-Z]{3}-\d{2}: /, ''));
+      if (screenshots.length) (violation as { screenshots?: string[] }).screenshots = screenshots;
+      throw violation;
+    }
     throw error;
   }
 }

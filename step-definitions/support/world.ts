@@ -4,7 +4,7 @@ import type { Variant, Fn } from '../../src/profile/types.ts';
 import type { ApiResult, TppClient } from '../../src/client/operations.ts';
 import { NotApplicableError } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
-import { HttpError } from '../../src/errors.ts';
+import { HttpError, ObtppError } from '../../src/errors.ts';
 import type { TokenSet } from '../../src/auth/index.ts';
 import type { AuthoriseResult } from '../../src/auth/authorise.ts';
 import type { RunContext, RunParameters, Lane } from '../../src/conformance/context.ts';
@@ -79,8 +79,15 @@ export class ConformanceWorld extends World<RunParameters> {
     return this.lane.client(this.variant);
   }
 
-  ccToken(fn: Fn): Promise<string> {
-    return this.lane.ccToken(fn);
+  /** A client-credentials token; a bank that cannot issue one is a verdict naming the cause. */
+  async ccToken(fn: Fn): Promise<string> {
+    try {
+      return await this.lane.ccToken(fn);
+    } catch (error) {
+      if (error instanceof HttpError) throw this.violation(`obtaining a client-credentials token: the bank gave no usable answer: ${error.message}`);
+      if (error instanceof ObtppError) throw this.violation(`obtaining a client-credentials token failed: ${error.message}`);
+      throw error;
+    }
   }
 
   /**

@@ -59,7 +59,8 @@ test('obtpp conform certifies the embedded sandbox: both variants, exit 0, every
 test('every sandbox fault makes obtpp conform exit 1 with the fault\'s rule failed', async () => {
   const list = await obtpp(['sandbox', '--list-faults', '--json']);
   assert.equal(list.code, 0, list.stderr);
-  const faults: Array<{ name: string; rule: string }> = JSON.parse(list.stdout);
+  // Chaos faults break no rule of the spec (the bank misbehaves below it): test/conformance/chaos.test.ts judges those.
+  const faults: Array<{ name: string; rule: string }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
   assert.ok(faults.length >= 24, `at least the 24 faults of the issue, got ${faults.length}`);
   const missed: string[] = [];
   const queue = [...faults];

@@ -72,11 +72,13 @@ describe('obtpp sandbox (CLI)', () => {
     const table = io();
     assert.equal(await runCli(['sandbox', '--list-faults'], table.io), 0);
     assert.match(table.text.out, /^create-200\s+SEC-05\s+creates answer 200 instead of 201$/m);
+    assert.match(table.text.out, /^slow-response\s+CHAOS\s+balances: /m);
     const json = io();
     assert.equal(await runCli(['sandbox', '--list-faults', '--json'], json.io), 0);
     const list = JSON.parse(json.text.out);
-    assert.equal(list.length, 24);
-    assert.deepEqual(Object.keys(list[0]), ['name', 'rule', 'description']);
+    assert.equal(list.filter((f: { kind: string }) => f.kind === 'rule').length, 24);
+    assert.equal(list.filter((f: { kind: string }) => f.kind === 'chaos').length, 13);
+    assert.deepEqual(Object.keys(list[0]), ['name', 'rule', 'description', 'kind']);
   });
 
   test('an unknown --fault exits 2 with one line naming the valid faults', async () => {

@@ -116,11 +116,15 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       ]),
       { where: 'stderr of obtpp token show', text: shown.stderr },
     ];
-    const hits: string[] = [];
-    for (const { where, text } of haystacks) {
-      for (const secret of secrets) if (forms(secret).some((f) => text.includes(f))) hits.push(`${where}: ${secret.slice(0, 6)}… (${secret.length} chars)`);
-      if (JWT.test(text)) hits.push(`${where}: a JWT (${JWT.exec(text)![0].slice(0, 12)}…)`);
-    }
+    const scan = (where: string, text: string): string[] => {
+      const found = secrets.filter((secret) => forms(secret).some((f) => text.includes(f))).map((secret) => `${where}: ${secret.slice(0, 6)}… (${secret.length} chars)`);
+      if (JWT.test(text)) found.push(`${where}: a JWT (${JWT.exec(text)![0].slice(0, 12)}…)`);
+      return found;
+    };
+    // The control: the one place tokens belong (the 0600 state file) and token show's stdout are found.
+    assert.ok(scan('state file', await readFile(env.OBTPP_STATE, 'utf8')).length >= stateTokens.length, 'the scan finds tokens where they are');
+    assert.ok(scan('token show', shown.stdout).length > 0, 'the scan finds the token token show prints');
+    const hits = haystacks.flatMap(({ where, text }) => scan(where, text));
     process.stdout.write(`# secret scan: ${secrets.length} secrets and tokens, ${files.length} report files, ${runs.length * 2 + 1} outputs scanned, ${hits.length} hits\n`);
     assert.deepEqual(hits, []);
   } finally {

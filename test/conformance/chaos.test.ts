@@ -1,0 +1,162 @@
+// `obtpp conform` survives any bank: against each chaos fault of the sandbox the run ends (no crash,
+// no hang beyond the profile's time-outs), the scenarios touching the broken part fail with a message
+// that names the cause and carry the evidence, the others still pass, and the exit code says which
+// (1, or 3 when nothing could run). Real binary, real sandbox, real Chromium, real sockets.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listFaults } from '../../src/sandbox/faults.ts';
+import type { ChaosFaultName } from '../../src/sandbox/faults.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+
+/**
+ * A run may take as long as its time-outs allow (the slowest, slow-response, about 50 s on two
+ * cores, two runs at a time); past this bound it is a hang, and the run is killed.
+ */
+const BOUND_MS = 240_000;
+
+interface Run { code: number | null; signal: string | null; stdout: string; stderr: string }
+
+function obtpp(args: string[], timeoutMs = BOUND_MS): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const e = error as (Error & { code?: unknown; signal?: string | null }) | null;
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, signal: e?.signal ?? null, stdout, stderr });
+    });
+  });
+}
+
+interface Expectation {
+  /** What the failure message must say: the cause, in the harness's words. */
+  cause: RegExp;
+  /** The exchange the evidence must hold: its path, and its status or transport error. */
+  exchange?: { path: RegExp; status?: number; error?: string };
+  /** A PSU-page fault: the failure carries a screenshot (summary.json and messages.ndjson). */
+  screenshot?: true;
+}
+
+/** Per chaos fault, through the embedded sandbox (tls-host-mismatch has its own test below). */
+const EXPECT: Record<Exclude<ChaosFaultName, 'tls-host-mismatch'>, Expectation> = {
+  'slow-response': { cause: /the bank gave no usable answer: time-out after 3000 ms/, exchange: { path: /\/balances$/, error: 'timeout' } },
+  'connection-reset': { cause: /the bank gave no usable answer: connection to \S+ was closed before the response was complete/, exchange: { path: /\/transactions$/, error: 'connection_reset' } },
+  'html-body': { cause: /body is not JSON: Content-Type text\/html/, exchange: { path: /\/accounts\/[^/]+$/, status: 200 } },
+  'invalid-json': { cause: /body is not JSON although its Content-Type is application\/json/, exchange: { path: /\/funds-confirmations$/, status: 201 } },
+  'wrong-content-type': { cause: /Content-Type text\/plain.*must come with Content-Type application\/json/, exchange: { path: /\/status$/, status: 200 } },
+  'oversized-body': { cause: /the bank gave no usable answer: response body over 1048576 bytes/, exchange: { path: /\/transactions\/[^/]+$/, error: 'body_too_large' } },
+  '500-no-body': { cause: /→ 500 Internal Server Error \(no body\)/, exchange: { path: /\/funds-confirmation-consents\/[^/]+$/, status: 500 } },
+  '503-no-body': { cause: /→ 503 Service Unavailable \(no body\)/, exchange: { path: /\/domestic-payments$/, status: 503 } },
+  '429-retry-after': { cause: /→ 429 Too Many Requests \(Retry-After: 30\)/, exchange: { path: /\/domestic-payments\/[^/]+$/, status: 429 } },
+  'redirect-other-host': { cause: /→ 307 Temporary Redirect \(redirect to https:\/\/gateway\.other-bank\.invalid\/\S+\)/, exchange: { path: /\/funds-confirmation-consents$/, status: 307 } },
+  'login-page-hangs': { cause: /step 0 \(open the authorization URL\): the bank's page did not finish loading within 5000 ms/, screenshot: true },
+  'no-approve-button': { cause: /step 7 \(click \[data-testid="approve"\]\): selector "\[data-testid="approve"\]" not found within 5000 ms/, screenshot: true },
+};
+
+interface Failure { rule: string; scenario: string; message: string; evidence?: { exchanges?: any[]; screenshots?: string[] } }
+
+function failuresOf(summary: any): Failure[] {
+  return summary.variants.flatMap((v: any) => v.rules.flatMap((r: any) => r.failures.map((f: any) => ({ rule: r.id, ...f }))));
+}
+
+describe('obtpp conform against a chaos bank', { concurrency: 2 }, () => {
+  test('every chaos fault of the sandbox has a case here', () => {
+    const chaos = listFaults().filter((f) => f.kind === 'chaos').map((f) => f.name).sort();
+    assert.deepEqual([...Object.keys(EXPECT), 'tls-host-mismatch'].sort(), chaos);
+  });
+
+  for (const [fault, expect] of Object.entries(EXPECT) as Array<[keyof typeof EXPECT, Expectation]>) {
+    test(`${fault}: the run completes, exit 1, the cause named with its evidence, the other scenarios pass`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), `obtpp-chaos-${fault}-`));
+      let passed = false;
+      try {
+        const started = Date.now();
+        const run = await obtpp(['conform', '--variant', 'A', '--sandbox-fault', fault, '--report-dir', dir, '--json']);
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        assert.equal(run.signal, null, `the run was killed after ${BOUND_MS} ms: a hang`);
+        assert.equal(run.code, 1, `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`);
+
+        const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
+        assert.deepEqual(JSON.parse(run.stdout), summary, '--json prints summary.json');
+        assert.equal(summary.verdict, 'fail');
+        assert.ok(summary.totals.scenarios.passed > 0, 'the other scenarios still ran and passed');
+        const failures = failuresOf(summary);
+        const named = failures.filter((f) => expect.cause.test(f.message));
+        assert.ok(named.length > 0, `a failure names the cause ${expect.cause}; got:\n${failures.map((f) => `  ${f.rule}: ${f.message.split('\n')[0]}`).join('\n')}`);
+        process.stdout.write(`# ${fault}: exit ${run.code} in ${seconds} s, ${summary.totals.scenarios.passed} passed, ${failures.length} failed (${named.length} naming the cause) — ${named[0]!.message.split('\n')[0]}\n`);
+        for (const f of failures.filter((x) => !named.includes(x))) process.stdout.write(`#   also failed: ${f.rule} ${f.scenario}: ${f.message.split('\n')[0]}\n`);
+
+        if (expect.exchange) {
+          const { path, status, error } = expect.exchange;
+          const withExchange = named.find((f) => f.evidence?.exchanges?.some((e) => path.test(new URL(e.url).pathname)
+            && (status === undefined || e.response?.status === status) && (error === undefined || e.error?.code === error)));
+          assert.ok(withExchange, `a failure naming the cause carries the exchange (${path}${status ? ` → ${status}` : ''}${error ? `, ${error}` : ''}) as evidence`);
+        }
+        if (expect.screenshot) {
+          const shot = named.flatMap((f) => f.evidence?.screenshots ?? [])[0];
+          assert.ok(shot, 'a failure naming the PSU step carries a screenshot in summary.json');
+          await access(shot);
+          const png = (await readFile(shot)).subarray(0, 8);
+          assert.deepEqual([...png], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the screenshot is a PNG');
+          const messages = (await readFile(join(dir, 'messages.ndjson'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+          assert.ok(messages.some((m) => m.attachment?.mediaType === 'image/png'), 'messages.ndjson carries the screenshot as an image/png attachment');
+        }
+        passed = true;
+      } finally {
+        // A failed case keeps its reports to be read.
+        if (passed || process.env.OBTPP_KEEP_REPORTS === undefined) await rm(dir, { recursive: true, force: true });
+        else process.stdout.write(`# ${fault}: reports kept in ${dir}\n`);
+      }
+    });
+  }
+
+  test('tls-host-mismatch: nothing can run, exit 3 with one line naming the certificate mismatch', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'obtpp-chaos-tls-'));
+    const profile = join(dir, 'bank.yaml');
+    const bank = spawn(process.execPath, [bin, 'sandbox', '--tls', '--fault', 'tls-host-mismatch', '--write-profile', profile], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => bank.once('exit', (code) => resolve(code)));
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the sandbox did not start: ${out}`)), 30_000);
+        bank.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('profile:')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        bank.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
+      });
+      assert.match(out, /issuer .*: https:\/\/127\.0\.0\.1:\d+/, 'the fault serves HTTPS');
+
+      const started = Date.now();
+      const run = await obtpp(['conform', '--profile', profile, '--report-dir', join(dir, 'report')]);
+      process.stdout.write(`# tls-host-mismatch: exit ${run.code} in ${((Date.now() - started) / 1000).toFixed(1)} s — ${run.stderr.trim()}\n`);
+      assert.equal(run.signal, null, 'the run ended by itself');
+      assert.equal(run.code, 3, `exit ${run.code}; stderr: ${run.stderr}`);
+      const lines = run.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, `one line on stderr, got:\n${run.stderr}`);
+      assert.match(lines[0]!, /^obtpp: .*TLS certificate mismatch: the certificate presented by 127\.0\.0\.1:\d+ is not valid for that host \(it is for DNS:other-bank\.invalid\)/);
+    } finally {
+      bank.kill('SIGINT');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('tls-host-mismatch through the embedded sandbox: exit 3 as well', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'obtpp-chaos-tls-embedded-'));
+    try {
+      const run = await obtpp(['conform', '--variant', 'A', '--sandbox-fault', 'tls-host-mismatch', '--report-dir', dir]);
+      assert.equal(run.code, 3, `exit ${run.code}`);
+      assert.match(run.stderr, /certificate mismatch/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
