@@ -15,6 +15,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       When the PSU authorises the consent "named" with all accounts selected
       Then the ID token names the consent "named" in openbanking_intent_id
       And with that token the AISP can read the balances of the first account
+      And a token refreshed from that authorisation, if the bank issues refresh tokens, still reads the balances of the first account
 
   @SEC-02
   Rule: SEC-02 — The TPP never handles the PSU's credentials

@@ -64,6 +64,24 @@ Then('with that token the AISP can read the balances of the first account', asyn
   expectStatus(this, r, [200], `expected the token to carry consent ${record.id}'s ReadBalances (HTTP 200) — a refusal means the authorisation was bound to another consent`);
 });
 
+Then('a token refreshed from that authorisation, if the bank issues refresh tokens, still reads the balances of the first account', async function (this: ConformanceWorld) {
+  const record = this.consent!;
+  const refreshToken = record.tokens?.refreshToken;
+  if (!refreshToken) {
+    this.attach(`${this.ruleId}: the bank issued no refresh token with this authorisation; refresh not judged`, 'text/plain');
+    return;
+  }
+  let refreshed;
+  try {
+    refreshed = await (await this.lane.auth()).refresh(refreshToken);
+  } catch (error) {
+    throw this.violation(`the bank refused to refresh the token it issued with consent ${record.id}'s authorisation: ${(error as Error).message}`);
+  }
+  const id = await firstAccountId(this, record);
+  const r = await this.call('reading the balances', (c) => c.getBalances(id, { token: refreshed.accessToken }));
+  expectStatus(this, r, [200], `expected the refreshed token to stay bound to consent ${record.id} and read its balances (HTTP 200)`);
+});
+
 // ── The PSU's credentials ─────────────────────────────────────────────────────────────────────
 
 Then('the PSU typed their credentials only on a page of the bank\'s authorisation server', async function (this: ConformanceWorld) {
