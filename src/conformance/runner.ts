@@ -116,12 +116,13 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
     await mkdir(parameters.evidenceDir, { recursive: true });
 
     const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
-    const rel = (p: string) => relative(root, p).split('\\').join('/');
+    // Cucumber runs in the report dir, so the reports name the features as features/A/….
+    const rel = (p: string) => relative(reportDir, p).split('\\').join('/');
     const { runConfiguration } = await loadConfiguration({
       file: false,
       provided: {
         paths: variants.map((v) => `${rel(join(featureDir, v))}/*.feature`),
-        import: ['dist/step-definitions/**/*.js'],
+        import: [join(root, 'dist', 'step-definitions', '**', '*.js').split('\\').join('/')],
         tags,
         // One worker means cucumber's own thread: one browser and one consent pool for the whole run.
         parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
@@ -133,7 +134,7 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
         ],
         formatOptions: { junit: { suiteName: 'obtpp conformance' } },
       },
-    }, { cwd: root, env: options.env as NodeJS.ProcessEnv });
+    }, { cwd: reportDir, env: options.env as NodeJS.ProcessEnv });
 
     // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
     runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
@@ -145,7 +146,7 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
     const builder = new SummaryBuilder();
     builder.onScenario = options.onScenario;
     const sink = new (await import('node:stream')).Writable({ write: (_c, _e, cb) => cb() });
-    await runCucumber(runConfiguration, { cwd: root, stdout: sink, stderr: sink, env: options.env as NodeJS.ProcessEnv }, (envelope) => builder.add(envelope));
+    await runCucumber(runConfiguration, { cwd: reportDir, stdout: sink, stderr: sink, env: options.env as NodeJS.ProcessEnv }, (envelope) => builder.add(envelope));
 
     const summary = builder.build({ version: options.version, profile: profileName, startedAt, variants });
     await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
