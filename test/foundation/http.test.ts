@@ -2,15 +2,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { HttpClient } from '../../src/client/http.ts';
+import { listenLoopback } from '../helpers/loopback.ts';
 import { HttpError } from '../../src/errors.ts';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 const routes = new Map<string, Handler>();
 /** Every request the server received, in order (method and path). */
 const received: string[] = [];
-const sockets = new Set<Socket>();
+let close: () => Promise<void>;
 let server: http.Server;
 let base: string;
 
@@ -29,18 +30,10 @@ before(async () => {
       }
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close } = await listenLoopback(server));
 });
 
-after(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((resolve) => server.close(resolve));
-});
+after(() => close());
 
 /** Runs `fn` with a fresh client and always closes it. */
 async function withClient<T>(options: ConstructorParameters<typeof HttpClient>[0], fn: (c: HttpClient) => Promise<T>): Promise<T> {

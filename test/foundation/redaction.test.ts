@@ -4,8 +4,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import type { AddressInfo, Socket } from 'node:net';
 import { HttpClient } from '../../src/client/http.ts';
+import { listenLoopback } from '../helpers/loopback.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 
 const fresh = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
@@ -14,7 +14,7 @@ const fakeJwt = () => ['eyJhbGciOiJQUzI1NiJ9', Buffer.from(JSON.stringify({ sub:
 
 let server: http.Server;
 let base: string;
-const sockets = new Set<Socket>();
+let close: () => Promise<void>;
 /** What the fake token endpoint hands out next. */
 let tokenResponse: Record<string, string> = {};
 
@@ -48,18 +48,10 @@ before(async () => {
       res.end(JSON.stringify({ Data: { method: req.method, url: req.url, headers: req.headers, body, note: `we received ${body}` } }));
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close } = await listenLoopback(server));
 });
 
-after(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((resolve) => server.close(resolve));
-});
+after(() => close());
 
 /** Asserts no secret occurs anywhere in the captured exchanges, and that redaction did happen. */
 function assertClean(exchanges: Exchange[], secrets: Record<string, string>): void {
