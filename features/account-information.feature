@@ -4,7 +4,7 @@ Feature: Account information
   and transactions — within the bounds of an account-access consent that the PSU authorised at the
   bank. The consent carries Permissions, an Expiration Date and a Transaction Validity Period.
 
-  @AIS-01
+  @AIS-01 @level-MUST @source-spec
   Rule: AIS-01 — A consent is created with Permissions, Expiration Date and Transaction Validity Period, gets a ConsentId and awaits authorisation
 
     @A @B
@@ -26,7 +26,7 @@ Feature: Account information
       When the AISP creates an account-access consent with an empty list of permissions
       Then the bank refuses the request with 400
 
-  @AIS-02
+  @AIS-02 @level-MUST @source-spec
   Rule: AIS-02 — The consent's contents are not changed during the authorisation step
 
     @A @B
@@ -39,7 +39,7 @@ Feature: Account information
       When the AISP reads the balances of the first account
       Then the bank refuses the request because the consent does not cover it
 
-  @AIS-03
+  @AIS-03 @level-MUST @source-spec
   Rule: AIS-03 — The PSU authorises the consent only as a whole
 
     @A @B
@@ -47,7 +47,7 @@ Feature: Account information
       Given the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
       Then the AISP can read the accounts, each account's detail, its balances and its transactions
 
-  @AIS-04
+  @AIS-04 @level-MUST @source-spec
   Rule: AIS-04 — The PSU selects the accounts, and GET /accounts returns exactly those
 
     @A @B
@@ -70,7 +70,7 @@ Feature: Account information
       When the AISP reads the account "no-such-account-0000"
       Then the bank refuses the request with 400, 403 or 404
 
-  @AIS-05
+  @AIS-05 @level-MUST @source-spec
   Rule: AIS-05 — GET /accounts is the first data call and needs a valid access token from the PSU's authorisation
 
     @A @B
@@ -90,7 +90,7 @@ Feature: Account information
       When the AISP lists the accounts with a client-credentials token
       Then the bank refuses the request with 401 or 403
 
-  @AIS-06
+  @AIS-06 @level-MUST @source-spec
   Rule: AIS-06 — Several consents of one PSU for the same accounts live side by side, each with its own parameters
 
     @A @B
@@ -105,7 +105,7 @@ Feature: Account information
       Then the bank answers 200 OK
       And the list holds the same accounts as the "full" consent
 
-  @AIS-07
+  @AIS-07 @level-MUST @source-spec
   Rule: AIS-07 — The Transaction Validity Period bounds the transactions returned
 
     @A @B
@@ -129,7 +129,7 @@ Feature: Account information
       When the AISP reads in detail, with the "basic credits" consent, a transaction booked outside its period
       Then the bank refuses the request with 400, 403 or 404
 
-  @AIS-08
+  @AIS-08 @level-MUST @source-spec
   Rule: AIS-08 — After the Expiration Date the AISP no longer has access
 
     @A @B @waits
@@ -139,7 +139,7 @@ Feature: Account information
       And the AISP lists the accounts
       Then the bank refuses the request with 401 or 403
 
-  @AIS-09
+  @AIS-09 @level-MUST @source-standard
   Rule: AIS-09 — Permission clusters are enforced
 
     @A @B
@@ -167,7 +167,7 @@ Feature: Account information
       When the AISP reads the transactions of the first account
       Then every transaction is a credit
 
-  @AIS-10
+  @AIS-10 @level-MUST @source-spec
   Rule: AIS-10 — Account detail and transaction detail are read on their own paths
 
     @A @B
@@ -192,13 +192,11 @@ Feature: Account information
       When the AISP reads in detail the transaction "no-such-transaction-0000" of the first account
       Then the bank refuses the request with 400, 403 or 404
 
-  @AIS-11
+  @AIS-11 @level-MUST @source-official-schema
   Rule: AIS-11 — Accounts, balances and transactions carry the standard's mandatory fields in the standard's formats
 
     @A @B
     Scenario: Every account, balance and transaction is well formed
       Given the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
-      When the AISP lists the accounts
-      Then the body is a valid "OBReadAccount6"
-      And the AISP's reads of every account's balances are valid "OBReadBalance1"
-      And the AISP's reads of every account's transactions are valid "OBReadTransaction6"
+      When the AISP reads every resource the consent opens: the account list, and each account's detail, balances and transactions
+      Then every answer is 200 OK with a body valid against the standard's schema for it

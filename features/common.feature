@@ -5,7 +5,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
   or rejects; the PSU comes back to the TPP, which then uses the consent. These rules hold for all of
   it, and so do the standard's status codes, error body and interaction id.
 
-  @SEC-01
+  @SEC-01 @level-MUST @source-spec
   Rule: SEC-01 — The redirect carries the intent id and the bank binds the authorisation to that consent
 
     @A @B
@@ -17,7 +17,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       And with that token the AISP can read the balances of the first account
       And a token refreshed from that authorisation, if the bank issues refresh tokens, still reads the balances of the first account
 
-  @SEC-02
+  @SEC-02 @level-MUST @source-spec
   Rule: SEC-02 — The TPP never handles the PSU's credentials
 
     @A @B
@@ -26,7 +26,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       Then the PSU typed their credentials only on a page of the bank's authorisation server
       And that page was served over HTTPS, or from the local machine
 
-  @SEC-03
+  @SEC-03 @level-MUST @source-spec
   Rule: SEC-03 — Consent resources are created only by an authenticated TPP
 
     @A @B
@@ -39,7 +39,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       When the AISP creates an account-access consent with the token "forged-token-0000"
       Then the bank refuses the request with 401
 
-  @SEC-04
+  @SEC-04 @level-MUST @source-spec
   Rule: SEC-04 — A consent the PSU rejects yields no authorisation code and no token
 
     @A @B
@@ -56,7 +56,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       When the PISP reads the payment by its PaymentId
       Then the payment's status is "Rejected"
 
-  @SEC-05
+  @SEC-05 @level-MUST @source-standard
   Rule: SEC-05 — Status codes of the standard: 201 for a create, 200 for a read, 204 for a delete
 
     @A @B
@@ -74,7 +74,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       When the PISP creates a payment-order consent for 10.50 in the account's currency to a creditor, from the PSU's first account
       Then the bank answers 201 Created
 
-  @SEC-06
+  @SEC-06 @level-MUST @source-official-schema
   Rule: SEC-06 — Error responses carry the standard's error body
 
     @A @B
@@ -89,7 +89,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       Then the bank refuses the request with 400
       And the body is a valid "OBErrorResponse1"
 
-  @SEC-07
+  @SEC-07 @level-MUST @source-standard
   Rule: SEC-07 — Every response carries x-fapi-interaction-id: the TPP's echoed, or the bank's own
 
     @A @B
@@ -107,7 +107,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       When the AISP creates an account-access consent without an x-fapi-interaction-id
       Then the response carries an x-fapi-interaction-id that is a UUID
 
-  @SEC-08
+  @SEC-08 @level-MUST @source-standard
   Rule: SEC-08 — A create repeated with the same x-idempotency-key returns the same resource
 
     @A

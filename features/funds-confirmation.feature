@@ -5,7 +5,7 @@ Feature: Confirmation of funds
   funds-confirmation consent for a Debtor Account, the PSU authorises it at the bank, and only then
   may the CBPII ask, with the token of that authorisation.
 
-  @COF-01
+  @COF-01 @level-MUST @source-spec
   Rule: COF-01 — Debtor Account is mandatory on the funds-confirmation consent
 
     @A @B
@@ -28,7 +28,7 @@ Feature: Confirmation of funds
       When the CBPII creates a funds-confirmation consent without a debtor account
       Then the bank refuses the request with 400
 
-  @COF-02
+  @COF-02 @level-MUST @source-spec
   Rule: COF-02 — Consents under a client-credentials grant; confirmations only under an authorization-code grant, after the PSU authorised
 
     @A @B
@@ -49,7 +49,7 @@ Feature: Confirmation of funds
       When the CBPII creates a funds-confirmation consent for the PSU's first account without an access token
       Then the bank refuses the request with 401
 
-  @COF-03
+  @COF-03 @level-MUST @source-spec
   Rule: COF-03 — The ConsentId in the request must be the intent id of the consent the token was authorised for
 
     @A @B
@@ -59,7 +59,7 @@ Feature: Confirmation of funds
       When the CBPII asks with the "main" consent's token whether 1.00 is available, naming the "other" consent's ConsentId
       Then the bank refuses the request with 400 or 403
 
-  @COF-04
+  @COF-04 @level-MUST @source-spec
   Rule: COF-04 — The answer is only whether funds are available, never a balance
 
     @A @B
@@ -68,7 +68,7 @@ Feature: Confirmation of funds
       When the CBPII asks whether 1.00 in the account's currency is available
       Then the answer is only whether funds are available, and no balance is disclosed
 
-  @COF-05
+  @COF-05 @level-MUST @source-spec
   Rule: COF-05 — The answer is true exactly when the account holds the amount
 
     @A @B
@@ -80,7 +80,7 @@ Feature: Confirmation of funds
       When the CBPII asks whether an amount far above the available balance is available
       Then the funds are not available
 
-  @COF-06
+  @COF-06 @level-MUST @source-spec
   Rule: COF-06 — Expiration Date Time is optional and ends confirmations
 
     @A @B @waits
@@ -90,7 +90,7 @@ Feature: Confirmation of funds
       And the CBPII asks whether 1.00 in the account's currency is available
       Then the bank refuses the request with 400, 401 or 403
 
-  @COF-07
+  @COF-07 @level-MUST @source-spec
   Rule: COF-07 — The consent can be read and deleted, and a deleted consent confirms nothing
 
     @A

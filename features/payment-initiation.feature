@@ -5,7 +5,7 @@ Feature: Payment initiation
   identifier, the PaymentId, is the intent id and the id in the path. The debtor account is optional:
   when the PISP does not give it, the PSU chooses it at the bank during authorisation.
 
-  @PIS-01
+  @PIS-01 @level-MUST @source-spec
   Rule: PIS-01 — Creating the payment-order consent returns a PaymentId usable in the path
 
     @A
@@ -24,7 +24,7 @@ Feature: Payment initiation
       When the PISP creates a payment-order consent without an instructed amount
       Then the bank refuses the request with 400
 
-  @PIS-02
+  @PIS-02 @level-MUST @source-spec
   Rule: PIS-02 — The debtor account is optional; when absent, the PSU chooses it during authorisation
 
     @A
@@ -43,7 +43,7 @@ Feature: Payment initiation
       When the PISP reads the payment by its PaymentId
       Then the payment's status is "Authorised"
 
-  @PIS-03
+  @PIS-03 @level-MUST @source-spec
   Rule: PIS-03 — The payment and its status can be read
 
     @A

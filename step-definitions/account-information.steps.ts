@@ -3,9 +3,9 @@ import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
 import { NotJudgeable } from './support/world.ts';
 import {
   FULL_PERMISSIONS, aisBody, splitList, sharedAis, fullConsent, tokenOf, accountIdsOf, firstAccountId,
-  startOfDayUtc, expiringConsent, sleepUntil,
+  startOfDayUtc, expiringConsent, sleepUntil, listedAccountIds, foundAccountIds, accountListProblem,
 } from './support/setups.ts';
-import { expectStatus, expectRefusal, expectSchema, describeAnswer } from './support/judge.ts';
+import { expectStatus, expectRefusal, expectSchema, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from './support/judge.ts';
 import {
   consentIdOf, statusOf, accountsOf, transactionsOf, isoDateTime,
   DETAIL_ONLY_ACCOUNT_FIELDS, DETAIL_ONLY_TRANSACTION_FIELDS,
@@ -53,13 +53,13 @@ When('the AISP creates an account-access consent without an x-fapi-interaction-i
 Then('the consent has a ConsentId', function (this: ConformanceWorld) {
   const r = this.answer();
   const id = consentIdOf(r.body);
-  if (typeof id !== 'string' || id.length < 1 || id.length > 128) throw this.violation(`expected Data.ConsentId (1–128 characters) in ${describeAnswer(r)}, got ${JSON.stringify(id)}`);
+  if (typeof id !== 'string' || id.length < 1 || id.length > 128) throw this.violation(`expected Data.ConsentId (1–128 characters) in ${describeAnswer(r)}, got ${quote((r.body as any)?.Data?.ConsentId)}`);
 });
 
 Then('the consent\'s status is {string}', function (this: ConformanceWorld, expected: string) {
   const r = this.answer();
   const status = statusOf(r.body);
-  if (status !== expected) throw this.violation(`expected Data.Status "${expected}", got ${JSON.stringify(status)} in ${describeAnswer(r)}`);
+  if (status !== expected) throw this.violation(`expected Data.Status "${expected}", got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
 });
 
 Then('the consent\'s permissions, expiration date and transaction period are exactly those requested', function (this: ConformanceWorld) {
@@ -114,7 +114,8 @@ function current(world: ConformanceWorld): ConsentRecord {
 When('the AISP lists the accounts', async function (this: ConformanceWorld) {
   const record = current(this);
   const r = await this.call('listing the accounts', (c) => c.listAccounts({ token: tokenOf(record) }));
-  if (r.status === 200 && !record.accountIds) record.accountIds = accountsOf(r.body).map((a: any) => a?.AccountId);
+  const ids = r.status === 200 ? listedAccountIds(r.body) : [];
+  if (ids.length && !record.accountIds?.length) record.accountIds = ids;
 });
 
 When('the AISP lists the accounts with the {string} consent', async function (this: ConformanceWorld, name: string) {
@@ -276,6 +277,9 @@ Then('the list holds exactly the accounts the PSU selected', function (this: Con
   const r = this.answer();
   expectStatus(this, r, [200]);
   const selected = current(this).journey?.journey.selectedAccounts ?? [];
+  const problem = accountListProblem(r.body);
+  // The list's shape is AIS-11's to judge; which accounts it holds cannot be read from it.
+  if (problem) throw this.blocked('AIS-11', `GET /accounts: ${problem}, so which accounts it lists cannot be read`);
   const listed = accountsOf(r.body) as any[];
   if (listed.length !== selected.length) {
     throw this.violation(`the PSU selected ${selected.length} account(s) (${selected.join(', ')}), but GET /accounts listed ${listed.length}: ${listed.map((a) => a?.AccountId).join(', ')}`);
@@ -294,7 +298,11 @@ Then('the bank refuses every such request', function (this: ConformanceWorld) {
 
 Then('every AccountId listed can be read on its own', async function (this: ConformanceWorld) {
   const record = current(this);
-  const ids = accountsOf(this.answer().body).map((a: any) => a?.AccountId);
+  const body = this.answer().body;
+  const problem = accountListProblem(body);
+  if (problem) throw this.blocked('AIS-11', `GET /accounts: ${problem}, so its AccountIds cannot be read`);
+  const ids = listedAccountIds(body);
+  if (!ids.length) throw this.blocked('AIS-04', 'GET /accounts listed no AccountId to read');
   for (const id of ids) {
     const r = await this.call('reading the account', (c) => c.getAccount(id, { token: tokenOf(record) }));
     expectStatus(this, r, [200], `expected GET /accounts/${id} to answer 200 for an AccountId that GET /accounts listed`);
@@ -303,7 +311,10 @@ Then('every AccountId listed can be read on its own', async function (this: Conf
 
 Then('the list holds the same accounts as the {string} consent', async function (this: ConformanceWorld, name: string) {
   const other = await accountIdsOf(this, named(this, name));
-  const listed = accountsOf(this.answer().body).map((a: any) => a?.AccountId);
+  const body = this.answer().body;
+  const problem = accountListProblem(body);
+  if (problem) throw this.blocked('AIS-11', `GET /accounts: ${problem}, so its accounts cannot be compared`);
+  const listed = listedAccountIds(body);
   const common = listed.filter((id: string) => other.includes(id));
   // AccountIds may be consent-specific; then only the number of accounts can be compared.
   if (listed.length !== other.length || (common.length > 0 && common.length !== listed.length)) {
@@ -312,32 +323,77 @@ Then('the list holds the same accounts as the {string} consent', async function 
 });
 
 Then('the body holds exactly that one account', function (this: ConformanceWorld) {
-  const listed = accountsOf(this.answer().body);
+  const body = this.answer().body;
   const wanted = this.notes.at(-1);
-  if (listed.length !== 1 || listed[0]?.AccountId !== wanted) throw this.violation(`expected exactly the account ${wanted}, got ${listed.length} account(s): ${listed.map((a: any) => a?.AccountId).join(', ')}`);
+  const problem = accountListProblem(body);
+  if (problem) throw this.blocked('AIS-11', `GET /accounts/${wanted}: ${problem}, so which account it holds cannot be read`);
+  const listed = accountsOf(body);
+  if (listed.length !== 1 || listed[0]?.AccountId !== wanted) throw this.violation(`expected exactly the account ${wanted}, got ${listed.length} account(s): ${listed.map((a: any) => quote(a?.AccountId)).join(', ') || 'none'}`);
 });
 
 Then('the body holds exactly that one transaction', function (this: ConformanceWorld) {
-  const txs = transactionsOf(this.answer().body);
+  const body = this.answer().body;
+  const txs = transactionsOf(body);
   const wanted = this.notes.at(-1);
-  if (txs.length !== 1 || txs[0]?.TransactionId !== wanted) throw this.violation(`expected exactly the transaction ${wanted}, got ${txs.length} transaction(s): ${txs.map((t: any) => t?.TransactionId).join(', ')}`);
+  if (!Array.isArray((body as any)?.Data?.Transaction)) throw this.blocked('AIS-11', `the transaction detail's Data.Transaction is not an array (got ${quote((body as any)?.Data?.Transaction)}), so which transaction it holds cannot be read`);
+  if (txs.length !== 1 || txs[0]?.TransactionId !== wanted) throw this.violation(`expected exactly the transaction ${wanted}, got ${txs.length} transaction(s): ${txs.map((t: any) => quote(t?.TransactionId)).join(', ') || 'none'}`);
 });
 
-Then('the AISP\'s reads of every account\'s balances are valid {string}', async function (this: ConformanceWorld, schema: string) {
+/** One resource AIS-11 read, and what is wrong with it. */
+interface Judged { what: string; must: string[] }
+
+When('the AISP reads every resource the consent opens: the account list, and each account\'s detail, balances and transactions', async function (this: ConformanceWorld) {
   const record = current(this);
-  for (const id of await accountIdsOf(this, record)) {
-    const r = await this.call('reading the balances', (c) => c.getBalances(id, { token: tokenOf(record) }));
-    expectStatus(this, r, [200]);
-    expectSchema(this, r, schema as never);
+  const token = tokenOf(record);
+  this.batch = [];
+  const list = await this.call('listing the accounts', (c) => c.listAccounts({ token }));
+  this.batch.push(list);
+  // Every account that can be found, even in a malformed list: each resource is judged on its own.
+  const ids = foundAccountIds(list.body);
+  for (const id of ids.length ? ids : record.accountIds ?? []) {
+    this.batch.push(await this.call('reading the account', (c) => c.getAccount(id, { token })));
+    this.batch.push(await this.call('reading the balances', (c) => c.getBalances(id, { token })));
+    const txs = await this.call('reading the transactions', (c) => c.getTransactions(id, { token }));
+    this.batch.push(txs);
+    const first: any = transactionsOf(txs.body).find((t: any) => typeof t?.TransactionId === 'string' && t.TransactionId !== '');
+    if (first && this.client.supports('getTransaction')) {
+      this.batch.push(await this.call('reading the transaction in detail', (c) => c.getTransaction(id, first.TransactionId, { token })));
+    }
   }
 });
 
-Then('the AISP\'s reads of every account\'s transactions are valid {string}', async function (this: ConformanceWorld, schema: string) {
-  const record = current(this);
-  for (const id of await accountIdsOf(this, record)) {
-    const r = await this.call('reading the transactions', (c) => c.getTransactions(id, { token: tokenOf(record) }));
-    expectStatus(this, r, [200]);
-    expectSchema(this, r, schema as never);
+const AIS_SCHEMAS: Record<string, string> = {
+  listAccounts: 'OBReadAccount6', getAccount: 'OBReadAccount6', getBalances: 'OBReadBalance1',
+  getTransactions: 'OBReadTransaction6', getTransaction: 'OBReadTransaction6',
+};
+
+Then('every answer is 200 OK with a body valid against the standard\'s schema for it', function (this: ConformanceWorld) {
+  const judged: Judged[] = [];
+  for (const r of this.batch) {
+    const schema = AIS_SCHEMAS[r.operation];
+    if (!schema) continue;
+    const what = describeAnswer(r);
+    if (r.status !== 200) {
+      judged.push({ what, must: [`expected HTTP 200, got ${r.status}`] });
+      continue;
+    }
+    const type = r.headers['content-type'];
+    const must: string[] = [];
+    if (r.json && (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type))) must.push(`Content-Type must be application/json, got ${type ?? 'none'}`);
+    const j = judgeSchema(schema as never, r.json ? r.body : r.text.trim() ? r.text : undefined);
+    warn(this, `the body of ${what} as ${schema}`, j.should);
+    judged.push({ what: `${what} as ${schema}`, must: [...must, ...j.must] });
+  }
+  const listed = this.batch.filter((r) => r.operation === 'listAccounts');
+  const accounts = this.batch.filter((r) => r.operation === 'getAccount').length;
+  if (listed.length && !accounts) judged.push({ what: 'GET /accounts', must: ['no AccountId could be found in the account list, so no account, balance or transaction could be read'] });
+  const bad = judged.filter((x) => x.must.length);
+  // Each resource is reported, valid or not, then every problem of each.
+  const report = judged.map((x) => `${x.must.length ? '✗' : '✓'} ${x.what}${x.must.length ? `: ${x.must.length} problem${x.must.length === 1 ? '' : 's'}` : ': valid'}`);
+  this.attach(`${this.ruleId}: ${judged.length} resources judged:\n${report.join('\n')}`, 'text/plain');
+  if (bad.length) {
+    const problems = bad.flatMap((x) => x.must.map((p) => `${x.what.split(' → ')[0]}: ${p}`));
+    throw violationWithProblems(this, `${bad.length} of ${judged.length} resources are not valid:\n${report.join('\n')}\nProblems:`, problems);
   }
 });
 

@@ -1,11 +1,14 @@
 import { Given, When, Then } from './support/define.ts';
 import { NotJudgeable, type ConformanceWorld, type ConsentRecord } from './support/world.ts';
 import {
-  sharedFunds, fundsConsentBody, fundsRequest, createConsent, tokenOf, psuAccounts, availableBalance,
+  sharedFunds, fundsConsentBody, fundsRequest, createConsent, tokenOf, debtorAccount, availableBalance,
   expiringConsent,
 } from './support/setups.ts';
-import { expectStatus, expectJsonBody, describeAnswer } from './support/judge.ts';
-import { consentIdOf, statusOf, fundsAvailableOf, validate, formatProblems } from '../src/dialects/obie/index.ts';
+import { expectStatus, expectJsonBody, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from './support/judge.ts';
+import { consentIdOf, statusOf, fundsAvailableOf } from '../src/dialects/obie/index.ts';
+
+/** `Data.FundsAvailable` as it came back (a string "true" included), for messages. */
+const rawFundsAvailable = (body: unknown): unknown => (body as any)?.Data?.FundsAvailable;
 
 const DAY = 86_400_000;
 
@@ -37,7 +40,7 @@ Then('the consent\'s debtor account is the one requested', function (this: Confo
   // The bank may mask the identification, but the scheme and the rest of the account must stay.
   const masked = typeof got?.Identification === 'string' && /[*xX•]/.test(got.Identification);
   if (!got || got.SchemeName !== asked.SchemeName || (!masked && got.Identification !== asked.Identification)) {
-    throw this.violation(`expected Data.DebtorAccount ${JSON.stringify(asked)}, got ${JSON.stringify(got)}`);
+    throw this.violation(`expected Data.DebtorAccount ${JSON.stringify(asked)}, got ${quote(got)}`);
   }
 });
 
@@ -76,7 +79,7 @@ Then('the answer is only whether funds are available, and no balance is disclose
   expectStatus(this, r, [201]);
   expectJsonBody(this, r);
   const available = fundsAvailableOf(r.body);
-  if (typeof available !== 'boolean') throw this.violation(`expected Data.FundsAvailable to be true or false, got ${JSON.stringify(available)}`);
+  if (typeof available !== 'boolean') throw this.violation(`expected Data.FundsAvailable to be true or false, got ${quote(rawFundsAvailable(r.body))} in ${describeAnswer(r)}`);
   const instructed = this.notes.at(-1)!;
   const leaks: string[] = [];
   const walk = (v: unknown, path: string) => {
@@ -95,18 +98,17 @@ Then('the answer is only whether funds are available, and no balance is disclose
   const data = (r.body as any)?.Data ?? {};
   for (const k of Object.keys(data)) if (!allowed.has(k)) leaks.push(`Data.${k}`);
   for (const k of Object.keys(data.InstructedAmount ?? {})) if (k !== 'Amount' && k !== 'Currency') leaks.push(`Data.InstructedAmount.${k}`);
-  const [first] = await psuAccounts(this);
-  const balance = await availableBalance(this, first!);
+  const balance = await availableBalance(this, await debtorAccount(this));
   if (r.text.includes(balance.text) && balance.text !== instructed) leaks.push(`the account's balance ${balance.text} appears in the body`);
   for (const [h, v] of Object.entries(r.headers)) if (v.includes(balance.text) && !/date|id$/i.test(h)) leaks.push(`header ${h} carries ${balance.text}`);
   if (leaks.length) throw this.violation(`the answer discloses more than whether funds are available: ${leaks.slice(0, 5).join('; ')}`);
-  const problems = validate('OBFundsConfirmationResponse1', r.body);
-  if (problems.length) throw this.violation(`the answer is not a plain OBFundsConfirmationResponse1:\n${formatProblems(problems)}`);
+  const judged = judgeSchema('OBFundsConfirmationResponse1', r.body);
+  warn(this, `the body of ${describeAnswer(r)} as OBFundsConfirmationResponse1`, judged.should);
+  if (judged.must.length) throw violationWithProblems(this, `the answer is not a plain OBFundsConfirmationResponse1 (${judged.must.length} problem${judged.must.length === 1 ? '' : 's'}):`, judged.must);
 });
 
 Given('the AISP knows the available balance of that account', async function (this: ConformanceWorld) {
-  const [first] = await psuAccounts(this);
-  const balance = await availableBalance(this, first!);
+  const balance = await availableBalance(this, await debtorAccount(this));
   this.notes.push(JSON.stringify(balance));
 });
 
@@ -137,7 +139,7 @@ Then('the funds are available', function (this: ConformanceWorld) {
   expectStatus(this, r, [201]);
   expectJsonBody(this, r);
   const v = fundsAvailableOf(r.body);
-  if (v !== true) throw this.violation(`the account's available balance covers ${this.notes.at(-1)}, so FundsAvailable must be true; got ${JSON.stringify(v)}`);
+  if (v !== true) throw this.violation(`the account's available balance covers ${this.notes.at(-1)}, so Data.FundsAvailable must be true; got ${quote(rawFundsAvailable(r.body))} in ${describeAnswer(r)}`);
 });
 
 Then('the funds are not available', function (this: ConformanceWorld) {
@@ -145,7 +147,7 @@ Then('the funds are not available', function (this: ConformanceWorld) {
   expectStatus(this, r, [201]);
   expectJsonBody(this, r);
   const v = fundsAvailableOf(r.body);
-  if (v !== false) throw this.violation(`the account's available balance is far below ${this.notes.at(-1)}, so FundsAvailable must be false; got ${JSON.stringify(v)}`);
+  if (v !== false) throw this.violation(`the account's available balance is far below ${this.notes.at(-1)}, so Data.FundsAvailable must be false; got ${quote(rawFundsAvailable(r.body))} in ${describeAnswer(r)}`);
 });
 
 Given('the PSU has authorised a funds-confirmation consent that expires a few seconds later, and the CBPII confirmed funds before it expired', async function (this: ConformanceWorld) {

@@ -45,12 +45,13 @@ Before(async function (this: ConformanceWorld, { pickle }) {
 After(async function (this: ConformanceWorld, { result, error }) {
   this.stopRecording?.();
   if (error instanceof NotApplicableError) return;
-  if (result?.status !== Status.FAILED) return;
+  // A failed scenario, and one not judged, carry what was exchanged (a blocked precondition's too).
+  if (result?.status !== Status.FAILED && !this.notJudged) return;
   const exchanges = this.exchanges.slice(-8);
   const evidence = {
     rule: this.ruleId,
     variant: this.variant,
-    message: result.message?.split('\n')[0],
+    message: this.notJudged ? `not judged${this.notJudged.blockedBy ? ` (blocked by ${this.notJudged.blockedBy})` : ''}: ${this.notJudged.message}` : result?.message?.split('\n')[0],
     interactionIds: exchanges.map((e) => e.interactionId?.received ?? e.interactionId?.sent).filter(Boolean),
     exchanges,
     screenshots: this.screenshots,

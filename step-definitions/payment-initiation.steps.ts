@@ -1,7 +1,7 @@
 import { Given, When, Then } from './support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
-import { paymentBody, psuAccounts, authoriseConsent, newIdempotencyKey, sharedPayment } from './support/setups.ts';
-import { describeAnswer, expectStatus } from './support/judge.ts';
+import { paymentBody, debtorAccounts, authoriseConsent, newIdempotencyKey, sharedPayment } from './support/setups.ts';
+import { describeAnswer, expectStatus, quote } from './support/judge.ts';
 import { consentIdOf, statusOf } from '../src/dialects/obie/index.ts';
 
 async function createPayment(world: ConformanceWorld, body: unknown, idempotencyKey?: string) {
@@ -32,7 +32,7 @@ Then('both answers carry the same PaymentId', function (this: ConformanceWorld) 
   const [first, second] = this.batch;
   const a = consentIdOf(first?.body);
   const b = consentIdOf(second?.body);
-  if (!a || a !== b) throw this.violation(`the same request under one x-idempotency-key created two resources: ${JSON.stringify(a)} and ${JSON.stringify(b)} (${describeAnswer(second!)})`);
+  if (!a || a !== b) throw this.violation(`the same request under one x-idempotency-key created two resources: ${quote((first?.body as any)?.Data?.ConsentId)} and ${quote((second?.body as any)?.Data?.ConsentId)} (${describeAnswer(second!)})`);
 });
 
 When('the PISP creates a payment-order consent without an instructed amount', async function (this: ConformanceWorld) {
@@ -43,19 +43,20 @@ When('the PISP creates a payment-order consent without an instructed amount', as
 
 Given(/^the PISP has created a payment-order consent for ([\d.]+) in the account's currency to a creditor, (from the PSU's first account|without a debtor account)$/, async function (this: ConformanceWorld, amount: string, debtor: string) {
   const r = await createPayment(this, await paymentBody(this, amount, debtor.startsWith('from')));
-  if (r.status >= 300 || !this.payment?.id) throw this.violation(`creating the payment-order consent (a set-up of this scenario) failed: ${describeAnswer(r)}`);
+  // Creating the consent is PIS-01's to judge; here it is a precondition.
+  if (r.status >= 300 || !this.payment?.id) throw this.blocked('PIS-01', `creating the payment-order consent (a set-up of this scenario) failed: ${describeAnswer(r)}`);
 });
 
 Then('the payment has a PaymentId', function (this: ConformanceWorld) {
   const id = consentIdOf(this.answer().body);
-  if (typeof id !== 'string' || id.length < 1 || id.length > 128) throw this.violation(`expected the PaymentId in Data.ConsentId, got ${JSON.stringify(id)} in ${describeAnswer(this.answer())}`);
+  if (typeof id !== 'string' || id.length < 1 || id.length > 128) throw this.violation(`expected the PaymentId in Data.ConsentId, got ${quote((this.answer().body as any)?.Data?.ConsentId)} in ${describeAnswer(this.answer())}`);
 });
 
 Then('the payment\'s status is {string}', function (this: ConformanceWorld, expected: string) {
   const r = this.answer();
   expectStatus(this, r, [200, 201]);
   const status = statusOf(r.body);
-  if (status !== expected) throw this.violation(`expected the payment's Data.Status "${expected}", got ${JSON.stringify(status)} in ${describeAnswer(r)}`);
+  if (status !== expected) throw this.violation(`expected the payment's Data.Status "${expected}", got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
 });
 
 When('the PISP reads the payment by its PaymentId', async function (this: ConformanceWorld) {
@@ -76,8 +77,8 @@ Then('the body is the same payment', function (this: ConformanceWorld) {
   const r = this.answer();
   const got = (r.body as any)?.Data;
   const asked = this.payment!.request.Data.Initiation;
-  if (got?.ConsentId !== this.payment!.id) throw this.violation(`expected the payment ${this.payment!.id}, got ${JSON.stringify(got?.ConsentId)} in ${describeAnswer(r)}`);
-  if (!sameJson(got?.Initiation, asked)) throw this.violation(`the payment read back differs from the one created: asked ${JSON.stringify(asked)}, got ${JSON.stringify(got?.Initiation)}`);
+  if (got?.ConsentId !== this.payment!.id) throw this.violation(`expected the payment ${this.payment!.id}, got ${quote(got?.ConsentId)} in ${describeAnswer(r)}`);
+  if (!sameJson(got?.Initiation, asked)) throw this.violation(`the payment read back differs from the one created: asked ${JSON.stringify(asked)}, got ${quote(got?.Initiation)}`);
 });
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -90,7 +91,7 @@ Given(/^the PSU has authorised a payment-order consent for ([\d.]+) in the accou
 });
 
 When(/^the PSU authorises the payment( choosing their second account as the debtor)?$/, async function (this: ConformanceWorld, choice: string | undefined) {
-  const accounts = await psuAccounts(this);
+  const accounts = await debtorAccounts(this);
   const choose = accounts[1] ?? accounts[0]!;
   const choosing = Boolean(choice);
   if (choosing) this.payment!.debtorChosen = choose;

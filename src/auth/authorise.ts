@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { AuthorisationError } from '../errors.ts';
-import type { Fn, Profile } from '../profile/types.ts';
+import type { AccountChoice, Fn, Profile } from '../profile/types.ts';
+import { parseAccountChoice } from '../profile/load.ts';
 import type { PsuBrowser, JourneyResult } from '../psu/index.ts';
 import type { Auth, PendingAuthorisation, TokenSet } from './index.ts';
 
@@ -13,8 +14,12 @@ export interface AuthoriseContext {
 }
 
 export interface AuthoriseOptions {
-  /** Accounts to tick (AccountId, identification, name or 1-based index); default the profile's, else all offered. */
-  accounts?: string[];
+  /**
+   * Accounts to tick: a choice by position or names, or its written form as a list (`['all']`,
+   * `['first']`, `['first:2']`, or names: AccountIds, identifications, account names); default the
+   * profile's psu.accounts, else all offered.
+   */
+  accounts?: AccountChoice | string[];
   /** Debtor to choose when the bank offers the choice; default the first. */
   debtor?: string;
   /** The PSU rejects instead of approving. */
@@ -62,7 +67,7 @@ export async function authorise(
     username: profile.psu.username,
     password: profile.psu.password,
     reject: options.reject,
-    accounts: options.accounts ?? profile.psu.accounts,
+    accounts: (Array.isArray(options.accounts) ? parseAccountChoice(options.accounts) : options.accounts) ?? profile.psu.accounts,
     debtor: options.debtor,
     stepTimeoutMs: profile.timeouts.browserStepMs,
     totalTimeoutMs: profile.timeouts.authorisationMs,

@@ -7,7 +7,8 @@
  * redaction apply to it exactly as to the API calls.
  */
 import * as client from 'openid-client';
-import { AuthorisationError, HttpError, ProfileError } from '../errors.ts';
+import { AuthorisationError, ExitCode, HttpError, ObtppError, ProfileError } from '../errors.ts';
+import type { Exchange } from '../client/exchange.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
@@ -40,6 +41,26 @@ export interface PendingAuthorisation {
   redirectUri: string;
 }
 
+/**
+ * The bank's authorisation server could not be discovered or understood (a 404, an HTML page,
+ * JSON that is not a discovery document, no authorization_endpoint). Nothing was judged yet, so
+ * this is "could not run" (exit 3), with the URL and what came back.
+ */
+export class DiscoveryError extends ObtppError {
+  readonly url: string;
+  /** What the bank answered, when it answered at all. */
+  readonly response?: { status: number; contentType?: string; excerpt?: string };
+  constructor(url: string, message: string, options: { response?: DiscoveryError['response']; cause?: unknown; hint?: string } = {}) {
+    super('discovery_failed', message, {
+      cause: options.cause,
+      exitCode: ExitCode.cannotRun,
+      hint: options.hint ?? 'check auth.issuer / auth.discoveryUrl in the profile: it must serve the OpenID Provider configuration (JSON)',
+    });
+    this.url = url;
+    this.response = options.response;
+  }
+}
+
 /** Discovery documents already fetched, by discovery URL (so a run discovers once). */
 const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
 const DISCOVERY_TTL_MS = 5 * 60_000;
@@ -63,7 +84,7 @@ export class Auth {
     const meta = config.serverMetadata();
     this.issuer = meta.issuer;
     if (!meta.authorization_endpoint) {
-      throw new AuthorisationError('invalid_discovery', `the bank's discovery document (${meta.issuer}) has no authorization_endpoint`);
+      throw new DiscoveryError(meta.issuer, `discovery: the bank's discovery document (${meta.issuer}) has no authorization_endpoint`);
     }
     this.authorizationEndpoint = meta.authorization_endpoint;
   }
@@ -120,11 +141,19 @@ export class Auth {
         config = new client.Configuration(cached.metadata, a.clientId, metadata, clientAuth);
         for (const fn of execute) fn(config);
       } else {
-        config = await client.discovery(server, a.clientId, metadata, clientAuth, {
-          execute,
-          [client.customFetch]: http.fetch as unknown as client.CustomFetch,
-          timeout: Math.ceil(http.timeoutMs / 1000),
-        });
+        const seen: Exchange[] = [];
+        const stop = http.recordInto(seen);
+        try {
+          config = await client.discovery(server, a.clientId, metadata, clientAuth, {
+            execute,
+            [client.customFetch]: http.fetch as unknown as client.CustomFetch,
+            timeout: Math.ceil(http.timeoutMs / 1000),
+          });
+        } catch (error) {
+          throw discoveryError(error, server, seen.at(-1));
+        } finally {
+          stop();
+        }
         discovered.set(key, { metadata: { ...config.serverMetadata() }, at: Date.now() });
       }
     } catch (error) {
@@ -303,6 +332,36 @@ export class Auth {
   }
 }
 
+/**
+ * A failed discovery in the user's terms: the URL asked, and what came back (status,
+ * content type, the start of the body), or the transport failure as the HTTP core named it.
+ */
+function discoveryError(error: unknown, server: URL, exchange: Exchange | undefined): Error {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof HttpError) return e;
+  }
+  const url = exchange?.url ?? server.href;
+  const response = exchange?.response;
+  if (!response) {
+    return new DiscoveryError(url, `discovery: ${url} could not be used: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+  const contentType = response.headers['content-type'];
+  const text = response.body === undefined ? '' : typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+  const what = response.status < 200 || response.status >= 300
+    ? `answered ${response.status}`
+    : !response.json
+      ? `answered ${response.status} with ${contentType ? contentType : 'no content type'}, not a JSON discovery document`
+      : typeof response.body !== 'object' || response.body === null || typeof (response.body as { issuer?: unknown }).issuer !== 'string'
+        ? `answered ${response.status} with JSON that is not a discovery document (no issuer)`
+        : `answered ${response.status} with a discovery document obtpp cannot use (${(error as Error)?.message ?? 'rejected'})`;
+  const detail = [contentType && (response.status < 200 || response.status >= 300) ? `content-type ${contentType}` : '', excerpt ? `body: ${JSON.stringify(excerpt + (text.length > 120 ? '…' : ''))}` : 'empty body'].filter(Boolean).join(', ');
+  return new DiscoveryError(url, `discovery: ${url} ${what} (${detail})`, {
+    cause: error,
+    response: { status: response.status, ...(contentType ? { contentType } : {}), ...(excerpt ? { excerpt } : {}) },
+  });
+}
+
 function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
@@ -314,7 +373,7 @@ function isLoopback(hostname: string): boolean {
  * with a code of its own.
  */
 export function mapError(error: unknown, doing: string): Error {
-  if (error instanceof AuthorisationError || error instanceof HttpError || error instanceof ProfileError) return error;
+  if (error instanceof AuthorisationError || error instanceof HttpError || error instanceof ProfileError || error instanceof DiscoveryError) return error;
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof HttpError) return e;
   }

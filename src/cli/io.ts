@@ -27,7 +27,8 @@ export function ioFromProcess(): Io {
     env,
     cwd: process.cwd(),
     color: !noColor && env.FORCE_COLOR !== '0' && (tty || errTty),
-    interactive: errTty && !env.CI,
+    // A spinner needs a terminal with columns to draw in: a 0-column pty (CI runners, `script`) or TERM=dumb gets plain lines.
+    interactive: errTty && !env.CI && (process.stderr.columns ?? 0) > 0 && env.TERM !== 'dumb',
     exitCode: 0,
     waitForSignal: () => new Promise((resolve) => {
       const on = (signal: NodeJS.Signals) => {

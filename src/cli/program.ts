@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ObtppError, ExitCode, ProfileError, oneLine } from '../errors.ts';
+import { ObtppError, ExitCode, ProfileError, UsageError, oneLine } from '../errors.ts';
 import type { Io } from './io.ts';
 import { version } from './version.ts';
 import { defineProfile } from './define/profile.ts';
@@ -11,12 +11,18 @@ import { defineFunds } from './define/funds.ts';
 import { definePayment } from './define/payment.ts';
 import { defineFlow } from './define/flow.ts';
 import { defineToken } from './define/token.ts';
+import { defineVerify } from './define/verify.ts';
+import { defineDiff } from './define/diff.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
   defineConsent, defineAccounts, defineFunds, definePayment, defineFlow, defineToken,
+  defineVerify, defineDiff,
 ];
+
+/** The subcommand whose parse failed last, per program. */
+const failing = new WeakMap<Command, Command>();
 
 export function createProgram(io: Io): Command {
   const program = new Command('obtpp')
@@ -44,11 +50,52 @@ Examples:
   // Apply the same error handling to every subcommand.
   const visit = (cmd: Command) => {
     cmd.exitOverride();
-    cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined });
+    // commander reports a usage error through the command that found it: remember which, so
+    // that the one line runCli prints points to that command's own --help.
+    cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => void failing.set(program, cmd) });
     cmd.commands.forEach(visit);
   };
   program.commands.forEach(visit);
+  requireSubcommand(program);
   return program;
+}
+
+/**
+ * A command that only groups others (`obtpp`, `obtpp consent`, `obtpp consent create`) is a usage
+ * error without one of them: one line pointing to that command's own --help, exit 2 — not its
+ * help on stderr with exit 0.
+ */
+function requireSubcommand(cmd: Command): void {
+  cmd.commands.forEach(requireSubcommand);
+  if (cmd.commands.length === 0 || (cmd as unknown as { _actionHandler?: unknown })._actionHandler) return;
+  const path = commandPath(cmd);
+  const names = cmd.commands.map((c) => c.name());
+  // An action handler would switch off commander's implicit `help [command]`: keep it.
+  cmd.helpCommand(true).allowExcessArguments(true).action((...args: unknown[]) => {
+    const operands = (args.at(-1) as Command).args;
+    const sub = path.replace(/^obtpp ?/, '');
+    const list = `(${names.join(', ')}); see ${path} --help`;
+    if (operands.length === 0) throw new UsageError(sub ? `${sub} needs a subcommand ${list}` : `a command is needed ${list}`);
+    const near = names.find((n) => distance(n, operands[0]) <= 2 || n.startsWith(operands[0]));
+    throw new UsageError(`unknown command '${[sub, operands[0]].filter(Boolean).join(' ')}'${near ? ` (did you mean ${near}?)` : ''} ${list}`);
+  });
+}
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_v, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 
@@ -61,8 +108,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
       if (error.code === 'commander.executeSubCommandAsync') return io.exitCode;
-      const text = error.message.replace(/^error:\s*/i, '').split('\n')[0];
-      io.stderr.write(`obtpp: ${text} (see obtpp --help)\n`);
+      // `option '--parallel <n>' argument '99' is invalid. --parallel takes …`: our own reason says it all.
+      const text = error.message.replace(/^error:\s*/i, '').split('\n')[0].replace(/^option '(--[\w-]+)[^']*' argument '[^']*' is invalid\. (?=\1)/, '');
+      const where = failing.get(program);
+      io.stderr.write(`obtpp: ${text} (see ${where ? commandPath(where) : 'obtpp'} --help)\n`);
       return ExitCode.usage;
     }
     if (error instanceof ProfileError) {

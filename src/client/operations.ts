@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ObtppError, ExitCode } from '../errors.ts';
-import type { Profile, Variant } from '../profile/types.ts';
+import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { baseUrlFor } from '../profile/load.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 
@@ -28,12 +28,58 @@ export class NotApplicableError extends ObtppError {
   readonly operation: Operation;
   readonly variant: Variant;
   constructor(operation: Operation, variant: Variant) {
-    super('not_applicable', `${operation} is not part of variant ${variant}`, {
-      hint: variant === 'B' ? 'variant B has no transaction detail, funds-consent read/delete or payment initiation' : undefined,
+    super('not_applicable', `${NotApplicableError.words[operation]} is not part of variant ${variant}`, {
+      hint: variant === 'B' ? 'variant B has no transaction detail, funds-consent read/delete or payment initiation (pass --variant A with a profile that has it)' : undefined,
       exitCode: ExitCode.usage,
     });
     this.operation = operation;
     this.variant = variant;
+  }
+
+  /** Each operation in the words of the CLI (messages name what the user typed, not a function). */
+  static readonly words: Record<Operation, string> = {
+    createAccountAccessConsent: 'creating an account-access consent (obtpp consent create ais)',
+    listAccounts: 'listing accounts (obtpp accounts)',
+    getAccount: 'reading one account (obtpp accounts ID)',
+    getBalances: 'reading balances (obtpp balances)',
+    getTransactions: 'reading transactions (obtpp transactions)',
+    getTransaction: 'reading one transaction (obtpp transaction)',
+    createFundsConsent: 'creating a funds-confirmation consent (obtpp consent create cof)',
+    getFundsConsent: 'reading a funds-confirmation consent (obtpp consent get)',
+    deleteFundsConsent: 'deleting a funds-confirmation consent (obtpp consent delete)',
+    confirmFunds: 'confirming funds (obtpp funds confirm)',
+    createPaymentConsent: 'payment initiation (obtpp consent create pis)',
+    getPayment: 'reading a payment (obtpp payment get)',
+    getPaymentStatus: 'reading a payment\'s status (obtpp payment status)',
+  };
+}
+
+/** A path that would keep a placeholder (`{accountId}`) because its id is missing: never sent. */
+export class UnfilledPathError extends ObtppError {
+  readonly operation: Operation;
+  readonly placeholder: string;
+  readonly path: string;
+  constructor(operation: Operation, placeholder: string) {
+    super('unfilled_path', `${operation} needs ${placeholder}, and none was given: the request is not sent`, { exitCode: ExitCode.usage });
+    this.operation = operation;
+    this.placeholder = placeholder;
+    this.path = operation;
+  }
+}
+
+/** The API each operation belongs to (and so which base URL it uses). */
+export const OPERATION_API: Record<Operation, Fn> = {
+  createAccountAccessConsent: 'ais', listAccounts: 'ais', getAccount: 'ais', getBalances: 'ais', getTransactions: 'ais', getTransaction: 'ais',
+  createFundsConsent: 'cof', getFundsConsent: 'cof', deleteFundsConsent: 'cof', confirmFunds: 'cof',
+  createPaymentConsent: 'pis', getPayment: 'pis', getPaymentStatus: 'pis',
+};
+
+/** An operation of the variant that the profile's `implements` leaves out. Conformance reports it as not-applicable. */
+export class NotOfferedError extends NotApplicableError {
+  constructor(operation: Operation, variant: Variant) {
+    super(operation, variant);
+    this.message = `the profile says the bank does not offer ${operation} (variant ${variant})`;
+    (this as { hint?: string }).hint = 'the profile\'s implements lists the operations the bank offers; add it there if the bank does';
   }
 }
 
@@ -64,24 +110,46 @@ export class TppClient {
   readonly profile: Profile;
   readonly variant: Variant;
   readonly http: HttpClient;
+  /** The variant's base URL (the AIS one when the profile gives one per API). */
   readonly baseUrl: string;
+  private readonly offered?: ReadonlySet<Operation>;
 
   constructor(profile: Profile, variant: Variant, http: HttpClient) {
     this.profile = profile;
     this.variant = variant;
     this.http = http;
-    this.baseUrl = baseUrlFor(profile, variant);
+    this.baseUrl = baseUrlFor(profile, variant, 'ais');
+    const listed = profile.implements?.[variant];
+    if (listed) this.offered = new Set(listed);
   }
 
+  /** The base URL of one API in this variant. */
+  baseUrlOf(fn: Fn): string {
+    return baseUrlFor(this.profile, this.variant, fn);
+  }
+
+  /** Whether the variant has the operation and the bank offers it (the profile's implements; all when it has none). */
   supports(operation: Operation): boolean {
-    return VARIANT_OPERATIONS[this.variant].has(operation);
+    return VARIANT_OPERATIONS[this.variant].has(operation) && (this.offered?.has(operation) ?? true);
   }
 
-  /** The path an operation would use (for messages and reports). */
+  /** Why an operation cannot be called: not in the variant, or not offered by the bank. */
+  private unsupported(operation: Operation): NotApplicableError {
+    return VARIANT_OPERATIONS[this.variant].has(operation) ? new NotOfferedError(operation, this.variant) : new NotApplicableError(operation, this.variant);
+  }
+
+  /**
+   * The path an operation uses. An id it needs that is missing or empty is refused
+   * (UnfilledPathError): a literal `{accountId}` never reaches the bank.
+   */
   pathOf(operation: Operation, ids: Record<string, string> = {}): string {
     const p = this.profile.paths;
     const product = `${p.paymentsPrefix.replace(/\/+$/, '')}/${encodeURIComponent(p.paymentProduct)}`;
-    const id = (k: string) => encodeURIComponent(ids[k] ?? `{${k}}`);
+    const id = (k: string) => {
+      const value = ids[k];
+      if (typeof value !== 'string' || value === '') throw new UnfilledPathError(operation, `{${k}}`);
+      return encodeURIComponent(value);
+    };
     switch (operation) {
       case 'createAccountAccessConsent': return p.accountAccessConsents;
       case 'listAccounts': return p.accounts;
@@ -117,8 +185,8 @@ export class TppClient {
   getPaymentStatus(paymentId: string, o?: CallOptions) { return this.call('getPaymentStatus', 'GET', { paymentId }, undefined, o); }
 
   private async call(operation: Operation, method: string, ids: Record<string, string>, body: unknown, o: CallOptions = {}): Promise<ApiResult> {
-    if (!this.supports(operation)) throw new NotApplicableError(operation, this.variant);
-    let url = this.baseUrl + this.pathOf(operation, ids);
+    if (!this.supports(operation)) throw this.unsupported(operation);
+    let url = this.baseUrlOf(OPERATION_API[operation]) + this.pathOf(operation, ids);
     const query = Object.entries(o.query ?? {}).filter(([, v]) => v !== undefined) as [string, string][];
     if (query.length) url += '?' + new URLSearchParams(query).toString();
     const headers: Record<string, string> = { ...lowerKeys(this.profile.headers) };

@@ -1,4 +1,4 @@
-import type { Profile, Variant, Fn } from '../profile/types.ts';
+import type { AccountChoice, Profile, Variant, Fn } from '../profile/types.ts';
 import { loadProfile } from '../profile/load.ts';
 import { httpFromProfile } from '../client/factory.ts';
 import type { HttpClient } from '../client/http.ts';
@@ -123,13 +123,15 @@ export class RunContext {
    * lower `priority` goes first: 0 for consents whose clock is running, 1 for set-ups others wait
    * on, 2 for a scenario's own journey, 3 for set-ups prepared ahead).
    */
-  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: string[]; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number } = {}): Promise<AuthoriseResult> {
+  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: AccountChoice; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number } = {}): Promise<AuthoriseResult> {
     if (!options.slotHeld) await this.acquire(options.priority ?? 2);
     try {
       return await authorise(
         { auth: await lane.auth(), browser: this.browser(), profile: this.profile },
         { intentId, fn },
-        { ...options, evidenceDir: this.params.evidenceDir },
+        // The suite chooses accounts by position, whatever the page calls them (all offered unless a
+        // scenario says otherwise): the profile's psu.accounts is the CLI's default, not the suite's.
+        { ...options, accounts: options.accounts ?? { pick: 'all' }, evidenceDir: this.params.evidenceDir },
       );
     } finally {
       if (!options.slotHeld) this.release();

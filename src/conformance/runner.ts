@@ -1,40 +1,89 @@
-import { mkdir, readdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Variant } from '../profile/types.ts';
+import type { Profile, Variant } from '../profile/types.ts';
 import { loadProfile } from '../profile/load.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { SummaryBuilder, type Summary } from './summary.ts';
+import { writeHtmlReport } from './html-report.ts';
 import type { RunParameters } from './context.ts';
+import type { FeatureSource } from './plan.ts';
 
-export interface ConformOptions {
-  /** A profile file or built-in name; absent: the embedded sandbox, both variants. */
+/** Options of {@link runConformance}. Every one has a default. */
+export interface RunConformanceOptions {
+  /** A profile file or built-in name. Default: the embedded sandbox bank, both variants. */
   profile?: string;
+  /** Which variant to certify: 'A', 'B' or 'all' (the default: every variant of the profile). */
   variant?: Variant | 'all';
-  /** A cucumber tag expression, and-ed with the variant's. */
+  /** A cucumber tag expression (e.g. `@ais and not @AIS-08`), and-ed with the variant's. Default: every scenario. */
   tags?: string;
+  /** Where the reports go, relative to `cwd`. Default: `reports/<timestamp>/`. */
   reportDir?: string;
+  /** Cucumber worker threads, each with its own browser and consent pool. Default 1. */
   parallel?: number;
-  /** PSU journeys at once in the one browser (default 2). */
+  /** PSU journeys at once in the one browser. Default 2. */
   journeys?: number;
-  /** Faults to switch on in the embedded sandbox. */
+  /** Faults to switch on in the embedded sandbox (see `listFaults()`); only without `profile`. */
   sandboxFaults?: string[];
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** Progress lines (one per finished scenario) and notes. */
-  onScenario?: SummaryBuilder['onScenario'];
-  onNote?: (line: string) => void;
-  version: string;
+  /** With `strict`, an `incomplete` verdict (a rule that could not be judged) exits 1. Default false. */
+  strict?: boolean;
+  /** Working directory for relative paths. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Environment for `${env:VAR}` in profiles and for the browser. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
+  /**
+   * Stops the run when aborted: the browser and the sandbox stop, summary.json is written with
+   * verdict `interrupted` and the scenarios that had finished, and the result's exit code is 143
+   * when the abort reason is `'SIGTERM'`, else 130.
+   */
+  signal?: AbortSignal;
+  /** Progress: a note (the sandbox started…), each finished scenario, and the end. A throwing listener is ignored. */
+  onEvent?: (event: ConformanceEvent) => void;
+  /** The tool version written to summary.json. Default: the package's. */
+  version?: string;
+  /** Changes the summary before summary.json and the reports are written, and before the exit code is taken (e.g. waivers). */
+  transformSummary?: (summary: Summary) => Summary;
+  /** Runs once the reports are written (e.g. to sign them); gets the bank's loaded profile, the embedded sandbox's too. */
+  afterReports?: (run: { summary: Summary; reportDir: string; profile?: Profile }) => Promise<void>;
 }
 
-export interface ConformResult {
+/** What {@link runConformance} reports while it runs. */
+export type ConformanceEvent =
+  | { type: 'note'; message: string }
+  | {
+    type: 'scenario';
+    variant: Variant;
+    /** The rule id, e.g. `AIS-01`. */
+    rule: string;
+    name: string;
+    status: string;
+    /** The first failure's message, for a failed scenario. */
+    message?: string;
+  }
+  | { type: 'done'; result: ConformanceResult };
+
+/** The outcome of one conformance run. */
+export interface ConformanceResult {
+  /** What summary.json holds. */
   summary: Summary;
+  /** The absolute report directory. */
   reportDir: string;
+  /** 0 conformant, 1 non-conformant, 3 nothing could be judged, 130/143 interrupted. */
   exitCode: number;
+  /** Set when the run was stopped by its signal: the abort reason (e.g. `'SIGTERM'`). */
+  interrupted?: string;
 }
+
+/** @deprecated the old name of {@link RunConformanceOptions}. */
+export type ConformOptions = RunConformanceOptions;
+
+/** Files and folders a run writes into its report dir: a reused dir loses exactly these. */
+export const REPORT_OUTPUTS = ['summary.json', 'junit.xml', 'report.html', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
+/** Cucumber's own formatters' files: half-written when a run is interrupted, so removed then. */
+const CUCUMBER_OUTPUTS = ['junit.xml', 'report.html', 'messages.ndjson'];
 
 /** The package root (features/, dist/step-definitions/), from src/ or dist/src/. */
 export function packageRoot(): string {
@@ -46,65 +95,117 @@ export function packageRoot(): string {
   throw new ObtppError('install_broken', 'cannot find the features/ folder of the obtpp package');
 }
 
+/** The run was stopped by its AbortSignal; caught inside runConformance. */
+class Interrupted extends Error {}
+
 /**
  * Runs the conformance suite through cucumber's programmatic API and writes junit.xml,
- * report.html, messages.ndjson (cucumber's own formatters) and summary.json to the report dir.
+ * messages.ndjson (cucumber's own formatters), summary.json and report.html to the report dir.
+ *
+ * Usage errors (a bad profile, a tag expression that is not one, a selection of no scenario, a
+ * report dir that cannot be used) throw an ObtppError with exit code 2 before anything starts;
+ * a bank or browser that cannot be used throws one with exit code 3. A failed rule does not
+ * throw: it is in the summary, and the result's exit code is 1.
  */
-export async function conform(options: ConformOptions): Promise<ConformResult> {
+export async function runConformance(options: RunConformanceOptions = {}): Promise<ConformanceResult> {
   const startedAt = new Date();
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const signal = options.signal;
+  const emit = (event: ConformanceEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A broken listener must not break the run.
+    }
+  };
+  const version = options.version ?? (await packageVersion());
   const root = packageRoot();
-  const reportDir = resolve(options.cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
-  await mkdir(reportDir, { recursive: true });
-  const work = join(tmpdir(), `obtpp-run-${randomUUID()}`);
-  await mkdir(work, { recursive: true, mode: 0o700 });
+  const checkAbort = () => {
+    if (signal?.aborted) throw new Interrupted();
+  };
 
+  // 1. Everything that can be checked without starting anything.
+  if (options.parallel !== undefined && (!Number.isInteger(options.parallel) || options.parallel < 1 || options.parallel > 8)) {
+    throw new UsageError(`parallel takes a whole number from 1 to 8, not ${options.parallel}`);
+  }
+  if (options.journeys !== undefined && (!Number.isInteger(options.journeys) || options.journeys < 1 || options.journeys > 16)) {
+    throw new UsageError(`journeys takes a whole number from 1 to 16, not ${options.journeys}`);
+  }
+  if (options.variant !== undefined && !['A', 'B', 'all'].includes(options.variant)) throw new UsageError(`--variant ${options.variant}: expected A, B or all`);
+  const faults = options.sandboxFaults ?? [];
+  let profile: Awaited<ReturnType<typeof loadProfile>> | undefined;
+  let variants: Variant[];
+  if (!options.profile) {
+    if (faults.length) (await import('../sandbox/faults.ts')).parseFaults(faults);
+    variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
+  } else {
+    if (faults.length) throw new UsageError('--sandbox-fault works only with the embedded sandbox (run without --profile)');
+    profile = await loadProfile(options.profile, { env, cwd });
+    variants = options.variant && options.variant !== 'all' ? [options.variant] : profile.variants;
+    const unsupported = variants.filter((v) => !profile!.variants.includes(v));
+    if (unsupported.length) throw new UsageError(`profile ${profile.name} does not implement variant ${unsupported.join(', ')} (its variants: ${profile.variants.join(', ')})`);
+  }
+  const sources = await instantiateFeatures(root, ['A', 'B']);
+  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run');
+  const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
+  await checkReportDir(reportDir, options.reportDir);
+
+  const work = join(tmpdir(), `obtpp-run-${randomUUID()}`);
   let sandbox: { stop(): Promise<void> } | undefined;
+  /** The first folder this run created (removed again when the run ends without a summary). */
+  let created: string | undefined;
+  let dirReady = false;
+  let summaryWritten = false;
+  const builder = new SummaryBuilder();
+  /** The step definitions' run context (browser, lanes), when it lives in this thread. */
+  let context: { closeCurrent(): Promise<void> } | undefined;
+  let bankProfile = profile;
+  const finish = async (summary: Summary) => {
+    await writeReports(reportDir, summary);
+    summaryWritten = true;
+    await options.afterReports?.({ summary, reportDir, profile: bankProfile });
+  };
+  const profileName = profile?.name ?? `embedded sandbox${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
   try {
+    checkAbort();
+    await mkdir(work, { recursive: true, mode: 0o700 });
+    // 2. The bank: the embedded sandbox or the profile's, pre-flighted alike.
     let profilePath: string;
-    let variants: Variant[];
-    let profileName: string;
-    if (!options.profile) {
-      await requireBrowser(options.env);
+    if (!profile) {
+      await requireBrowser(env);
+      checkAbort();
       const { startSandbox } = await import('../sandbox/index.ts');
-      const sb = await startSandbox({ faults: options.sandboxFaults ?? [], quiet: true });
+      const sb = await startSandbox({ faults, quiet: true });
       sandbox = sb;
+      checkAbort();
       profilePath = join(work, 'sandbox-profile.json');
       await writeFile(profilePath, JSON.stringify(sb.profile('all')), { mode: 0o600 });
       // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
-      await preflight(await loadProfile(profilePath, { env: options.env, cwd: options.cwd }), options.env);
-      variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
-      profileName = `embedded sandbox${options.sandboxFaults?.length ? ` (faults: ${options.sandboxFaults.join(', ')})` : ''}`;
-      options.onNote?.(`sandbox bank started at ${sb.issuer} (variants A and B)${options.sandboxFaults?.length ? `, faults on: ${options.sandboxFaults.join(', ')}` : ''}`);
+      bankProfile = await loadProfile(profilePath, { env, cwd });
+      await abortable(preflight(bankProfile, env), signal);
+      emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
     } else {
-      if (options.sandboxFaults?.length) throw new UsageError('--sandbox-fault works only with the embedded sandbox (run without --profile)');
-      const profile = await loadProfile(options.profile, { env: options.env, cwd: options.cwd });
       profilePath = profile.source;
-      profileName = profile.name;
-      variants = options.variant && options.variant !== 'all' ? [options.variant] : profile.variants;
-      const unsupported = variants.filter((v) => !profile.variants.includes(v));
-      if (unsupported.length) throw new UsageError(`profile ${profile.name} does not implement variant ${unsupported.join(', ')} (its variants: ${profile.variants.join(', ')})`);
-      await preflight(profile, options.env);
+      await abortable(preflight(profile, env), signal);
     }
+    checkAbort();
 
+    // 3. The report dir: created, or cleared of an earlier run's outputs.
+    created = await prepareReportDir(reportDir, options.reportDir);
+    dirReady = true;
     // The same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so.
     const featureDir = join(reportDir, 'features');
-    await rm(featureDir, { recursive: true, force: true });
     const featureFiles: string[] = [];
     for (const v of variants) {
       await mkdir(join(featureDir, v), { recursive: true });
-      for (const file of (await readdir(join(root, 'features'))).filter((f) => f.endsWith('.feature'))) {
-        const text = await readFile(join(root, 'features', file), 'utf8');
-        const instantiated = `@variant-${v}\n` + text.replace(/^(\s*Feature:\s*)(.*)$/m, `$1$2 (variant ${v})`);
-        await writeFile(join(featureDir, v, file), instantiated);
-        featureFiles.push(join(featureDir, v, file));
+      for (const s of sources.filter((x) => x.variant === v)) {
+        await writeFile(join(featureDir, v, s.file), s.data);
+        featureFiles.push(join(featureDir, v, s.file));
       }
     }
 
-    const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
-    const tags = options.tags ? `(${variantTags}) and (${options.tags})` : variantTags;
     // Set-ups the selected scenarios will ask for start together with the first scenario.
-    const { planPickles } = await import('./plan.ts');
-    const planned = await planPickles(featureFiles, tags);
     const prewarm = [...new Set(planned.flatMap((p) => p.steps.map((s) => `${p.tags.includes('@variant-B') ? 'B' : 'A'}|${s}`)))];
     const parameters: RunParameters = {
       profilePath,
@@ -129,33 +230,240 @@ export async function conform(options: ConformOptions): Promise<ConformResult> {
         worldParameters: parameters as never,
         format: [
           ['junit', rel(join(reportDir, 'junit.xml'))],
-          ['html', rel(join(reportDir, 'report.html'))],
           ['message', rel(join(reportDir, 'messages.ndjson'))],
         ],
         formatOptions: { junit: { suiteName: 'obtpp conformance' } },
       },
-    }, { cwd: reportDir, env: options.env as NodeJS.ProcessEnv });
+    }, { cwd: reportDir, env: env as NodeJS.ProcessEnv });
 
     // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
     runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
-    // Warming shares the context with the step definitions only when this is the compiled runner.
-    if ((options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js')) {
-      const { RunContext } = await import('./context.ts');
-      RunContext.warm(parameters);
-    }
-    const builder = new SummaryBuilder();
-    builder.onScenario = options.onScenario;
+    // Warming and stopping share the context with the step definitions only when this is the compiled runner.
+    const sameThread = (options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js');
+    const RunContext = sameThread ? (await import('./context.ts')).RunContext : undefined;
+    context = RunContext;
+    RunContext?.warm(parameters);
+    builder.onScenario = (info) => emit({ type: 'scenario', ...info });
     const sink = new (await import('node:stream')).Writable({ write: (_c, _e, cb) => cb() });
-    await runCucumber(runConfiguration, { cwd: reportDir, stdout: sink, stderr: sink, env: options.env as NodeJS.ProcessEnv }, (envelope) => builder.add(envelope));
+    checkAbort();
 
-    const summary = builder.build({ version: options.version, profile: profileName, startedAt, variants });
-    await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-    const exitCode = nothingRan(summary) ? ExitCode.cannotRun : summary.verdict === 'pass' ? ExitCode.ok : ExitCode.nonConformant;
-    return { summary, reportDir, exitCode };
+    // A scenario counts once it has finished: its messages wait until then, and after an
+    // interruption the scenario that was cut short (browser and bank stopped under it) is left out.
+    const pending = new Map<string, unknown[]>();
+    let stopped = false;
+    const onMessage = (envelope: any) => {
+      const id: string | undefined = envelope.testCaseStarted?.id ?? envelope.testStepStarted?.testCaseStartedId
+        ?? envelope.testStepFinished?.testCaseStartedId ?? envelope.attachment?.testCaseStartedId ?? envelope.testCaseFinished?.testCaseStartedId;
+      if (!id) return void builder.add(envelope);
+      if (stopped) return;
+      let list = pending.get(id);
+      if (!list) pending.set(id, (list = []));
+      list.push(envelope);
+      if (envelope.testCaseFinished) {
+        pending.delete(id);
+        for (const e of list) builder.add(e);
+      }
+    };
+    const running = runCucumber(runConfiguration, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, onMessage);
+    const stop = async () => {
+      stopped = true;
+      // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…
+      (runConfiguration.runtime as { dryRun: boolean }).dryRun = true;
+      // …and the one running loses its browser and its bank, so it ends quickly.
+      await context?.closeCurrent().catch(() => undefined);
+      await sandbox?.stop().catch(() => undefined);
+      sandbox = undefined;
+    };
+    const onAbort = () => void stop();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (signal) {
+        const aborted = new Promise<'aborted'>((r) => (signal.aborted ? r('aborted') : signal.addEventListener('abort', () => r('aborted'), { once: true })));
+        const outcome = await Promise.race([running.then(() => 'done' as const), aborted]);
+        if (outcome === 'aborted') {
+          // Cucumber gets a moment to wind down; a step sleeping on a timer is not waited for.
+          await Promise.race([running.catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
+          throw new Interrupted();
+        }
+      } else await running;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (signal?.aborted) throw new Interrupted();
+
+    const built = builder.build({ version, profile: profileName, startedAt, variants });
+    const summary = options.transformSummary ? options.transformSummary(built) : built;
+    await finish(summary);
+    const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, options.strict);
+    const result: ConformanceResult = { summary, reportDir, exitCode };
+    emit({ type: 'done', result });
+    return result;
+  } catch (error) {
+    if (!(error instanceof Interrupted) && !signal?.aborted) throw error;
+    // Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report.
+    const reason = signal?.reason === 'SIGTERM' || signal?.reason === 'SIGINT' ? (signal.reason as string) : 'abort';
+    // A step cut short may have asked for a new browser: the context is closed once more.
+    await context?.closeCurrent().catch(() => undefined);
+    await sandbox?.stop().catch(() => undefined);
+    sandbox = undefined;
+    if (!dirReady) {
+      created = await prepareReportDir(reportDir, options.reportDir);
+      dirReady = true;
+    }
+    for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
+    const built = builder.build({ version, profile: profileName, startedAt, variants });
+    (built as { verdict: string }).verdict = 'interrupted';
+    const summary = options.transformSummary ? options.transformSummary(built) : built;
+    await finish(summary);
+    const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
+    emit({ type: 'done', result });
+    return result;
   } finally {
     await sandbox?.stop().catch(() => undefined);
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
+    if (dirReady && !summaryWritten) {
+      // A run that ended without a verdict leaves no half-filled report dir behind.
+      if (created) await rm(created, { recursive: true, force: true }).catch(() => undefined);
+      else await clearOutputs(reportDir).catch(() => undefined);
+    }
   }
+}
+
+/** `work`, or Interrupted as soon as `signal` aborts (the work itself is left to finish on its own). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new Interrupted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Interrupted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** @deprecated the old name of {@link runConformance}. */
+export const conform = runConformance;
+
+/**
+ * Writes summary.json and the reports made from it. Every report of a finished or interrupted run
+ * comes from here, so a run never ends with a summary but without its reports.
+ */
+async function writeReports(reportDir: string, summary: Summary): Promise<void> {
+  await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
+}
+
+function exitCodeOf(summary: Summary, strict: boolean | undefined): number {
+  const verdict = summary.verdict as string;
+  if (verdict === 'fail') return ExitCode.nonConformant;
+  if (verdict === 'incomplete' && strict) return ExitCode.nonConformant;
+  return ExitCode.ok;
+}
+
+async function packageVersion(): Promise<string> {
+  try {
+    return JSON.parse(await readFile(join(packageRoot(), 'package.json'), 'utf8')).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Every feature file instantiated per variant: tagged @variant-X, its name saying which. */
+async function instantiateFeatures(root: string, variants: Variant[]): Promise<Array<FeatureSource & { variant: Variant; file: string }>> {
+  const files = (await readdir(join(root, 'features'))).filter((f) => f.endsWith('.feature')).sort();
+  const texts = await Promise.all(files.map((f) => readFile(join(root, 'features', f), 'utf8')));
+  return variants.flatMap((v) => files.map((file, i) => ({
+    variant: v,
+    file,
+    uri: `features/${v}/${file}`,
+    data: `@variant-${v}\n` + texts[i]!.replace(/^(\s*Feature:\s*)(.*)$/m, `$1$2 (variant ${v})`),
+  })));
+}
+
+/**
+ * The tag expression of the run and the scenarios it selects. Nothing selected is a usage error
+ * that names the filter which matched nothing.
+ */
+async function select(sources: Array<FeatureSource & { variant: Variant }>, variants: Variant[], userTags: string | undefined, what: string) {
+  const { parseUserTags, planSources } = await import('./plan.ts');
+  const expression = userTags?.trim() ? userTags.trim() : undefined;
+  if (expression) parseUserTags(expression);
+  const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
+  const tags = expression ? `(${variantTags}) and (${expression})` : variantTags;
+  const mine = sources.filter((s) => variants.includes(s.variant));
+  const planned = planSources(mine, tags);
+  if (planned.length) return { tags, planned };
+
+  const names = variants.length > 1 ? `variants ${variants.join(' and ')}` : `variant ${variants[0]}`;
+  if (!expression) throw new UsageError(`${what} selects no scenario: the features have none for ${names}`);
+  const elsewhere = planSources(sources, `((@A and @variant-A) or (@B and @variant-B)) and (${expression})`);
+  if (elsewhere.length) {
+    const other = [...new Set(elsewhere.map((p) => (p.tags.includes('@variant-B') ? 'B' : 'A')))].join(' and ');
+    throw new UsageError(`--tags "${expression}" selects no scenario of ${names} (it selects ${elsewhere.length} of variant ${other})`, {
+      hint: `choose --variant ${other.split(' ')[0]} or other tags`,
+    });
+  }
+  throw new UsageError(`--tags "${expression}" matches no scenario`, {
+    hint: 'the tags are @ais, @cof, @pis, @security, @A, @B and one per rule, e.g. @AIS-01',
+  });
+}
+
+/** True for a report dir of an earlier obtpp run (it holds obtpp's summary.json). */
+async function isObtppReportDir(dir: string): Promise<boolean> {
+  try {
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
+    return summary?.tool?.name === 'obtpp';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A report dir must be a directory that can be created, and either empty (dotfiles aside) or an
+ * earlier obtpp report dir: an unknown folder's files are never overwritten or deleted.
+ */
+async function checkReportDir(dir: string, flag: string | undefined): Promise<void> {
+  const name = flag ?? dir;
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // The nearest existing ancestor must be a directory we may write into.
+      let up = dirname(dir);
+      while (!(await stat(up).catch(() => undefined)) && dirname(up) !== up) up = dirname(up);
+      const parent = await stat(up).catch(() => undefined);
+      if (!parent?.isDirectory()) throw new UsageError(`--report-dir ${name} cannot be created: ${up} is not a directory`);
+      const { access, constants } = await import('node:fs/promises');
+      await access(up, constants.W_OK | constants.X_OK).catch(() => {
+        throw new UsageError(`--report-dir ${name} cannot be created: ${up} is not writable`);
+      });
+      return;
+    }
+    throw new UsageError(`--report-dir ${name} cannot be used: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!info.isDirectory()) throw new UsageError(`--report-dir ${name} is a file, not a directory`);
+  const entries = (await readdir(dir)).filter((e) => !e.startsWith('.'));
+  if (entries.length && !(await isObtppReportDir(dir))) {
+    throw new UsageError(`--report-dir ${name} is not empty and is not an earlier obtpp report dir (no obtpp summary.json): its files are left alone`, {
+      hint: 'choose an empty or new directory',
+    });
+  }
+}
+
+/** Creates the report dir, or clears an earlier run's outputs from it. Returns the first folder created. */
+async function prepareReportDir(dir: string, flag: string | undefined): Promise<string | undefined> {
+  try {
+    const created = await mkdir(dir, { recursive: true });
+    if (!created) await clearOutputs(dir);
+    return created;
+  } catch (error) {
+    throw new UsageError(`--report-dir ${flag ?? dir} cannot be created: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
+}
+
+async function clearOutputs(dir: string): Promise<void> {
+  for (const f of REPORT_OUTPUTS) await rm(join(dir, f), { recursive: true, force: true });
 }
 
 /** The PSU journeys need a browser: without one the run cannot happen (exit 3), said up front. */

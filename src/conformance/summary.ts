@@ -1,20 +1,44 @@
 import type { Variant } from '../profile/types.ts';
 
-export type RuleStatus = 'passed' | 'failed' | 'skipped' | 'not-applicable';
+/**
+ * A rule's verdict in one variant. `not-judged`: no scenario failed, but at least one applicable
+ * scenario could not be judged (its preconditions were missing); a rule passes only when every
+ * applicable scenario that ran was judged and passed. `skipped`: not selected in this run.
+ */
+export type RuleStatus = 'passed' | 'failed' | 'not-judged' | 'not-applicable' | 'skipped';
+/** A scenario's verdict (`skipped`: it ran but neither passed, failed nor was marked). */
+export type ScenarioStatus = 'passed' | 'failed' | 'not-judged' | 'not-applicable' | 'skipped';
+/** MUST: the official schema and the spec's rules; SHOULD: stricter than official (prose, good practice). */
+export type Level = 'MUST' | 'SHOULD';
 
-export interface Failure {
+/** One finding: a failure, a warning (SHOULD) or the cause a scenario was not judged. */
+export interface Finding {
   scenario: string;
   step: string;
+  /** May summarise a long list of problems ("… and 7 more"); `problems` then holds every one. */
   message: string;
+  level?: Level;
+  source?: string;
+  /** Every validation problem behind the finding, never cut. */
+  problems?: string[];
+  /** For a scenario not judged: the rule whose failure blocked it (e.g. `AIS-11`). */
+  blockedBy?: string;
   evidence?: unknown;
 }
+
+/** @deprecated the name before findings had levels: a failure is a Finding. */
+export type Failure = Finding;
 
 export interface RuleResult {
   id: string;
   title: string;
+  level?: Level;
+  source?: string;
   status: RuleStatus;
   scenarios: number;
-  failures: Failure[];
+  failures: Finding[];
+  warnings?: Finding[];
+  notJudged?: Finding[];
 }
 
 export interface Summary {
@@ -22,36 +46,55 @@ export interface Summary {
   profile: string;
   startedAt: string;
   durationMs: number;
-  verdict: 'pass' | 'fail';
+  /** `incomplete`: no rule failed, but some rule could not be judged. */
+  verdict: 'pass' | 'fail' | 'incomplete' | 'interrupted';
   variants: Array<{ variant: Variant; rules: RuleResult[] }>;
   totals: {
     rules: Record<RuleStatus, number>;
-    scenarios: { passed: number; failed: number; skipped: number; notApplicable: number };
+    scenarios: { passed: number; failed: number; notJudged: number; notApplicable: number; skipped: number };
+    warnings?: number;
   };
 }
 
 const EVIDENCE = 'application/vnd.obtpp.evidence+json';
 const NOT_APPLICABLE = 'text/x.obtpp.not-applicable';
+const NOT_JUDGED = 'application/vnd.obtpp.not-judged+json';
+const PROBLEMS = 'application/vnd.obtpp.problems+json';
+const WARNING = 'application/vnd.obtpp.warning+json';
 
 interface PickleRun {
   pickleId: string;
-  status: 'passed' | 'failed' | 'skipped' | 'not-applicable';
-  failure?: Failure;
+  status: ScenarioStatus;
+  failure?: Finding;
+  notJudged?: Finding;
+  warnings: Finding[];
+}
+
+interface CaseState {
+  worst: string;
+  failure?: Finding;
+  notApplicable?: boolean;
+  notJudged?: { message: string; blockedBy?: string; step?: string };
+  problems?: { summary?: string; problems: string[] };
+  warnings: Finding[];
+  evidence?: unknown;
+  firstSkippedStep?: string;
 }
 
 /**
  * Builds summary.json from the Cucumber Messages of a run: rules come from the Gherkin documents
- * (one `Rule:` per rule, tagged with its id), verdicts from the test-step results, evidence from
- * the attachments the hooks made.
+ * (one `Rule:` per rule, tagged with its id, `@level-MUST|SHOULD` and `@source-…`), verdicts from
+ * the test-step results, evidence, problems, warnings and not-judged causes from the attachments
+ * the steps and hooks made.
  */
 export class SummaryBuilder {
   private readonly docs: any[] = [];
   private readonly pickles = new Map<string, any>();
   private readonly testCases = new Map<string, any>();
   private readonly started = new Map<string, { testCaseId: string }>();
-  private readonly results = new Map<string, { worst: string; failure?: Failure; notApplicable?: boolean; evidence?: unknown }>();
+  private readonly results = new Map<string, CaseState>();
   /** Called with each finished scenario (for progress). */
-  onScenario?: (info: { variant: Variant; rule: string; name: string; status: PickleRun['status']; message?: string }) => void;
+  onScenario?: (info: { variant: Variant; rule: string; name: string; status: ScenarioStatus; message?: string; blockedBy?: string }) => void;
 
   add(envelope: any): void {
     if (envelope.gherkinDocument) this.docs.push(envelope.gherkinDocument);
@@ -59,10 +102,20 @@ export class SummaryBuilder {
     else if (envelope.testCase) this.testCases.set(envelope.testCase.id, envelope.testCase);
     else if (envelope.testCaseStarted) {
       this.started.set(envelope.testCaseStarted.id, { testCaseId: envelope.testCaseStarted.testCaseId });
-      this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED' });
+      this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED', warnings: [] });
     } else if (envelope.testStepFinished) this.stepFinished(envelope.testStepFinished);
     else if (envelope.attachment) this.attachment(envelope.attachment);
     else if (envelope.testCaseFinished) this.caseFinished(envelope.testCaseFinished);
+  }
+
+  /** The pickle and the text of a step of a started test case. */
+  private stepOf(testCaseStartedId: string, testStepId: string | undefined): { pickle: any; text: string } | undefined {
+    const testCase = this.testCases.get(this.started.get(testCaseStartedId)?.testCaseId ?? '');
+    if (!testCase) return undefined;
+    const pickle = this.pickles.get(testCase.pickleId);
+    const testStep = testCase.testSteps.find((s: any) => s.id === testStepId);
+    const pickleStep = pickle?.steps.find((s: any) => s.id === testStep?.pickleStepId);
+    return { pickle, text: pickleStep ? pickleStep.text : testStep?.hookId ? '(hook)' : '(unknown step)' };
   }
 
   private stepFinished(f: any): void {
@@ -71,17 +124,15 @@ export class SummaryBuilder {
     const status: string = f.testStepResult.status;
     const rank = (s: string) => ['PASSED', 'SKIPPED', 'PENDING', 'UNKNOWN', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'].indexOf(s);
     if (rank(status) > rank(r.worst)) r.worst = status;
-    if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure) {
-      const testCase = this.testCases.get(this.started.get(f.testCaseStartedId)!.testCaseId);
-      const pickle = this.pickles.get(testCase.pickleId);
-      const testStep = testCase.testSteps.find((s: any) => s.id === f.testStepId);
-      const pickleStep = pickle.steps.find((s: any) => s.id === testStep?.pickleStepId);
+    const step = this.stepOf(f.testCaseStartedId, f.testStepId);
+    if (status === 'SKIPPED' && !r.firstSkippedStep) r.firstSkippedStep = step?.text;
+    if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure && step) {
       const message = (f.testStepResult.message ?? f.testStepResult.exception?.message ?? status.toLowerCase())
         .split('\n').filter((l: string) => !/^\s+at /.test(l)).join('\n').replace(/^(RuleViolation|Error): /, '').trim();
       r.failure = {
-        scenario: pickle.name,
-        step: pickleStep ? pickleStep.text : testStep?.hookId ? '(hook)' : '(unknown step)',
-        message: status === 'UNDEFINED' ? `step not implemented: ${pickleStep?.text}` : message,
+        scenario: step.pickle.name,
+        step: step.text,
+        message: status === 'UNDEFINED' ? `step not implemented: ${step.text}` : message,
       };
     }
   }
@@ -90,11 +141,27 @@ export class SummaryBuilder {
     const r = this.results.get(a.testCaseStartedId);
     if (!r) return;
     if (a.mediaType === NOT_APPLICABLE) r.notApplicable = true;
-    if (a.mediaType === EVIDENCE) {
-      try {
-        r.evidence = JSON.parse(a.body);
-      } catch {
-        r.evidence = a.body;
+    else if (a.mediaType === EVIDENCE) r.evidence = parse(a.body);
+    else if (a.mediaType === NOT_JUDGED) {
+      const cause = parse(a.body) as { message?: string; blockedBy?: string } | string;
+      r.notJudged = typeof cause === 'string'
+        ? { message: cause }
+        : { message: String(cause?.message ?? 'not judged'), blockedBy: cause?.blockedBy, step: this.stepOf(a.testCaseStartedId, a.testStepId)?.text };
+    } else if (a.mediaType === PROBLEMS) {
+      const p = parse(a.body) as { summary?: string; problems?: unknown };
+      if (p && typeof p === 'object' && Array.isArray(p.problems)) r.problems = { summary: p.summary, problems: p.problems.map(String) };
+    } else if (a.mediaType === WARNING) {
+      const w = parse(a.body) as { level?: Level; source?: string; message?: string; problems?: unknown };
+      const step = this.stepOf(a.testCaseStartedId, a.testStepId);
+      if (w && typeof w === 'object') {
+        r.warnings.push({
+          scenario: step?.pickle?.name ?? '',
+          step: step?.text ?? '(unknown step)',
+          message: String(w.message ?? 'warning'),
+          level: w.level ?? 'SHOULD',
+          ...(w.source ? { source: w.source } : {}),
+          problems: Array.isArray(w.problems) ? w.problems.map(String) : [],
+        });
       }
     }
   }
@@ -103,15 +170,23 @@ export class SummaryBuilder {
     const r = this.results.get(f.testCaseStartedId);
     const testCase = this.testCases.get(this.started.get(f.testCaseStartedId)?.testCaseId ?? '');
     if (!r || !testCase) return;
-    if (r.failure && r.evidence) r.failure.evidence = r.evidence;
+    if (r.failure) {
+      if (r.problems) {
+        r.failure.problems = r.problems.problems;
+        if (r.problems.summary) r.failure.message = r.problems.summary;
+      }
+      if (r.evidence) r.failure.evidence = r.evidence;
+    }
     const pickle = this.pickles.get(testCase.pickleId);
     const tags: string[] = pickle.tags.map((t: any) => t.name);
+    const status = statusOf(r);
     this.onScenario?.({
       variant: tags.includes('@variant-B') ? 'B' : 'A',
       rule: ruleTag(tags) ?? '?',
       name: pickle.name,
-      status: statusOf(r),
-      message: r.failure?.message,
+      status,
+      message: status === 'failed' ? r.failure?.message : status === 'not-judged' ? notJudgedText(r.notJudged) : undefined,
+      ...(status === 'not-judged' && r.notJudged?.blockedBy ? { blockedBy: r.notJudged.blockedBy } : {}),
     });
   }
 
@@ -120,29 +195,52 @@ export class SummaryBuilder {
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)!.testCaseId);
       const pickle = this.pickles.get(testCase.pickleId);
-      runs.push({ pickleId: pickle.id, status: statusOf(r), failure: r.failure, tags: pickle.tags.map((t: any) => t.name) });
+      const status = statusOf(r);
+      const notJudged: Finding | undefined = status === 'not-judged'
+        ? {
+            scenario: pickle.name,
+            step: r.notJudged?.step ?? r.firstSkippedStep ?? '(unknown step)',
+            message: notJudgedText(r.notJudged),
+            ...(r.notJudged?.blockedBy ? { blockedBy: r.notJudged.blockedBy } : {}),
+            ...(r.evidence ? { evidence: r.evidence } : {}),
+          }
+        : undefined;
+      runs.push({ pickleId: pickle.id, status, failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
     }
+    let warningCount = 0;
     const variants = meta.variants.map((variant) => {
-      const rules = this.rulesOf(variant).map(({ id, title, applicable }): RuleResult => {
+      const rules = this.rulesOf(variant).map(({ id, title, applicable, level, source }): RuleResult => {
         const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
-        const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean);
+        const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
+        const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
+        const notJudged = mine.map((x) => x.notJudged).filter((x): x is Finding => Boolean(x)).map(stamp);
+        const warnings = dedupe(mine.flatMap((x) => x.warnings));
+        warningCount += warnings.length;
+        const judged = mine.filter((x) => x.status !== 'not-applicable');
         let status: RuleStatus;
         if (!applicable) status = 'not-applicable';
         else if (failures.length) status = 'failed';
-        else if (mine.some((x) => x.status === 'passed')) status = 'passed';
-        else if (mine.length && mine.every((x) => x.status === 'not-applicable')) status = 'not-applicable';
+        else if (mine.length && !judged.length) status = 'not-applicable';
+        else if (judged.some((x) => x.status !== 'passed')) status = 'not-judged';
+        else if (judged.length) status = 'passed';
         else status = 'skipped';
-        return { id, title, status, scenarios: mine.length, failures };
+        return {
+          id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status, scenarios: mine.length, failures,
+          ...(warnings.length ? { warnings } : {}),
+          ...(notJudged.length ? { notJudged } : {}),
+        };
       });
       return { variant, rules };
     });
     const totals: Summary['totals'] = {
-      rules: { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0 },
-      scenarios: { passed: 0, failed: 0, skipped: 0, notApplicable: 0 },
+      rules: { passed: 0, failed: 0, 'not-judged': 0, 'not-applicable': 0, skipped: 0 },
+      scenarios: { passed: 0, failed: 0, notJudged: 0, notApplicable: 0, skipped: 0 },
+      warnings: warningCount,
     };
     for (const v of variants) for (const r of v.rules) totals.rules[r.status]++;
     for (const x of runs) {
       if (x.status === 'not-applicable') totals.scenarios.notApplicable++;
+      else if (x.status === 'not-judged') totals.scenarios.notJudged++;
       else totals.scenarios[x.status]++;
     }
     return {
@@ -150,39 +248,67 @@ export class SummaryBuilder {
       profile: meta.profile,
       startedAt: meta.startedAt.toISOString(),
       durationMs: Date.now() - meta.startedAt.getTime(),
-      verdict: totals.rules.failed > 0 ? 'fail' : 'pass',
+      verdict: totals.rules.failed > 0 ? 'fail' : totals.rules['not-judged'] > 0 ? 'incomplete' : 'pass',
       variants,
       totals,
     };
   }
 
-  /** Every rule of the features instantiated for a variant, and whether any scenario applies there. */
-  private rulesOf(variant: Variant): Array<{ id: string; title: string; applicable: boolean }> {
-    const out: Array<{ id: string; title: string; applicable: boolean }> = [];
+  /** Every rule of the features instantiated for a variant, whether any scenario applies there, and its level and source. */
+  private rulesOf(variant: Variant): Array<{ id: string; title: string; applicable: boolean; level?: Level; source?: string }> {
+    const out: Array<{ id: string; title: string; applicable: boolean; level?: Level; source?: string }> = [];
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature || !feature.tags.some((t: any) => t.name === `@variant-${variant}`)) continue;
       for (const child of feature.children) {
         const rule = child.rule;
         if (!rule) continue;
-        const id = ruleTag(rule.tags.map((t: any) => t.name));
+        const tags: string[] = rule.tags.map((t: any) => t.name);
+        const id = ruleTag(tags);
         if (!id) continue;
         const applicable = rule.children.some((c: any) => c.scenario?.tags.some((t: any) => t.name === `@${variant}`));
         const title = rule.name.replace(/^[A-Z]{3}-\d{2}\s*[—–-]\s*/, '');
-        out.push({ id, title, applicable });
+        const level = tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean) as Level | undefined;
+        const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
+        out.push({ id, title, applicable, ...(level ? { level } : {}), ...(source ? { source } : {}) });
       }
     }
     return out.sort((a, b) => a.id.localeCompare(b.id));
   }
 }
 
+function parse(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+function notJudgedText(cause: CaseState['notJudged']): string {
+  if (!cause) return 'not judged: the scenario was skipped before it could be judged';
+  return cause.blockedBy ? `blocked by ${cause.blockedBy}: ${cause.message}` : cause.message;
+}
+
+/** The same warning from several scenarios of a rule (a shared answer) is listed once. */
+function dedupe(warnings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = `${w.message.replace(/ \[x-fapi-interaction-id [^\]]+\]/, '')}\u0000${(w.problems ?? []).join('\n')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function ruleTag(tags: string[]): string | undefined {
   return tags.map((t) => /^@((?:AIS|COF|PIS|SEC)-\d{2})$/.exec(t)?.[1]).find(Boolean);
 }
 
-function statusOf(r: { worst: string; notApplicable?: boolean }): PickleRun['status'] {
+function statusOf(r: CaseState): ScenarioStatus {
   if (r.worst === 'FAILED' || r.worst === 'UNDEFINED' || r.worst === 'AMBIGUOUS') return 'failed';
   if (r.notApplicable) return 'not-applicable';
   if (r.worst === 'PASSED') return 'passed';
-  return 'skipped';
+  // A scenario that ran and was neither passed nor failed was not judged (cucumber's skipped or pending).
+  return 'not-judged';
 }

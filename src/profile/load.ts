@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProfileError } from '../errors.ts';
-import type { Profile, Variant } from './types.ts';
+import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, Variant } from './types.ts';
 import { profileSchema } from './schema.ts';
 
 export const DEFAULTS = {
@@ -68,9 +68,28 @@ export async function loadProfile(nameOrFile: string, options: LoadOptions = {})
       raw = parse(text);
     }
   } catch (error) {
-    throw new ProfileError(`profile ${file}: not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`, [], { cause: error });
+    throw new ProfileError(`profile ${file}: not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${syntaxProblem(error, text)}`, [], { cause: error });
   }
   return profileFromObject(raw, { ...options, source: file });
+}
+
+/**
+ * A parse error as one line that ends with the offending line itself (the yaml library's message
+ * ends in `at line 3, column 1:` and puts the excerpt on the lines after). A value on a key that
+ * looks secret is masked: a profile may hold a literal secret.
+ */
+function syntaxProblem(error: unknown, text: string): string {
+  const message = (error as Error).message ?? String(error);
+  const pos = (error as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+  if (!pos) return message.split('\n')[0];
+  const head = message.split('\n')[0].replace(/\s*at line \d+, column \d+:?\s*$/, '');
+  const lines = text.split(/\r?\n/);
+  let at = pos.line;
+  // An error at an empty line (often the end of the file) is about the last line with text before it.
+  while (at > 1 && (lines[at - 1] ?? '').trim() === '') at--;
+  const shown = (lines[at - 1] ?? '').replace(/^(\s*-?\s*[\w.-]*(?:secret|password|passphrase|token|privatekey|private_key|key)\w*\s*:\s*)(\S.*)$/i, '$1***');
+  const where = at === pos.line ? `line ${pos.line}, column ${pos.col}` : `line ${pos.line}, column ${pos.col} (after line ${at})`;
+  return `${head} at ${where}: ${JSON.stringify(shown.length > 120 ? shown.slice(0, 117) + '...' : shown)}`;
 }
 
 /** Validates and completes a profile that is already an object (the sandbox makes them this way). */
@@ -116,8 +135,12 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     name: p.name,
     dialect: p.dialect ?? 'obie',
     variants: p.variants as Variant[],
-    baseUrl: stripSlash(p.baseUrl),
-    variantBaseUrls: Object.fromEntries(Object.entries(p.variantBaseUrls ?? {}).map(([k, v]) => [k, stripSlash(v as string)])),
+    baseUrl: stripSlash(p.baseUrl ?? p.apis.ais.baseUrl),
+    variantBaseUrls: stripAll(p.variantBaseUrls),
+    apis: Object.fromEntries(Object.entries(p.apis ?? {}).map(([fn, a]: [string, any]): [string, ApiLocation] => [
+      fn, { ...(a.baseUrl ? { baseUrl: stripSlash(a.baseUrl) } : {}), variantBaseUrls: stripAll(a.variantBaseUrls) },
+    ])),
+    implements: implementsOf(p.implements, p.variants),
     paths: { ...DEFAULTS.paths, ...(p.paths ?? {}) },
     auth: {
       issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
@@ -130,7 +153,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       resource: auth.resource,
       offlineAccess: auth.offlineAccess ?? true,
     },
-    psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: p.psu.accounts },
+    psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: parseAccountChoice(p.psu.accounts) },
     headers: p.headers ?? {},
     mtls,
     tls: { insecure: p.tls?.insecure ?? false },
@@ -143,9 +166,41 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   return profile;
 }
 
-/** The resource base URL for one variant. */
-export function baseUrlFor(profile: Profile, variant: Variant): string {
-  return profile.variantBaseUrls[variant] ?? profile.baseUrl;
+/**
+ * The resource base URL for one variant and, when given, one API: apis.fn.variantBaseUrls.variant,
+ * else apis.fn.baseUrl, else variantBaseUrls.variant, else baseUrl.
+ */
+export function baseUrlFor(profile: Profile, variant: Variant, fn?: Fn): string {
+  const api = fn ? profile.apis?.[fn] : undefined;
+  return api?.variantBaseUrls[variant] ?? api?.baseUrl ?? profile.variantBaseUrls[variant] ?? profile.baseUrl;
+}
+
+/**
+ * An account choice from its written form: `all`, `first`, `first:N`, or a list of names
+ * (AccountIds, identifications, account names). A single word that is none of the keywords is one name.
+ */
+export function parseAccountChoice(value: string | readonly string[] | undefined): AccountChoice | undefined {
+  if (value === undefined) return undefined;
+  const list = typeof value === 'string' ? [value] : [...value];
+  if (list.length === 0) return undefined;
+  if (list.length === 1) {
+    const w = list[0]!.trim();
+    if (w === 'all') return { pick: 'all' };
+    if (w === 'first') return { pick: 'first' };
+    const n = /^first:([1-9]\d*)$/.exec(w);
+    if (n) return { pick: 'first-n', n: Number(n[1]) };
+  }
+  return { ids: list };
+}
+
+function implementsOf(raw: unknown, variants: Variant[]): Partial<Record<Variant, OperationName[]>> | undefined {
+  if (raw === undefined) return undefined;
+  if (Array.isArray(raw)) return Object.fromEntries(variants.map((v) => [v, [...raw] as OperationName[]]));
+  return { ...(raw as Partial<Record<Variant, OperationName[]>>) };
+}
+
+function stripAll(urls: Record<string, string> | undefined): Partial<Record<Variant, string>> {
+  return Object.fromEntries(Object.entries(urls ?? {}).map(([k, v]) => [k, stripSlash(v)]));
 }
 
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -195,10 +250,10 @@ async function validate(data: unknown): Promise<string[]> {
   const out: string[] = [];
   const errors = compiled!.errors ?? [];
   // An unmet anyOf is reported once, as its own sentence, not once per branch as well.
-  const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath));
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'allOf') continue;
-    if (e.keyword !== 'anyOf' && String(e.schemaPath).includes('/anyOf/') && anyOfAt.has(e.instancePath)) continue;
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && /\/(anyOf|oneOf)\//.test(String(e.schemaPath)) && anyOfAt.has(e.instancePath)) continue;
     const line = describe(e);
     if (!seen.has(line)) {
       seen.add(line);
@@ -235,7 +290,12 @@ function describe(e: { keyword: string; instancePath: string; message?: string; 
     case 'minLength':
       return `${at}: expected a non-empty string`;
     case 'anyOf':
+      if (at === '$') return '$.baseUrl: is required, unless apis gives ais, cof and pis a baseUrl each';
       return `${at}: ${at === '$.auth' ? 'expected issuer or discoveryUrl' : at === '$.auth.clientAuth' ? 'expected privateKey or privateKeyFile' : 'expected one of the allowed forms'}`;
+    case 'oneOf':
+      if (at === '$.implements') return `${at}: expected a list of operation names, or { A: [...], B: [...] }`;
+      if (at === '$.psu.accounts') return `${at}: expected all, first, first:N, or a list of account names`;
+      return `${at}: expected one of the allowed forms`;
     default:
       return `${at}: ${e.message ?? 'is invalid'}`;
   }

@@ -38,12 +38,33 @@ export const driverStepSchema = {
 const url = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
 const path = { type: 'string', pattern: '^/[^\\s]*$' } as const;
 
+/** The logical operations of the tpp client, as a profile's `implements` names them. */
+export const OPERATION_NAMES = [
+  'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
+  'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
+  'createPaymentConsent', 'getPayment', 'getPaymentStatus',
+] as const;
+const operationList = { type: 'array', uniqueItems: true, items: { enum: OPERATION_NAMES } } as const;
+const variantUrls = { type: 'object', additionalProperties: false, properties: { A: url, B: url } } as const;
+const api = {
+  type: 'object', additionalProperties: false,
+  properties: { baseUrl: url, variantBaseUrls: variantUrls },
+} as const;
+
 export const profileSchema = {
   $id: 'https://obtpp.dev/schemas/profile.json',
   title: 'obtpp bank profile',
   type: 'object',
   additionalProperties: false,
-  required: ['name', 'variants', 'baseUrl', 'auth', 'psu'],
+  required: ['name', 'variants', 'auth', 'psu'],
+  // A base URL for everything, or one per API for each of the three.
+  anyOf: [
+    { required: ['baseUrl'] },
+    {
+      required: ['apis'],
+      properties: { apis: { required: ['ais', 'cof', 'pis'], properties: { ais: { required: ['baseUrl'] }, cof: { required: ['baseUrl'] }, pis: { required: ['baseUrl'] } } } },
+    },
+  ],
   properties: {
     $schema: { type: 'string' },
     name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
@@ -52,10 +73,19 @@ export const profileSchema = {
       type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['A', 'B'] },
       description: 'Which variants of the specification the bank implements.',
     },
-    baseUrl: { ...url, description: 'Resource base URL (all variants unless variantBaseUrls says otherwise).' },
-    variantBaseUrls: {
+    baseUrl: { ...url, description: 'Resource base URL (all variants and APIs unless variantBaseUrls or apis says otherwise). Required unless apis gives ais, cof and pis a baseUrl each.' },
+    variantBaseUrls: { ...variantUrls, description: 'Per-variant resource base URLs. Default: baseUrl.' },
+    apis: {
       type: 'object', additionalProperties: false,
-      properties: { A: url, B: url },
+      description: 'Per-API base URLs (ais: /aisp, cof: /cbpii, pis: /pisp in UK deployments). For an operation of API f in variant v: apis.f.variantBaseUrls.v, else apis.f.baseUrl, else variantBaseUrls.v, else baseUrl.',
+      properties: { ais: api, cof: api, pis: api },
+    },
+    implements: {
+      description: 'The operations the bank offers (as a discovery file lists its endpoints), for every variant or per variant. Default: every operation of the variant. Scenarios needing another operation are not applicable.',
+      oneOf: [
+        operationList,
+        { type: 'object', additionalProperties: false, minProperties: 1, properties: { A: operationList, B: operationList } },
+      ],
     },
     tppName: { type: 'string', minLength: 1 },
     paths: {
@@ -124,7 +154,13 @@ export const profileSchema = {
       properties: {
         username: { type: 'string', minLength: 1 },
         password: { type: 'string', minLength: 1 },
-        accounts: { type: 'array', items: { type: 'string', minLength: 1 } },
+        accounts: {
+          description: "Accounts to tick when a journey does not say (obtpp consent authorise): 'all', 'first', 'first:N', or a list of AccountIds, identifications or names. Default all. The conformance run makes its own choice by position.",
+          oneOf: [
+            { type: 'string', pattern: '^(all|first|first:[1-9][0-9]*)$' },
+            { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+          ],
+        },
         driver: {
           type: 'object',
           required: ['kind'],

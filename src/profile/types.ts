@@ -4,6 +4,29 @@ export type Fn = 'ais' | 'cof' | 'pis';
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'tls_client_auth';
 export type IntentBindingMethod = 'claims' | 'request-object' | 'scope' | 'query';
 
+/** A logical operation of the tpp client (the names a profile's `implements` lists). */
+export type OperationName =
+  | 'createAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
+  | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
+  | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus';
+
+/**
+ * Which of the accounts offered on the bank's consent page the PSU ticks: by position ("the
+ * first offered", "all offered", "the first n"), whatever the page calls them, or by name
+ * (AccountId, identification, account name or label, as the driver's `by` compares).
+ */
+export type AccountChoice =
+  | { pick: 'first' }
+  | { pick: 'all' }
+  | { pick: 'first-n'; n: number }
+  | { ids: string[] };
+
+/** Where one API (ais, cof or pis) is served, when it is not at the profile's baseUrl. */
+export interface ApiLocation {
+  baseUrl?: string;
+  variantBaseUrls: Partial<Record<Variant, string>>;
+}
+
 export interface ProfilePaths {
   /** `/account-access-consents` (UK) or `/consents` (as the spec's endpoint table writes it). */
   accountAccessConsents: string;
@@ -86,17 +109,22 @@ export interface PsuSettings {
   username: string;
   password: string;
   driver: PsuDriver;
-  /** Accounts to tick on the consent page by default (AccountId, identification or name); all when absent. */
-  accounts?: string[];
+  /** Accounts to tick when a journey does not say (the CLI's consent authorise); all offered when absent. */
+  accounts?: AccountChoice;
 }
 
 export interface Profile {
   name: string;
   dialect: 'obie';
   variants: Variant[];
+  /** The resource base URL; when the profile gives only per-API URLs, the AIS one. */
   baseUrl: string;
   /** Per-variant resource base URLs, when the variants live apart. */
   variantBaseUrls: Partial<Record<Variant, string>>;
+  /** Per-API base URLs (UK banks serve /aisp, /cbpii and /pisp, often on different hosts). */
+  apis: Partial<Record<Fn, ApiLocation>>;
+  /** The operations the bank offers, per variant; absent: every operation of the variant. */
+  implements?: Partial<Record<Variant, OperationName[]>>;
   paths: ProfilePaths;
   auth: AuthSettings;
   psu: PsuSettings;

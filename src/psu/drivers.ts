@@ -1,5 +1,12 @@
-import type { DriverStep } from '../profile/types.ts';
+import type { AccountChoice, DriverStep } from '../profile/types.ts';
 import type { PageJourney } from './page-journey.ts';
+
+/** How a choice of accounts reads in a step's description. */
+export function describeChoice(choice: AccountChoice | undefined): string {
+  if (!choice || ('pick' in choice && choice.pick === 'all')) return 'all offered';
+  if ('ids' in choice) return choice.ids.join(', ');
+  return choice.pick === 'first' ? 'the first offered' : `the first ${choice.n} offered`;
+}
 
 /** The sandbox bank's stable data-testids (docs/wire.md, "Sandbox contract"). */
 const T = (id: string) => `[data-testid="${id}"]`;
@@ -16,7 +23,10 @@ export const SANDBOX = {
   consentError: T('consent-error'),
 } as const;
 
-/** How long an optional step waits for its selector before it is skipped. */
+/**
+ * How long an optional step waits for its selector when nothing tells it sooner that the page
+ * has moved on (no later step with a selector to race against).
+ */
 const OPTIONAL_WAIT_MS = 1000;
 
 /**
@@ -37,7 +47,7 @@ export async function sandboxDriver(j: PageJourney): Promise<void> {
     SANDBOX.debtorOption,
   );
   if (accounts) {
-    await j.step(5, `tick accounts ${SANDBOX.accountOption}${o.accounts?.length ? ` (${o.accounts.join(', ')})` : ' (all offered)'}`, () =>
+    await j.step(5, `tick accounts ${SANDBOX.accountOption} (${describeChoice(o.accounts)})`, () =>
       j.tickAccounts(SANDBOX.accountOption, o.accounts),
     );
   }
@@ -111,9 +121,29 @@ function selectorOf(step: DriverStep, reject: boolean): string | undefined {
 }
 
 /**
+ * The selectors whose appearance means an optional step at `i` will not be needed: those of the
+ * steps after it, up to and including the first one that is not optional (the page has moved on
+ * to what that step needs).
+ */
+function followers(steps: DriverStep[], i: number, reject: boolean): string[] {
+  const out: string[] = [];
+  for (let k = i + 1; k < steps.length; k++) {
+    const s = steps[k]!;
+    if (s.action === 'approve' && reject) continue;
+    if (s.action === 'reject' && !reject) continue;
+    const sel = selectorOf(s, reject);
+    if (!sel) break;
+    out.push(sel);
+    if (!s.optional) break;
+  }
+  return out;
+}
+
+/**
  * The declarative driver: runs a profile's steps in order (numbered from 1 as in the profile).
- * `approve` / `reject` steps run only in their mode; `optional` steps are skipped when their
- * selector does not show within a short wait.
+ * `approve` / `reject` steps run only in their mode. An `optional` step runs when its selector
+ * shows; it is skipped as soon as a later step's selector shows instead (or a watched error), so
+ * it costs no fixed wait; with no later selector to race, it waits a short while.
  */
 export async function stepsDriver(j: PageJourney, steps: DriverStep[], loginError?: string): Promise<void> {
   const o = j.options;
@@ -125,9 +155,13 @@ export async function stepsDriver(j: PageJourney, steps: DriverStep[], loginErro
     if (step.action === 'approve' && o.reject) continue;
     if (step.action === 'reject' && !o.reject) continue;
     const sel = selectorOf(step, !!o.reject);
-    if (step.optional && sel && !(await j.present(sel, OPTIONAL_WAIT_MS))) {
-      j.steps.push(`${n}. ${describe(step)}: skipped, ${sel} not on the page`);
-      continue;
+    if (step.optional && sel) {
+      const next = followers(steps, i, !!o.reject);
+      const shown = next.length ? await j.first(sel, next) : (await j.present(sel, OPTIONAL_WAIT_MS)) ? sel : undefined;
+      if (shown !== sel) {
+        j.steps.push(`${n}. ${describe(step)}: skipped, ${shown ? `the page shows ${shown} instead` : `${sel} not on the page`}`);
+        continue;
+      }
     }
     await j.step(n, describe(step), async () => {
       switch (step.action) {

@@ -190,9 +190,7 @@ export class PsuBrowser {
         const driver = opts.driver;
         if (driver.kind === 'sandbox') await sandboxDriver(j);
         else if (driver.kind === 'steps') await stepsDriver(j, driver.steps, driver.loginError);
-        if (!j.done) {
-          j.steps.push(`${j.steps.length}. wait for the redirect back to ${opts.redirectUri}`);
-        }
+        if (!j.done) await j.step(j.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => j.watchErrors());
       };
       const timeout = new Promise<never>((_r, reject) => {
         timer = setTimeout(async () => {

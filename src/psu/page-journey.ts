@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ElementHandle, Page } from 'puppeteer';
 import { AuthorisationError } from '../errors.ts';
 import { Redactor } from '../client/redact.ts';
-import type { JourneyOptions } from './types.ts';
+import type { AccountChoice, JourneyOptions } from './types.ts';
 
 /** Selectors whose appearance ends the journey with an error of the given code. */
 export interface ErrorWatch {
@@ -180,6 +180,26 @@ export class PageJourney {
     throw new AuthorisationError('consent_error', `the bank showed an error on the consent page: ${text}`);
   }
 
+  /**
+   * After the last step, until the bank redirects back: a watched error that shows (a consent
+   * that expired while the PSU was on the page, a refused confirmation) ends the journey at once
+   * with its code and the page's message, instead of waiting out the journey's time-out.
+   */
+  async watchErrors(): Promise<void> {
+    if (this.errorWatch.length === 0) return;
+    try {
+      // A selector no page matches: only a watched error (or the journey's end) stops the wait.
+      await this.waitFor('html[data-obtpp-never]', { timeoutMs: Number.MAX_SAFE_INTEGER });
+    } catch (error) {
+      if (error instanceof StepTimeout || this.done) return;
+      // The login is behind the PSU by now: whatever the watched selector was for, this is the bank refusing the decision.
+      if (error instanceof AuthorisationError && error.oauthError === 'login_failed') {
+        throw new AuthorisationError('consent_error', `the bank showed an error after the PSU's decision: ${error.message.replace(/^the bank refused the PSU login: /, '')}`);
+      }
+      throw error;
+    }
+  }
+
   /** Whether `selector` is (or comes) present within a short wait; used for optional things. */
   async present(selector: string, withinMs: number): Promise<boolean> {
     if (withinMs <= 0) return (await this.page.$(selector)) !== null;
@@ -188,6 +208,39 @@ export class PageJourney {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * Waits until one of `selectors` is on the page (or a watched error shows) and returns the
+   * first of them present, in the order given; undefined when an error shows or nothing comes
+   * within the step's time-out. Lets an optional step end the moment the page shows what a later
+   * step needs, instead of waiting a fixed time.
+   */
+  async first(...selectors: Array<string | string[]>): Promise<string | undefined> {
+    const list = selectors.flat();
+    const errors = this.errorWatch.map((w) => w.selector);
+    try {
+      const found = await this.page.waitForFunction(
+        (targets: string[], watched: string[]) => {
+          for (const t of targets) if (document.querySelector(t)) return t;
+          for (const e of watched) {
+            const el = document.querySelector(e);
+            // waitForFunction waits for a truthy value: an error is a marker no selector can be.
+            if (el && ((el as HTMLElement).innerText ?? el.textContent ?? '').trim()) return { error: e };
+          }
+          return false;
+        },
+        { timeout: this.budget(), polling: 'mutation' },
+        list,
+        errors,
+      );
+      const which = (await found.jsonValue()) as string | { error: string };
+      void found.dispose().catch(() => undefined);
+      return typeof which === 'string' ? which : undefined;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TimeoutError') return undefined;
+      throw error;
     }
   }
 
@@ -244,25 +297,37 @@ export class PageJourney {
   }
 
   /**
-   * Ticks exactly the checkboxes matching `selector` whose value / data-account-id /
-   * data-identification / data-name / label / 1-based index matches one of `wanted`
-   * (all of them when `wanted` is empty), unticks the others. An account asked for but not
-   * offered fails the step.
+   * Ticks exactly the checkboxes matching `selector` that the choice names, unticks the others.
+   * By position (`first`, `all`, `first-n`), whatever the page calls its accounts; by name
+   * (`ids`), each compared with the checkbox's value / data-account-id / data-identification
+   * (`by: value`), its data-name or visible label (`by: label`), its position from 1
+   * (`by: index`), or any of value and label when `by` is not given. An account asked for but not
+   * offered, or fewer accounts than asked for, fails the step.
    */
-  async tickAccounts(selector: string, wanted: string[] | undefined, by?: 'value' | 'label' | 'index'): Promise<void> {
+  async tickAccounts(selector: string, choice: AccountChoice | undefined, by?: 'value' | 'label' | 'index'): Promise<void> {
     await this.waitFor(selector);
-    const result = await this.page.$$eval(selector, pickInPage, { wanted: wanted ?? [], by: by ?? null, single: false });
+    // A list of names from a caller without types is read as names.
+    const c: AccountChoice = Array.isArray(choice) ? { ids: choice } : (choice ?? { pick: 'all' });
+    const args: PickArgs = 'ids' in c
+      ? { wanted: c.ids, count: 0, by: by ?? null, single: false }
+      : { wanted: [], count: c.pick === 'all' ? -1 : c.pick === 'first' ? 1 : c.n, by: null, single: false };
+    const result = await this.page.$$eval(selector, pickInPage, args);
     this.offeredAccounts = result.offered;
+    const offered = result.offered.map((o) => o.id).join(', ') || 'none';
     if (result.unmatched.length) {
-      throw new Error(`account(s) ${result.unmatched.map((u) => `"${u}"`).join(', ')} not offered on the page (offered: ${result.offered.map((o) => o.id).join(', ') || 'none'})`);
+      throw new Error(`account(s) ${result.unmatched.map((u) => `"${u}"`).join(', ')} not offered on the page${by ? ` (compared by ${by})` : ''} (offered: ${offered})`);
     }
+    if (args.count > 0 && result.selected.length < args.count) {
+      throw new Error(`the first ${args.count} account(s) were asked for, but the page offers ${result.offered.length} (offered: ${offered})`);
+    }
+    if (result.selected.length === 0) throw new Error(`the page offers no account to tick (${selector})`);
     this.selectedAccounts = result.selected;
   }
 
   /** Chooses the radio matching `wanted` (the first one when none is asked for). */
   async chooseDebtor(selector: string, wanted: string | undefined, by?: 'value' | 'label' | 'index'): Promise<void> {
     await this.waitFor(selector);
-    const result = await this.page.$$eval(selector, pickInPage, { wanted: wanted ? [wanted] : [], by: by ?? null, single: true });
+    const result = await this.page.$$eval(selector, pickInPage, { wanted: wanted ? [wanted] : [], count: 1, by: by ?? null, single: true });
     this.debtorOffered = true;
     if (result.unmatched.length) {
       throw new Error(`debtor account "${wanted}" not offered on the page (offered: ${result.offered.map((o) => o.id).join(', ') || 'none'})`);
@@ -291,7 +356,10 @@ function safeOrigin(url: string): string {
 }
 
 interface PickArgs {
+  /** Names to match (empty: choose by position). */
   wanted: string[];
+  /** By position: how many from the first (-1: all). */
+  count: number;
   by: 'value' | 'label' | 'index' | null;
   single: boolean;
 }
@@ -304,31 +372,29 @@ function pickInPage(elements: Element[], args: PickArgs): { offered: Offered[]; 
     const text = fromLabels || el.closest('label')?.textContent || el.getAttribute('aria-label') || el.dataset.name || '';
     return text.replace(/\s+/g, ' ').trim();
   };
-  const offered = inputs.map((el) => ({ id: el.dataset.accountId || el.value || String(inputs.indexOf(el) + 1), label: labelOf(el) }));
+  const idOf = (el: HTMLInputElement, i: number): string => el.dataset.accountId || el.value || String(i + 1);
+  const offered = inputs.map((el, i) => ({ id: idOf(el, i), label: labelOf(el) }));
   const matches = (el: HTMLInputElement, i: number, w: string): boolean => {
     const label = labelOf(el);
     const byValue = el.value === w || el.dataset.accountId === w || el.dataset.identification === w;
     const byLabel = el.dataset.name === w || label === w || (w.length > 2 && label.includes(w));
-    const byIndex = /^\d+$/.test(w) && Number(w) === i + 1;
     if (args.by === 'value') return byValue;
     if (args.by === 'label') return byLabel;
-    if (args.by === 'index') return byIndex;
-    return byValue || byLabel || (byIndex && !inputs.some((o) => o.value === w || o.dataset.accountId === w || o.dataset.identification === w));
+    if (args.by === 'index') return /^\d+$/.test(w) && Number(w) === i + 1;
+    return byValue || byLabel;
   };
   const unmatched = args.wanted.filter((w) => !inputs.some((el, i) => matches(el, i, w)));
   if (unmatched.length) return { offered, selected: [], unmatched };
   let want: boolean[];
-  if (args.wanted.length === 0) want = inputs.map((_el, i) => (args.single ? i === 0 : true));
-  else {
-    want = inputs.map((el, i) => args.wanted.some((w) => matches(el, i, w)));
-    if (args.single) {
-      const first = want.indexOf(true);
-      want = inputs.map((_el, i) => i === first);
-    }
+  if (args.wanted.length === 0) want = inputs.map((_el, i) => args.count < 0 || i < args.count);
+  else want = inputs.map((el, i) => args.wanted.some((w) => matches(el, i, w)));
+  if (args.single) {
+    const first = want.indexOf(true);
+    want = inputs.map((_el, i) => i === first);
   }
   inputs.forEach((el, i) => {
     if (el.checked !== want[i]) el.click();
   });
-  const selected = inputs.flatMap((el, i) => (want[i] ? [el.dataset.accountId || el.value || String(i + 1)] : []));
+  const selected = inputs.flatMap((el, i) => (want[i] ? [idOf(el, i)] : []));
   return { offered, selected, unmatched };
 }

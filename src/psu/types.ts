@@ -1,4 +1,6 @@
-import type { PsuDriver } from '../profile/types.ts';
+import type { AccountChoice, PsuDriver } from '../profile/types.ts';
+
+export type { AccountChoice } from '../profile/types.ts';
 
 export interface JourneyOptions {
   /** The TPP's redirect URI: a request to it (same origin and path) ends the journey. */
@@ -9,8 +11,8 @@ export interface JourneyOptions {
   password: string;
   /** Press reject instead of approve. */
   reject?: boolean;
-  /** AccountIds, identifications, names or 1-based indexes (as strings); default: all offered. */
-  accounts?: string[];
+  /** Which offered accounts to tick: by position (first, all, first n) or by name; default all offered. */
+  accounts?: AccountChoice;
   /** The debtor to choose when the page offers a choice (AccountId / identification / name / index); default the first. */
   debtor?: string;
   stepTimeoutMs: number;

@@ -13,9 +13,17 @@ export interface FaultInfo {
   name: string;
   rule: string;
   description: string;
-  /** `rule`: breaks the rule named; `chaos`: a hostile bank, its scope told in the description. */
-  kind: 'rule' | 'chaos';
+  /**
+   * `rule`: breaks the rule named; `chaos`: a hostile bank, its scope told in the description;
+   * `data`: breaks nothing, but the bank's data leaves the rule named without anything to judge.
+   */
+  kind: 'rule' | 'chaos' | 'data';
+  /** SHOULD: the fault breaks only what the harness demands beyond the official schema (a warning, not a failure). */
+  level?: 'SHOULD';
 }
+
+/** Faults that break a SHOULD only: the harness reports them as warnings of their rule. */
+const SHOULD_FAULTS: ReadonlySet<string> = new Set(['account-field-missing']);
 
 /**
  * The time-outs and size limit of the sandbox's own profile (`sb.profile()`): tight, because the bank
@@ -41,7 +49,9 @@ const RULE_TABLE = [
   ['transactions-outside-period', 'AIS-07', 'transactions are not bounded by the Transaction Validity Period'],
   ['expired-consent-access', 'AIS-08', 'an expired account-access consent still gives access'],
   ['permission-not-enforced', 'AIS-09', 'balances and transactions are returned without their permission'],
-  ['account-field-missing', 'AIS-11', 'accounts come without their mandatory Currency'],
+  ['account-field-missing', 'AIS-11', 'accounts come without their Currency (a SHOULD of the standard\'s prose: the official schema makes it optional)'],
+  ['accounts-not-array', 'AIS-11', 'GET /accounts answers Data.Account as one object (the first account), not an array'],
+  ['currency-lowercase', 'AIS-11', 'accounts carry their Currency in lower case ("gbp"), not an ISO 4217 code'],
   ['funds-consent-without-debtor', 'COF-01', 'a funds consent without DebtorAccount is accepted'],
   ['funds-unauthorised-consent', 'COF-02', 'a funds confirmation on a consent that is not authorised is answered (client-credentials token accepted)'],
   ['funds-consent-mismatch', 'COF-03', 'a ConsentId in the body that is not the token\'s consent is accepted'],
@@ -78,19 +88,27 @@ const CHAOS_TABLE = [
   ['no-approve-button', 'CHAOS', `payment authorisations: the consent page has no Approve button (the PSU driver waits for it ${browserStepMs} ms, the sandbox profile's timeouts.browserStepMs)`],
 ] as const;
 
+/** Data faults: nothing is broken, but the rule named cannot be judged on the bank's data (its verdict is not-judged). */
+const DATA_TABLE = [
+  ['zero-balance', 'COF-05', 'every balance reads 0.00 (an empty account), so no amount is surely covered by the available balance'],
+] as const;
+
 /** A fault's name. */
-export type FaultName = (typeof RULE_TABLE)[number][0] | (typeof CHAOS_TABLE)[number][0];
+export type FaultName = (typeof RULE_TABLE)[number][0] | (typeof CHAOS_TABLE)[number][0] | (typeof DATA_TABLE)[number][0];
+/** A data fault's name. */
+export type DataFaultName = (typeof DATA_TABLE)[number][0];
 /** A chaos fault's name. */
 export type ChaosFaultName = (typeof CHAOS_TABLE)[number][0];
 
 const TABLE: ReadonlyArray<readonly [FaultName, string, string, FaultInfo['kind']]> = [
   ...RULE_TABLE.map(([name, rule, description]) => [name, rule, description, 'rule'] as const),
   ...CHAOS_TABLE.map(([name, rule, description]) => [name, rule, description, 'chaos'] as const),
+  ...DATA_TABLE.map(([name, rule, description]) => [name, rule, description, 'data'] as const),
 ];
 
-/** Every fault: the rule faults in the order of docs/rules.md, then the chaos faults. */
+/** Every fault: the rule faults in the order of docs/rules.md, then the chaos faults, then the data faults. */
 export function listFaults(): FaultInfo[] {
-  return TABLE.map(([name, rule, description, kind]) => ({ name, rule, description, kind }));
+  return TABLE.map(([name, rule, description, kind]) => ({ name, rule, description, kind, ...(SHOULD_FAULTS.has(name) ? { level: 'SHOULD' as const } : {}) }));
 }
 
 /** Thrown for a `--fault` that does not exist; the CLI exits 2 with one line naming the valid ones. */

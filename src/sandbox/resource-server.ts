@@ -234,7 +234,7 @@ export function createResourceServer(ctx: ResourceContext) {
       AccountId: a.AccountId,
       Status: 'Enabled',
       StatusUpdateDateTime: iso(a.OpeningDate),
-      ...(faults.has('account-field-missing') ? {} : { Currency: a.Currency }),
+      ...(faults.has('account-field-missing') ? {} : { Currency: faults.has('currency-lowercase') ? a.Currency.toLowerCase() : a.Currency }),
       AccountType: a.AccountType,
       AccountSubType: a.AccountSubType,
       Nickname: a.Nickname,
@@ -358,7 +358,9 @@ export function createResourceServer(ctx: ResourceContext) {
     const c = await aisConsent(r);
     needs(c, 'accounts', 'ReadAccountsBasic', 'ReadAccountsDetail');
     const detail = has(c, 'ReadAccountsDetail');
-    return { status: 200, body: { Data: { Account: consentAccounts(c).map((a) => accountView(a, detail)) }, Links: links(r), Meta: { TotalPages: 1 } } };
+    const accounts = consentAccounts(c).map((a) => accountView(a, detail));
+    // The fault answers the list's first account as an object where the standard wants an array.
+    return { status: 200, body: { Data: { Account: faults.has('accounts-not-array') ? accounts[0] ?? {} : accounts }, Links: links(r), Meta: { TotalPages: 1 } } };
   }
 
   async function getAccount(r: Req): Promise<Reply> {
@@ -373,12 +375,15 @@ export function createResourceServer(ctx: ResourceContext) {
     needs(c, 'balances', 'ReadBalances');
     const a = consentAccount(c, r.params.accountId);
     const now = iso(new Date(store.now()));
-    const available = availableBalance(a);
+    // The zero-balance data fault shows an empty account (its funds confirmations still use the real balance).
+    const empty = faults.has('zero-balance');
+    const available = empty ? 0 : availableBalance(a);
+    const booked = empty ? 0 : a.booked;
     const balance = [
-      { AccountId: a.AccountId, CreditDebitIndicator: indicator(a.booked), Type: 'InterimBooked', DateTime: now, Amount: amount(a.booked, a.Currency) },
+      { AccountId: a.AccountId, CreditDebitIndicator: indicator(booked), Type: 'InterimBooked', DateTime: now, Amount: amount(booked, a.Currency) },
       {
         AccountId: a.AccountId, CreditDebitIndicator: indicator(available), Type: 'InterimAvailable', DateTime: now, Amount: amount(available, a.Currency),
-        ...(a.creditLine > 0 ? { CreditLine: [{ Included: true, Type: 'Pre-Agreed', Amount: amount(a.creditLine, a.Currency) }] } : {}),
+        ...(a.creditLine > 0 && !empty ? { CreditLine: [{ Included: true, Type: 'Pre-Agreed', Amount: amount(a.creditLine, a.Currency) }] } : {}),
       },
     ];
     return { status: 200, body: { Data: { Balance: balance }, Links: links(r), Meta: { TotalPages: 1 } } };

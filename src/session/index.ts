@@ -6,7 +6,8 @@
  * Heavy parts load only when needed: openid-client (discovery, grants) only when a token must be
  * fetched or refreshed, puppeteer only for a PSU journey.
  */
-import { BankError, ObtppError, StateError, UsageError, ExitCode } from '../errors.ts';
+import { randomUUID } from 'node:crypto';
+import { AuthorisationError, BankError, ObtppError, StateError, UsageError, ExitCode } from '../errors.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { httpFromProfile } from '../client/factory.ts';
@@ -149,16 +150,51 @@ export class Session {
 
   /** The client-credentials token of a function: the cached one while valid, else a fresh one (saved). */
   async clientToken(fn: Fn): Promise<string> {
+    return (await this.clientTokenFrom(fn, true)).token;
+  }
+
+  private async clientTokenFrom(fn: Fn, useCache: boolean): Promise<{ token: string; cached: boolean }> {
     const ps = await this.read();
     const cached = ps.clientCredentials[fn];
-    if (cached && fresh(cached)) {
+    if (useCache && cached && fresh(cached)) {
       this.http.redactor.add(cached.accessToken);
-      return cached.accessToken;
+      return { token: cached.accessToken, cached: true };
     }
     const tokens = await (await this.auth()).clientCredentials(fn);
     const stored = toStored(tokens);
     await this.update((s) => void (s.clientCredentials[fn] = stored));
-    return stored.accessToken;
+    return { token: stored.accessToken, cached: false };
+  }
+
+  /**
+   * Calls the bank with the function's client-credentials token. A cached token the bank refuses
+   * (401: a restarted or reset bank forgets the tokens it issued) is fetched anew once and the
+   * call repeated; a fresh token the bank refuses is the bank's answer.
+   */
+  async withClientToken(fn: Fn, call: (token: string) => Promise<ApiResult>): Promise<ApiResult> {
+    const first = await this.clientTokenFrom(fn, true);
+    const result = await call(first.token);
+    if (result.status !== 401 || !first.cached) return result;
+    await this.update((s) => void delete s.clientCredentials[fn]);
+    return call((await this.clientTokenFrom(fn, false)).token);
+  }
+
+  /**
+   * Runs `work` with the PSU's access token of a consent. When the bank refuses a token that was
+   * not just refreshed (401: it restarted, or revoked the token early), the refresh token is used
+   * once and `work` repeated; a refresh the bank refuses says to authorise again.
+   */
+  async withUserToken<T>(record: ConsentRecord, work: (token: string) => Promise<T>): Promise<T> {
+    const before = (await this.read()).tokens[record.id]?.accessToken;
+    const token = await this.userToken(record);
+    try {
+      return await work(token);
+    } catch (error) {
+      const refreshedJustNow = before !== token;
+      const canRefresh = Boolean((await this.read()).tokens[record.id]?.refreshToken);
+      if (!(error instanceof BankError) || error.status !== 401 || refreshedJustNow || !canRefresh) throw error;
+      return work((await this.refresh(record.id)).accessToken);
+    }
   }
 
   /** The PSU's access token for a consent, refreshed (and saved) when it has expired. */
@@ -184,7 +220,16 @@ export class Session {
     if (!token) throw new StateError('not_authorised', `consent ${consentId} is not authorised yet: run obtpp consent authorise ${consentId}`);
     if (!token.refreshToken) throw new StateError('no_refresh_token', `consent ${consentId} has no refresh token: run obtpp consent authorise ${consentId}`);
     this.http.redactor.add(token.refreshToken);
-    const tokens = await (await this.auth()).refresh(token.refreshToken);
+    let tokens: TokenSet;
+    try {
+      tokens = await (await this.auth()).refresh(token.refreshToken);
+    } catch (error) {
+      if (!(error instanceof AuthorisationError) || error.oauthError !== 'invalid_grant') throw error;
+      // The bank no longer knows this grant (it restarted, or the consent ended): the tokens are
+      // useless, and only a new authorisation by the PSU gives new ones.
+      await this.update((s) => void delete s.tokens[consentId]);
+      throw new ObtppError('refresh_refused', `the bank refused the refresh token of consent ${consentId} (invalid_grant): run obtpp consent authorise ${consentId} again (its old tokens are forgotten)`, { exitCode: ExitCode.nonConformant, cause: error });
+    }
     const stored: StoredToken = { ...toStored(tokens), intentId: token.intentId };
     stored.refreshToken ??= token.refreshToken;
     await this.update((s) => void (s.tokens[consentId] = stored));
@@ -202,14 +247,14 @@ export class Session {
 
   /** Creates a consent (body from the dialect's builder), remembers it, makes it current. */
   async createConsent(fn: Fn, body: unknown, summary: Partial<ConsentRecord>, idempotencyKey?: string): Promise<{ result: ApiResult; record: ConsentRecord }> {
-    const token = await this.clientToken(fn);
-    const options = { token, ...(idempotencyKey ? { idempotencyKey } : {}) };
-    const result = this.check(
-      fn === 'ais' ? await this.client.createAccountAccessConsent(body, options)
-        : fn === 'cof' ? await this.client.createFundsConsent(body, options)
-          : await this.client.createPaymentConsent(body, options),
-      [200, 201],
-    );
+    // One idempotency key for both tries: a retry after a refused token must not create twice.
+    const key = idempotencyKey ?? randomUUID();
+    const result = this.check(await this.withClientToken(fn, (token) => {
+      const options = { token, idempotencyKey: key };
+      return fn === 'ais' ? this.client.createAccountAccessConsent(body, options)
+        : fn === 'cof' ? this.client.createFundsConsent(body, options)
+          : this.client.createPaymentConsent(body, options);
+    }), [200, 201]);
     const id = consentIdOf(result.body);
     if (!id) throw new BankError(result.status, `the bank answered the ${FN_NAMES[fn]} with ${result.status} but no Data.ConsentId`, { exchange: result.exchange });
     const record: ConsentRecord = { ...summary, id, fn, status: statusOf(result.body) ?? 'unknown', createdAt: new Date().toISOString() };
@@ -324,6 +369,6 @@ export function refusal(baseUrl: string, result: ApiResult, http: HttpClient): B
   const message = typeof first === 'string' ? first : typeof body?.Message === 'string' ? body.Message : undefined;
   let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.join(', ')}` : ''}${message ? `: ${message}` : ''}`;
   line = http.redactor.text(line.replace(/\s+/g, ' '));
-  const hint = result.status === 401 ? 'the token was not accepted: it may have expired or been revoked, or the consent may have expired (obtpp token refresh, or obtpp consent authorise again)' : undefined;
+  const hint = result.status === 401 ? 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)' : undefined;
   return new BankError(result.status, line, { bankCode: codes[0], exchange: ex, hint });
 }

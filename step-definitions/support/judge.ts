@@ -1,7 +1,63 @@
 import { STATUS_CODES } from 'node:http';
 import type { ApiResult } from '../../src/client/operations.ts';
-import { validate, formatProblems, errorCodesOf, type SchemaName } from '../../src/dialects/obie/index.ts';
-import type { ConformanceWorld } from './world.ts';
+import * as obie from '../../src/dialects/obie/index.ts';
+import { validate, formatProblem, errorCodesOf, type SchemaName } from '../../src/dialects/obie/index.ts';
+import type { ConformanceWorld, RuleViolation } from './world.ts';
+
+/** Attachment: every problem behind a failure, `{ summary, problems }` (the message may cut the list; this never does). */
+export const PROBLEMS_MEDIA_TYPE = 'application/vnd.obtpp.problems+json';
+/** Attachment: a SHOULD-level finding that does not fail the rule, `{ level, source, message, problems }`. */
+export const WARNING_MEDIA_TYPE = 'application/vnd.obtpp.warning+json';
+/** How many problems a failure's message lists before "… and n more" (summary.json keeps them all). */
+export const PROBLEMS_IN_MESSAGE = 5;
+
+interface LevelledProblem { path: string; message: string; source?: string }
+type JudgeBody = (schema: SchemaName, body: unknown) => { must: LevelledProblem[]; should: LevelledProblem[] };
+/** The dialect's levelled judgement (MUST: the official schema and the spec; SHOULD: stricter than official), when it has one. */
+const judgeBody = (obie as unknown as { judgeBody?: JudgeBody }).judgeBody;
+
+/** A body's problems, by level, each as one readable line. */
+export interface BodyJudgement {
+  must: string[];
+  should: Array<{ text: string; source?: string }>;
+}
+
+function line(p: LevelledProblem): string {
+  return p.message.startsWith(p.path) ? p.message : `${p.path}: ${p.message}`;
+}
+
+/** Judges a body against a schema: MUST problems fail the rule, SHOULD problems are warnings. */
+export function judgeSchema(schema: SchemaName, body: unknown): BodyJudgement {
+  if (judgeBody) {
+    const j = judgeBody(schema, body);
+    return { must: j.must.map(line), should: j.should.map((p) => ({ text: line(p), source: p.source })) };
+  }
+  return { must: validate(schema, body).map(formatProblem), should: [] };
+}
+
+/**
+ * A failure with a list of problems: the thrown message (JUnit, HTML, messages) carries every one;
+ * an attachment carries them for summary.json, whose message lists the first few and counts the rest.
+ */
+export function violationWithProblems(world: ConformanceWorld, header: string, problems: string[]): RuleViolation {
+  const shown = problems.slice(0, PROBLEMS_IN_MESSAGE);
+  const more = problems.length - shown.length;
+  const summary = [header, ...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
+  world.attach(JSON.stringify({ summary: `${world.ruleId ? world.ruleId + ': ' : ''}${summary}`, problems }), PROBLEMS_MEDIA_TYPE);
+  return world.violation([header, ...problems].join('\n'));
+}
+
+/** Records SHOULD-level problems of an answer as a warning of the scenario's rule (never a failure). */
+export function warn(world: ConformanceWorld, what: string, should: BodyJudgement['should']): void {
+  if (!should.length) return;
+  const sources = [...new Set(should.map((p) => p.source).filter(Boolean))];
+  world.attach(JSON.stringify({
+    level: 'SHOULD',
+    source: sources.join(', ') || 'harness',
+    message: `${what}: ${should.length} SHOULD-level finding${should.length === 1 ? '' : 's'} (stricter than the official schema)`,
+    problems: should.map((p) => p.text),
+  }), WARNING_MEDIA_TYPE);
+}
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
@@ -79,10 +135,28 @@ export function expectSchema(world: ConformanceWorld, r: ApiResult, schema: Sche
   if (r.json && (!type || !JSON_TYPE.test(type))) {
     throw world.violation(`the body of ${describeAnswer(r)} is not a valid ${schema}: it must come with Content-Type application/json`);
   }
-  const problems = validate(schema, r.json ? r.body : r.text.trim() ? r.text : undefined);
-  if (problems.length) {
-    throw world.violation(`the body of ${describeAnswer(r)} is not a valid ${schema}:\n${formatProblems(problems)}`);
+  const judged = judgeSchema(schema, r.json ? r.body : r.text.trim() ? r.text : undefined);
+  warn(world, `the body of ${describeAnswer(r)} as ${schema}`, judged.should);
+  if (judged.must.length) {
+    throw violationWithProblems(world, `the body of ${describeAnswer(r)} is not a valid ${schema} (${judged.must.length} problem${judged.must.length === 1 ? '' : 's'}):`, judged.must);
   }
+}
+
+/**
+ * A value that came back, for a message: JSON, with the type named where JSON hides a mistake
+ * (`"true" (a string)`), and `nothing` for an absent field — never a bare `undefined`.
+ */
+export function quote(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is absent)';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  if (text.length > 120) text = text.slice(0, 119) + '…';
+  if (typeof value === 'string' && /^(true|false|null|-?\d+(\.\d+)?)$/.test(value)) return `${text} (a string)`;
+  return text;
 }
 
 export function parseStatuses(text: string): number[] {

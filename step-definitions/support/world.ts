@@ -48,8 +48,29 @@ export class RuleViolation extends Error {
   }
 }
 
-/** The scenario cannot be judged on this bank (e.g. no transaction outside the period). */
-export class NotJudgeable extends Error {}
+/**
+ * The scenario cannot be judged: the bank's data gives nothing to judge (e.g. no transaction outside
+ * the period), or a precondition the bank had to provide is missing. `blockedBy` names the rule whose
+ * failure this is (e.g. `AIS-11`), when there is one; the scenario of that rule fails, this one is
+ * reported `not-judged` with the cause.
+ */
+export class NotJudgeable extends Error {
+  readonly blockedBy?: string;
+  /** Exchanges and screenshots of the set-up that failed (evidence for the report). */
+  exchanges?: Exchange[];
+  screenshots?: string[];
+  constructor(message: string, blockedBy?: string) {
+    super(message);
+    this.name = 'NotJudgeable';
+    this.blockedBy = blockedBy;
+  }
+}
+
+/** Why a scenario was not judged, as the step wrapper recorded it. */
+export interface NotJudgedCause {
+  message: string;
+  blockedBy?: string;
+}
 
 export class ConformanceWorld extends World<RunParameters> {
   variant: Variant = 'A';
@@ -70,6 +91,8 @@ export class ConformanceWorld extends World<RunParameters> {
   notes: string[] = [];
   /** The line of work this world talks to the bank on (the scenarios' main lane, or a set-up's own). */
   lane!: Lane;
+  /** Set when a step found the scenario cannot be judged (the After hook attaches the evidence). */
+  notJudged?: NotJudgedCause;
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);
@@ -107,6 +130,14 @@ export class ConformanceWorld extends World<RunParameters> {
   /** Prefixes the rule id: every failure cites its rule. */
   violation(message: string): RuleViolation {
     return new RuleViolation(this.ruleId ? `${this.ruleId}: ${message}` : message);
+  }
+
+  /**
+   * A precondition of this scenario that the bank did not provide: the scenario is not judged,
+   * blocked by the rule that covers the missing thing (which fails in its own scenario).
+   */
+  blocked(blockedBy: string | undefined, message: string): NotJudgeable {
+    return new NotJudgeable(message, blockedBy);
   }
 
   /** Runs one call of the tpp client; a transport failure becomes a verdict naming its cause. */

@@ -196,7 +196,7 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     assert.match(human.stdout, /^access_token\s+\S{20,}$/m);
 
     const cleared = await h.json(['token', 'clear', '--consent', current]);
-    assert.deepEqual(cleared.doc, { cleared: 1, consentId: current });
+    assert.deepEqual(cleared.doc, { cleared: 1, consents: [current], clientCredentials: [], consentId: current, state: h.stateFile });
     failsWith(await h.obtpp(['accounts', '--consent', current]), 2, /is not authorised yet: run obtpp consent authorise/);
   });
 
@@ -211,7 +211,7 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     failsWith(await h.obtpp(['accounts', '--variant', 'C']), 2, /^obtpp: --variant C: expected A or B$/);
     // Variant B has its own state (no consent yet) and lacks transaction detail and payments.
     failsWith(await h.obtpp(['accounts', '--variant', 'B']), 2, /^obtpp: no current account-access consent for profile obtpp sandbox \(variant B\)/);
-    failsWith(await h.obtpp(['consent', 'create', 'pis', '--variant', 'B', '--amount', '1', '--creditor-id', '1', '--creditor-name', 'x']), 2, /createPaymentConsent is not part of variant B/);
+    failsWith(await h.obtpp(['consent', 'create', 'pis', '--variant', 'B', '--amount', '1', '--creditor-id', '1', '--creditor-name', 'x']), 2, /^obtpp: payment initiation \(obtpp consent create pis\) is not part of variant B/);
   });
 
   test('a bank that cannot be reached: exit 3 with the transport error', async () => {

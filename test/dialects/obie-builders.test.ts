@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  buildAccountAccessConsent, buildFundsConsent, buildFundsConfirmation, buildPaymentConsent, validate, formatProblems,
+  buildAccountAccessConsent, buildFundsConsent, buildFundsConfirmation, buildPaymentConsent, validate, judgeBody, formatProblems,
   consentIdOf, statusOf, permissionsOf, accountsOf, balancesOf, transactionsOf, fundsAvailableOf, errorCodesOf,
   PERMISSIONS, CONSENT_STATUSES, PAYMENT_CONSENT_STATUSES, DETAIL_ONLY_ACCOUNT_FIELDS, DETAIL_ONLY_TRANSACTION_FIELDS,
   permissionRules, isoDateTime,
@@ -27,7 +27,7 @@ describe('request builders', () => {
       },
       Risk: {},
     });
-    assert.deepEqual(validate('OBReadConsent1', body), []);
+    assert.deepEqual(judgeBody('OBReadConsent1', body), { must: [], should: [] });
   });
   test('account-access consent: absent dates stay absent (no undefined keys)', () => {
     const body = buildAccountAccessConsent({ permissions: ['ReadAccountsBasic'] });
@@ -48,7 +48,7 @@ describe('request builders', () => {
         ExpirationDateTime: '2027-01-01T00:00:00+00:00',
       },
     });
-    assert.deepEqual(validate('OBFundsConfirmationConsent1', withDebtor), []);
+    assert.deepEqual(judgeBody('OBFundsConfirmationConsent1', withDebtor), { must: [], should: [] });
     const without = buildFundsConsent({});
     assert.equal(JSON.stringify(without), '{"Data":{}}');
     assert.equal(formatProblems(validate('OBFundsConfirmationConsent1', without)), 'Data: missing required field DebtorAccount');
@@ -56,7 +56,7 @@ describe('request builders', () => {
   test('funds confirmation', () => {
     const body = buildFundsConfirmation({ consentId: 'fcc-1', reference: 'Purchase01', amount: '20.00', currency: 'GBP' });
     assert.deepEqual(body, { Data: { ConsentId: 'fcc-1', Reference: 'Purchase01', InstructedAmount: { Amount: '20.00', Currency: 'GBP' } } });
-    assert.deepEqual(validate('OBFundsConfirmation1', body), []);
+    assert.deepEqual(judgeBody('OBFundsConfirmation1', body), { must: [], should: [] });
   });
   test('payment consent with debtor and remittance, in the standard\'s key order', () => {
     const body = buildPaymentConsent({
@@ -73,7 +73,7 @@ describe('request builders', () => {
     ]);
     assert.deepEqual(body.Data.Initiation.CreditorAccount, { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Inc' });
     assert.deepEqual(body.Risk, {});
-    assert.deepEqual(validate('OBWriteDomesticConsent4', body), []);
+    assert.deepEqual(judgeBody('OBWriteDomesticConsent4', body), { must: [], should: [] });
   });
   test('payment consent without debtor (PIS-02) and with an empty remittance: both left out', () => {
     const body = buildPaymentConsent({
@@ -83,7 +83,7 @@ describe('request builders', () => {
     });
     assert.equal('DebtorAccount' in body.Data.Initiation, false);
     assert.equal('RemittanceInformation' in body.Data.Initiation, false);
-    assert.deepEqual(validate('OBWriteDomesticConsent4', body), []);
+    assert.deepEqual(judgeBody('OBWriteDomesticConsent4', body), { must: [], should: [] });
   });
 });
 
@@ -145,6 +145,6 @@ describe('constants and helpers', () => {
     assert.equal(isoDateTime(new Date(Date.UTC(2026, 10, 22, 10, 0, 0, 999))), '2026-11-22T10:00:00+00:00');
     assert.equal(isoDateTime(new Date('2027-01-02T03:04:05.678+02:00')), '2027-01-02T01:04:05+00:00');
     const body = buildAccountAccessConsent({ permissions: ['ReadAccountsBasic'], expirationDateTime: isoDateTime(new Date()) });
-    assert.deepEqual(validate('OBReadConsent1', body), []);
+    assert.deepEqual(judgeBody('OBReadConsent1', body), { must: [], should: [] });
   });
 });

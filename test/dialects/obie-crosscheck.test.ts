@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import {
-  SCHEMAS, validate, formatProblems, PAYMENT_ORDER_STATUSES, PAYMENT_CONSENT_STATUSES, CONSENT_STATUSES,
+  SCHEMAS, OFFICIAL_SCHEMAS, validate, judgeBody, formatProblems, PAYMENT_ORDER_STATUSES, PAYMENT_CONSENT_STATUSES, CONSENT_STATUSES,
   DETAIL_ONLY_TRANSACTION_FIELDS, DETAIL_ONLY_ACCOUNT_FIELDS, PERMISSIONS,
 } from '../../src/dialects/obie/index.ts';
 import type { SchemaName } from '../../src/dialects/obie/index.ts';
@@ -54,7 +54,8 @@ const COUNTERPART: Partial<Record<SchemaName, [File, string]>> = {
 };
 
 /**
- * Where we are deliberately stricter than the OpenAPI file, and why. Anything else that differs fails.
+ * Where the strict level is deliberately stricter than the OpenAPI file, and why (SHOULD warnings;
+ * the official level has none of them). Anything else that differs fails.
  * - Links and Meta: mandatory by the Read/Write profile prose (FACTS §1.3; docs/wire.md "Envelope").
  * - ErrorCode: a namespaced-code pattern instead of any string (docs/wire.md "Error body").
  */
@@ -69,7 +70,7 @@ function deref(s: Json | undefined, components: Json): Json | undefined {
 
 const sorted = (a: readonly unknown[] | undefined) => [...(a ?? [])].map(String).sort();
 
-function compare(ours: Json, official: Json | undefined, path: string, components: Json, out: string[], isRoot: boolean): void {
+function compare(ours: Json, official: Json | undefined, path: string, components: Json, out: string[], isRoot: boolean, exact = false): void {
   const off = deref(official, components);
   if (!off) {
     out.push(`${path}: no official counterpart`);
@@ -78,7 +79,7 @@ function compare(ours: Json, official: Json | undefined, path: string, component
   if (ours.type && off.type && ours.type !== off.type) out.push(`${path}: type ${ours.type} vs official ${off.type}`);
   if (ours.type === 'array') {
     for (const k of ['minItems', 'maxItems']) if (ours[k] !== off[k]) out.push(`${path}: ${k} ${ours[k]} vs official ${off[k]}`);
-    compare(ours.items, off.items, `${path}[]`, components, out, false);
+    compare(ours.items, off.items, `${path}[]`, components, out, false, exact);
     return;
   }
   if (ours.type === 'object') {
@@ -87,25 +88,32 @@ function compare(ours: Json, official: Json | undefined, path: string, component
     for (const p of ourProps) if (!offProps.includes(p)) out.push(`${path}.${p}: we allow a field the standard does not have`);
     for (const p of offProps) if (!ourProps.includes(p)) out.push(`${path}.${p}: the standard has a field we do not allow`);
     let ourRequired = sorted(ours.required);
-    if (isRoot && EXTRA_REQUIRED_AT_ROOT.every((r) => ourRequired.includes(r))) ourRequired = ourRequired.filter((r) => !EXTRA_REQUIRED_AT_ROOT.includes(r));
+    if (!exact && isRoot && EXTRA_REQUIRED_AT_ROOT.every((r) => ourRequired.includes(r))) ourRequired = ourRequired.filter((r) => !EXTRA_REQUIRED_AT_ROOT.includes(r));
     if (JSON.stringify(ourRequired) !== JSON.stringify(sorted(off.required))) {
       out.push(`${path}: required ${JSON.stringify(ourRequired)} vs official ${JSON.stringify(sorted(off.required))}`);
     }
     if ((ours.additionalProperties === false) !== (off.additionalProperties === false)) {
       out.push(`${path}: additionalProperties ${ours.additionalProperties} vs official ${off.additionalProperties}`);
     }
-    for (const p of ourProps) if (offProps.includes(p)) compare(ours.properties[p], off.properties[p], `${path}.${p}`, components, out, false);
+    if (exact && (ours.if || ours.then || ours.else)) out.push(`${path}: a condition (if/then/else) the standard does not have`);
+    for (const p of ourProps) if (offProps.includes(p)) compare(ours.properties[p], off.properties[p], `${path}.${p}`, components, out, false, exact);
     return;
   }
   if (JSON.stringify(sorted(ours.enum)) !== JSON.stringify(sorted(off.enum))) out.push(`${path}: enum ${ours.enum} vs official ${off.enum}`);
-  const expectedPattern = off.pattern ?? EXTRA_PATTERN[path];
+  const expectedPattern = off.pattern ?? (exact ? undefined : EXTRA_PATTERN[path]);
   if (ours.pattern !== expectedPattern) out.push(`${path}: pattern ${ours.pattern} vs official ${off.pattern}`);
   for (const k of ['minLength', 'maxLength', 'format']) if (ours[k] !== off[k]) out.push(`${path}: ${k} ${ours[k]} vs official ${off[k]}`);
 }
 
 describe('our schemas agree with the official OpenAPI files', { skip }, () => {
   for (const [name, [file, component]] of Object.entries(COUNTERPART) as [SchemaName, [File, string]][]) {
-    test(`${name} ↔ ${file}#/components/schemas/${component}`, () => {
+    test(`MUST level: ${name} = ${file}#/components/schemas/${component}, no exception`, () => {
+      const d = doc(file);
+      const out: string[] = [];
+      compare(OFFICIAL_SCHEMAS[name] as Json, d.components.schemas[component], name, d.components, out, true, true);
+      assert.deepEqual(out, []);
+    });
+    test(`strict level: ${name} ↔ ${file}#/components/schemas/${component}, only the documented strictness`, () => {
       const d = doc(file);
       const out: string[] = [];
       compare(SCHEMAS[name] as Json, d.components.schemas[component], name, d.components, out, true);
@@ -182,5 +190,18 @@ describe('our samples pass the official schemas too', { skip }, () => {
     body.Data.Account[0].Currency = 'gbp';
     assert.equal(fn(body), false);
     assert.match(formatProblems(validate('OBReadAccount6', body)), /Currency: expected a string matching/);
+  });
+
+  test('what the official schema accepts, our MUST level accepts (the samples stripped of the strict extras)', () => {
+    for (const [name, [file, component]] of Object.entries(COUNTERPART) as [SchemaName, [File, string]][]) {
+      const body = sample(name) as Json;
+      delete body.Links;
+      delete body.Meta;
+      for (const a of body.Data?.Account ?? []) for (const f of ['Currency', 'AccountType', 'AccountSubType']) delete a[f];
+      for (const e of body.Errors ?? []) e.ErrorCode = 'Bank-specific code';
+      const fn = officialValidator(file, component);
+      assert.ok(fn(body), `${name}: ${JSON.stringify(fn.errors)}`);
+      assert.deepEqual(judgeBody(name, body).must, [], name);
+    }
   });
 });

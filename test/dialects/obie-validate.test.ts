@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { validate, formatProblems, compileAll, SCHEMA_NAMES } from '../../src/dialects/obie/index.ts';
+import { validate, judgeBody, formatProblems, compileAll, SCHEMA_NAMES } from '../../src/dialects/obie/index.ts';
 import type { SchemaName, SchemaProblem } from '../../src/dialects/obie/index.ts';
 import { sample, SAMPLE_NAMES } from './obie-samples.ts';
 
@@ -8,13 +8,19 @@ function lines(name: SchemaName, body: unknown): string[] {
   return formatProblems(validate(name, body), 100).split('\n').filter(Boolean);
 }
 
+/** The SHOULD warnings only, as plain lines (their source checked where it matters). */
+function warnings(name: SchemaName, body: unknown): string[] {
+  return judgeBody(name, body).should.map((p) => p.message);
+}
+
 describe('obie schemas accept conformant bodies', () => {
   test('there is a sample for every schema', () => {
     assert.deepEqual([...SAMPLE_NAMES].sort(), [...SCHEMA_NAMES].sort());
   });
   for (const name of SAMPLE_NAMES) {
-    test(`${name}: the sample is valid`, () => {
-      assert.deepEqual(validate(name, sample(name)), [], formatProblems(validate(name, sample(name))));
+    test(`${name}: the sample is valid, with no warning either`, () => {
+      const judgement = judgeBody(name, sample(name));
+      assert.deepEqual(judgement, { must: [], should: [] }, formatProblems(judgement, 100));
     });
   }
   test('date-times with Z, an offset or fractions are valid', () => {
@@ -52,17 +58,28 @@ describe('obie schemas accept conformant bodies', () => {
 describe('obie schemas refuse each kind of violation, readably', () => {
   test('missing required field', () => {
     const body = sample('OBReadAccount6');
-    delete body.Data.Account[0].Currency;
-    assert.deepEqual(lines('OBReadAccount6', body), ['Data.Account[0]: missing required field Currency']);
+    delete body.Data.Account[0].AccountId;
+    assert.deepEqual(lines('OBReadAccount6', body), ['Data.Account[0]: missing required field AccountId']);
     const funds = sample('OBFundsConfirmationConsent1');
     delete funds.Data.DebtorAccount;
     assert.deepEqual(lines('OBFundsConfirmationConsent1', funds), ['Data: missing required field DebtorAccount']);
   });
-  test('missing Links and Meta (mandatory by the profile prose)', () => {
+  test('missing Links and Meta: a SHOULD (mandatory by the profile prose, optional in the schema)', () => {
     const body = sample('OBReadBalance1');
     delete body.Links;
     delete body.Meta;
-    assert.deepEqual(lines('OBReadBalance1', body), ['(root): missing required field Links', '(root): missing required field Meta']);
+    assert.deepEqual(lines('OBReadBalance1', body), []);
+    assert.deepEqual(warnings('OBReadBalance1', body), ['(root): missing required field Links', '(root): missing required field Meta']);
+    const [w] = judgeBody('OBReadBalance1', body).should;
+    assert.equal(w?.level, 'SHOULD');
+    assert.match(w?.source ?? '', /^OBIE v3\.1 prose: Links and Meta/);
+    assert.equal(formatProblems(judgeBody('OBReadBalance1', body), 1).split('\n')[0], `(root): missing required field Links (SHOULD: ${w?.source})`);
+  });
+  test('Links present without Self is a MUST (the schema requires Self inside Links)', () => {
+    const body = sample('OBReadBalance1');
+    body.Links = {};
+    assert.deepEqual(lines('OBReadBalance1', body), ['Links: missing required field Self']);
+    assert.deepEqual(judgeBody('OBReadBalance1', body).must[0]?.source, 'OBIE v3.1.11 schema OBReadBalance1');
   });
   test('unexpected field where the standard closes the object', () => {
     const body = sample('OBReadTransaction6');
@@ -157,12 +174,17 @@ describe('obie schemas refuse each kind of violation, readably', () => {
     body.Risk = { PaymentContextCode: 'Other' };
     assert.deepEqual(lines('OBReadConsentResponse1', body), ['Risk.PaymentContextCode: unexpected field (not in the standard)']);
   });
-  test('ErrorCode must be namespaced; Errors must not be empty', () => {
+  test('ErrorCode should be namespaced (a SHOULD); Errors must not be empty (a MUST)', () => {
     const body = sample('OBErrorResponse1');
     body.Errors[0].ErrorCode = 'FIELD_MISSING';
-    assert.deepEqual(lines('OBErrorResponse1', body), [
+    assert.deepEqual(lines('OBErrorResponse1', body), []);
+    assert.deepEqual(warnings('OBErrorResponse1', body), [
       'Errors[0].ErrorCode: expected a string matching ^[A-Z][A-Za-z0-9]*(\\.[A-Za-z0-9]+)+$, got "FIELD_MISSING"',
     ]);
+    assert.match(judgeBody('OBErrorResponse1', body).should[0]?.source ?? '', /namespaced enumerations/);
+    body.Errors[0].ErrorCode = 42;
+    assert.deepEqual(lines('OBErrorResponse1', body), ['Errors[0].ErrorCode: expected a string, got 42']);
+    assert.deepEqual(warnings('OBErrorResponse1', body), [], 'a wrong type is a MUST, not repeated as a SHOULD');
     body.Errors = [];
     assert.deepEqual(lines('OBErrorResponse1', body), ['Errors: expected at least 1 item, got []']);
   });
@@ -180,10 +202,13 @@ describe('obie schemas refuse each kind of violation, readably', () => {
     body.Data.Status = 'ACSC';
     assert.match(formatProblems(validate('PaymentStatusResponse', body)), /^Data\.Status: expected one of AwaitingAuthorisation|.*Consumed.*AcceptedCreditSettlementCompleted, got "ACSC"$/);
   });
-  test('a non-switched account must carry Currency, AccountType and AccountSubType (AIS-11)', () => {
+  test('a non-switched account should carry Currency, AccountType and AccountSubType (a SHOULD: OBAccount6 description)', () => {
     const body = sample('OBReadAccount6');
     body.Data.Account[2].SwitchStatus = 'UK.CASS.NotSwitched';
-    assert.deepEqual(lines('OBReadAccount6', body), [
+    assert.deepEqual(lines('OBReadAccount6', body), []);
+    const should = judgeBody('OBReadAccount6', body).should;
+    assert.ok(should.every((p) => p.level === 'SHOULD' && /OBAccount6 description/.test(p.source)), JSON.stringify(should));
+    assert.deepEqual(warnings('OBReadAccount6', body), [
       'Data.Account[2]: missing required field Currency',
       'Data.Account[2]: missing required field AccountType',
       'Data.Account[2]: missing required field AccountSubType',

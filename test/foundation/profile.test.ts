@@ -225,6 +225,17 @@ test('a profile that is not valid YAML, or names a file that cannot be read: exi
   assert.equal(run.code, 2);
   assert.equal(run.stdout, '');
   assert.match(run.stderr, /not valid YAML/);
+  // The message ends with the offending line, not with `column 1:` and nothing after it.
+  const first = run.stderr.split('\n')[0];
+  assert.match(first, /at line 2, column 1 \(after line 1\): "name: \[unclosed"$/);
+
+  // An error in the middle of the file shows that line; a value under a secret-looking key is masked.
+  const middle = await write('middle.yaml', 'name: x\nauth: [\nclientSecret: s3cr3t-value: e\nvariants: [A]\n');
+  const run3 = await obtpp(['profile', 'check', middle]);
+  assert.equal(run3.code, 2);
+  const line = run3.stderr.split('\n')[0];
+  assert.match(line, /^profile .*middle\.yaml: not valid YAML: .* at line 3, column 1: "clientSecret: \*\*\*"$/);
+  assert.ok(!run3.stderr.includes('s3cr3t-value'), 'a literal secret on the offending line is not printed');
 
   const missingFile = await write('missing-cert.yaml', yamlProfile({ secretRef: 'not-from-env', extra: 'mtls: { certFile: ./nowhere/client.crt, keyFile: ./nowhere/client.key }\n' }));
   const run2 = await obtpp(['profile', 'check', missingFile], { PSU_PASSWORD: 'x1234567' });
@@ -264,6 +275,12 @@ test('the example profile passes when its variables and files exist, and prints 
   const copy = join(dir, 'my-bank.yaml');
   await copyFile(join(root, 'profiles/example-bank.yaml'), copy);
   const env = {
+    BANK_API_URL: 'https://ob.bank.example/open-banking/v3.1',
+    BANK_API_URL_B: 'https://ob-b.bank.example/open-banking/v3.1',
+    BANK_ISSUER: 'https://auth.bank.example',
+    BANK_CLIENT_ID: 'example-client-id',
+    BANK_SIGNING_KEY_ID: 'example-kid',
+    BANK_PSU_USERNAME: 'example-psu',
     BANK_CLIENT_SECRET: fake('client-secret'),
     BANK_SIGNING_KEY_FILE: certs.client.keyFile,
     BANK_TRANSPORT_CERT_FILE: certs.client.certFile,

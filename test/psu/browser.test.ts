@@ -76,7 +76,7 @@ function everything(value: unknown): string {
 describe('declarative driver', () => {
   test('approves with the accounts asked for (by number and by name), the redirect caught in the browser', async () => {
     const log: string[] = [];
-    const r = await browser.journey(authUrl(), options({ accounts: ['40400422331144', 'Joint Account'], onStep: (d) => log.push(d) }));
+    const r = await browser.journey(authUrl(), options({ accounts: { ids: ['40400422331144', 'Joint Account'] }, onStep: (d) => log.push(d) }));
     const cb = new URL(r.callbackUrl);
     assert.equal(cb.origin + cb.pathname, redirectUri);
     assert.equal(cb.searchParams.get('state'), 'st-123');
@@ -93,8 +93,8 @@ describe('declarative driver', () => {
     assert.ok(bank.seen.includes('POST /signin'));
   });
 
-  test('by index, and a debtor chosen when the page offers one', async () => {
-    const r = await browser.journey(authUrl({ debtor: '1' }), options({ accounts: ['1'], debtor: 'Rainy Day Saver' }));
+  test('the first offered account, whatever the page calls it, and a debtor chosen when the page offers one', async () => {
+    const r = await browser.journey(authUrl({ debtor: '1' }), options({ accounts: { pick: 'first' }, debtor: 'Rainy Day Saver' }));
     assert.deepEqual(r.selectedAccounts, ['acc-001']);
     assert.equal(r.debtorOffered, true);
     assert.equal(r.debtorChosen, 'acc-002');
@@ -111,7 +111,7 @@ describe('declarative driver', () => {
   });
 
   test('an account that is not offered fails its step, with a screenshot', async () => {
-    await assert.rejects(browser.journey(authUrl(), options({ accounts: ['99999999'] })), (e: unknown) => {
+    await assert.rejects(browser.journey(authUrl(), options({ accounts: { ids: ['99999999'] } })), (e: unknown) => {
       assert.ok(e instanceof AuthorisationError);
       assert.equal(e.oauthError, 'step_failed');
       assert.match(e.message, /^step 7 \(tick accounts input\.acct\): account\(s\) "99999999" not offered/);
@@ -157,13 +157,60 @@ describe('declarative driver', () => {
     });
   });
 
+  test('an error the bank shows after the decision ends the journey at once as consent_error, with the page\'s message', async () => {
+    await assert.rejects(browser.journey(authUrl({ refuse: 'This consent has already expired.' }), options({ totalTimeoutMs: 20_000 })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.equal(e.oauthError, 'consent_error', e.message);
+      assert.match(e.message, /after the PSU's decision: This consent has already expired\./);
+      assert.ok(e.evidence?.screenshot, 'a screenshot of the page');
+      return true;
+    });
+  });
+
   test('several journeys at once, one context each', async () => {
     const results = await Promise.all([
-      browser.journey(authUrl(), options({ accounts: ['1'] })),
-      browser.journey(authUrl(), options({ accounts: ['2'] })),
-      browser.journey(authUrl(), options({ accounts: ['3'] })),
+      browser.journey(authUrl(), options({ accounts: { pick: 'first' } })),
+      browser.journey(authUrl(), options({ accounts: { ids: ['Rainy Day Saver'] } })),
+      browser.journey(authUrl(), options({ accounts: { ids: ['acc-003'] } })),
     ]);
     assert.deepEqual(results.map((r) => r.selectedAccounts), [['acc-001'], ['acc-002'], ['acc-003']]);
+  });
+
+  test('a choice by position ignores how the step compares names (by: value, as the example profile writes it)', async () => {
+    const byValue = STEPS.map((s): DriverStep => (s.action === 'tickAccounts' ? { ...s, by: 'value' } : s));
+    const first = await browser.journey(authUrl(), options({ driver: { kind: 'steps', steps: byValue }, accounts: { pick: 'first' } }));
+    assert.deepEqual(first.selectedAccounts, ['acc-001']);
+    const two = await browser.journey(authUrl(), options({ driver: { kind: 'steps', steps: byValue }, accounts: { pick: 'first-n', n: 2 } }));
+    assert.deepEqual(two.selectedAccounts, ['acc-001', 'acc-002']);
+    assert.equal(new URL(two.callbackUrl).searchParams.get('code'), 'code-for-acc-001+acc-002--90');
+    // A name is compared as `by` says: the checkbox's value, never its label.
+    await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps: byValue }, accounts: { ids: ['Joint Account'] } })), /"Joint Account" not offered on the page \(compared by value\)/);
+    const byIndex = STEPS.map((s): DriverStep => (s.action === 'tickAccounts' ? { ...s, by: 'index' } : s));
+    const third = await browser.journey(authUrl(), options({ driver: { kind: 'steps', steps: byIndex }, accounts: { ids: ['3'] } }));
+    assert.deepEqual(third.selectedAccounts, ['acc-003']);
+  });
+
+  test('asking for more accounts than the page offers fails the step, naming both numbers', async () => {
+    await assert.rejects(browser.journey(authUrl(), options({ accounts: { pick: 'first-n', n: 5 } })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.match(e.message, /the first 5 account\(s\) were asked for, but the page offers 3/);
+      return true;
+    });
+  });
+
+  test('an optional step whose selector never comes ends when the page shows what a later step needs', async () => {
+    const steps: DriverStep[] = [
+      ...STEPS.slice(0, 3),
+      { action: 'fill', selector: '#otp', value: '123456', optional: true, name: 'passcode' },
+      { action: 'click', selector: '#otp-go', waitForNavigation: true, optional: true, name: 'submit passcode' },
+      ...STEPS.slice(3),
+    ];
+    // Long step time-outs: a fixed wait per optional step would show as a journey time-out here.
+    const r = await browser.journey(authUrl(), options({ driver: { kind: 'steps', steps }, stepTimeoutMs: 8000, totalTimeoutMs: 12_000 }));
+    assert.ok(r.steps.some((s) => /\[passcode\] \(optional\): skipped, the page shows #cookies-ok instead/.test(s)), r.steps.join('\n'));
+    assert.ok(r.steps.some((s) => /\[submit passcode\] \(optional\): skipped, the page shows #cookies-ok instead/.test(s)), r.steps.join('\n'));
+    assert.ok(r.steps.some((s) => /\[marketing pop-up\] \(optional\): skipped, the page shows #consent instead/.test(s)), r.steps.join('\n'));
+    assert.ok(r.steps.some((s) => /click #cookies-ok \[cookie banner\] \(optional\)$/.test(s)), 'an optional step whose selector is there runs');
   });
 });
 

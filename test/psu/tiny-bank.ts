@@ -52,6 +52,8 @@ export async function startTinyBank(options: { password: string }): Promise<Tiny
         <button id="yes" name="d" value="yes">Allow</button><button id="no" name="d" value="no">Deny</button></form>`);
     }
     if (u.pathname === '/decide') {
+      // ?refuse=…: the bank refuses the decision on a page of its own (say, the consent expired meanwhile).
+      if (u.searchParams.get('refuse')) return html(`<div class="alert">${u.searchParams.get('refuse')}</div>`);
       const redirect = new URL(u.searchParams.get('redirect_uri')!);
       redirect.searchParams.set('state', u.searchParams.get('state') ?? '');
       if (form.get('d') === 'no') redirect.searchParams.set('error', 'access_denied');

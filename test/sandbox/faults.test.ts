@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'puppeteer';
 import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/index.ts';
 import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index.ts';
+import type { DataFaultName } from '../../src/sandbox/faults.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
 
 const HOUR = 3_600_000;
@@ -22,7 +23,7 @@ interface World {
 }
 
 /** A fault that breaks a rule (the chaos faults have their own proofs, in chaos.test.ts). */
-type RuleFaultName = Exclude<FaultName, ChaosFaultName>;
+type RuleFaultName = Exclude<FaultName, ChaosFaultName | DataFaultName>;
 const ruleFaults = () => listFaults().filter((f) => f.kind === 'rule');
 
 /** What each fault must visibly change; the normal behaviour is covered by the other test files. */
@@ -70,6 +71,15 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'account-field-missing': async (w) => {
     const { token } = await w.ais();
     assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).body.Data.Account[0].Currency, undefined);
+  },
+  'accounts-not-array': async (w) => {
+    const { token } = await w.ais();
+    const account = (await w.tpp.api('A', 'GET', '/accounts', { token })).body.Data.Account;
+    assert.ok(account && typeof account === 'object' && !Array.isArray(account) && typeof account.AccountId === 'string');
+  },
+  'currency-lowercase': async (w) => {
+    const { token } = await w.ais();
+    assert.match((await w.tpp.api('A', 'GET', '/accounts', { token })).body.Data.Account[0].Currency, /^[a-z]{3}$/);
   },
   'funds-consent-without-debtor': async ({ tpp }) => {
     assert.equal((await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: await tpp.cc('fundsconfirmations'), body: { Data: {} } })).status, 201);

@@ -10,6 +10,7 @@ import { runCli } from '../../src/cli/program.ts';
 import type { Io } from '../../src/cli/io.ts';
 import { loadProfile, profileFromObject } from '../../src/profile/load.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
+import { listFaults } from '../../src/sandbox/faults.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import { aisBody, launchBrowser, Tpp } from './tpp.ts';
 
@@ -76,8 +77,16 @@ describe('obtpp sandbox (CLI)', () => {
     const json = io();
     assert.equal(await runCli(['sandbox', '--list-faults', '--json'], json.io), 0);
     const list = JSON.parse(json.text.out);
-    assert.equal(list.filter((f: { kind: string }) => f.kind === 'rule').length, 24);
-    assert.equal(list.filter((f: { kind: string }) => f.kind === 'chaos').length, 13);
+    // Every fault the sandbox knows is listed, each once, with its kind.
+    const known = listFaults();
+    assert.deepEqual(list.map((f: { name: string }) => f.name), known.map((f) => f.name));
+    assert.equal(new Set(list.map((f: { name: string }) => f.name)).size, list.length);
+    for (const kind of ['rule', 'chaos', 'data']) {
+      assert.equal(list.filter((f: { kind: string }) => f.kind === kind).length, known.filter((f) => f.kind === kind).length, kind);
+    }
+    assert.ok(list.filter((f: { kind: string }) => f.kind === 'rule').length >= 24, 'the rule faults');
+    // Each listed fault appears in the table too.
+    for (const f of known) assert.match(table.text.out, new RegExp(`^${f.name}\\s`, 'm'), f.name);
     assert.deepEqual(Object.keys(list[0]), ['name', 'rule', 'description', 'kind']);
   });
 

@@ -7,8 +7,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { generateKeyPairSync } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/index.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -54,6 +56,7 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       SB_CLIENT_SECRET: basicClient.clientSecret!,
       SB_PRIVATE_KEY: jwtClient.privateKeyPem!,
       SB_PSU_PASSWORD: psu.password,
+      SB_ATTEST_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       OBTPP_STATE: join(work, 'state.json'),
     };
     const withEnvSecrets = (index: number, file: string) => {
@@ -70,7 +73,7 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
 
     const reportDir = join(work, 'reports');
     const runs: Run[] = [];
-    const conform = await obtpp(['conform', '--profile', jwtProfile, '--report-dir', reportDir], env);
+    const conform = await obtpp(['conform', '--profile', jwtProfile, '--report-dir', reportDir, '--attest', '${env:SB_ATTEST_KEY}'], env);
     runs.push(conform);
     assert.equal(conform.code, 0, `the conformance run against the sandbox passes: ${conform.stdout.slice(-2000)}`);
 
@@ -104,7 +107,8 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
     assert.ok(stateTokens.length > 0, 'the session kept tokens in its state file');
     assert.ok(JSON.parse(shown.stdout).accessToken, 'token show is the one command that prints a token');
     const keyLines = jwtClient.privateKeyPem!.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
-    const secrets = [env.SB_CLIENT_SECRET, env.SB_PRIVATE_KEY, env.SB_PSU_PASSWORD, ...keyLines, ...issued, ...stateTokens].filter((s) => s.length >= 8);
+    const attestKeyLines = env.SB_ATTEST_KEY.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
+    const secrets = [env.SB_CLIENT_SECRET, env.SB_PRIVATE_KEY, env.SB_PSU_PASSWORD, env.SB_ATTEST_KEY, ...attestKeyLines, ...keyLines, ...issued, ...stateTokens].filter((s) => s.length >= 8);
 
     const files = await filesUnder(reportDir);
     assert.ok(files.some((f) => f.endsWith('report.html')) && files.some((f) => f.endsWith('messages.ndjson')), 'the report dir holds the reports');
@@ -115,10 +119,14 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
         { where: `stderr of obtpp ${r.args.join(' ')}`, text: r.stderr },
       ]),
       { where: 'stderr of obtpp token show', text: shown.stderr },
+      // The attestation's payload is base64url: scanned decoded as well.
+      ...files.filter((f) => f.endsWith('attestation.jws')).map((f) => ({ where: `${f} (payload)`, text: Buffer.from(readFileSync(f, 'utf8').split('.')[1] ?? '', 'base64url').toString('utf8') })),
     ];
+    assert.ok(files.some((f) => f.endsWith('attestation.jws')), 'the run was attested');
     const scan = (where: string, text: string): string[] => {
       const found = secrets.filter((secret) => forms(secret).some((f) => text.includes(f))).map((secret) => `${where}: ${secret.slice(0, 6)}… (${secret.length} chars)`);
-      if (JWT.test(text)) found.push(`${where}: a JWT (${JWT.exec(text)![0].slice(0, 12)}…)`);
+      // attestation.jws is a JWS obtpp signs on purpose, not a token.
+      if (JWT.test(text) && !where.endsWith('attestation.jws')) found.push(`${where}: a JWT (${JWT.exec(text)![0].slice(0, 12)}…)`);
       return found;
     };
     // The control: the one place tokens belong (the 0600 state file) and token show's stdout are found.

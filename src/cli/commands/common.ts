@@ -2,6 +2,7 @@
 import type { Io } from '../io.ts';
 import { makeOut, type CommonFlags, type Out } from '../output.ts';
 import { Session } from '../../session/index.ts';
+import { UsageError } from '../../errors.ts';
 
 export async function withSession<T>(io: Io, flags: CommonFlags, work: (session: Session, out: Out) => Promise<T>, options: { progress?: boolean } = {}): Promise<T> {
   const out = await makeOut(io, flags, options);
@@ -28,4 +29,12 @@ export function when(ms: number | string | undefined): string {
   if (Number.isNaN(d.getTime())) return String(ms);
   const iso = d.toISOString();
   return iso.slice(0, 10) === new Date().toISOString().slice(0, 10) ? `${iso.slice(11, 19)} UTC` : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The consent named by the argument or by `--consent ID` (either; both only when they agree). */
+export function consentArg(id: string | undefined, flags: { consent?: string }): string | undefined {
+  if (id !== undefined && flags.consent !== undefined && id !== flags.consent) {
+    throw new UsageError(`two different consents given: ${id} and --consent ${flags.consent}`);
+  }
+  return id ?? flags.consent;
 }

@@ -1,8 +1,6 @@
 import type { Io } from '../io.ts';
-import { conform } from '../../conformance/runner.ts';
+import { runConformance, type ConformanceEvent } from '../../conformance/runner.ts';
 import type { Summary, RuleStatus } from '../../conformance/summary.ts';
-import { listFaults } from '../../sandbox/faults.ts';
-import { UsageError } from '../../errors.ts';
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 
@@ -15,70 +13,129 @@ interface Options {
   journeys?: number;
   sandboxFault?: string[];
   json?: boolean;
+  verbose?: boolean;
+  strict?: boolean;
+  attest?: string;
+  waivers?: string;
+  baseline?: string;
+}
+
+/**
+ * A spinner only where it can be drawn: a terminal on stderr with columns to draw in, not CI,
+ * not TERM=dumb. Elsewhere (pipes, `script` with a 0×0 pty, CI logs) progress is plain lines.
+ */
+export function canSpin(io: Io): boolean {
+  const stderr = io.stderr as { isTTY?: boolean; columns?: number };
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== '0' && io.env.CI.toLowerCase() !== 'false';
+  return io.interactive && stderr.isTTY === true && (stderr.columns ?? 0) > 0 && io.env.TERM !== 'dumb' && !ci;
 }
 
 export async function run(io: Io, options: Options): Promise<void> {
-  const faults = options.sandboxFault ?? [];
-  const known = new Set(listFaults().map((f) => f.name));
-  const unknown = faults.filter((f) => !known.has(f));
-  if (unknown.length) throw new UsageError(`unknown sandbox fault ${unknown.join(', ')} (see obtpp sandbox --list-faults)`);
+  // The key, the waiver file and the baseline are checked before the run (exit 2, nothing run).
+  const gates = options.attest || options.waivers || options.baseline
+    ? await (await import('../../attest/gates.ts')).prepareGates(options, { env: io.env, cwd: io.cwd })
+    : undefined;
   const { Chalk } = await import('chalk');
   const c = new Chalk({ level: io.color ? 1 : 0 });
-  const twoVariants = !options.variant || options.variant === 'all';
 
   let done = 0;
   let failed = 0;
   let spinner: { text: string; start(): unknown; stop(): unknown } | undefined;
-  if (io.interactive && !options.json) {
+  if (!options.json && canSpin(io)) {
     const { default: ora } = await import('ora');
-    spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true });
+    spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false });
     spinner.start();
   }
-  const note = (line: string) => {
-    if (spinner) spinner.text = line;
-    else if (!options.json) io.stderr.write(line + '\n');
+  const onEvent = (event: ConformanceEvent) => {
+    if (event.type === 'note') {
+      if (spinner) spinner.text = event.message;
+      else if (!options.json && options.verbose) io.stderr.write(event.message + '\n');
+    } else if (event.type === 'scenario') {
+      const { variant, rule, name, status, message } = event;
+      done++;
+      if (status === 'failed') failed++;
+      const mark = status === 'passed' ? c.green('✓') : status === 'failed' ? c.red('✗') : (status as string) === 'not-judged' ? c.yellow('?') : c.yellow('-');
+      const why = (status === 'failed' || (status as string) === 'not-judged') && message ? `\n    ${(status as string) === 'not-judged' ? 'not judged: ' : ''}${message.split('\n')[0]}` : '';
+      if (spinner) spinner.text = `${done} scenarios, ${failed} failed — ${variant} ${rule} ${name}`;
+      else if (!options.json) io.stderr.write(`${mark} [${variant}] ${rule} ${name}${why}\n`);
+    }
   };
 
-  const result = await conform({
+  // SIGINT / SIGTERM stop the run cleanly; a second one ends the process at once (the default).
+  const controller = new AbortController();
+  let finished = false;
+  void io.waitForSignal?.().then((signal) => {
+    if (finished) return;
+    spinner?.stop();
+    spinner = undefined;
+    controller.abort(signal);
+  });
+
+  const result = await runConformance({
     profile: options.profile,
     variant: options.variant ?? 'all',
     tags: options.tags,
     reportDir: options.reportDir,
     parallel: options.parallel ?? 1,
     journeys: options.journeys,
-    sandboxFaults: faults,
+    sandboxFaults: options.sandboxFault ?? [],
+    strict: options.strict,
     cwd: io.cwd,
     env: io.env,
     version: version(),
-    onNote: note,
-    onScenario: ({ variant, rule, name, status, message }) => {
-      done++;
-      if (status === 'failed') failed++;
-      const mark = status === 'passed' ? c.green('✓') : status === 'failed' ? c.red('✗') : c.yellow('-');
-      if (spinner) spinner.text = `${done} scenarios, ${failed} failed — ${variant} ${rule} ${name}`;
-      else if (!options.json) io.stderr.write(`${mark} [${variant}] ${rule} ${name}${status === 'failed' && message ? `\n    ${message.split('\n')[0]}` : ''}\n`);
-    },
-  }).finally(() => spinner?.stop());
+    signal: controller.signal,
+    onEvent,
+    transformSummary: gates?.transformSummary,
+    afterReports: gates?.afterReports,
+  }).finally(() => {
+    finished = true;
+    spinner?.stop();
+  });
 
   io.exitCode = result.exitCode;
+  const gated = await gates?.finish(result);
+  if (gated) io.exitCode = gated.exitCode;
+  for (const line of gated?.stderr ?? []) io.stderr.write(line + '\n');
+  const s = result.summary;
   if (options.json) {
-    io.stdout.write(JSON.stringify(result.summary, null, 2) + '\n');
+    io.stdout.write(JSON.stringify(s, null, 2) + '\n');
+    for (const line of gated?.stdout ?? []) io.stderr.write(line + '\n');
+    if (result.interrupted) io.stderr.write(interruptedLine(result.interrupted, s, result.reportDir) + '\n');
     return;
   }
-  io.stdout.write(renderTable(result.summary, c) + '\n');
-  const s = result.summary;
-  const verdict = s.verdict === 'pass' ? c.green.bold('CONFORMANT') : c.red.bold('NOT CONFORMANT');
-  io.stdout.write(`\n${verdict}: ${s.totals.rules.passed} rule results passed, ${s.totals.rules.failed} failed, ${s.totals.rules['not-applicable']} not applicable, ${s.totals.rules.skipped} skipped — ${s.totals.scenarios.passed + s.totals.scenarios.failed + s.totals.scenarios.skipped} scenarios in ${(s.durationMs / 1000).toFixed(1)} s\n`);
+  if (result.interrupted) {
+    io.stderr.write(interruptedLine(result.interrupted, s, result.reportDir) + '\n');
+    return;
+  }
+  io.stdout.write(renderTable(s, c) + '\n');
+  const verdict = s.verdict === 'pass' ? c.green.bold('CONFORMANT') : (s.verdict as string) === 'incomplete' ? c.yellow.bold('INCOMPLETE') : c.red.bold('NOT CONFORMANT');
+  const sc = s.totals.scenarios as Record<string, number>;
+  const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
+  const rules = s.totals.rules as Record<string, number>;
+  io.stdout.write(`\n${verdict}: ${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules['not-judged'] ?? 0} not judged, ${rules['not-applicable'] ?? 0} not applicable, ${rules.skipped ?? 0} skipped — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s${s.totals.warnings ? `, ${s.totals.warnings} SHOULD warnings` : ''}\n`);
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,junit.xml,report.html,messages.ndjson}\n`);
+  for (const line of gated?.stdout ?? []) io.stdout.write(line + '\n');
+}
+
+/** The one line an interrupted run leaves on stderr. */
+function interruptedLine(signal: string, s: Summary, reportDir: string): string {
+  const sc = s.totals.scenarios as Record<string, number>;
+  const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
+  return `obtpp: interrupted by ${signal}: ${ran} scenario${ran === 1 ? '' : 's'} had finished (${sc.failed ?? 0} failed); partial summary in ${reportDir}/summary.json`;
 }
 
 function renderTable(summary: Summary, c: any): string {
   const variants = summary.variants.map((v) => v.variant);
   const ids = [...new Set(summary.variants.flatMap((v) => v.rules.map((r) => r.id)))].sort();
   const titles = new Map(summary.variants.flatMap((v) => v.rules.map((r) => [r.id, r.title] as const)));
+  // Columns widen to hold "not judged" only when a rule was not judged.
+  const wide = summary.variants.some((v) => v.rules.some((r) => r.status === 'not-judged' || (r.status as string) === 'waived'));
+  const pad = (text: string) => text + ' '.repeat((wide ? 12 : 6) - text.length);
   const cell = (s: RuleStatus | undefined) =>
-    s === 'passed' ? c.green('pass') + '  ' : s === 'failed' ? c.red('FAIL') + '  ' : s === 'not-applicable' ? c.dim('n/a ') + '  ' : s === 'skipped' ? c.yellow('skip') + '  ' : '      ';
-  const lines = [`rule    ${variants.map((v: Variant) => `${v}     `).join('')}title`];
+    s === 'passed' ? c.green('pass') + pad('pass').slice(4) : s === 'failed' ? c.red('FAIL') + pad('FAIL').slice(4) : s === 'not-applicable' ? c.dim('n/a') + pad('n/a').slice(3)
+      : s === 'skipped' ? c.yellow('skip') + pad('skip').slice(4) : s === 'not-judged' ? c.yellow('not judged') + pad('not judged').slice(10)
+      : (s as string | undefined) === 'waived' ? c.cyan('waived') + pad('waived').slice(6) : pad('');
+  const lines = [`rule    ${variants.map((v: Variant) => pad(v)).join('')}title`];
   for (const id of ids) {
     const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id)?.status);
     const title = titles.get(id) ?? '';
@@ -89,6 +146,12 @@ function renderTable(summary: Summary, c: any): string {
     lines.push('', c.bold('Failures:'));
     for (const { v, f } of failures.slice(0, 20)) lines.push(`  [${v}] ${f.scenario}\n    step: ${f.step}\n    ${f.message.split('\n').join('\n    ')}`);
     if (failures.length > 20) lines.push(`  … and ${failures.length - 20} more in summary.json`);
+  }
+  const unjudged = summary.variants.flatMap((v) => v.rules.flatMap((r) => (r.notJudged ?? []).map((f) => ({ v: v.variant, r, f }))));
+  if (unjudged.length) {
+    lines.push('', c.bold('Not judged:'));
+    for (const { v, r, f } of unjudged.slice(0, 20)) lines.push(`  [${v}] ${r.id} ${f.scenario}\n    ${f.message.split('\n')[0]}`);
+    if (unjudged.length > 20) lines.push(`  … and ${unjudged.length - 20} more in summary.json`);
   }
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Io } from '../io.ts';
 import type { CommonFlags, Out } from '../output.ts';
 import { table } from '../output.ts';
-import { withSession, when } from './common.ts';
+import { consentArg, withSession, when } from './common.ts';
 import { FN_NAMES, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
 import { parseAmount, parseCurrency, parseList, parsePermissions, parseWhen, required, text35 } from '../../session/parse.ts';
 import { buildAccountAccessConsent, buildFundsConsent, buildPaymentConsent, statusOf, type AccountRef } from '../../dialects/obie/builders.ts';
@@ -103,15 +103,14 @@ export async function createPis(io: Io, flags: PisFlags): Promise<void> {
 }
 
 /** GET of a consent: funds-confirmation consents (variant A) and payment-order consents (the payment). */
-export async function get(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+export async function get(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const record = await session.consent(undefined, id);
+    const record = await session.consent(undefined, consentArg(id, flags));
     if (record.fn === 'ais') {
       throw new UsageError(`account-access consent ${record.id}: the specification has no GET for account-access consents (obtpp consent list shows what obtpp knows of it)`);
     }
-    const token = await session.clientToken(record.fn);
     const result = session.check(
-      record.fn === 'cof' ? await session.client.getFundsConsent(record.id, { token }) : await session.client.getPayment(record.id, { token }),
+      await session.withClientToken(record.fn, (token) => record.fn === 'cof' ? session.client.getFundsConsent(record.id, { token }) : session.client.getPayment(record.id, { token })),
       [200],
     );
     await session.rememberStatus(record.id, statusOf(result.body));
@@ -134,14 +133,13 @@ function printConsentBody(out: Out, record: ConsentRecord, body: unknown): void 
   for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
 }
 
-export async function del(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+export async function del(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const record = await session.consent(undefined, id);
+    const record = await session.consent(undefined, consentArg(id, flags));
     if (record.fn !== 'cof') {
       throw new UsageError(`${FN_NAMES[record.fn]} ${record.id}: the specification has no DELETE for it (obtpp consent forget ${record.id} drops it from the session state)`);
     }
-    const token = await session.clientToken('cof');
-    const result = session.check(await session.client.deleteFundsConsent(record.id, { token }), [200, 204]);
+    const result = session.check(await session.withClientToken('cof', (token) => session.client.deleteFundsConsent(record.id, { token })), [200, 204]);
     await session.update((s) => {
       const r = s.consents[record.id];
       if (r) r.status = 'Deleted';
@@ -153,9 +151,11 @@ export async function del(io: Io, id: string | undefined, flags: CommonFlags): P
   });
 }
 
-export async function forget(io: Io, id: string, flags: CommonFlags): Promise<void> {
+export async function forget(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
+  const chosen = consentArg(id, flags);
+  if (chosen === undefined) throw new UsageError('consent forget needs the consent: obtpp consent forget ID (see obtpp consent list)');
   await withSession(io, flags, async (session, out) => {
-    const record = await session.consent(undefined, id);
+    const record = await session.consent(undefined, chosen);
     await session.update((s) => {
       delete s.consents[record.id];
       delete s.tokens[record.id];
@@ -194,7 +194,7 @@ function summary(r: ConsentRecord): string {
   return `${r.amount?.Amount ?? '?'} ${r.amount?.Currency ?? ''} to ${r.creditor?.Name ?? r.creditor?.Identification ?? '?'}${r.debtor ? ` from ${r.debtor.Identification}` : ''}`;
 }
 
-export interface AuthoriseFlags extends CommonFlags { accounts?: string; debtor?: string; reject?: boolean; manual?: boolean; callbackPort?: string }
+export interface AuthoriseFlags extends CommonFlags { consent?: string; accounts?: string; debtor?: string; reject?: boolean; manual?: boolean; callbackPort?: string }
 
 /** The PSU journey for a consent; shared with `flow`. */
 export async function authoriseConsent(session: Session, out: Out, record: ConsentRecord, flags: AuthoriseFlags): Promise<AuthoriseOutcome> {
@@ -226,7 +226,7 @@ export function describeOutcome(o: AuthoriseOutcome): string {
 
 export async function authorise(io: Io, id: string | undefined, flags: AuthoriseFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const record = await session.consent(undefined, id);
+    const record = await session.consent(undefined, consentArg(id, flags));
     const outcome = await authoriseConsent(session, out, record, flags);
     if (outcome.status === 'rejected' && outcome.error !== 'access_denied') io.exitCode = 1;
     if (out.json) return out.document(outcome);

@@ -10,10 +10,9 @@ import { parseWhen } from '../../session/parse.ts';
 export interface DataFlags extends CommonFlags { consent?: string }
 export interface TransactionsFlags extends DataFlags { from?: string; to?: string }
 
-/** The AIS consent to read through and its (refreshed when needed) access token. */
-async function aisToken(session: Session, flags: DataFlags): Promise<{ record: ConsentRecord; token: string }> {
-  const record = await session.consent('ais', flags.consent);
-  return { record, token: await session.userToken(record) };
+/** The AIS consent to read through (--consent, else the current one). */
+function aisConsentOf(session: Session, flags: DataFlags): Promise<ConsentRecord> {
+  return session.consent('ais', flags.consent);
 }
 
 /** GET /accounts (or one account); remembers the accounts (and identifications) behind the consent. */
@@ -63,8 +62,8 @@ const signed = (amount: string | undefined, indicator: string | undefined) => (a
 
 export async function accounts(io: Io, accountId: string | undefined, flags: DataFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const { record, token } = await aisToken(session, flags);
-    const result = await out.step(accountId ? `reading account ${accountId}` : 'reading the accounts', () => readAccounts(session, record, token, accountId));
+    const record = await aisConsentOf(session, flags);
+    const result = await out.step(accountId ? `reading account ${accountId}` : 'reading the accounts', () => session.withUserToken(record, (token) => readAccounts(session, record, token, accountId)));
     if (out.json) return out.document(result.body);
     printAccounts(out, result.body);
   });
@@ -72,8 +71,8 @@ export async function accounts(io: Io, accountId: string | undefined, flags: Dat
 
 export async function balances(io: Io, accountId: string, flags: DataFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const { token } = await aisToken(session, flags);
-    const result = await out.step(`reading the balances of ${accountId}`, async () => session.check(await session.client.getBalances(accountId, { token }), [200]));
+    const record = await aisConsentOf(session, flags);
+    const result = await out.step(`reading the balances of ${accountId}`, () => session.withUserToken(record, async (token) => session.check(await session.client.getBalances(accountId, { token }), [200])));
     if (out.json) return out.document(result.body);
     printBalances(out, result.body);
   });
@@ -85,8 +84,8 @@ export async function transactions(io: Io, accountId: string, flags: Transaction
     toBookingDateTime: flags.to === undefined ? undefined : parseWhen('--to', flags.to),
   };
   await withSession(io, flags, async (session, out) => {
-    const { token } = await aisToken(session, flags);
-    const result = await out.step(`reading the transactions of ${accountId}`, async () => session.check(await session.client.getTransactions(accountId, { token, query }), [200]));
+    const record = await aisConsentOf(session, flags);
+    const result = await out.step(`reading the transactions of ${accountId}`, () => session.withUserToken(record, async (token) => session.check(await session.client.getTransactions(accountId, { token, query }), [200])));
     if (out.json) return out.document(result.body);
     printTransactions(out, result.body);
   });
@@ -94,8 +93,8 @@ export async function transactions(io: Io, accountId: string, flags: Transaction
 
 export async function transaction(io: Io, accountId: string, resourceId: string, flags: DataFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const { token } = await aisToken(session, flags);
-    const result = await out.step(`reading transaction ${resourceId}`, async () => session.check(await session.client.getTransaction(accountId, resourceId, { token }), [200]));
+    const record = await aisConsentOf(session, flags);
+    const result = await out.step(`reading transaction ${resourceId}`, () => session.withUserToken(record, async (token) => session.check(await session.client.getTransaction(accountId, resourceId, { token }), [200])));
     if (out.json) return out.document(result.body);
     const t = transactionsOf(result.body)[0];
     if (!t) return out.line('no transaction in the answer');

@@ -102,9 +102,8 @@ export async function pis(io: Io, flags: PisFlags & Journey & { debtor?: string 
     const { body, summary } = await pisConsent(session, { ...flags, amount: flags.amount ?? '10.00' });
     const { record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey), (r) => created(r.record));
     const authorisation = await approve(session, out, record, flags);
-    const token = await session.clientToken('pis');
-    const payment = await out.step(`reading payment ${record.id}`, async () => session.check(await session.client.getPayment(record.id, { token }), [200]), (r) => `payment ${record.id}: ${statusOf(r.body)}`);
-    const status = await out.step(`reading the status of payment ${record.id}`, async () => session.check(await session.client.getPaymentStatus(record.id, { token }), [200]), (r) => `status: ${statusOf(r.body)}`);
+    const payment = await out.step(`reading payment ${record.id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPayment(record.id, { token })), [200]), (r) => `payment ${record.id}: ${statusOf(r.body)}`);
+    const status = await out.step(`reading the status of payment ${record.id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentStatus(record.id, { token })), [200]), (r) => `status: ${statusOf(r.body)}`);
     await session.rememberStatus(record.id, statusOf(status.body));
     if (out.json) return out.document({ flow: 'pis', paymentId: record.id, authorisation, payment: payment.body, status: status.body });
     printPayment(out, payment.body);

@@ -10,9 +10,8 @@ export interface ConfirmFlags extends CommonFlags { amount?: string; currency?: 
 
 /** POST /funds-confirmations for a COF consent, with its authorization-code token. */
 export async function confirmFunds(session: Session, record: ConsentRecord, o: { amount: string; currency: string; reference: string }): Promise<ApiResult> {
-  const token = await session.userToken(record);
   const body = buildFundsConfirmation({ consentId: record.id, reference: o.reference, amount: o.amount, currency: o.currency });
-  return session.check(await session.client.confirmFunds(body, { token }), [200, 201]);
+  return session.withUserToken(record, async (token) => session.check(await session.client.confirmFunds(body, { token }), [200, 201]));
 }
 
 export function confirmArgs(flags: ConfirmFlags, defaultAmount?: string) {

@@ -1,7 +1,7 @@
 import type { Io } from '../io.ts';
 import type { CommonFlags, Out } from '../output.ts';
 import { str } from '../output.ts';
-import { withSession } from './common.ts';
+import { consentArg, withSession } from './common.ts';
 import type { Session } from '../../session/index.ts';
 import { statusOf } from '../../dialects/obie/builders.ts';
 
@@ -23,22 +23,20 @@ export function printPayment(out: Out, body: unknown): void {
   for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
 }
 
-export async function get(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+export async function get(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const pid = await paymentId(session, id);
-    const token = await session.clientToken('pis');
-    const result = await out.step(`reading payment ${pid}`, async () => session.check(await session.client.getPayment(pid, { token }), [200]));
+    const pid = await paymentId(session, consentArg(id, flags));
+    const result = await out.step(`reading payment ${pid}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPayment(pid, { token })), [200]));
     await session.rememberStatus(pid, statusOf(result.body));
     if (out.json) return out.document(result.body);
     printPayment(out, result.body);
   });
 }
 
-export async function status(io: Io, id: string | undefined, flags: CommonFlags): Promise<void> {
+export async function status(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const pid = await paymentId(session, id);
-    const token = await session.clientToken('pis');
-    const result = await out.step(`reading the status of payment ${pid}`, async () => session.check(await session.client.getPaymentStatus(pid, { token }), [200]));
+    const pid = await paymentId(session, consentArg(id, flags));
+    const result = await out.step(`reading the status of payment ${pid}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentStatus(pid, { token })), [200]));
     await session.rememberStatus(pid, statusOf(result.body));
     if (out.json) return out.document(result.body);
     out.line(`payment ${pid}: ${statusOf(result.body) ?? 'no status'}${str(result.body, 'Data', 'StatusUpdateDateTime') ? ` (since ${str(result.body, 'Data', 'StatusUpdateDateTime')})` : ''}`);

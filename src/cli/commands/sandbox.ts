@@ -1,5 +1,5 @@
 import { writeFile, chmod } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { listFaults, parseFaults } from '../../sandbox/faults.ts';
 import type { Io } from '../io.ts';
@@ -29,8 +29,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     let profileFile: string | undefined;
     if (flags.writeProfile) {
       profileFile = resolve(io.cwd, flags.writeProfile);
-      const { stringify } = await import('yaml');
-      await writeFile(profileFile, `# obtpp sandbox profile — valid while this sandbox runs (fresh secrets at every start)\n${stringify(sb.profile())}`, { mode: 0o600 });
+      await writeFile(profileFile, await profileText(profileFile, sb.profile()), { mode: 0o600 });
       await chmod(profileFile, 0o600);
     }
     const err = (line = '') => io.stderr.write(line + '\n');
@@ -77,4 +76,11 @@ function printFaults(io: Io, json: boolean): void {
   const width = Math.max(...faults.map((f) => f.name.length));
   io.stdout.write(`${'FAULT'.padEnd(width)}  RULE    WHAT THE SANDBOX DOES WRONG\n`);
   for (const f of faults) io.stdout.write(`${f.name.padEnd(width)}  ${f.rule.padEnd(6)}  ${f.description}\n`);
+}
+
+/** The profile as its file name says: JSON for .json, else YAML with a comment saying what it is. */
+export async function profileText(file: string, profile: unknown): Promise<string> {
+  if (extname(file).toLowerCase() === '.json') return JSON.stringify(profile, null, 2) + '\n';
+  const { stringify } = await import('yaml');
+  return `# obtpp sandbox profile — valid while this sandbox runs (fresh secrets at every start)\n${stringify(profile)}`;
 }

@@ -46,18 +46,29 @@ export async function refresh(io: Io, flags: TokenFlags): Promise<void> {
 export async function clear(io: Io, flags: TokenFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const target = flags.consent ? (await session.consent(undefined, flags.consent)).id : undefined;
-    const cleared = await session.update((s) => {
+    const { consents, clientCredentials } = await session.update((s) => {
       if (target) {
-        const had = s.tokens[target] ? 1 : 0;
+        const had = s.tokens[target] ? [target] : [];
         delete s.tokens[target];
-        return had;
+        return { consents: had, clientCredentials: [] as string[] };
       }
-      const n = Object.keys(s.tokens).length + Object.keys(s.clientCredentials).length;
+      const gone = { consents: Object.keys(s.tokens), clientCredentials: Object.keys(s.clientCredentials) };
       s.tokens = {};
       s.clientCredentials = {};
-      return n;
+      return gone;
     });
-    if (out.json) return out.document({ cleared, ...(target ? { consentId: target } : { profile: session.profile.name, variant: session.variant }) });
-    out.line(target ? `cleared ${cleared} token set of consent ${target}` : `cleared ${cleared} token set(s) of ${session.profile.name} (variant ${session.variant}); consents are kept`);
+    const cleared = consents.length + clientCredentials.length;
+    const where = `profile ${session.profile.name} (variant ${session.variant}) in ${session.state.path}`;
+    if (out.json) {
+      return out.document({ cleared, consents, clientCredentials, ...(target ? { consentId: target } : { profile: session.profile.name, variant: session.variant }), state: session.state.path });
+    }
+    if (cleared === 0) {
+      out.line(target ? `consent ${target} had no tokens to clear (${where})` : `no tokens to clear for ${where}`);
+      return;
+    }
+    const parts: string[] = [];
+    if (consents.length) parts.push(`the PSU tokens of ${consents.length === 1 ? 'consent' : `${consents.length} consents:`} ${consents.join(', ')}`);
+    if (clientCredentials.length) parts.push(`the client-credentials token${clientCredentials.length === 1 ? '' : 's'} of ${clientCredentials.join(', ')}`);
+    out.line(`cleared ${parts.join(' and ')} for ${where}; the consents are kept (a new authorisation gives new tokens: obtpp consent authorise)`);
   });
 }

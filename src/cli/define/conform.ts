@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
 
@@ -12,20 +12,27 @@ export function defineConform(program: Command, io: Io): void {
     .option('-o, --report-dir <dir>', 'where reports go (default: reports/<timestamp>/)')
     .option('--parallel <n>', 'cucumber worker threads, each with its own browser and consent pool (default 1: one browser runs every PSU journey, several at once)', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--parallel takes a whole number from 1 to 8, not ${v}`);
+      if (!Number.isInteger(n) || n < 1 || n > 8) throw new InvalidArgumentError(`--parallel takes a whole number from 1 to 8, not ${v}`);
       return n;
     })
     .option('--journeys <n>', 'PSU journeys the one browser runs at once (default 2; 1 for a bank that allows one login at a time)', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 16) throw new Error(`--journeys takes a whole number from 1 to 16, not ${v}`);
+      if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError(`--journeys takes a whole number from 1 to 16, not ${v}`);
       return n;
     })
     .option('--sandbox-fault <name...>', 'switch sandbox faults on for this run (see obtpp sandbox --list-faults)')
+    .option('--strict', 'exit 1 when a rule could not be judged (verdict incomplete); without it an incomplete run exits 0')
+    .option('--attest <key>', 'sign the report dir: attestation.jws, with this private key (PEM/JWK file, or ${env:NAME}); check it with obtpp verify')
+    .option('--waivers <file>', 'expected failures (YAML/JSON: rule, variant?, scenario?, reason, owner, expires) are reported as waived; an expired waiver fails the run')
+    .option('--baseline <dir>', 'an earlier report dir: print what changed since, and exit 1 when a rule newly fails or is newly not judged')
     .option('--json', 'print summary.json on stdout instead of the table')
+    .option('-v, --verbose', 'also print the run\'s notes (set-up, browser, reports) on stderr')
+    .option('--state <file>', 'accepted like every command\'s; conform keeps no session state, so it is not read')
     .addHelpText('after', `
 Reports (in the report dir): junit.xml, report.html, messages.ndjson (cucumber's own formatters)
 and summary.json (one row per rule and variant, with evidence for every failure).
-Exit codes: 0 conformant, 1 a rule failed, 2 bad usage or profile, 3 the run could not happen.
+Exit codes: 0 conformant (or incomplete: no rule failed, some not judged), 1 a rule failed (or
+incomplete with --strict), 2 bad usage or profile, 3 the run could not happen.
 
 Examples:
   $ obtpp conform

@@ -59,7 +59,8 @@ Example:
 
   withCommon(group.command('authorise').alias('authorize').argument('[consentId]', 'the consent (default: the one created last)'))
     .description('walk the PSU through the bank\'s pages (headless Chromium, or --manual) and keep the tokens')
-    .option('--accounts <ids>', 'accounts to tick, comma-separated (AccountId, identification, name or 1-based index; default the profile\'s, else all offered)')
+    .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
+    .option('--accounts <ids>', 'accounts to tick: all, first, first:N (by position, whatever the page calls them), or AccountIds / identifications / names, comma-separated (default the profile\'s psu.accounts, else all)')
     .option('--debtor <id>', 'the debtor to choose when the bank offers the choice (payment without debtor; default the first)')
     .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied)')
     .option('--manual', 'print the authorization URL on stderr and wait for the redirect back, for you to do the PSU\'s part in your own browser')
@@ -76,6 +77,7 @@ Example:
 
   withCommon(group.command('get').argument('[consentId]', 'the consent (default: the one created last)'))
     .description('read a consent at the bank: funds-confirmation consents (GET, variant A) and payment-order consents')
+    .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
     .addHelpText('after', `
 --json prints the bank's answer as-is.
 
@@ -85,6 +87,7 @@ Example:
 
   withCommon(group.command('delete').argument('[consentId]', 'the consent (default: the one created last)'))
     .description('delete a funds-confirmation consent at the bank (DELETE, variant A) and forget its tokens')
+    .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
     .addHelpText('after', `
 --json prints { consentId, fn, deleted: true, status }.
 
@@ -103,8 +106,9 @@ Example:
   $ obtpp consent list --json | jq -r '.consents[] | select(.current) | .id'`)
     .action(action(io, consent('list')));
 
-  withCommon(group.command('forget').argument('<consentId>', 'the consent'))
+  withCommon(group.command('forget').argument('[consentId]', 'the consent (or --consent ID)'))
     .description('drop a consent and its tokens from the session state (nothing is sent to the bank)')
+    .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
     .addHelpText('after', `
 Example:
   $ obtpp consent forget 7c1e…`)

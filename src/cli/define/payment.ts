@@ -7,6 +7,7 @@ export function definePayment(program: Command, io: Io): void {
     .addHelpText('after', '\nExample:\n  $ obtpp payment get && obtpp payment status');
   withCommon(group.command('get').argument('[paymentId]', 'the PaymentId (default: the current payment-order consent)'))
     .description('read a payment (GET /{payment-product}/{paymentId})')
+    .option('--consent <id>', 'the payment-order consent, i.e. the PaymentId (same as the argument)')
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBWriteDomesticConsentResponse5).
 
@@ -16,6 +17,7 @@ Example:
     .action(action(io, () => import('../commands/payment.ts').then((m) => ({ run: m.get }))));
   withCommon(group.command('status').argument('[paymentId]', 'the PaymentId (default: the current payment-order consent)'))
     .description('read a payment\'s status (GET /{payment-product}/{paymentId}/status)')
+    .option('--consent <id>', 'the payment-order consent, i.e. the PaymentId (same as the argument)')
     .addHelpText('after', `
 --json prints the bank's answer as-is ({ Data: { ConsentId, Status, StatusUpdateDateTime }, Links, Meta }).
 

@@ -14,7 +14,7 @@ export function defineSandbox(program: Command, io: Io): void {
     .addOption(new Option('--fault <name>', 'switch a fault on, breaking one rule (repeatable; see --list-faults)').argParser(collect).default([]))
     .option('--list-faults', 'list the faults, the rule each breaks and what it does, then exit')
     .option('--json', 'print one JSON document on stdout (the fault list, or the running sandbox)')
-    .option('--write-profile <file>', 'write a ready profile for this sandbox (YAML, mode 0600: it holds the client secret)')
+    .option('--write-profile <file>', 'write a ready profile for this sandbox: JSON when FILE ends in .json, else YAML (mode 0600: it holds the client secret)')
     .addHelpText('after', `
 Examples:
   $ obtpp sandbox --write-profile sandbox.yaml     then, elsewhere: obtpp conform --profile sandbox.yaml

@@ -29,7 +29,7 @@ Example:
     .description('forget tokens: every token of the profile and variant, or one consent\'s (consents are kept)')
     .option('--consent <id>', 'only this consent\'s tokens')
     .addHelpText('after', `
---json prints { cleared: <number of token sets>, consentId? | profile, variant }.
+--json prints { cleared: <number of token sets>, consents: [ids], clientCredentials: [ais|cof|pis], consentId? | profile, variant, state }.
 
 Example:
   $ obtpp token clear`)

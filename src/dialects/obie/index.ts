@@ -1,10 +1,11 @@
 /**
  * The obie dialect: UK Open Banking Read/Write v3.1.x as docs/wire.md reads it. Schemas and their
- * validator (the examiner's eyes), request builders and tolerant accessors (the TPP's hands).
+ * validator (the examiner's eyes: judgeBody gives MUST failures and SHOULD warnings), request builders and tolerant accessors (the TPP's hands).
  */
-export { validate, formatProblems, formatProblem, compileAll, schemaOf, dottedPath } from './validate.ts';
-export type { SchemaName, SchemaProblem } from './validate.ts';
-export { SCHEMAS, SCHEMA_NAMES } from './schemas/index.ts';
+export { judgeBody, validate, formatProblems, formatProblem, compileAll, schemaOf, dottedPath } from './validate.ts';
+export type { SchemaName, SchemaProblem, Problem, ProblemLevel, Judgement } from './validate.ts';
+export { SCHEMAS, OFFICIAL_SCHEMAS, SCHEMA_LEVELS, SCHEMA_NAMES, MUST_SOURCES, SHOULD_SOURCES } from './schemas/index.ts';
+export type { Levels } from './schemas/index.ts';
 export { AMOUNT_PATTERN, CURRENCY_PATTERN } from './schemas/common.ts';
 export { ERROR_CODE_PATTERN } from './schemas/error.ts';
 export {

@@ -1,15 +1,21 @@
 /**
- * Judges a body against an obie schema and explains every violation in the standard's own terms
- * (`Data.Account[0].Currency: expected a string matching ^[A-Z]{3,3}$, got "gbp"`).
+ * Judges a body against an obie schema at two levels and explains every violation in the
+ * standard's own terms (`Data.Account[0].Currency: expected a string matching ^[A-Z]{3,3}$, got "gbp"`).
  *
- * Each schema is compiled once per process, on its first use; a validation is then a call of
- * ajv's generated function (microseconds for a typical body).
+ * - MUST: what the official UK Open Banking v3.1.11 OpenAPI file demands (our own schema written
+ *   from its facts; docs/wire.md for the project's own PaymentStatusResponse). A violation fails.
+ * - SHOULD: where the harness is stricter than the file, because of the standard's prose or good
+ *   practice (Links and Meta, Currency/AccountType/AccountSubType on accounts not switched,
+ *   namespaced ErrorCodes). A violation the official level does not share is a warning.
+ *
+ * Each schema is compiled once per process and level, on its first use; a validation is then a
+ * call of ajv's generated function (microseconds for a typical body).
  */
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import { SCHEMAS } from './schemas/index.ts';
-import type { SchemaName } from './schemas/index.ts';
+import { MUST_SOURCES, SCHEMA_LEVELS, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES } from './schemas/index.ts';
+import type { Levels, SchemaName } from './schemas/index.ts';
 
 export type { SchemaName } from './schemas/index.ts';
 
@@ -30,49 +36,102 @@ export interface SchemaProblem {
   keyword: string;
 }
 
+/** How binding a problem is: MUST fails the check, SHOULD is a warning. */
+export type ProblemLevel = 'MUST' | 'SHOULD';
+
+/** One violation, with its level and where the rule comes from. */
+export interface Problem extends SchemaProblem {
+  /** One readable line: `Data.Account[0]: missing required field Currency`. */
+  message: string;
+  level: ProblemLevel;
+  /** e.g. `OBIE v3.1.11 schema OBReadAccount6`, `OBIE v3.1 prose: Links and Meta (…)`, `harness good practice`. */
+  source: string;
+}
+
+/** The verdict on one body: failures (MUST) and warnings (SHOULD). */
+export interface Judgement {
+  must: Problem[];
+  should: Problem[];
+}
+
 let ajv: Ajv | undefined;
-const compiled = new Map<SchemaName, ValidateFunction>();
+const compiled = new Map<string, ValidateFunction>();
 
 function makeAjv(): Ajv {
   // strict: every keyword in our schemas must be known to ajv; verbose: errors carry the value.
   const instance = new Ajv({ allErrors: true, strict: true, verbose: true });
   addFormats(instance, ['date-time', 'uri', 'int32']);
+  // An annotation only: names the source of a strict-only node (see judgeBody).
+  instance.addKeyword({ keyword: SHOULD_SOURCE_KEYWORD, schemaType: 'string' });
   return instance;
 }
 
-function validatorFor(name: SchemaName): ValidateFunction {
-  let fn = compiled.get(name);
+function levelsOf(name: SchemaName): Levels {
+  const levels = Object.hasOwn(SCHEMA_LEVELS, name) ? SCHEMA_LEVELS[name] : undefined;
+  if (!levels) throw new TypeError(`unknown obie schema ${JSON.stringify(name)}`);
+  return levels;
+}
+
+function validatorFor(name: SchemaName, level: keyof Levels): ValidateFunction {
+  const key = `${level}:${name}`;
+  let fn = compiled.get(key);
   if (!fn) {
-    const schema = SCHEMAS[name];
-    if (!schema) throw new TypeError(`unknown obie schema ${JSON.stringify(name)}`);
+    const schema = levelsOf(name)[level];
     ajv ??= makeAjv();
     fn = ajv.compile(schema);
-    compiled.set(name, fn);
+    compiled.set(key, fn);
   }
   return fn;
 }
 
-/** Compiles every schema now (e.g. before timing a run); validate() otherwise does it lazily. */
+/** Compiles every schema at both levels now (e.g. before timing a run); judging otherwise does it lazily. */
 export function compileAll(): void {
-  for (const name of Object.keys(SCHEMAS) as SchemaName[]) validatorFor(name);
+  for (const name of Object.keys(SCHEMA_LEVELS) as SchemaName[]) {
+    validatorFor(name, 'official');
+    validatorFor(name, 'strict');
+  }
 }
 
-/** The JSON Schema behind a name (read-only; for reports and tests). */
-export function schemaOf(name: SchemaName): object {
-  return SCHEMAS[name];
+/** The JSON Schema behind a name (read-only; for reports and tests): the strict level unless asked. */
+export function schemaOf(name: SchemaName, level: keyof Levels = 'strict'): object {
+  return levelsOf(name)[level];
 }
 
 /**
- * Validates `body` against the named schema. Returns `[]` when it conforms. A body that is not a
- * JSON object (HTML, text, nothing) gives one problem at `(body)`.
+ * Judges `body` against the named schema at both levels. `must` holds what the official schema
+ * (or, for the project's own PaymentStatusResponse, docs/wire.md) refuses; `should` what only the
+ * strict level refuses, each with its source. A body that is not a JSON object (HTML, text,
+ * nothing) gives one MUST problem at `(body)` and no SHOULD.
  */
-export function validate(name: SchemaName, body: unknown): SchemaProblem[] {
-  const fn = validatorFor(name);
+export function judgeBody(name: SchemaName, body: unknown): Judgement {
+  const must = validate(name, body);
+  if (must.length === 1 && must[0]?.keyword === 'body') return { must, should: [] };
+  const fn = validatorFor(name, 'strict');
+  if (fn(body)) return { must, should: [] };
+  const already = new Set(must.map(problemKey));
+  const strictSchema = levelsOf(name).strict;
+  const should = problemsOf(fn.errors ?? [])
+    .filter((p) => !already.has(problemKey(p)))
+    .map((p) => withLevel(p, 'SHOULD', shouldSourceOf(strictSchema, p.schemaPath)));
+  return { must, should };
+}
+
+/**
+ * Validates `body` against the official level of the named schema: the MUST problems only
+ * (`[]` when it conforms). A body that is not a JSON object gives one problem at `(body)`.
+ */
+export function validate(name: SchemaName, body: unknown): Problem[] {
+  const fn = validatorFor(name, 'official');
+  const source = MUST_SOURCES[name];
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return [{ path: '(body)', expected: 'a JSON object', got: describeNonObject(body), schemaPath: '#/type', keyword: 'body' }];
+    const p: SchemaProblem = { path: '(body)', expected: 'a JSON object', got: describeNonObject(body), schemaPath: '#/type', keyword: 'body' };
+    return [withLevel(p, 'MUST', source)];
   }
   if (fn(body)) return [];
-  const errors = fn.errors ?? [];
+  return problemsOf(fn.errors ?? []).map((p) => withLevel(p, 'MUST', source));
+}
+
+function problemsOf(errors: ErrorObject[]): SchemaProblem[] {
   // A value of the wrong type also fails its format, pattern, …: report only the type there.
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   const problems: SchemaProblem[] = [];
@@ -81,7 +140,7 @@ export function validate(name: SchemaName, body: unknown): SchemaProblem[] {
     if (wrongType.has(error.instancePath) && error.keyword !== 'type') continue;
     const problem = toProblem(error);
     if (!problem) continue;
-    const key = `${problem.path}\u0000${problem.expected}`;
+    const key = problemKey(problem);
     if (seen.has(key)) continue;
     seen.add(key);
     problems.push(problem);
@@ -89,17 +148,50 @@ export function validate(name: SchemaName, body: unknown): SchemaProblem[] {
   return problems;
 }
 
-/** One readable line for one problem. */
+function problemKey(p: SchemaProblem): string {
+  return `${p.path}\u0000${p.expected}`;
+}
+
+function withLevel(p: SchemaProblem, level: ProblemLevel, source: string): Problem {
+  return { ...p, message: formatProblem(p), level, source };
+}
+
+/**
+ * The source of a strict-only problem: the annotation on the schema node that holds the failing
+ * keyword (`#/properties/Data/…/else/required` → the `else` node), else good practice.
+ */
+function shouldSourceOf(schema: object, schemaPath: string): string {
+  const tokens = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  tokens.pop();
+  let node: unknown = schema;
+  for (const token of tokens) {
+    if (node === null || typeof node !== 'object') return SHOULD_SOURCES.practice;
+    node = (node as Record<string, unknown>)[token];
+  }
+  const source = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[SHOULD_SOURCE_KEYWORD] : undefined;
+  return typeof source === 'string' ? source : SHOULD_SOURCES.practice;
+}
+
+/** One readable line for one problem (its level not included: see formatProblems). */
 export function formatProblem(p: SchemaProblem): string {
   if (p.keyword === 'required') return `${p.path}: missing ${p.expected}`;
   if (p.keyword === 'additionalProperties') return `${p.path}: unexpected field (not in the standard)`;
   return `${p.path}: expected ${p.expected}, got ${p.got}`;
 }
 
-/** The first `max` problems, one per line, and a count of the rest. */
-export function formatProblems(problems: SchemaProblem[], max = 5): string {
-  const lines = problems.slice(0, max).map(formatProblem);
-  if (problems.length > max) lines.push(`… and ${problems.length - max} more`);
+function formatLine(p: SchemaProblem | Problem): string {
+  const line = formatProblem(p);
+  return 'level' in p && p.level === 'SHOULD' ? `${line} (SHOULD: ${p.source})` : line;
+}
+
+/**
+ * The first `max` problems, one per line, and a count of the rest. Takes a list (MUST lines as
+ * they are, SHOULD lines tagged with their source) or a whole judgement (MUST first, then SHOULD).
+ */
+export function formatProblems(problems: readonly (SchemaProblem | Problem)[] | Judgement, max = 5): string {
+  const list = Array.isArray(problems) ? problems : [...(problems as Judgement).must, ...(problems as Judgement).should];
+  const lines = list.slice(0, max).map(formatLine);
+  if (list.length > max) lines.push(`… and ${list.length - max} more`);
   return lines.join('\n');
 }
 

@@ -4,7 +4,7 @@
  */
 import {
   accountId, agent, amountAndCurrency, cashAccount, closedEnum, consentId, CREDIT_DEBIT, currency,
-  dateTime, namespacedCode, responseEnvelope, supplementaryData, text,
+  dateTime, namespacedCode, responseEnvelope, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES, supplementaryData, text,
 } from './common.ts';
 
 /** The 21 permission codes of `OBReadConsent1` (FACTS §2.3). */
@@ -85,6 +85,7 @@ export const OBReadConsentResponse1 = responseEnvelope(
 /** Currency, AccountType and AccountSubType: optional in the schema only for switched accounts. */
 const SWITCHED_OPTIONAL = ['Currency', 'AccountType', 'AccountSubType'] as const;
 
+/** `OBAccount6` as the OpenAPI file writes it: only AccountId required. */
 const account = {
   type: 'object',
   required: ['AccountId'],
@@ -108,8 +109,15 @@ const account = {
     },
   },
   additionalProperties: false,
-  // OBAccount6's description: "optional only for accounts that are switched … For all other
-  // accounts, the fields must be populated by the ASPSP."
+} as const;
+
+/**
+ * OBAccount6's description: "optional only for accounts that are switched … For all other
+ * accounts, the fields must be populated by the ASPSP." Prose in a description, not the schema's
+ * `required`: a SHOULD.
+ */
+const accountStrict = {
+  ...account,
   if: {
     properties: { SwitchStatus: { const: 'UK.CASS.SwitchCompleted' } },
     required: ['SwitchStatus'],
@@ -117,12 +125,13 @@ const account = {
   else: {
     properties: { Currency: true, AccountType: true, AccountSubType: true },
     required: SWITCHED_OPTIONAL,
+    [SHOULD_SOURCE_KEYWORD]: SHOULD_SOURCES.switchedAccount,
   },
 } as const;
 
 export const OBReadAccount6 = responseEnvelope({
-  type: 'object',
-  properties: { Account: { type: 'array', items: account } },
+  official: { type: 'object', properties: { Account: { type: 'array', items: account } } },
+  strict: { type: 'object', properties: { Account: { type: 'array', items: accountStrict } } },
 });
 
 const balanceAmount = {

@@ -138,15 +138,56 @@ export const meta = {
 } as const;
 
 /**
- * The response envelope. The OpenAPI files require only `Data` (and `Risk` on consents); the
- * Read/Write profile prose makes `Links` (with `Self`) and `Meta` (possibly `{}`) mandatory, and
- * docs/wire.md reads it that way, so our response schemas require them.
+ * A schema at the two levels the harness judges by: `official` is what the v3.1.11 OpenAPI file
+ * demands (a violation is a MUST failure); `strict` adds what the standard's prose or good practice
+ * asks beyond the file (a violation the official level does not share is a SHOULD warning).
  */
-export function responseEnvelope<D extends object, R extends object | undefined = undefined>(data: D, risk?: R) {
-  return {
+export interface Levels {
+  readonly official: object;
+  readonly strict: object;
+}
+
+/**
+ * Annotation on a strict-only schema node: why it is there. The judge reads it on the node that
+ * holds a failing keyword to name the warning's source; ajv ignores it (registered as annotation).
+ */
+export const SHOULD_SOURCE_KEYWORD = 'x-should-source';
+
+/** Where each strictness beyond the official files comes from. */
+export const SHOULD_SOURCES = {
+  linksAndMeta: 'OBIE v3.1 prose: Links and Meta (Read/Write profile, Common Payload Structure)',
+  switchedAccount: 'OBIE v3.1.11 OBAccount6 description: Currency, AccountType and AccountSubType on every account not switched',
+  namespacedErrorCode: 'OBIE v3.1 prose: namespaced enumerations (ErrorCode)',
+  practice: 'harness good practice',
+} as const;
+
+/** A schema the official file and the harness read alike (request bodies, sub-objects). */
+export function bothLevels(schema: object): Levels {
+  return { official: schema, strict: schema };
+}
+
+function isLevels(x: object): x is Levels {
+  return 'official' in x && 'strict' in x;
+}
+
+/**
+ * The response envelope. The OpenAPI files require only `Data` (and `Risk` on consents): that is
+ * the official level. The Read/Write profile prose makes `Links` (with `Self`) and `Meta` (possibly
+ * `{}`) mandatory, and docs/wire.md reads it that way: the strict level requires them too.
+ */
+export function responseEnvelope(data: object | Levels, risk?: object): Levels {
+  const d = isLevels(data) ? data : bothLevels(data);
+  const level = (dataSchema: object) => ({
     type: 'object',
-    required: risk ? ['Data', 'Risk', 'Links', 'Meta'] : ['Data', 'Links', 'Meta'],
-    properties: risk ? { Data: data, Risk: risk, Links: links, Meta: meta } : { Data: data, Links: links, Meta: meta },
+    required: risk ? ['Data', 'Risk'] : ['Data'],
+    properties: risk ? { Data: dataSchema, Risk: risk, Links: links, Meta: meta } : { Data: dataSchema, Links: links, Meta: meta },
     additionalProperties: false,
-  } as const;
+  });
+  const official = level(d.official);
+  const strict = {
+    ...level(d.strict),
+    required: [...official.required, 'Links', 'Meta'],
+    [SHOULD_SOURCE_KEYWORD]: SHOULD_SOURCES.linksAndMeta,
+  };
+  return { official, strict };
 }

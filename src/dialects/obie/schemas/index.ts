@@ -1,8 +1,13 @@
-/** Every obie schema by name (see ../validate.ts for the compiled validators). */
+/** Every obie schema by name, at both levels (see ../validate.ts for the compiled validators). */
 import { OBReadAccount6, OBReadBalance1, OBReadConsent1, OBReadConsentResponse1, OBReadTransaction6 } from './account-info.ts';
 import { OBFundsConfirmation1, OBFundsConfirmationConsent1, OBFundsConfirmationConsentResponse1, OBFundsConfirmationResponse1 } from './funds-confirmation.ts';
 import { OBWriteDomesticConsent4, OBWriteDomesticConsentResponse5, PaymentStatusResponse } from './payment-initiation.ts';
 import { OBErrorResponse1 } from './error.ts';
+import { bothLevels } from './common.ts';
+import type { Levels } from './common.ts';
+
+export type { Levels } from './common.ts';
+export { SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES } from './common.ts';
 
 /** The name of a request or response body of docs/wire.md. */
 export type SchemaName =
@@ -11,20 +16,41 @@ export type SchemaName =
   | 'OBFundsConfirmationResponse1' | 'OBWriteDomesticConsent4' | 'OBWriteDomesticConsentResponse5'
   | 'PaymentStatusResponse' | 'OBErrorResponse1';
 
-export const SCHEMAS = {
-  OBReadConsent1,
+/**
+ * Both levels of every schema. Request bodies the harness sends are the same at both levels: they
+ * follow the official file exactly (test/dialects/obie-crosscheck.test.ts).
+ */
+export const SCHEMA_LEVELS: Readonly<Record<SchemaName, Levels>> = {
+  OBReadConsent1: bothLevels(OBReadConsent1),
   OBReadConsentResponse1,
   OBReadAccount6,
   OBReadBalance1,
   OBReadTransaction6,
-  OBFundsConfirmationConsent1,
+  OBFundsConfirmationConsent1: bothLevels(OBFundsConfirmationConsent1),
   OBFundsConfirmationConsentResponse1,
-  OBFundsConfirmation1,
+  OBFundsConfirmation1: bothLevels(OBFundsConfirmation1),
   OBFundsConfirmationResponse1,
-  OBWriteDomesticConsent4,
+  OBWriteDomesticConsent4: bothLevels(OBWriteDomesticConsent4),
   OBWriteDomesticConsentResponse5,
   PaymentStatusResponse,
   OBErrorResponse1,
-} as const satisfies Record<SchemaName, object>;
+};
 
-export const SCHEMA_NAMES = Object.keys(SCHEMAS) as SchemaName[];
+export const SCHEMA_NAMES = Object.keys(SCHEMA_LEVELS) as SchemaName[];
+
+function levelOf(level: keyof Levels): Readonly<Record<SchemaName, object>> {
+  return Object.fromEntries(SCHEMA_NAMES.map((n) => [n, SCHEMA_LEVELS[n][level]])) as Record<SchemaName, object>;
+}
+
+/** The strict schemas (official + prose + good practice): what the harness itself sends and advises. */
+export const SCHEMAS = levelOf('strict');
+/** The official-level schemas: what the UK Open Banking v3.1.11 OpenAPI files demand. */
+export const OFFICIAL_SCHEMAS = levelOf('official');
+
+/**
+ * Where each schema's MUST level comes from. PaymentStatusResponse answers the spec's own
+ * `/status` endpoint, which the standard does not have: docs/wire.md defines it.
+ */
+export const MUST_SOURCES: Readonly<Record<SchemaName, string>> = Object.fromEntries(
+  SCHEMA_NAMES.map((n) => [n, n === 'PaymentStatusResponse' ? 'obtpp docs/wire.md: PaymentStatusResponse' : `OBIE v3.1.11 schema ${n}`]),
+) as Record<SchemaName, string>;

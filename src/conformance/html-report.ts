@@ -1,0 +1,522 @@
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redactor } from '../client/redact.ts';
+
+/*
+ * report.html: the document a bank hands to its regulator or partner. One self-contained page
+ * (inline CSS, no script, no external asset) built from summary.json alone, so that it can be
+ * rendered again from an older or partial summary. Everything shown is HTML-escaped (the bank's
+ * answers are hostile input), and no stack trace or path of the machine that ran it survives.
+ */
+
+/** A finding as the summary carries it; every field may be missing in older or partial summaries. */
+export interface ReportFinding {
+  scenario?: string;
+  step?: string;
+  message?: string;
+  level?: string;
+  source?: string;
+  /** Every validation error, when the step judged a schema. */
+  problems?: string[];
+  /** The rule whose failure kept this one from being judged (e.g. `AIS-11`). */
+  blockedBy?: string;
+  /** What the step definitions attached: `{ exchanges, interactionIds, screenshots, … }`. */
+  evidence?: unknown;
+}
+
+export interface ReportRule {
+  id: string;
+  title?: string;
+  level?: string;
+  source?: string;
+  status?: string;
+  scenarios?: number;
+  failures?: ReportFinding[];
+  warnings?: ReportFinding[];
+  notJudged?: ReportFinding[];
+}
+
+/** The part of summary.json the report reads (see src/conformance/summary.ts). */
+export interface ReportSummary {
+  tool?: { name?: string; version?: string };
+  profile?: string;
+  startedAt?: string;
+  durationMs?: number;
+  verdict?: string;
+  variants?: Array<{ variant: string; rules?: ReportRule[] }>;
+  totals?: {
+    rules?: Partial<Record<string, number>>;
+    scenarios?: Partial<Record<string, number>>;
+    warnings?: number;
+  };
+}
+
+export interface HtmlReportOptions {
+  /**
+   * Screenshots by file name (the base name the evidence gives): a `data:` URI to embed, or an
+   * href relative to report.html. A screenshot not listed is named, not shown.
+   */
+  screenshots?: Record<string, { dataUri?: string; href?: string }>;
+  /** Absolute paths of this machine to remove from every text, besides the generic patterns. */
+  localPaths?: string[];
+  /** When the document was generated (default: now). */
+  generatedAt?: Date;
+}
+
+const STATUS_LABEL: Record<string, string> = {
+  passed: 'pass',
+  failed: 'FAIL',
+  'not-judged': 'not judged',
+  'not-applicable': 'n/a',
+  skipped: 'skipped',
+};
+
+const VERDICT: Record<string, { title: string; text: string }> = {
+  pass: { title: 'Conformant', text: 'Every rule judged in this run passed.' },
+  fail: { title: 'Not conformant', text: 'At least one rule failed. Each failure is listed below with the exchanges that show it.' },
+  incomplete: { title: 'Incomplete', text: 'No rule failed, but some rules could not be judged; their causes are listed below.' },
+  interrupted: { title: 'Interrupted', text: 'The run was stopped before it finished. The results below cover only what had run.' },
+};
+
+/** Lines of a JavaScript stack trace: `at fn (file:1:2)`, `at file:1:2`, `at async Promise.all (index 0)`. */
+const STACK_LINE = /^\s*at\s.*(?:\)|:\d+(?::\d+)?|<anonymous>|native)\s*$/;
+const FILE_URL = /file:\/\/[^\s"'<>()`]+/g;
+/** Absolute paths under the usual roots of a machine, not the path part of a URL (`https://bank/tmp/x`). */
+const POSIX_PATH = /(?<![\w.~:/\\-])\/(?:home|tmp|work|root|Users|var|private|opt|mnt|srv|usr|nix|run|builds|github|runner)\/[^\s"'<>()`\]]*/g;
+const WINDOWS_PATH = /(?<![\w])[A-Za-z]:\\[^\s"'<>()`]+/g;
+
+function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? '';
+}
+
+/** Removes stack-trace lines and local paths (a path keeps only its file name). */
+export function scrubText(text: string, localPaths: readonly string[] = []): string {
+  let out = text
+    .split('\n')
+    .filter((line) => !STACK_LINE.test(line))
+    .join('\n');
+  // Only paths of two segments or more: a bare `/a` would eat into the bank's URLs.
+  const literal = localPaths.filter((p) => /^(?:\/[^/]+){2,}|^[A-Za-z]:\\[^\\]+\\/.test(p ?? ''));
+  for (const p of literal.sort((a, b) => b.length - a.length)) {
+    out = out.split(p).join('…');
+  }
+  const short = (m: string) => `…/${baseName(m.replace(/^file:\/\/\/?/, ''))}`;
+  return out.replace(FILE_URL, short).replace(POSIX_PATH, short).replace(WINDOWS_PATH, short);
+}
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+function anchor(...parts: string[]): string {
+  return parts.join('-').replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+function formatDate(iso: string | undefined): string {
+  if (!iso) return 'unknown';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function formatDuration(ms: number | undefined): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return 'unknown';
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+const MAX_BODY = 20_000;
+
+interface Located {
+  rule: ReportRule;
+  variant: string;
+  finding: ReportFinding;
+  index: number;
+}
+
+const objects = (x: unknown): any[] => (Array.isArray(x) ? x.filter((e) => e !== null && typeof e === 'object') : []);
+const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : undefined);
+
+function normaliseFinding(f: any): ReportFinding {
+  return {
+    scenario: str(f.scenario), step: str(f.step), message: str(f.message), level: str(f.level), source: str(f.source),
+    problems: Array.isArray(f.problems) ? f.problems.filter((p: unknown) => p !== null && p !== undefined).map((p: unknown) => (typeof p === 'string' ? p : JSON.stringify(p))) : undefined,
+    blockedBy: str(f.blockedBy), evidence: f.evidence,
+  };
+}
+
+/** The summary as the renderer expects it, whatever an older, partial or hand-edited summary.json holds. */
+function normalise(summary: ReportSummary): ReportSummary {
+  const s = (summary ?? {}) as any;
+  return {
+    tool: { name: str(s.tool?.name), version: str(s.tool?.version) },
+    profile: str(s.profile),
+    startedAt: str(s.startedAt),
+    durationMs: typeof s.durationMs === 'number' ? s.durationMs : undefined,
+    verdict: str(s.verdict),
+    variants: objects(s.variants).filter((v) => str(v.variant)).map((v) => ({
+      variant: str(v.variant)!,
+      rules: objects(v.rules).filter((r) => str(r.id)).map((r) => ({
+        id: str(r.id)!, title: str(r.title), level: str(r.level), source: str(r.source), status: str(r.status),
+        scenarios: typeof r.scenarios === 'number' ? r.scenarios : undefined,
+        failures: objects(r.failures).map(normaliseFinding),
+        warnings: objects(r.warnings).map(normaliseFinding),
+        notJudged: objects(r.notJudged).map(normaliseFinding),
+      })),
+    })),
+    totals: s.totals && typeof s.totals === 'object' ? {
+      rules: s.totals.rules && typeof s.totals.rules === 'object' ? s.totals.rules : undefined,
+      scenarios: s.totals.scenarios && typeof s.totals.scenarios === 'object' ? s.totals.scenarios : undefined,
+      warnings: typeof s.totals.warnings === 'number' ? s.totals.warnings : undefined,
+    } : undefined,
+  };
+}
+
+/** Renders the report as one self-contained HTML document. Pure: reads nothing, writes nothing. */
+export function renderHtmlReport(input: ReportSummary, options: HtmlReportOptions = {}): string {
+  const summary = normalise(input);
+  const redactor = new Redactor();
+  const localPaths = options.localPaths ?? [];
+  const clean = (v: unknown) => escapeHtml(redactor.text(scrubText(String(v ?? ''), localPaths)));
+  const variants = (summary.variants ?? []).filter((v) => v && typeof v.variant === 'string');
+  const bank = summary.profile?.trim() || 'unnamed profile';
+  const tool = `${summary.tool?.name ?? 'obtpp'} ${summary.tool?.version ?? ''}`.trim();
+
+  // Rows: every rule of any variant, in id order; title, level and source from the first that has them.
+  interface Row { id: string; title?: string; level?: string; source?: string; cells: Map<string, ReportRule> }
+  const rows = new Map<string, Row>();
+  for (const v of variants) {
+    for (const r of v.rules ?? []) {
+      if (!r || typeof r.id !== 'string') continue;
+      const row: Row = rows.get(r.id) ?? { id: r.id, cells: new Map() };
+      row.title ??= r.title;
+      row.level ??= r.level ?? r.failures?.find((f) => f.level)?.level;
+      row.source ??= r.source;
+      row.cells.set(v.variant, r);
+      rows.set(r.id, row);
+    }
+  }
+  const ordered = [...rows.values()].sort((a, b) => a.id.localeCompare(b.id));
+  // Older summaries carry no level: the column is shown only when some rule has one.
+  const showLevel = ordered.some((r) => r.level);
+  const showSource = ordered.some((r) => r.source);
+
+  const collect = (key: 'failures' | 'warnings' | 'notJudged'): Located[] => {
+    const out: Located[] = [];
+    for (const row of ordered) {
+      for (const v of variants) {
+        const rule = row.cells.get(v.variant);
+        (rule?.[key] ?? []).forEach((finding, index) => finding && out.push({ rule: rule!, variant: v.variant, finding, index }));
+      }
+    }
+    return out;
+  };
+  const failures = collect('failures');
+  const warnings = collect('warnings');
+  const notJudged = collect('notJudged');
+  // A rule not judged without a recorded cause is still listed, so that nothing is silently missing.
+  for (const row of ordered) {
+    for (const v of variants) {
+      const rule = row.cells.get(v.variant);
+      if (rule?.status === 'not-judged' && !(rule.notJudged ?? []).length) notJudged.push({ rule, variant: v.variant, finding: {}, index: 0 });
+    }
+  }
+
+  const statuses = variants.flatMap((v) => (v.rules ?? []).map((r) => r?.status ?? 'skipped'));
+  const verdict = summary.verdict && VERDICT[summary.verdict] ? summary.verdict
+    : statuses.includes('failed') ? 'fail' : statuses.includes('not-judged') ? 'incomplete' : 'pass';
+  const count = (s: string) => summary.totals?.rules?.[s] ?? statuses.filter((x) => x === s).length;
+  const warningCount = summary.totals?.warnings ?? warnings.length;
+  const sc = summary.totals?.scenarios;
+
+  const parts: string[] = [];
+  parts.push(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="${escapeHtml(tool)}">
+<title>Conformance report — ${clean(bank)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<header class="doc-header">
+  <p class="eyebrow">Open-banking API conformance report</p>
+  <h1 id="bank">${clean(bank)}</h1>
+  <div class="verdict verdict-${escapeHtml(verdict)}">
+    <strong>${escapeHtml(VERDICT[verdict]!.title)}</strong>
+    <span>${escapeHtml(VERDICT[verdict]!.text)}</span>
+  </div>
+  <dl class="meta">
+    <div><dt>Run started</dt><dd>${escapeHtml(formatDate(summary.startedAt))}</dd></div>
+    <div><dt>Duration</dt><dd>${escapeHtml(formatDuration(summary.durationMs))}</dd></div>
+    <div><dt>Variants</dt><dd>${variants.length ? variants.map((v) => `Variant ${clean(v.variant)}`).join(', ') : 'none'}</dd></div>
+    <div><dt>Tool</dt><dd>${escapeHtml(tool)}</dd></div>
+  </dl>
+  <p class="totals">Rule results (per variant): <b>${count('passed')}</b> passed · <b>${count('failed')}</b> failed · <b>${count('not-judged')}</b> not judged · <b>${count('not-applicable')}</b> not applicable · <b>${count('skipped')}</b> skipped${warningCount ? ` · <b>${warningCount}</b> warning${warningCount === 1 ? '' : 's'}` : ''}${sc ? `<br>Scenarios: <b>${sc.passed ?? 0}</b> passed · <b>${sc.failed ?? 0}</b> failed${sc.notJudged !== undefined ? ` · <b>${sc.notJudged}</b> not judged` : ''} · <b>${sc.notApplicable ?? 0}</b> not applicable · <b>${sc.skipped ?? 0}</b> not selected` : ''}</p>
+</header>
+`);
+
+  // 1. The verdict per rule.
+  parts.push(`<section id="rules">
+<h2>1. Verdict per rule</h2>
+${ordered.length ? `<table class="rules">
+<thead><tr><th scope="col">Rule</th>${showLevel ? '<th scope="col">Level</th>' : ''}${showSource ? '<th scope="col">Source</th>' : ''}<th scope="col" class="title-col">Requirement</th>${variants.map((v) => `<th scope="col" class="variant">Variant ${clean(v.variant)}</th>`).join('')}</tr></thead>
+<tbody>
+${ordered.map((row) => `<tr id="${anchor('rule', row.id)}">
+  <th scope="row" class="rule-id">${clean(row.id)}</th>
+  ${showLevel ? `<td class="level">${row.level ? clean(row.level) : '—'}</td>` : ''}${showSource ? `<td class="source">${row.source ? clean(row.source) : '—'}</td>` : ''}
+  <td class="title-col">${clean(row.title ?? '')}</td>
+  ${variants.map((v) => cell(row.cells.get(v.variant), v.variant)).join('\n  ')}
+</tr>`).join('\n')}
+</tbody>
+</table>
+<p class="legend"><b>pass</b>: every scenario of the rule passed · <b>FAIL</b>: a scenario showed the bank breaking the rule · <b>not judged</b>: the rule could not be checked (cause below) · <b>n/a</b>: the variant has no such endpoint · <b>skipped</b>: not selected in this run.</p>` : '<p class="empty">No rule was run.</p>'}
+</section>
+`);
+
+  // 2. Failures.
+  parts.push(`<section id="failures">
+<h2>2. Failures${failures.length ? ` (${failures.length})` : ''}</h2>
+${failures.length ? failures.map((f) => finding(f, 'failure')).join('\n') : '<p class="empty">No rule failed.</p>'}
+</section>
+`);
+
+  // 3. Warnings, 4. not judged.
+  parts.push(`<section id="warnings">
+<h2>3. Warnings (SHOULD)${warnings.length ? ` (${warnings.length})` : ''}</h2>
+${warnings.length ? warnings.map((f) => finding(f, 'warning')).join('\n') : '<p class="empty">No warning.</p>'}
+</section>
+<section id="not-judged">
+<h2>4. Not judged${notJudged.length ? ` (${notJudged.length})` : ''}</h2>
+${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') : '<p class="empty">Every selected rule was judged.</p>'}
+</section>
+<footer>
+  <p>Generated ${escapeHtml(formatDate((options.generatedAt ?? new Date()).toISOString()))} by ${escapeHtml(tool)}. Exchanges are shown as captured, with credentials and tokens redacted; the machine-readable results are in summary.json, junit.xml and messages.ndjson beside this file.</p>
+</footer>
+</main>
+</body>
+</html>
+`);
+  return parts.join('');
+
+  function cell(rule: ReportRule | undefined, variant: string): string {
+    if (!rule) return '<td class="status status-none">—</td>';
+    const status = rule.status ?? 'skipped';
+    const label = STATUS_LABEL[status] ?? status;
+    const n = rule.warnings?.length ?? 0;
+    const warn = n ? `<span class="warn-count">${n} warning${n === 1 ? '' : 's'}</span>` : '';
+    const target = status === 'failed' && rule.failures?.length ? anchor('failure', rule.id, variant, '0')
+      : status === 'not-judged' ? anchor('not-judged', rule.id, variant, '0') : undefined;
+    const text = target ? `<a href="#${target}">${escapeHtml(label)}</a>` : escapeHtml(label);
+    return `<td class="status status-${escapeHtml(status)}">${text}${warn}</td>`;
+  }
+
+  function finding({ rule, variant, finding: f, index }: Located, kind: 'failure' | 'warning' | 'not-judged'): string {
+    const level = f.level ?? rule.level;
+    const source = f.source ?? rule.source;
+    const ev = f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence) ? (f.evidence as Record<string, unknown>) : undefined;
+    const exchanges = Array.isArray(ev?.exchanges) ? (ev!.exchanges as unknown[]) : [];
+    const ids = Array.isArray(ev?.interactionIds) ? (ev!.interactionIds as unknown[]).filter((x) => typeof x === 'string') : [];
+    const shots = [
+      ...(Array.isArray(ev?.screenshots) ? (ev!.screenshots as unknown[]) : []),
+      ...(typeof ev?.screenshot === 'string' ? [ev.screenshot] : []),
+    ].filter((x): x is string => typeof x === 'string').map(baseName).filter((x, i, all) => x && all.indexOf(x) === i);
+    const heading = kind === 'failure' ? 'Failure' : kind === 'warning' ? 'Warning' : 'Not judged';
+    const rows: string[] = [];
+    if (f.scenario) rows.push(`<div><dt>Scenario</dt><dd>${clean(f.scenario)}</dd></div>`);
+    if (f.step) rows.push(`<div><dt>Step</dt><dd>${clean(f.step)}</dd></div>`);
+    if (source) rows.push(`<div><dt>Source</dt><dd>${clean(source)}</dd></div>`);
+    if (f.blockedBy) rows.push(`<div><dt>Blocked by</dt><dd><a href="#${anchor('rule', f.blockedBy)}">${clean(f.blockedBy)}</a></dd></div>`);
+    if (ids.length) rows.push(`<div><dt>x-fapi-interaction-id</dt><dd class="mono">${[...new Set(ids)].map(clean).join('<br>')}</dd></div>`);
+    const message = f.message ? scrubText(f.message, localPaths).trim() : '';
+    return `<article class="finding finding-${kind}" id="${anchor(kind, rule.id, variant, String(index))}">
+<h3><span class="tag tag-${kind}">${heading}</span> ${clean(rule.id)}${rule.title ? ` — ${clean(rule.title)}` : ''} <span class="sub">Variant ${clean(variant)}${level ? ` · ${clean(level)}` : ''}</span></h3>
+${rows.length ? `<dl class="facts">${rows.join('')}</dl>` : ''}
+${message ? `<div class="message"><div class="label">${kind === 'not-judged' ? 'Cause' : kind === 'warning' ? 'Finding' : 'Expected vs got'}</div><pre>${escapeHtml(redactor.text(message))}</pre></div>` : kind === 'not-judged' ? '<div class="message"><div class="label">Cause</div><p>No cause was recorded.</p></div>' : ''}
+${Array.isArray(f.problems) && f.problems.length ? `<div class="problems"><div class="label">Validation problems (${f.problems.length})</div><ol>${f.problems.map((p) => `<li>${clean(p)}</li>`).join('')}</ol></div>` : ''}
+${exchanges.length ? `<div class="exchanges"><div class="label">Exchanges (${exchanges.length}, oldest first, redacted)</div>${exchanges.map((x, i) => exchange(x, i + 1)).join('\n')}</div>` : ''}
+${typeof f.evidence === 'string' && f.evidence.trim() ? `<div class="message"><div class="label">Evidence</div><pre>${clean(f.evidence.slice(0, MAX_BODY))}</pre></div>` : ''}
+${typeof ev?.url === 'string' ? `<div class="facts-line">Page: <span class="mono">${escapeHtml(redactor.url(scrubText(ev.url, localPaths)))}</span></div>` : ''}
+${shots.length ? `<div class="screenshots"><div class="label">Screenshots of the bank's pages</div>${shots.map(screenshot).join('')}</div>` : ''}
+</article>`;
+  }
+
+  function screenshot(name: string): string {
+    const found = options.screenshots?.[name];
+    if (found?.dataUri?.startsWith('data:image/')) return `<figure><img src="${escapeHtml(found.dataUri)}" alt="screenshot ${escapeHtml(name)}"><figcaption>${escapeHtml(name)}</figcaption></figure>`;
+    if (found?.href) return `<figure><a href="${escapeHtml(found.href)}">${escapeHtml(name)}</a><figcaption>kept beside this report</figcaption></figure>`;
+    return `<figure><span class="mono">${escapeHtml(name)}</span><figcaption>file not kept with this report</figcaption></figure>`;
+  }
+
+  function exchange(raw: unknown, n: number): string {
+    if (!raw || typeof raw !== 'object') return '';
+    const x = raw as Record<string, any>;
+    const method = typeof x.method === 'string' ? x.method : '?';
+    const url = typeof x.url === 'string' ? redactor.url(x.url) : '';
+    const res = x.response && typeof x.response === 'object' ? x.response : undefined;
+    const outcome = res ? `${str(res.status) ?? '?'}` : `no response${x.error?.message ? `: ${x.error.message}` : ''}`;
+    const ms = typeof x.timings?.durationMs === 'number' ? ` · ${x.timings.durationMs} ms` : '';
+    const bad = !res || Number(res.status) >= 400;
+    return `<div class="exchange">
+<div class="exchange-line"><span class="n">#${n}</span> <b>${clean(method)}</b> <span class="mono url">${clean(url)}</span> <span class="outcome${bad ? ' outcome-bad' : ''}">→ ${clean(outcome)}${escapeHtml(ms)}</span></div>
+<div class="exchange-parts">
+<div class="part"><div class="part-title">Request</div>${headers(x.request?.headers)}${body(x.request?.body)}</div>
+<div class="part"><div class="part-title">Response${res ? ` ${clean(res.status)}` : ''}</div>${res ? headers(res.headers) + body(res.body) : `<p>${clean(x.error?.message ?? 'no response')}</p>`}</div>
+</div>
+</div>`;
+  }
+
+  function headers(h: unknown): string {
+    if (!h || typeof h !== 'object') return '';
+    const safe = redactor.headers(h as Record<string, string>);
+    const entries = Object.entries(safe);
+    if (!entries.length) return '';
+    return `<table class="headers"><tbody>${entries.map(([k, v]) => `<tr><th>${clean(k)}</th><td>${clean(v)}</td></tr>`).join('')}</tbody></table>`;
+  }
+
+  function body(b: unknown): string {
+    if (b === undefined || b === null || b === '') return '';
+    let text = typeof b === 'string' ? b : JSON.stringify(redactor.json(b), null, 2);
+    let cut = '';
+    if (text.length > MAX_BODY) {
+      cut = `\n… ${text.length - MAX_BODY} more characters not shown`;
+      text = text.slice(0, MAX_BODY);
+    }
+    return `<pre class="body">${clean(text + cut)}</pre>`;
+  }
+}
+
+/**
+ * Writes report.html into `reportDir`: the screenshots the findings name are read from the
+ * report's evidence/ folder and embedded (a very large one is linked instead). The file appears
+ * whole or not at all (written beside, then renamed).
+ */
+export async function writeHtmlReport(
+  reportDir: string,
+  summary: ReportSummary,
+  options: HtmlReportOptions & { maxEmbedBytes?: number } = {},
+): Promise<void> {
+  const maxEmbed = options.maxEmbedBytes ?? 4 * 1024 * 1024;
+  const names = new Set<string>();
+  for (const v of normalise(summary).variants ?? []) {
+    for (const r of v.rules ?? []) {
+      for (const f of [...(r?.failures ?? []), ...(r?.warnings ?? []), ...(r?.notJudged ?? [])]) {
+        const ev = f?.evidence as { screenshots?: unknown; screenshot?: unknown } | undefined;
+        if (!ev || typeof ev !== 'object') continue;
+        for (const s of [...(Array.isArray(ev.screenshots) ? ev.screenshots : []), ev.screenshot]) if (typeof s === 'string') names.add(baseName(s));
+      }
+    }
+  }
+  const screenshots: NonNullable<HtmlReportOptions['screenshots']> = { ...options.screenshots };
+  for (const name of names) {
+    if (!name || screenshots[name] || name.startsWith('.')) continue;
+    const file = join(reportDir, 'evidence', name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    const type = /\.jpe?g$/i.test(name) ? 'image/jpeg' : /\.png$/i.test(name) ? 'image/png' : undefined;
+    if (type && info.size <= maxEmbed) screenshots[name] = { dataUri: `data:${type};base64,${(await readFile(file)).toString('base64')}` };
+    else screenshots[name] = { href: `evidence/${encodeURIComponent(name)}` };
+  }
+  const localPaths = [...(options.localPaths ?? []), reportDir, homedir(), tmpdir()];
+  const html = renderHtmlReport(summary, { ...options, screenshots, localPaths });
+  const target = join(reportDir, 'report.html');
+  const partial = `${target}.partial`;
+  await writeFile(partial, html);
+  await rename(partial, target);
+}
+
+const CSS = `
+:root { --ink: #1b1f24; --muted: #5b6570; --line: #d5dae0; --soft: #f4f6f8; --pass: #1e7a3c; --pass-bg: #e6f4ea; --fail: #b3261e; --fail-bg: #fbe9e7; --warn: #8a5a00; --warn-bg: #fff4d6; --nj: #6b4fa0; --nj-bg: #efe9f8; }
+* { box-sizing: border-box; }
+html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+body { margin: 0; color: var(--ink); background: #fff; font: 14px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+main { max-width: 1080px; margin: 0 auto; padding: 32px 40px 48px; }
+h1 { font-size: 28px; margin: 2px 0 14px; }
+h2 { font-size: 19px; margin: 34px 0 12px; padding-bottom: 6px; border-bottom: 2px solid var(--ink); }
+h3 { font-size: 15px; margin: 0 0 10px; }
+a { color: #1f4e9c; }
+.eyebrow { margin: 0; text-transform: uppercase; letter-spacing: .08em; font-size: 12px; color: var(--muted); }
+.doc-header { border-bottom: 1px solid var(--line); padding-bottom: 14px; }
+.verdict { display: flex; gap: 14px; align-items: baseline; padding: 12px 16px; border-radius: 6px; border-left: 6px solid; margin-bottom: 14px; }
+.verdict strong { font-size: 20px; text-transform: uppercase; letter-spacing: .04em; white-space: nowrap; }
+.verdict-pass { background: var(--pass-bg); border-color: var(--pass); color: var(--pass); }
+.verdict-fail { background: var(--fail-bg); border-color: var(--fail); color: var(--fail); }
+.verdict-incomplete { background: var(--warn-bg); border-color: var(--warn); color: var(--warn); }
+.verdict-interrupted { background: var(--soft); border-color: var(--muted); color: var(--ink); }
+.verdict span { color: var(--ink); }
+dl.meta { display: grid; grid-template-columns: repeat(4, auto); gap: 6px 28px; margin: 0 0 10px; justify-content: start; }
+dl.meta dt, dl.facts dt { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
+dl.meta dd, dl.facts dd { margin: 0; }
+.totals { margin: 0; color: var(--muted); }
+.totals b { color: var(--ink); }
+table { border-collapse: collapse; width: 100%; }
+table.rules th, table.rules td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
+table.rules thead th { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); border-bottom: 2px solid var(--ink); }
+table.rules thead { display: table-header-group; }
+table.rules tr { break-inside: avoid; }
+.rule-id { white-space: nowrap; font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px; }
+.level { white-space: nowrap; font-size: 12px; color: var(--muted); }
+.source { white-space: nowrap; font-size: 12px; color: var(--muted); }
+th.variant, td.status { width: 108px; text-align: center !important; white-space: nowrap; }
+td.status a { color: inherit; }
+.status-passed { color: var(--pass); }
+.status-failed { color: var(--fail); font-weight: 700; background: var(--fail-bg); }
+.status-not-judged { color: var(--nj); background: var(--nj-bg); }
+.status-not-applicable, .status-skipped, .status-none { color: #8a939c; }
+.warn-count { display: block; font-size: 11px; color: var(--warn); font-weight: 400; }
+.legend, .empty { color: var(--muted); font-size: 12.5px; }
+.finding { border: 1px solid var(--line); border-radius: 6px; padding: 14px 16px; margin: 0 0 16px; break-inside: avoid-page; }
+.finding-failure { border-left: 5px solid var(--fail); }
+.finding-warning { border-left: 5px solid var(--warn); }
+.finding-not-judged { border-left: 5px solid var(--nj); }
+.tag { display: inline-block; font-size: 11px; text-transform: uppercase; letter-spacing: .06em; padding: 1px 7px; border-radius: 3px; margin-right: 4px; vertical-align: 1px; }
+.tag-failure { background: var(--fail); color: #fff; }
+.tag-warning { background: var(--warn); color: #fff; }
+.tag-not-judged { background: var(--nj); color: #fff; }
+.sub { font-weight: 400; color: var(--muted); font-size: 13px; }
+dl.facts { display: grid; grid-template-columns: 1fr; gap: 4px; margin: 0 0 10px; }
+dl.facts > div { display: grid; grid-template-columns: 170px 1fr; gap: 10px; }
+.label, .part-title { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 10px 0 4px; }
+pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+.message pre { background: var(--soft); padding: 8px 10px; border-radius: 4px; font-size: 12.5px; }
+.problems ol { margin: 0; padding-left: 22px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+.mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; word-break: break-all; }
+.exchange { border: 1px solid var(--line); border-radius: 4px; margin: 6px 0; break-inside: avoid; }
+.exchange-line { background: var(--soft); padding: 6px 10px; border-bottom: 1px solid var(--line); }
+.exchange-line .n { color: var(--muted); }
+.outcome { white-space: nowrap; font-weight: 600; color: var(--pass); }
+.outcome-bad { color: var(--fail); }
+.exchange-parts { display: grid; grid-template-columns: 1fr 1fr; }
+.part { padding: 4px 10px 8px; min-width: 0; }
+.part + .part { border-left: 1px solid var(--line); }
+table.headers { width: auto; font: 11.5px/1.4 ui-monospace, Menlo, Consolas, monospace; margin-bottom: 6px; }
+table.headers th { text-align: left; font-weight: 600; padding: 1px 8px 1px 0; white-space: nowrap; vertical-align: top; color: var(--muted); }
+table.headers td { padding: 1px 0; word-break: break-all; }
+pre.body { border-top: 1px dashed var(--line); padding-top: 6px; }
+.screenshots figure { margin: 6px 0 10px; }
+.screenshots img { max-width: 100%; border: 1px solid var(--line); }
+figcaption { font-size: 11.5px; color: var(--muted); }
+footer { margin-top: 40px; padding-top: 10px; border-top: 1px solid var(--line); color: var(--muted); font-size: 12px; }
+@page { size: A4; margin: 16mm 14mm; }
+@media print {
+  body { font-size: 11px; }
+  main { max-width: none; padding: 0; }
+  h2 { break-after: avoid; }
+  a { color: inherit; text-decoration: none; }
+  .exchange-parts { grid-template-columns: 1fr; }
+  .screenshots img { max-height: 230mm; }
+  .part + .part { border-left: 0; border-top: 1px solid var(--line); }
+}
+@media (max-width: 760px) { .exchange-parts { grid-template-columns: 1fr; } dl.meta { grid-template-columns: 1fr 1fr; } }
+`;

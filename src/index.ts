@@ -1,0 +1,77 @@
+/**
+ * obtpp as a library: the same conformance run, sandbox bank, profile loader and TPP operations
+ * the `obtpp` command uses (the CLI is a thin caller of these).
+ *
+ * @example
+ * import { runConformance } from 'obtpp';
+ * const { summary, exitCode } = await runConformance({ tags: '@ais', reportDir: 'reports/ci',
+ *   onEvent: (e) => e.type === 'scenario' && console.log(e.status, e.rule, e.name) });
+ *
+ * Heavy parts (cucumber, puppeteer, oidc-provider) load only when a function needs them.
+ * @packageDocumentation
+ */
+import type { Profile } from './profile/types.ts';
+import type { LoadOptions } from './profile/load.ts';
+import type { RunConformanceOptions, ConformanceResult } from './conformance/runner.ts';
+import type { Sandbox, SandboxOptions, FaultInfo } from './sandbox/index.ts';
+
+export type { RunConformanceOptions, ConformanceResult, ConformanceEvent } from './conformance/runner.ts';
+export type { Summary, RuleResult, RuleStatus } from './conformance/summary.ts';
+export type { Sandbox, SandboxOptions, SandboxClient, SandboxPsu, FaultInfo } from './sandbox/index.ts';
+export type { Profile, Variant, Fn } from './profile/types.ts';
+export type { LoadOptions } from './profile/load.ts';
+export type { Exchange } from './client/exchange.ts';
+export type { Operation, CallOptions, ApiResult } from './client/operations.ts';
+export type { TokenSet, AuthoriseOptions, AuthoriseResult } from './auth/index.ts';
+export type { ClientOptions, ObtppClient } from './api/client.ts';
+export { createClient } from './api/client.ts';
+/** Request bodies of the obie dialect (`obie.buildAccountAccessConsent(…)`) and accessors for the answers (`obie.consentIdOf(body)`). */
+export * as obie from './dialects/obie/builders.ts';
+export {
+  ExitCode, ObtppError, UsageError, ProfileError, StateError, BankUnreachableError, BrowserUnavailableError,
+  HttpError, BankError, AuthorisationError,
+} from './errors.ts';
+export { NotApplicableError } from './client/operations.ts';
+export { DiscoveryError } from './auth/index.ts';
+
+/**
+ * Certifies a bank (by default the embedded sandbox bank, variants A and B) against the
+ * specification, and writes summary.json, junit.xml, report.html and messages.ndjson to the
+ * report dir. Progress arrives through `onEvent` (`note`, `scenario`, `done`); `signal` stops the
+ * run cleanly (verdict `interrupted`).
+ *
+ * Resolves with the summary, the report dir and the exit code the CLI would use (0 conformant,
+ * 1 non-conformant, 3 nothing could be judged, 130/143 interrupted). Rejects with an
+ * {@link ObtppError} whose `exitCode` is 2 for usage and profile errors (including a selection of
+ * no scenario) and 3 when the run could not happen (bank unreachable, no browser).
+ */
+export async function runConformance(options: RunConformanceOptions = {}): Promise<ConformanceResult> {
+  const { runConformance: run } = await import('./conformance/runner.ts');
+  return run(options);
+}
+
+/**
+ * Starts the embedded sandbox bank (authorisation server, PSU pages, resource server for variants
+ * A and B) on 127.0.0.1 and an OS-picked port; `sandbox.profile()` is a profile object for it.
+ * Stop it with `sandbox.stop()`.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await import('./sandbox/index.ts');
+  return sandbox.startSandbox(options);
+}
+
+/** The sandbox's faults, each breaking one rule (or misbehaving below the spec, for chaos faults). */
+export async function listFaults(): Promise<FaultInfo[]> {
+  const faults = await import('./sandbox/faults.ts');
+  return faults.listFaults();
+}
+
+/**
+ * Reads, interpolates (`${env:VAR}`), validates and completes a profile: a YAML or JSON file, or
+ * the name of a built-in profile. A bad profile rejects with a ProfileError (exit code 2) listing
+ * every problem with its JSON path.
+ */
+export async function loadProfile(nameOrFile: string, options: LoadOptions = {}): Promise<Profile> {
+  const load = await import('./profile/load.ts');
+  return load.loadProfile(nameOrFile, options);
+}

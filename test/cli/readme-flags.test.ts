@@ -1,0 +1,160 @@
+// The README does not lie about the CLI: every `obtpp …` command line it shows (code blocks and
+// inline code) names a command that exists and only flags that command's parser accepts, and
+// the flags it promises "every command" and "a command that works on one consent" take are there.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { Command, Option } from 'commander';
+import { createProgram } from '../../src/cli/program.ts';
+import type { Io } from '../../src/cli/io.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+const io: Io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: root, color: false, interactive: false, exitCode: 0 };
+const program = createProgram(io);
+
+/** Shell words of one simple command: quotes kept together, `[`, `]` and `…` of synopses dropped. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/"[^"]*"|'[^']*'|\S+/g)) {
+    const w = m[0].replace(/^\[+|\]+$/g, '').replace(/…$/, '');
+    if (w) out.push(w);
+  }
+  return out;
+}
+
+/** Every `obtpp …` invocation of a shell text: comments cut, continuations joined, split at `&&`, `|`, `;`, `$(`. */
+export function invocations(shell: string): string[] {
+  const joined = shell.replace(/\\\n\s*/g, ' ');
+  const found: string[] = [];
+  for (const raw of joined.split('\n')) {
+    const line = raw.replace(/(^|\s)#.*$/, '');
+    for (const part of line.split(/&&|\|\||\||;|\$\(|\)|`/)) {
+      const t = part.trim().replace(/^(npx\s+)/, '').replace(/^[A-Z_]+=\S*\s+/, '');
+      if (/^obtpp(\s|$)/.test(t)) found.push(t);
+    }
+  }
+  return found;
+}
+
+function find(cmd: Command, name: string): Command | undefined {
+  return cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/** Resolves the words to a command; returns it and the words after the command path. */
+function resolveCommand(ws: string[]): { cmd: Command; path: string; rest: string[] } {
+  let cmd = program;
+  let i = 1;
+  while (i < ws.length && find(cmd, ws[i])) cmd = find(cmd, ws[i++])!;
+  const path = ['obtpp', ...ws.slice(1, i)].join(' ');
+  return { cmd, path, rest: ws.slice(i) };
+}
+
+function optionOf(cmd: Command, flag: string): Option | undefined {
+  if (['-h', '--help'].includes(flag)) return { required: false, optional: false } as Option;
+  if (cmd === program && ['-V', '--version'].includes(flag)) return { required: false, optional: false } as Option;
+  return cmd.options.find((o) => o.long === flag || o.short === flag);
+}
+
+/** Problems of one README line: an unknown command, or a flag its command does not take. */
+function problems(line: string, mention = false): string[] {
+  const ws = words(line);
+  const { cmd, path, rest } = resolveCommand(ws);
+  const out: string[] = [];
+  // Prose may name a command group (`obtpp consent`); a command line must run something.
+  if (mention && rest.length === 0) return out;
+  if (cmd.commands.length > 0 && !rest.some((w) => ['-h', '--help', '-V', '--version'].includes(w))) {
+    out.push(`${line}: "${path}" needs a subcommand (${cmd.commands.map((c) => c.name()).join(', ')}), got "${rest[0] ?? ''}"`);
+    return out;
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
+    if (!/^-{1,2}[A-Za-z]/.test(w)) continue;
+    const flag = w.split('=')[0];
+    const option = optionOf(cmd, flag);
+    if (!option) {
+      out.push(`${line}: ${path} does not take ${flag}`);
+      continue;
+    }
+    if ((option.required || option.optional) && !w.includes('=')) i++; // its value, even one like -30d
+  }
+  return out;
+}
+
+const blocks = [...readme.matchAll(/```(?:sh|bash|shell)?\n([\s\S]*?)```/g)].map((m) => m[1]);
+const inline = [...readme.replace(/```[\s\S]*?```/g, '').matchAll(/`(obtpp [^`]+)`/g)].map((m) => m[1]);
+
+test('the README shows many obtpp command lines (the extractor finds them)', () => {
+  const all = [...blocks.flatMap(invocations), ...inline.flatMap(invocations)];
+  assert.ok(all.length >= 30, `found only ${all.length}`);
+  assert.ok(all.includes('obtpp token clear --consent ID'), 'a code-block line is found');
+  assert.ok(all.includes('obtpp consent delete --consent ID'), 'an inline example is found');
+});
+
+test('every obtpp command line in the README names a real command and only flags it accepts', () => {
+  const wrong = [...blocks.flatMap(invocations).flatMap((l) => problems(l)), ...inline.flatMap(invocations).flatMap((l) => problems(l, true))];
+  assert.deepEqual(wrong, []);
+});
+
+test('the checker catches a README that lies', () => {
+  assert.deepEqual(problems('obtpp consent delete --consent ID'), []);
+  assert.deepEqual(problems('obtpp transactions alice-current --from -30d --to now'), []);
+  assert.match(problems('obtpp consent delete --bogus')[0], /obtpp consent delete does not take --bogus/);
+  assert.match(problems('obtpp conform --verbosity')[0], /does not take --verbosity/);
+  assert.match(problems('obtpp consent')[0], /needs a subcommand/);
+  assert.deepEqual(invocations('obtpp a && obtpp b | jq . # obtpp c\nx $(obtpp d --json)'), ['obtpp a', 'obtpp b', 'obtpp d --json']);
+});
+
+/** The leaf commands the README's TPP section shows, plus conform. */
+function tppCommands(): Command[] {
+  const start = readme.indexOf('## For a TPP engineer');
+  const end = readme.indexOf('\n## ', start + 5);
+  const section = readme.slice(start, end);
+  const shown = [...section.matchAll(/```(?:sh)?\n([\s\S]*?)```/g)].flatMap((m) => invocations(m[1])).map((l) => resolveCommand(words(l)).cmd);
+  const set = new Set(shown.filter((c) => c.name() !== 'sandbox'));
+  set.add(find(program, 'conform')!);
+  // the commands the prose names too
+  for (const [group, subs] of [['token', ['show', 'refresh', 'clear']], ['consent', ['create', 'authorise', 'get', 'delete', 'list', 'forget']]] as const) {
+    for (const sub of subs) {
+      const c = find(find(program, group)!, sub)!;
+      for (const leaf of c.commands.length ? c.commands : [c]) set.add(leaf);
+    }
+  }
+  return [...set];
+}
+
+test('"every command below, and conform, takes --profile, --variant, --json, --verbose and --state" is true', () => {
+  const sentence = /Every command below, and `conform`, takes ([\s\S]*?)\. Every command's/.exec(readme);
+  assert.ok(sentence, 'the README states which flags every command takes');
+  const flags = [...sentence![1].matchAll(/`(--[a-z-]+)/g)].map((m) => m[1]);
+  assert.deepEqual(flags, ['--profile', '--variant', '--json', '--verbose', '--state']);
+  const commands = tppCommands();
+  assert.ok(commands.length >= 20, `only ${commands.length} commands`);
+  const missing = commands.flatMap((c) => flags.filter((f) => !optionOf(c, f)).map((f) => `${commandName(c)} lacks ${f}`));
+  assert.deepEqual(missing, []);
+});
+
+test('the commands the README says take --consent ID do', () => {
+  const m = /that works on one consent \(([\s\S]*?)\) takes\s+`--consent ID`/.exec(readme);
+  assert.ok(m, 'the README lists the commands that take --consent');
+  const names = [...m![1].matchAll(/`([^`]+)`/g)].flatMap((x) => {
+    const [head, alts] = x[1].includes(' ') ? [x[1].slice(0, x[1].lastIndexOf(' ')), x[1].slice(x[1].lastIndexOf(' ') + 1)] : ['', x[1]];
+    return alts.split('|').map((a) => `obtpp ${head ? head + ' ' : ''}${a}`);
+  });
+  assert.ok(names.length >= 12, names.join(', '));
+  const lacking = names.filter((n) => {
+    const { cmd, rest } = resolveCommand(n.split(' '));
+    return rest.length > 0 || !optionOf(cmd, '--consent');
+  });
+  assert.deepEqual(lacking, []);
+});
+
+function commandName(c: Command): string {
+  const names: string[] = [];
+  for (let x: Command | null = c; x; x = x.parent) names.unshift(x.name());
+  return names.join(' ');
+}

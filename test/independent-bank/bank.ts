@@ -1,0 +1,89 @@
+/**
+ * A second, independent test bank (Larchmont Bank), built from different parts than src/sandbox
+ * and importing nothing from it: its own oidc-provider configuration and sign-in pages on one
+ * server, and account information, funds confirmation and payment initiation each on a server of
+ * its own, under the UK paths /open-banking/v3.1/aisp, /cbpii and /pisp (variant B under /b/…).
+ * It is conformant in its own way: UUID AccountIds, JWT access tokens, client_secret_post, a
+ * two-step sign-in, bodies with only the official schemas' required fields, payment-order consents
+ * at /domestic-payment-consents, and no transaction-detail endpoint (the UK standard has none).
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+import { makeProvider, pages } from './auth.ts';
+import { resourceServers } from './apis.ts';
+import { makeCustomers } from './data.ts';
+import { BankState } from './state.ts';
+
+export interface IndependentBank {
+  issuer: string;
+  /** Base URL of each API per variant (payment initiation: variant A only). */
+  apis: { ais: { A: string; B: string }; cof: { A: string; B: string }; pis: { A: string } };
+  client: { clientId: string; clientSecret: string; redirectUri: string };
+  psu: { username: string; password: string };
+  state: BankState;
+  stop(): Promise<void>;
+}
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; origin: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Defects the bank can be started with, to show the harness catches them on a bank it does not know. */
+export type BankDefect = 'lists-unselected-accounts' | 'discloses-balance';
+
+export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[] } = {}): Promise<IndependentBank> {
+  const state = new BankState(makeCustomers(), new Set(options.defects ?? []));
+  const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true });
+  const privateJwk = { ...(await exportJWK(privateKey)), kid: `lb-${randomBytes(4).toString('hex')}`, use: 'sig' };
+  const redirectUri = options.redirectUri ?? 'https://tpp.example.org/ob/callback';
+  const client = { clientId: `lb-tpp-${randomBytes(3).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url'), redirectUri };
+
+  let authHandler: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => void r.writeHead(503).end();
+  const auth = await listen((req, res) => authHandler(req, res));
+  const issuer = auth.origin;
+  const provider = makeProvider({ issuer, state, privateJwk, client: { ...client, redirectUris: [redirectUri], name: 'Independent test TPP' } });
+  const signin = pages(provider, state);
+  const oidc = provider.callback();
+  authHandler = (req, res) => {
+    state.hits.auth = (state.hits.auth ?? 0) + 1;
+    const m = /^\/signin\/([\w-]+)(?:\/(identify|verify|notice|decide))?$/.exec(new URL(req.url ?? '/', issuer).pathname);
+    if (m) {
+      signin(req, res, m[1]!, m[2]).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    } else oidc(req, res);
+  };
+
+  const bases = {
+    ais: { A: '/open-banking/v3.1/aisp', B: '/b/open-banking/v3.1/aisp' },
+    cof: { A: '/open-banking/v3.1/cbpii', B: '/b/open-banking/v3.1/cbpii' },
+    pis: { A: '/open-banking/v3.1/pisp' },
+  };
+  const handlers = resourceServers(state, issuer, bases);
+  const [ais, cof, pis] = await Promise.all([listen(handlers.ais), listen(handlers.cof), listen(handlers.pis)]);
+  const servers = [auth.server, ais.server, cof.server, pis.server];
+  const customer = state.customers[0]!;
+  return {
+    issuer,
+    apis: {
+      ais: { A: ais.origin + bases.ais.A, B: ais.origin + bases.ais.B },
+      cof: { A: cof.origin + bases.cof.A, B: cof.origin + bases.cof.B },
+      pis: { A: pis.origin + bases.pis.A },
+    },
+    client,
+    psu: { username: customer.customerNumber, password: customer.secretWord },
+    state,
+    stop: () => Promise.all(servers.map((s) => new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    }))).then(() => undefined),
+  };
+}
