@@ -75,3 +75,34 @@ export async function loadProfile(nameOrFile: string, options: LoadOptions = {})
   const load = await import('./profile/load.ts');
   return load.loadProfile(nameOrFile, options);
 }
+
+export type { VerifyOptions, VerifyResult, Manifest, AttestedRule } from './attest/attest.ts';
+export type { Waiver, WaiverOutcome } from './conformance/waivers.ts';
+export type { SummaryDiff, RuleChange, VariantDiff } from './conformance/diff.ts';
+
+/**
+ * Checks an attested report dir offline (what `obtpp verify` does): the signature of
+ * `attestation.jws` against `key` (PEM or JWK text) or `jwks` (URL, file text or set), then the
+ * SHA-256 of every file the manifest lists. `ok` is true only when both hold; otherwise `problem`
+ * says what is wrong and `firstMismatch` names the first file that differs.
+ */
+export async function verifyAttestation(dir: string, options: import('./attest/attest.ts').VerifyOptions): Promise<import('./attest/attest.ts').VerifyResult> {
+  const attest = await import('./attest/attest.ts');
+  return attest.verifyAttestation(dir, options);
+}
+
+/**
+ * The rules whose verdict changed between two runs (what `obtpp diff` does), per variant:
+ * newly failing, fixed, newly not judged. Each argument is a report dir or a summary.json.
+ */
+export async function diffRuns(oldRun: string, newRun: string): Promise<import('./conformance/diff.ts').SummaryDiff> {
+  const diff = await import('./conformance/diff.ts');
+  const [a, b] = await Promise.all([diff.readSummary(oldRun), diff.readSummary(newRun)]);
+  return diff.diffSummaries(a, b);
+}
+
+/** Reads and validates a waiver file (YAML or JSON); a bad file rejects with a ProfileError (exit code 2) naming every problem. */
+export async function loadWaivers(file: string): Promise<import('./conformance/waivers.ts').Waiver[]> {
+  const waivers = await import('./conformance/waivers.ts');
+  return waivers.loadWaivers(file);
+}

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { RunContext } from '../src/conformance/context.ts';
 import { NotApplicableError } from '../src/client/operations.ts';
 import { ConformanceWorld } from './support/world.ts';
+import { ruleIdOf } from '../src/conformance/rule-id.ts';
 import { SHARED_GIVENS } from './support/setups.ts';
 
 /** Media type of the evidence attached to a failed scenario (read back by the summary writer). */
@@ -32,7 +33,7 @@ function prewarm(world: ConformanceWorld): void {
 Before(async function (this: ConformanceWorld, { pickle }) {
   const tags = pickle.tags.map((t) => t.name);
   this.variant = tags.includes('@variant-B') ? 'B' : 'A';
-  this.ruleId = tags.map((t) => /^@((?:AIS|COF|PIS|SEC)-\d{2})$/.exec(t)?.[1]).find(Boolean) ?? '';
+  this.ruleId = ruleIdOf(tags) ?? '';
   this.ctx = await RunContext.get(this.parameters);
   this.lane = this.ctx.main;
   this.stopRecording = this.lane.record(this.exchanges);

@@ -35,6 +35,8 @@ export interface ReportRule {
   failures?: ReportFinding[];
   warnings?: ReportFinding[];
   notJudged?: ReportFinding[];
+  /** Why a not-applicable rule does not apply. */
+  reason?: string;
 }
 
 /** The part of summary.json the report reads (see src/conformance/summary.ts). */
@@ -171,6 +173,7 @@ function normalise(summary: ReportSummary): ReportSummary {
         failures: objects(r.failures).map(normaliseFinding),
         warnings: objects(r.warnings).map(normaliseFinding),
         notJudged: objects(r.notJudged).map(normaliseFinding),
+        reason: str(r.reason),
       })),
     })),
     totals: s.totals && typeof s.totals === 'object' ? {
@@ -319,7 +322,9 @@ ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') :
     const target = status === 'failed' && rule.failures?.length ? anchor('failure', rule.id, variant, '0')
       : status === 'not-judged' ? anchor('not-judged', rule.id, variant, '0') : undefined;
     const text = target ? `<a href="#${target}">${escapeHtml(label)}</a>` : escapeHtml(label);
-    return `<td class="status status-${escapeHtml(status)}">${text}${warn}</td>`;
+    // A not-applicable rule says why, in the cell (the bank does not offer it, or the variant lacks it).
+    const why = status === 'not-applicable' && rule.reason ? `<span class="why">${clean(rule.reason)}</span>` : '';
+    return `<td class="status status-${escapeHtml(status)}"${why ? ` title="${escapeHtml(redactor.text(rule.reason!))}"` : ''}>${text}${warn}${why}</td>`;
   }
 
   function finding({ rule, variant, finding: f, index }: Located, kind: 'failure' | 'warning' | 'not-judged'): string {
@@ -474,6 +479,7 @@ td.status a { color: inherit; }
 .status-failed { color: var(--fail); font-weight: 700; background: var(--fail-bg); }
 .status-not-judged { color: var(--nj); background: var(--nj-bg); }
 .status-not-applicable, .status-skipped, .status-none { color: #8a939c; }
+.status .why { display: block; font-size: 0.8em; font-weight: normal; max-width: 22em; }
 .warn-count { display: block; font-size: 11px; color: var(--warn); font-weight: 400; }
 .legend, .empty { color: var(--muted); font-size: 12.5px; }
 .finding { border: 1px solid var(--line); border-radius: 6px; padding: 14px 16px; margin: 0 0 16px; break-inside: avoid-page; }

@@ -9,6 +9,7 @@ import { loadProfile } from '../profile/load.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { SummaryBuilder, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
+import { annotateJunitFile } from './junit.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
 
@@ -81,7 +82,7 @@ export interface ConformanceResult {
 export type ConformOptions = RunConformanceOptions;
 
 /** Files and folders a run writes into its report dir: a reused dir loses exactly these. */
-export const REPORT_OUTPUTS = ['summary.json', 'junit.xml', 'report.html', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
+export const REPORT_OUTPUTS = ['summary.json', 'junit.xml', 'report.html', 'report.html.partial', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
 /** Cucumber's own formatters' files: half-written when a run is interrupted, so removed then. */
 const CUCUMBER_OUTPUTS = ['junit.xml', 'report.html', 'messages.ndjson'];
 
@@ -293,6 +294,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
 
     const built = builder.build({ version, profile: profileName, startedAt, variants });
     const summary = options.transformSummary ? options.transformSummary(built) : built;
+    await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses());
     await finish(summary);
     const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, options.strict);
     const result: ConformanceResult = { summary, reportDir, exitCode };

@@ -1,4 +1,5 @@
 import type { Variant } from '../profile/types.ts';
+import { ruleIdOf } from './rule-id.ts';
 
 /**
  * A rule's verdict in one variant. `not-judged`: no scenario failed, but at least one applicable
@@ -39,6 +40,8 @@ export interface RuleResult {
   failures: Finding[];
   warnings?: Finding[];
   notJudged?: Finding[];
+  /** Why a `not-applicable` rule does not apply: the variant has no such rule, or what the bank does not offer. */
+  reason?: string;
 }
 
 export interface Summary {
@@ -65,6 +68,7 @@ const WARNING = 'application/vnd.obtpp.warning+json';
 interface PickleRun {
   pickleId: string;
   status: ScenarioStatus;
+  notApplicable?: string;
   failure?: Finding;
   notJudged?: Finding;
   warnings: Finding[];
@@ -73,7 +77,8 @@ interface PickleRun {
 interface CaseState {
   worst: string;
   failure?: Finding;
-  notApplicable?: boolean;
+  /** Why the scenario does not apply (the step's message), when it does not. */
+  notApplicable?: string;
   notJudged?: { message: string; blockedBy?: string; step?: string };
   problems?: { summary?: string; problems: string[] };
   warnings: Finding[];
@@ -140,7 +145,7 @@ export class SummaryBuilder {
   private attachment(a: any): void {
     const r = this.results.get(a.testCaseStartedId);
     if (!r) return;
-    if (a.mediaType === NOT_APPLICABLE) r.notApplicable = true;
+    if (a.mediaType === NOT_APPLICABLE) r.notApplicable = String(a.body || 'not applicable');
     else if (a.mediaType === EVIDENCE) r.evidence = parse(a.body);
     else if (a.mediaType === NOT_JUDGED) {
       const cause = parse(a.body) as { message?: string; blockedBy?: string } | string;
@@ -205,7 +210,7 @@ export class SummaryBuilder {
             ...(r.evidence ? { evidence: r.evidence } : {}),
           }
         : undefined;
-      runs.push({ pickleId: pickle.id, status, failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
+      runs.push({ pickleId: pickle.id, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
@@ -224,8 +229,12 @@ export class SummaryBuilder {
         else if (judged.some((x) => x.status !== 'passed')) status = 'not-judged';
         else if (judged.length) status = 'passed';
         else status = 'skipped';
+        const reason = status !== 'not-applicable' ? undefined
+          : !applicable ? `not part of variant ${variant}`
+          : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
         return {
           id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status, scenarios: mine.length, failures,
+          ...(reason ? { reason } : {}),
           ...(warnings.length ? { warnings } : {}),
           ...(notJudged.length ? { notJudged } : {}),
         };
@@ -254,6 +263,36 @@ export class SummaryBuilder {
     };
   }
 
+  /**
+   * Why each scenario that neither passed nor failed was skipped (not applicable, or not judged and
+   * blocked by what), keyed as cucumber's JUnit report names its test cases: the feature's name and
+   * `<rule name> - <scenario name>`, joined by a NUL.
+   */
+  skippedCauses(): Map<string, string> {
+    const where = new Map<string, { feature: string; rule?: string }>();
+    for (const doc of this.docs) {
+      const feature = doc.feature;
+      if (!feature) continue;
+      for (const child of feature.children) {
+        if (child.scenario) where.set(child.scenario.id, { feature: feature.name });
+        for (const c of child.rule?.children ?? []) if (c.scenario) where.set(c.scenario.id, { feature: feature.name, rule: child.rule.name });
+      }
+    }
+    const causes = new Map<string, string>();
+    for (const [startedId, r] of this.results) {
+      const testCase = this.testCases.get(this.started.get(startedId)?.testCaseId ?? '');
+      const pickle = testCase && this.pickles.get(testCase.pickleId);
+      if (!pickle) continue;
+      const status = statusOf(r);
+      if (status !== 'not-applicable' && status !== 'not-judged') continue;
+      const at = where.get(pickle.astNodeIds?.[0]);
+      if (!at) continue;
+      const name = at.rule ? `${at.rule} - ${pickle.name}` : pickle.name;
+      causes.set(`${at.feature}\u0000${name}`, status === 'not-applicable' ? `not applicable: ${r.notApplicable}` : `not judged: ${notJudgedText(r.notJudged)}`);
+    }
+    return causes;
+  }
+
   /** Every rule of the features instantiated for a variant, whether any scenario applies there, and its level and source. */
   private rulesOf(variant: Variant): Array<{ id: string; title: string; applicable: boolean; level?: Level; source?: string }> {
     const out: Array<{ id: string; title: string; applicable: boolean; level?: Level; source?: string }> = [];
@@ -267,7 +306,7 @@ export class SummaryBuilder {
         const id = ruleTag(tags);
         if (!id) continue;
         const applicable = rule.children.some((c: any) => c.scenario?.tags.some((t: any) => t.name === `@${variant}`));
-        const title = rule.name.replace(/^[A-Z]{3}-\d{2}\s*[—–-]\s*/, '');
+        const title = rule.name.replace(/^[A-Z]{2,5}-\d{2,3}\s*[—–-]\s*/, '');
         const level = tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean) as Level | undefined;
         const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
         out.push({ id, title, applicable, ...(level ? { level } : {}), ...(source ? { source } : {}) });
@@ -302,7 +341,7 @@ function dedupe(warnings: Finding[]): Finding[] {
 }
 
 function ruleTag(tags: string[]): string | undefined {
-  return tags.map((t) => /^@((?:AIS|COF|PIS|SEC)-\d{2})$/.exec(t)?.[1]).find(Boolean);
+  return ruleIdOf(tags);
 }
 
 function statusOf(r: CaseState): ScenarioStatus {

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +81,11 @@ describe('verdicts on a bank that breaks what other rules need', { concurrency: 
       assert.doesNotMatch(run.messages, /%7B(accountId|AccountId|resourceId|paymentId|consentId)%7D/);
       // JUnit: not-judged scenarios are skipped, neither passed nor failed.
       assert.equal(junitCount(run.junit, 'skipped'), summary.totals.scenarios.notJudged);
+      // …and each says why: the cause and the rule that blocked it.
+      const causes = [...run.junit.matchAll(/<skipped message="([^"]*)"\/>/g)].map((m) => m[1]!);
+      assert.equal(causes.length, summary.totals.scenarios.notJudged, 'every skipped test case carries its cause');
+      assert.ok(causes.every((m) => m.startsWith('not judged: ')), causes.join('\n'));
+      assert.ok(causes.some((m) => m.startsWith('not judged: blocked by AIS-11: ')), causes.join('\n'));
       assert.equal(junitCount(run.junit, 'failures'), summary.totals.scenarios.failed);
       assert.ok(summary.totals.scenarios.notJudged >= 20, `not judged: ${summary.totals.scenarios.notJudged}`);
       assert.ok(summary.totals.rules['not-judged'] > 0);
@@ -152,6 +157,42 @@ describe('a rule with an unjudged scenario', () => {
     } catch (error) {
       process.stdout.write(`# reports kept in ${plain.dir} and ${strict.dir}\n`);
       throw error;
+    }
+  });
+});
+
+describe('a rule the bank does not offer', () => {
+  test('is not applicable with the profile\'s reason, in summary.json, the table, report.html and JUnit', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.ts');
+    const sb = await startSandbox();
+    const dir = await mkdtemp(join(tmpdir(), 'obtpp-offers-'));
+    try {
+      const offered = ['createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'createFundsConsent', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'];
+      const profile = { ...sb.profile('all'), implements: { A: offered } };
+      const file = join(dir, 'bank.json');
+      await writeFile(file, JSON.stringify(profile), { mode: 0o600 });
+      const reports = join(dir, 'reports');
+      const run = await obtpp(['conform', '--profile', file, '--variant', 'A', '--tags', '@COF-07 or @AIS-01', '--report-dir', reports]);
+      const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
+      const cof07 = rule(summary, 'COF-07');
+      assert.equal(cof07.status, 'not-applicable', JSON.stringify(cof07));
+      assert.match(cof07.reason, /the profile says the bank does not offer (getFundsConsent|deleteFundsConsent)/);
+      assert.equal(rule(summary, 'AIS-01').status, 'passed');
+      assert.equal(rule(summary, 'AIS-01').reason, undefined, 'a judged rule has no reason');
+      assert.equal(run.code, 0, run.stderr.slice(-1000));
+      assert.match(run.stdout, /Not applicable:\n {2}\[A\] COF-07 the profile says the bank does not offer/);
+      const html = await readFile(join(reports, 'report.html'), 'utf8');
+      assert.match(html, /the profile says the bank does not offer (getFundsConsent|deleteFundsConsent)/);
+      const junit = await readFile(join(reports, 'junit.xml'), 'utf8');
+      const skipped = [...junit.matchAll(/<skipped message="([^"]*)"\/>/g)].map((m) => m[1]!);
+      assert.equal(skipped.length, junitCount(junit, 'skipped'), 'every skipped test case says why');
+      assert.ok(skipped.length >= 1 && skipped.every((m) => /^not applicable: the profile says the bank does not offer /.test(m)), skipped.join('\n'));
+      await rm(dir, { recursive: true, force: true });
+    } catch (error) {
+      process.stdout.write(`# reports kept in ${dir}\n`);
+      throw error;
+    } finally {
+      await sb.stop();
     }
   });
 });

@@ -147,6 +147,12 @@ function renderTable(summary: Summary, c: any): string {
     for (const { v, f } of failures.slice(0, 20)) lines.push(`  [${v}] ${f.scenario}\n    step: ${f.step}\n    ${f.message.split('\n').join('\n    ')}`);
     if (failures.length > 20) lines.push(`  … and ${failures.length - 20} more in summary.json`);
   }
+  // Rules the profile says the bank does not offer (a variant's own gaps are plain from the table).
+  const offered = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.reason && !/^not part of variant /.test(r.reason)).map((r) => ({ v: v.variant, r })));
+  if (offered.length) {
+    lines.push('', c.bold('Not applicable:'));
+    for (const { v, r } of offered) lines.push(`  [${v}] ${r.id} ${r.reason}`);
+  }
   const unjudged = summary.variants.flatMap((v) => v.rules.flatMap((r) => (r.notJudged ?? []).map((f) => ({ v: v.variant, r, f }))));
   if (unjudged.length) {
     lines.push('', c.bold('Not judged:'));

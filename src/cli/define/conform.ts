@@ -29,8 +29,8 @@ export function defineConform(program: Command, io: Io): void {
     .option('-v, --verbose', 'also print the run\'s notes (set-up, browser, reports) on stderr')
     .option('--state <file>', 'accepted like every command\'s; conform keeps no session state, so it is not read')
     .addHelpText('after', `
-Reports (in the report dir): junit.xml, report.html, messages.ndjson (cucumber's own formatters)
-and summary.json (one row per rule and variant, with evidence for every failure).
+Reports (in the report dir): summary.json (one row per rule and variant, with every finding and
+its evidence), report.html (the same for people), junit.xml and messages.ndjson (cucumber's own).
 Exit codes: 0 conformant (or incomplete: no rule failed, some not judged), 1 a rule failed (or
 incomplete with --strict), 2 bad usage or profile, 3 the run could not happen.
 

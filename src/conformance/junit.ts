@@ -1,0 +1,43 @@
+import { readFile, writeFile } from 'node:fs/promises';
+
+/**
+ * cucumber's JUnit report marks a scenario that was neither passed nor failed with a bare
+ * `<skipped/>`: a CI server then shows "skipped" and nothing more. This writes the cause into the
+ * element's `message` (not applicable and why; not judged and which rule blocked it), matching
+ * test cases by their class name (the feature) and name (`<rule> - <scenario>`).
+ */
+export function annotateSkipped(xml: string, causes: ReadonlyMap<string, string>): string {
+  if (!causes.size) return xml;
+  return xml.replace(
+    /(<testcase\b[^>]*?\bclassname="([^"]*)"[^>]*?\bname="([^"]*)"[^>]*>\s*)<skipped\s*\/>/g,
+    (whole, head: string, classname: string, name: string) => {
+      const cause = causes.get(`${unescapeXml(classname)}\u0000${unescapeXml(name)}`);
+      return cause ? `${head}<skipped message="${escapeXml(cause)}"/>` : whole;
+    },
+  );
+}
+
+/** Rewrites junit.xml in place with the causes of its skipped test cases. A missing file is left missing. */
+export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>): Promise<void> {
+  if (!causes.size) return;
+  let xml: string;
+  try {
+    xml = await readFile(file, 'utf8');
+  } catch {
+    return;
+  }
+  const annotated = annotateSkipped(xml, causes);
+  if (annotated !== xml) await writeFile(file, annotated);
+}
+
+function escapeXml(text: string): string {
+  // Control characters are not allowed in XML 1.0 attributes.
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-f]+));/gi, (_m, name: string, dec?: string, hex?: string) =>
+    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[name.toLowerCase()]!,
+  );
+}
