@@ -132,10 +132,11 @@ describe('declarative driver', () => {
 
   test('a selector that never comes is step_timeout at step N, with the URL and a screenshot', async () => {
     const steps: DriverStep[] = [...STEPS.slice(0, 3), { action: 'waitFor', selector: '#no-such-thing', name: 'strong auth' }];
-    await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps }, stepTimeoutMs: 500 })), (e: unknown) => {
+    // Long enough that the first steps finish on a loaded machine; only the missing selector times out.
+    await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps }, stepTimeoutMs: 4000 })), (e: unknown) => {
       assert.ok(e instanceof AuthorisationError);
-      assert.equal(e.oauthError, 'step_timeout');
-      assert.equal(e.message, 'step 4 (wait for #no-such-thing [strong auth]): selector "#no-such-thing" not found within 500 ms');
+      assert.equal(e.oauthError, 'step_timeout', e.message);
+      assert.equal(e.message, 'step 4 (wait for #no-such-thing [strong auth]): selector "#no-such-thing" not found within 4000 ms');
       assert.equal(e.evidence?.step, 4);
       assert.match(e.evidence?.url ?? '', /\/signin\?/);
       const shot = e.evidence?.screenshot ?? '';
