@@ -172,7 +172,7 @@ export const profileSchema = {
               if: { properties: { kind: { const: 'steps' } } },
               then: {
                 additionalProperties: false, required: ['steps'],
-                properties: { kind: {}, steps: { type: 'array', minItems: 1, items: driverStepSchema }, loginError: selector },
+                properties: { kind: {}, steps: { type: 'array', minItems: 1, items: driverStepSchema }, loginError: selector, consentError: selector },
               },
             },
           ],

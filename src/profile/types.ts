@@ -103,7 +103,7 @@ export type DriverStep =
 export type PsuDriver =
   | { kind: 'sandbox' }
   | { kind: 'manual'; callbackPort?: number }
-  | { kind: 'steps'; steps: DriverStep[]; loginError?: string };
+  | { kind: 'steps'; steps: DriverStep[]; loginError?: string; consentError?: string };
 
 export interface PsuSettings {
   username: string;

@@ -145,9 +145,10 @@ function followers(steps: DriverStep[], i: number, reject: boolean): string[] {
  * shows; it is skipped as soon as a later step's selector shows instead (or a watched error), so
  * it costs no fixed wait; with no later selector to race, it waits a short while.
  */
-export async function stepsDriver(j: PageJourney, steps: DriverStep[], loginError?: string): Promise<void> {
+export async function stepsDriver(j: PageJourney, steps: DriverStep[], loginError?: string, consentError?: string): Promise<void> {
   const o = j.options;
   if (loginError) j.errorWatch.push({ code: 'login_failed', selector: loginError });
+  if (consentError) j.errorWatch.push({ code: 'consent_error', selector: consentError });
   for (let i = 0; i < steps.length; i++) {
     if (j.done) return;
     const step = steps[i]!;

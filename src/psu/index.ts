@@ -189,7 +189,7 @@ export class PsuBrowser {
         if (j.done) return;
         const driver = opts.driver;
         if (driver.kind === 'sandbox') await sandboxDriver(j);
-        else if (driver.kind === 'steps') await stepsDriver(j, driver.steps, driver.loginError);
+        else if (driver.kind === 'steps') await stepsDriver(j, driver.steps, driver.loginError, driver.consentError);
         if (!j.done) await j.step(j.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => j.watchErrors());
       };
       const timeout = new Promise<never>((_r, reject) => {
