@@ -40,7 +40,7 @@ export async function signDetached(body: string, signer: MessageSigner, now = Da
       [OB_IAT]: Math.floor(now / 1000), [OB_ISS]: signer.issuer, [OB_TAN]: signer.trustAnchor,
       crit: [...OB_CRIT],
     })
-    .sign(signer.key);
+    .sign(signer.key, { crit: { [OB_IAT]: true, [OB_ISS]: true, [OB_TAN]: true } });
   return `${jws.protected}..${jws.signature}`;
 }
 
