@@ -64,6 +64,17 @@ export class NotApplicableError extends ObtppError {
   };
 }
 
+/** The profile signs no messages (signing.enabled: false, or no signing key): the signature rules are not applicable. */
+export class SigningOffError extends NotApplicableError {
+  constructor(variant: Variant, profile: Profile) {
+    super('createPaymentConsent', variant);
+    this.message = profile.signing
+      ? 'the profile turns message signing off (signing.enabled: false): the bank\'s version of the standard has no x-jws-signature'
+      : 'the profile has no signing key (signing.key): obtpp does not sign, so the x-jws-signature rules are not judged';
+    (this as { hint?: string }).hint = 'give signing.key and signing.kid in the profile to judge message signing';
+  }
+}
+
 /** A path that would keep a placeholder (`{accountId}`) because its id is missing: never sent. */
 export class UnfilledPathError extends ObtppError {
   readonly operation: Operation;
