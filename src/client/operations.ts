@@ -267,7 +267,7 @@ export class TppClient {
     if (interactionId) headers['x-fapi-interaction-id'] = interactionId;
     if (method === 'POST' && o.idempotencyKey !== false) headers['x-idempotency-key'] = o.idempotencyKey ?? randomUUID();
     const text = body === undefined ? undefined : (o.bodyText ?? JSON.stringify(body));
-    if (text !== undefined) headers['content-type'] = 'application/json';
+    if (text !== undefined) headers['content-type'] ??= 'application/json';
     const signed = SIGNED_REQUESTS.has(operation) && this.signs;
     if (signed && o.signature !== false && text !== undefined) {
       headers['x-jws-signature'] = typeof o.signature === 'string' ? o.signature : await (await import('./jws.ts')).signDetached(text, await this.messageSigner());

@@ -79,6 +79,7 @@ export class Session {
     this.env = options.env;
     this.http = httpFromProfile(profile, { onExchange: options.onExchange, warn: options.warn });
     this.client = new TppClient(profile, variant, this.http);
+    this.warn = options.warn;
     this.state = state;
     this.identity = { profile: profile.name, baseUrl: this.client.baseUrl, clientId: profile.auth.clientId, variant };
     this.key = profileKey(this.identity);
@@ -239,8 +240,16 @@ export class Session {
   // ------------------------------------------------------------------------------------------
   // Calls
 
-  /** A bank answer outside `expected` becomes BankError (exit 1) in the bank's own words. */
+  private readonly warn?: (message: string) => void;
+
+  /**
+   * A bank answer outside `expected` becomes BankError (exit 1) in the bank's own words. A payment
+   * answer whose x-jws-signature does not hold is still returned, with a warning: the TPP decides.
+   */
   check(result: ApiResult, expected: number[]): ApiResult {
+    if (result.signature && !result.signature.valid) {
+      this.warn?.(`WARNING: the bank's x-jws-signature on ${result.exchange.method} ${result.exchange.url} does not hold (UK.OBIE.Signature.${result.signature.code}): ${result.signature.problem}`);
+    }
     if (expected.includes(result.status)) return result;
     throw refusal(this.client.baseUrl, result, this.http);
   }
