@@ -52,7 +52,7 @@ export type SignatureCheck =
 /** Where the other side's public keys come from: a JWKS document (URL or already read) or a key lookup. */
 export type KeySource = FlattenedVerifyGetKey;
 
-/** A key lookup over a JWKS URL (fetched and cached by jose, with a time-out) or a JWKS document. */
+/** A key lookup over a JWKS document, or a JWKS URL (fetched and cached by jose, with a time-out, through the global fetch). */
 export function jwksSource(jwks: string | JSONWebKeySet, options: { timeoutMs?: number } = {}): KeySource {
   if (typeof jwks === 'string') return createRemoteJWKSet(new URL(jwks), { timeoutDuration: options.timeoutMs ?? 5_000 }) as KeySource;
   return createLocalJWKSet(jwks) as KeySource;

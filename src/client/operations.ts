@@ -249,10 +249,22 @@ export class TppClient {
     return this.signer;
   }
 
-  /** The bank's signing keys (the profile's bank.jwks), or undefined when the profile names none. */
+  /**
+   * The bank's signing keys (the profile's bank.jwks), or undefined when the profile names none. A
+   * JWKS URL is fetched once through this client's HTTP core (the profile's CA, mTLS and time-out);
+   * a fetch that fails is tried again on the next call.
+   */
   bankKeySource(): Promise<KeySource | undefined> {
     const jwks = this.profile.bank?.jwks;
-    this.bankKeys ??= jwks ? import('./jws.ts').then(({ jwksSource }) => jwksSource(jwks as never, { timeoutMs: this.profile.timeouts.requestMs })) : Promise.resolve(undefined);
+    if (!jwks) return Promise.resolve(undefined);
+    this.bankKeys ??= import('./jws.ts').then(async ({ jwksSource }) => {
+      if (typeof jwks !== 'string') return jwksSource(jwks as never);
+      const r = await this.http.request('GET', jwks);
+      const keys = (r.body as { keys?: unknown } | undefined)?.keys;
+      if (r.status !== 200 || !Array.isArray(keys)) throw new Error(`GET ${jwks} answered ${r.status}${Array.isArray(keys) ? '' : ', not a JWKS ({"keys": [...]})'}`);
+      return jwksSource(r.body as never);
+    });
+    this.bankKeys.catch(() => (this.bankKeys = undefined));
     return this.bankKeys;
   }
 
@@ -276,8 +288,12 @@ export class TppClient {
     const result = await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
     const out: ApiResult = { ...result, operation, sentInteractionId: interactionId, ...(headers['x-jws-signature'] ? { sentSignature: headers['x-jws-signature'] } : {}) };
     if (OPERATION_API[operation] === 'pis' && this.signs && result.text.length > 0) {
-      const keys = await this.bankKeySource();
-      if (keys) out.signature = await (await import('./jws.ts')).verifyDetached(result.headers['x-jws-signature'], result.text, keys);
+      try {
+        const keys = await this.bankKeySource();
+        if (keys) out.signature = await (await import('./jws.ts')).verifyDetached(result.headers['x-jws-signature'], result.text, keys);
+      } catch (error) {
+        out.signature = { valid: false, code: 'Invalid', problem: `the bank's JWKS (bank.jwks) could not be read: ${(error as Error).message.split('\n')[0]}` };
+      }
     }
     return out;
   }

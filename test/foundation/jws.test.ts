@@ -86,6 +86,7 @@ test('the tpp client signs payment POSTs and checks the bank\'s signed answers a
   let answerSignedBy: 'bank' | 'stranger' | 'nobody' = 'bank';
   const stranger = await keyPair('bank-kid');
   const server = await listenLoopback(createServer(async (req, res) => {
+    if (req.url === '/jwks') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(bank.jwks));
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     seen.push({ url: `${req.method} ${req.url}`, signature: req.headers['x-jws-signature'] as string | undefined, body: Buffer.concat(chunks).toString() });
@@ -129,6 +130,21 @@ test('the tpp client signs payment POSTs and checks the bank\'s signed answers a
     const unsigned = await client.getPayment('pay-1', { token: 't' });
     assert.equal(!unsigned.signature?.valid && unsigned.signature?.code, 'Missing');
     await http.close();
+
+    // A JWKS URL is fetched through the profile's own HTTP core.
+    answerSignedBy = 'bank';
+    const byUrl = await profileFromObject({ ...raw, bank: { jwks: `${server.base}/jwks` } }, { source: join(dir, 'profile.yaml'), env: {} });
+    const http3 = httpFromProfile(byUrl);
+    const urlClient = new TppClient(byUrl, 'A', http3);
+    assert.equal((await urlClient.getPayment('pay-1', { token: 't' })).signature?.valid, true);
+    assert.equal((await urlClient.getPayment('pay-1', { token: 't' })).signature?.valid, true);
+    assert.equal(http3.exchanges.filter((e) => e.url.endsWith('/jwks')).length, 1, 'the JWKS is read once');
+    await http3.close();
+    const missing = await profileFromObject({ ...raw, bank: { jwks: `${server.base}/no-jwks-here` } }, { source: join(dir, 'profile.yaml'), env: {} });
+    const http4 = httpFromProfile(missing);
+    const noKeys = await new TppClient(missing, 'A', http4).getPayment('pay-1', { token: 't' });
+    assert.match(!noKeys.signature?.valid ? noKeys.signature!.problem : '', /bank's JWKS \(bank\.jwks\) could not be read/);
+    await http4.close();
 
     const off = await profileFromObject({ ...raw, signing: { ...raw.signing, enabled: false } }, { source: join(dir, 'profile.yaml'), env: {} });
     const http2 = httpFromProfile(off);
