@@ -116,3 +116,42 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       And the PISP sends the same request again with the same idempotency key
       Then the bank answers 201 Created
       And both answers carry the same PaymentId
+
+  @SEC-09 @level-MUST @source-standard
+  Rule: SEC-09 — The bank signs its payment-initiation answers with x-jws-signature
+
+    @A
+    Scenario: The answer to a new payment-order consent is signed with a key of the bank's JWKS
+      Given the profile signs payment messages
+      When the PISP creates a payment-order consent for 4.10 in the account's currency to a creditor, from the PSU's first account
+      Then the bank answers 201 Created
+      And the answer carries an x-jws-signature that verifies with the bank's keys
+
+    @A
+    Scenario: The payment read back is signed too
+      Given the profile signs payment messages
+      And the PISP has created a payment-order consent for 4.20 in the account's currency to a creditor, from the PSU's first account
+      When the PISP reads the payment by its PaymentId
+      Then the bank answers 200 OK
+      And the answer carries an x-jws-signature that verifies with the bank's keys
+
+  @SEC-10 @level-MUST @source-standard
+  Rule: SEC-10 — A payment request without a valid x-jws-signature is refused
+
+    @A
+    Scenario: A payment request without a signature is refused
+      Given the profile signs payment messages
+      When the PISP creates a payment-order consent for 4.30 in the account's currency to a creditor, from the PSU's first account, without an x-jws-signature
+      Then the bank refuses the request with 400
+
+    @A
+    Scenario: A payment request whose signature covers another body is refused
+      Given the profile signs payment messages
+      When the PISP creates a payment-order consent for 4.40 in the account's currency to a creditor, from the PSU's first account, with an x-jws-signature over another body
+      Then the bank refuses the request with 400
+
+    @A
+    Scenario: A payment request signed with a key the TPP never registered is refused
+      Given the profile signs payment messages
+      When the PISP creates a payment-order consent for 4.50 in the account's currency to a creditor, from the PSU's first account, with an x-jws-signature made with a key the TPP never registered
+      Then the bank refuses the request with 400

@@ -22,6 +22,7 @@ export type { Profile, Variant, Fn } from './profile/types.ts';
 export type { LoadOptions } from './profile/load.ts';
 export type { Exchange } from './client/exchange.ts';
 export type { Operation, CallOptions, ApiResult } from './client/operations.ts';
+export type { SignatureCheck } from './client/jws.ts';
 export type { TokenSet, AuthoriseOptions, AuthoriseResult } from './auth/index.ts';
 export type { ClientOptions, ObtppClient } from './api/client.ts';
 export { createClient } from './api/client.ts';

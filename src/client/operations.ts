@@ -3,12 +3,17 @@ import { ObtppError, ExitCode } from '../errors.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { baseUrlFor } from '../profile/load.ts';
 import type { HttpClient, HttpResult } from './http.ts';
+import type { KeySource, MessageSigner, SignatureCheck } from './jws.ts';
 
 /** Every logical operation of the tpp client. */
 export type Operation =
   | 'createAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
   | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
-  | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus';
+  | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus'
+  | 'submitPayment' | 'getPaymentOrder' | 'getPaymentDetails' | 'getPaymentFunds';
+
+/** The operations whose requests carry x-jws-signature (FACTS §1.8): the payment POSTs. */
+export const SIGNED_REQUESTS: ReadonlySet<Operation> = new Set<Operation>(['createPaymentConsent', 'submitPayment']);
 
 /** The endpoint set of each variant, as the spec's tables list them. */
 export const VARIANT_OPERATIONS: Record<Variant, ReadonlySet<Operation>> = {
@@ -16,6 +21,7 @@ export const VARIANT_OPERATIONS: Record<Variant, ReadonlySet<Operation>> = {
     'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
     'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
     'createPaymentConsent', 'getPayment', 'getPaymentStatus',
+    'submitPayment', 'getPaymentOrder', 'getPaymentDetails', 'getPaymentFunds',
   ]),
   B: new Set<Operation>([
     'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions',
@@ -51,7 +57,22 @@ export class NotApplicableError extends ObtppError {
     createPaymentConsent: 'payment initiation (obtpp consent create pis)',
     getPayment: 'reading a payment (obtpp payment get)',
     getPaymentStatus: 'reading a payment\'s status (obtpp payment status)',
+    submitPayment: 'submitting a payment (obtpp payment submit)',
+    getPaymentOrder: 'reading a payment order (obtpp payment get --order)',
+    getPaymentDetails: 'reading a payment order\'s details',
+    getPaymentFunds: 'the funds check of a payment consent (obtpp payment funds)',
   };
+}
+
+/** The profile signs no messages (signing.enabled: false, or no signing key): the signature rules are not applicable. */
+export class SigningOffError extends NotApplicableError {
+  constructor(variant: Variant, profile: Profile) {
+    super('createPaymentConsent', variant);
+    this.message = profile.signing
+      ? 'the profile turns message signing off (signing.enabled: false): the bank\'s version of the standard has no x-jws-signature'
+      : 'the profile has no signing key (signing.key): obtpp does not sign, so the x-jws-signature rules are not judged';
+    (this as { hint?: string }).hint = 'give signing.key and signing.kid in the profile to judge message signing';
+  }
 }
 
 /** A path that would keep a placeholder (`{accountId}`) because its id is missing: never sent. */
@@ -72,6 +93,7 @@ export const OPERATION_API: Record<Operation, Fn> = {
   createAccountAccessConsent: 'ais', listAccounts: 'ais', getAccount: 'ais', getBalances: 'ais', getTransactions: 'ais', getTransaction: 'ais',
   createFundsConsent: 'cof', getFundsConsent: 'cof', deleteFundsConsent: 'cof', confirmFunds: 'cof',
   createPaymentConsent: 'pis', getPayment: 'pis', getPaymentStatus: 'pis',
+  submitPayment: 'pis', getPaymentOrder: 'pis', getPaymentDetails: 'pis', getPaymentFunds: 'pis',
 };
 
 /** An operation of the variant that the profile's `implements` leaves out. Conformance reports it as not-applicable. */
@@ -93,12 +115,23 @@ export interface CallOptions {
   /** x-idempotency-key on creates; default a fresh UUID; `false` sends none. */
   idempotencyKey?: string | false;
   query?: Record<string, string | undefined>;
+  /** x-jws-signature on a signed request: default signed with the profile's key; `false` sends none; a string is sent as is. */
+  signature?: string | false;
+  /** The exact body text to send (a tampered body under another body's signature); default the JSON of `body`. */
+  bodyText?: string;
 }
 
 export interface ApiResult<T = any> extends HttpResult<T> {
   operation: Operation;
   /** The x-fapi-interaction-id this call sent, if any. */
   sentInteractionId?: string;
+  /** The x-jws-signature this call sent, if any. */
+  sentSignature?: string;
+  /**
+   * The bank's x-jws-signature checked against its JWKS (payment-initiation answers with a body,
+   * when the profile signs); absent when there was nothing to check.
+   */
+  signature?: SignatureCheck;
 }
 
 /**
@@ -150,6 +183,7 @@ export class TppClient {
       if (typeof value !== 'string' || value === '') throw new UnfilledPathError(operation, `{${k}}`);
       return encodeURIComponent(value);
     };
+    const orders = `${p.paymentsPrefix.replace(/\/+$/, '')}${p.paymentOrders.replace('{payment-product}', encodeURIComponent(p.paymentProduct))}`;
     switch (operation) {
       case 'createAccountAccessConsent': return p.accountAccessConsents;
       case 'listAccounts': return p.accounts;
@@ -167,6 +201,10 @@ export class TppClient {
       case 'createPaymentConsent': return product;
       case 'getPayment': return `${product}/${id('paymentId')}`;
       case 'getPaymentStatus': return `${product}/${id('paymentId')}/status`;
+      case 'submitPayment': return orders;
+      case 'getPaymentOrder': return `${orders}/${id('paymentOrderId')}`;
+      case 'getPaymentDetails': return `${orders}/${id('paymentOrderId')}/payment-details`;
+      case 'getPaymentFunds': return `${product}/${id('paymentId')}/funds-confirmation`;
     }
   }
 
@@ -183,6 +221,52 @@ export class TppClient {
   createPaymentConsent(body: unknown, o?: CallOptions) { return this.call('createPaymentConsent', 'POST', {}, body, o); }
   getPayment(paymentId: string, o?: CallOptions) { return this.call('getPayment', 'GET', { paymentId }, undefined, o); }
   getPaymentStatus(paymentId: string, o?: CallOptions) { return this.call('getPaymentStatus', 'GET', { paymentId }, undefined, o); }
+  submitPayment(body: unknown, o?: CallOptions) { return this.call('submitPayment', 'POST', {}, body, o); }
+  getPaymentOrder(paymentOrderId: string, o?: CallOptions) { return this.call('getPaymentOrder', 'GET', { paymentOrderId }, undefined, o); }
+  getPaymentDetails(paymentOrderId: string, o?: CallOptions) { return this.call('getPaymentDetails', 'GET', { paymentOrderId }, undefined, o); }
+  getPaymentFunds(paymentId: string, o?: CallOptions) { return this.call('getPaymentFunds', 'GET', { paymentId }, undefined, o); }
+
+  /** Whether this profile signs payment requests and checks the bank's payment signatures. */
+  get signs(): boolean {
+    return this.profile.signing?.enabled === true;
+  }
+
+  private signer?: Promise<MessageSigner>;
+  private bankKeys?: Promise<KeySource | undefined>;
+
+  /** The profile's message-signing key, imported once. */
+  messageSigner(): Promise<MessageSigner> {
+    const s = this.profile.signing!;
+    this.signer ??= import('./jws.ts').then(async ({ importMessageKey }) => {
+      try {
+        return { key: await importMessageKey(s.key), kid: s.kid, issuer: s.issuer, trustAnchor: s.trustAnchor };
+      } catch (error) {
+        throw new ObtppError('profile_invalid', `$.signing.key: the signing key cannot be imported (${(error as Error).message.split('\n')[0]})`, {
+          hint: 'give a PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----") or a private RSA JWK for PS256', exitCode: ExitCode.usage,
+        });
+      }
+    });
+    return this.signer;
+  }
+
+  /**
+   * The bank's signing keys (the profile's bank.jwks), or undefined when the profile names none. A
+   * JWKS URL is fetched once through this client's HTTP core (the profile's CA, mTLS and time-out);
+   * a fetch that fails is tried again on the next call.
+   */
+  bankKeySource(): Promise<KeySource | undefined> {
+    const jwks = this.profile.bank?.jwks;
+    if (!jwks) return Promise.resolve(undefined);
+    this.bankKeys ??= import('./jws.ts').then(async ({ jwksSource }) => {
+      if (typeof jwks !== 'string') return jwksSource(jwks as never);
+      const r = await this.http.request('GET', jwks);
+      const keys = (r.body as { keys?: unknown } | undefined)?.keys;
+      if (r.status !== 200 || !Array.isArray(keys)) throw new Error(`GET ${jwks} answered ${r.status}${Array.isArray(keys) ? '' : ', not a JWKS ({"keys": [...]})'}`);
+      return jwksSource(r.body as never);
+    });
+    this.bankKeys.catch(() => (this.bankKeys = undefined));
+    return this.bankKeys;
+  }
 
   private async call(operation: Operation, method: string, ids: Record<string, string>, body: unknown, o: CallOptions = {}): Promise<ApiResult> {
     if (!this.supports(operation)) throw this.unsupported(operation);
@@ -194,9 +278,24 @@ export class TppClient {
     const interactionId = o.interactionId === false ? undefined : (o.interactionId ?? randomUUID());
     if (interactionId) headers['x-fapi-interaction-id'] = interactionId;
     if (method === 'POST' && o.idempotencyKey !== false) headers['x-idempotency-key'] = o.idempotencyKey ?? randomUUID();
+    const text = body === undefined ? undefined : (o.bodyText ?? JSON.stringify(body));
+    if (text !== undefined) headers['content-type'] ??= 'application/json';
+    const signed = SIGNED_REQUESTS.has(operation) && this.signs;
+    if (signed && o.signature !== false && text !== undefined) {
+      headers['x-jws-signature'] = typeof o.signature === 'string' ? o.signature : await (await import('./jws.ts')).signDetached(text, await this.messageSigner());
+    }
     Object.assign(headers, lowerKeys(o.headers ?? {}));
-    const result = await this.http.request(method, url, body === undefined ? { headers } : { headers, json: body });
-    return { ...result, operation, sentInteractionId: interactionId };
+    const result = await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
+    const out: ApiResult = { ...result, operation, sentInteractionId: interactionId, ...(headers['x-jws-signature'] ? { sentSignature: headers['x-jws-signature'] } : {}) };
+    if (OPERATION_API[operation] === 'pis' && this.signs && result.text.length > 0) {
+      try {
+        const keys = await this.bankKeySource();
+        if (keys) out.signature = await (await import('./jws.ts')).verifyDetached(result.headers['x-jws-signature'], result.text, keys);
+      } catch (error) {
+        out.signature = { valid: false, code: 'Invalid', problem: `the bank's JWKS (bank.jwks) could not be read: ${(error as Error).message.split('\n')[0]}` };
+      }
+    }
+    return out;
   }
 }
 

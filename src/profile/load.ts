@@ -15,6 +15,7 @@ export const DEFAULTS = {
     fundsConfirmations: '/funds-confirmations',
     paymentProduct: 'domestic-payments',
     paymentsPrefix: '',
+    paymentOrders: '/{payment-product}',
   },
   scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
   timeouts: { requestMs: 10_000, browserStepMs: 10_000, authorisationMs: 60_000 },
@@ -129,7 +130,15 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   if (clientAuth.method === 'tls_client_auth' && !(mtls?.cert && mtls?.key)) {
     throw new ProfileError(`profile ${source}: $.mtls: a client certificate and key are required when auth.clientAuth.method is tls_client_auth`, ['$.mtls']);
   }
-  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password]) if (s) secrets.add(s);
+  const signing = p.signing ? {
+    key: await secretValue(p.signing.key, '$.signing.key', baseDir, source),
+    kid: p.signing.kid as string,
+    issuer: (p.signing.issuer ?? auth.clientId) as string,
+    trustAnchor: (p.signing.trustAnchor ?? 'openbanking.org.uk') as string,
+    enabled: p.signing.enabled ?? true,
+  } : undefined;
+  const bankJwks = p.bank?.jwks ? await jwksValue(p.bank.jwks, baseDir, source) : undefined;
+  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key]) if (s) secrets.add(s);
 
   const profile: Profile = {
     name: p.name,
@@ -153,6 +162,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       resource: auth.resource,
       offlineAccess: auth.offlineAccess ?? true,
     },
+    ...(signing ? { signing } : {}),
+    bank: bankJwks ? { jwks: bankJwks } : {},
     psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: parseAccountChoice(p.psu.accounts) },
     headers: p.headers ?? {},
     mtls,
@@ -307,6 +318,24 @@ async function readReferenced(file: string, at: string, baseDir: string, source:
     return await readFile(full, 'utf8');
   } catch {
     throw new ProfileError(`profile ${source}: ${at}: file ${full} cannot be read`, [at]);
+  }
+}
+
+/** A secret given inline (often `${env:NAME}`) or as `file:PATH` (read, relative to the profile). */
+async function secretValue(value: string, at: string, baseDir: string, source: string): Promise<string> {
+  return value.startsWith('file:') ? readReferenced(value.slice('file:'.length), at, baseDir, source) : value;
+}
+
+/** The bank's JWKS: a URL (fetched when needed), or a file (`file:PATH` or a path) read and parsed now. */
+async function jwksValue(value: string, baseDir: string, source: string): Promise<string | { keys: Record<string, unknown>[] }> {
+  if (/^https?:\/\//.test(value)) return value;
+  const text = await readReferenced(value.replace(/^file:/, ''), '$.bank.jwks', baseDir, source);
+  try {
+    const doc = JSON.parse(text) as { keys?: unknown };
+    if (!Array.isArray(doc.keys)) throw new Error('no keys array');
+    return doc as { keys: Record<string, unknown>[] };
+  } catch {
+    throw new ProfileError(`profile ${source}: $.bank.jwks: the file is not a JWKS document ({"keys": [...]})`, ['$.bank.jwks']);
   }
 }
 

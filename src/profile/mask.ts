@@ -13,6 +13,7 @@ export function maskProfile(profile: Profile): Record<string, unknown> {
   if (copy.mtls?.cert) copy.mtls.cert = `<certificate, ${copy.mtls.cert.length} characters>`;
   if (copy.mtls?.ca) copy.mtls.ca = `<CA bundle, ${copy.mtls.ca.length} characters>`;
   if (copy.psu?.password) copy.psu.password = MASK;
+  if (copy.signing?.key) copy.signing.key = MASK;
   const scrub = (v: unknown): unknown => {
     if (typeof v === 'string') return secrets.some((s) => v.includes(s)) ? MASK : v;
     if (Array.isArray(v)) return v.map(scrub);

@@ -43,6 +43,7 @@ export const OPERATION_NAMES = [
   'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
   'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
   'createPaymentConsent', 'getPayment', 'getPaymentStatus',
+  'submitPayment', 'getPaymentOrder', 'getPaymentDetails', 'getPaymentFunds',
 ] as const;
 const operationList = { type: 'array', uniqueItems: true, items: { enum: OPERATION_NAMES } } as const;
 const variantUrls = { type: 'object', additionalProperties: false, properties: { A: url, B: url } } as const;
@@ -88,6 +89,23 @@ export const profileSchema = {
       ],
     },
     tppName: { type: 'string', minLength: 1 },
+    signing: {
+      type: 'object', additionalProperties: false,
+      required: ['key', 'kid'],
+      description: 'x-jws-signature (UK v3.1 message signing) of payment-initiation requests. key: PKCS#8 PEM or private JWK, inline (${env:NAME}) or file:PATH; kid: its kid at the directory; issuer: the http://openbanking.org.uk/iss claim (default auth.clientId); trustAnchor: the …/tan claim (default openbanking.org.uk); enabled: default true (false for a bank on a version without message signing: its signature rules are then not applicable).',
+      properties: {
+        key: { type: 'string', minLength: 1 },
+        kid: { type: 'string', minLength: 1 },
+        issuer: { type: 'string', minLength: 1 },
+        trustAnchor: { type: 'string', minLength: 1 },
+        enabled: { type: 'boolean' },
+      },
+    },
+    bank: {
+      type: 'object', additionalProperties: false,
+      description: "The bank's own keys. jwks: URL or file (file:PATH or a path) of the JWKS its x-jws-signature keys are in.",
+      properties: { jwks: { type: 'string', minLength: 1 } },
+    },
     paths: {
       type: 'object', additionalProperties: false,
       description: 'Path overrides. Defaults: /account-access-consents, /accounts, /{AccountId}/transactions/{resourceId}, /funds-confirmation-consents, /funds-confirmations, payment product domestic-payments.',
@@ -99,6 +117,7 @@ export const profileSchema = {
         fundsConfirmations: path,
         paymentProduct: { type: 'string', pattern: '^[A-Za-z0-9._-]+$' },
         paymentsPrefix: { type: 'string', pattern: '^(/[^\\s]*)?$' },
+        paymentOrders: { type: 'string', pattern: '^/[^\\s]*$', description: 'Where payment orders are submitted (POST) and read (GET …/{DomesticPaymentId}); {payment-product} is filled in. Default /{payment-product} (the seed: the consent and the order share the collection); a UK bank: /domestic-payments with paymentProduct domestic-payment-consents.' },
       },
     },
     auth: {

@@ -8,7 +8,8 @@ export type IntentBindingMethod = 'claims' | 'request-object' | 'scope' | 'query
 export type OperationName =
   | 'createAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
   | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
-  | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus';
+  | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus'
+  | 'submitPayment' | 'getPaymentOrder' | 'getPaymentDetails' | 'getPaymentFunds';
 
 /**
  * Which of the accounts offered on the bank's consent page the PSU ticks: by position ("the
@@ -39,6 +40,21 @@ export interface ProfilePaths {
   paymentProduct: string;
   /** A path in front of `/{payment-product}` (e.g. `/pisp`); empty by default. */
   paymentsPrefix: string;
+  /** Payment orders (POST submits, GET …/{DomesticPaymentId} reads); `{payment-product}` is filled in. Default `/{payment-product}`. */
+  paymentOrders: string;
+}
+
+/** x-jws-signature of the TPP's payment-initiation requests (UK v3.1 message signing). */
+export interface SigningSettings {
+  /** The private key (PKCS#8 PEM or private JWK as JSON), already read when the profile gave file:PATH. */
+  key: string;
+  kid: string;
+  /** `http://openbanking.org.uk/iss`; default the client id. */
+  issuer: string;
+  /** `http://openbanking.org.uk/tan`; default openbanking.org.uk. */
+  trustAnchor: string;
+  /** False for a bank on a version without message signing. */
+  enabled: boolean;
 }
 
 export interface ClientAuth {
@@ -127,6 +143,10 @@ export interface Profile {
   implements?: Partial<Record<Variant, OperationName[]>>;
   paths: ProfilePaths;
   auth: AuthSettings;
+  /** Message signing; absent: requests go unsigned and the signature rules are not applicable. */
+  signing?: SigningSettings;
+  /** The bank's own keys: `jwks` is the URL or the read JWKS document its signatures verify against. */
+  bank: { jwks?: string | { keys: Record<string, unknown>[] } };
   psu: PsuSettings;
   /** Extra headers sent on every API call (never on the authorisation server). */
   headers: Record<string, string>;

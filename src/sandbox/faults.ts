@@ -61,11 +61,17 @@ const RULE_TABLE = [
   ['deleted-funds-consent-confirms', 'COF-07', 'a deleted funds consent still confirms'],
   ['debtor-not-asked', 'PIS-02', 'a payment without debtor account is authorised without asking the PSU (the bank picks one)'],
   ['payment-status-unreadable', 'PIS-03', 'GET /{payment-product}/{paymentId}/status fails'],
+  ['consent-not-consumed', 'PIS-04', 'a payment-order consent stays Authorised after its payment order was submitted'],
+  ['payment-submitted-twice', 'PIS-05', 'a second payment order on a consent already used (another x-idempotency-key) is accepted and creates a second order'],
+  ['payment-funds-unauthorised', 'PIS-06', 'the funds check of a payment-order consent answers before the PSU authorised it'],
   ['intent-not-bound', 'SEC-01', 'the authorisation is bound to the PSU\'s most recent consent, not the intent id in the request, and the ID token omits openbanking_intent_id'],
   ['rejected-consent-token', 'SEC-04', 'a rejected consent still redirects with a code that yields a token'],
   ['create-200', 'SEC-05', 'creates answer 200 instead of 201'],
   ['error-body-not-ob', 'SEC-06', 'error bodies are not OBErrorResponse1'],
   ['interaction-id-not-echoed', 'SEC-07', 'x-fapi-interaction-id is not echoed (a new one every time)'],
+  ['unsigned-payment-responses', 'SEC-09', 'payment-initiation responses carry no x-jws-signature'],
+  ['bad-response-signature', 'SEC-09', 'payment-initiation responses are signed with a key that is not in the bank\'s JWKS (same kid)'],
+  ['unsigned-requests-accepted', 'SEC-10', 'payment requests with a missing, tampered or wrongly-keyed x-jws-signature are accepted'],
 ] as const;
 
 const { requestMs, browserStepMs } = SANDBOX_TIMEOUTS;

@@ -81,6 +81,10 @@ export interface Sandbox {
   baseUrls: Record<Variant, string>;
   clients: SandboxClient[];
   psus: SandboxPsu[];
+  /** The TPP's message-signing key (x-jws-signature) the sandbox trusts, as a PKCS#8 PEM, and its kid. */
+  tppSigning: { privateKeyPem: string; kid: string };
+  /** The JWKS URL the bank's own x-jws-signature keys are in. */
+  jwksUri: string;
   /** PEMs of the private PKI, with tls only. */
   tls?: { caPem: string; clientCertPem: string; clientKeyPem: string };
   faults: FaultName[];
@@ -111,8 +115,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // tls-host-mismatch is about the certificate: it brings TLS with it.
   const mismatch = faults.has('tls-host-mismatch');
   const useTls = (options.tls ?? false) || mismatch;
-  const [signingKey, clientKey, pki] = await Promise.all([
-    rsaKey(), rsaKey(),
+  const [signingKey, clientKey, strayKey, pki] = await Promise.all([
+    rsaKey(), rsaKey(), rsaKey(),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
   const store = new Store(buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined))), options.clock);
@@ -147,7 +151,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clients: clients.map((c) => c.metadata),
   });
   const oidc = provider.callback();
-  const resources = createResourceServer({ provider, store, faults, baseUrls, audience });
+  // Message signing: the bank signs with its authorisation server's key (published at {issuer}/jwks);
+  // the bad-response-signature fault signs with a key outside that JWKS under the same kid. TPPs sign
+  // with the key every client registered.
+  const resources = createResourceServer({
+    provider, store, faults, baseUrls, audience,
+    signing: {
+      bankKey: { privateJwk: signingKey.privateJwk as never, kid: signingKey.kid },
+      strayKey: { privateJwk: { ...strayKey.privateJwk, kid: signingKey.kid } as never, kid: signingKey.kid },
+      tppKeys: { keys: [clientKey.publicJwk as never] },
+      issuer,
+    },
+  });
   const pagesContext = { provider, store, faults };
 
   handler = (req, res) => {
@@ -178,6 +193,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       username: p.username, password: p.password, name: p.name,
       accounts: p.accounts.map((a) => ({ AccountId: a.AccountId, Identification: a.Identification, SchemeName: a.SchemeName, Name: a.Name, Currency: a.Currency })),
     })),
+    tppSigning: { privateKeyPem: clientKey.privatePem, kid: clientKey.kid },
+    jwksUri: `${issuer}/jwks`,
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
     faults: [...faults],
     profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
@@ -250,6 +267,9 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
       offlineAccess: true,
     },
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
+    // Payment requests are signed with the key every client registered; the bank's answers verify against its JWKS.
+    signing: { key: sb.tppSigning.privateKeyPem, kid: sb.tppSigning.kid },
+    bank: { jwks: sb.jwksUri },
     // Loopback answers in milliseconds: tight limits make a hung or flooding bank (the chaos faults) cost seconds.
     timeouts: { ...SANDBOX_TIMEOUTS },
     limits: { maxBodyBytes: SANDBOX_MAX_BODY_BYTES },

@@ -14,7 +14,9 @@ import { availableBalance, money, parseMoney } from './fixtures.ts';
 import type { FixtureAccount, FixtureTransaction } from './fixtures.ts';
 import { chaosFor } from './chaos.ts';
 import { BodyTooLargeError, readBody } from './http.ts';
-import type { AccountRef, AisConsent, CofConsent, Consent, ConsentKind, PisConsent, Store } from './store.ts';
+import type { AccountRef, AisConsent, CofConsent, Consent, ConsentKind, PaymentOrder, PisConsent, Store } from './store.ts';
+import { checkTppSignature, signAsBank } from './signatures.ts';
+import type { JSONWebKeySet, JWK } from 'jose';
 
 export type Variant = 'A' | 'B';
 
@@ -26,12 +28,26 @@ export interface ResourceContext {
   baseUrls: Record<Variant, string>;
   /** The audience every sandbox access token carries. */
   audience: string;
+  /** x-jws-signature: the bank's key (in its JWKS), a key outside it (bad-response-signature), the TPPs' registered keys. */
+  signing: { bankKey: { privateJwk: JWK; kid: string }; strayKey: { privateJwk: JWK; kid: string }; tppKeys: JSONWebKeySet; issuer: string };
 }
 
 /** One response, before it is written. */
 export interface Reply {
   status: number;
   body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Payment-initiation handlers: their answers are signed, and their POSTs must be (FACTS §1.8). */
+const PIS_HANDLERS = new Set(['createPayment', 'getPayment', 'getPaymentStatus', 'getPaymentDetails', 'getPaymentFunds']);
+const SIGNED_REQUESTS = new Set(['createPayment']);
+
+/** Two JSON values equal whatever their key order. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object'
+    ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([k, x]) => [k, norm(x)])) : v);
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
 
 interface ErrorItem {
@@ -530,7 +546,13 @@ export function createResourceServer(ctx: ResourceContext) {
     };
   }
 
+  /**
+   * POST /{payment-product}: creates the payment-order consent or, when the body names its consent
+   * (`OBWriteDomestic2`, Data.ConsentId), submits the payment order: in the seed, the consent and the
+   * order share the collection, and GET /{payment-product}/{id} reads either.
+   */
   async function createPayment(r: Req): Promise<Reply> {
+    if (isObject(r.body?.Data) && r.body.Data.ConsentId !== undefined) return submitPayment(r);
     const auth = await clientCredentials(r, 'payments');
     const data = r.body?.Data;
     if (!isObject(data)) throw missing('Data');
@@ -551,6 +573,99 @@ export function createResourceServer(ctx: ResourceContext) {
     return { status: status(r, true), body: paymentBody(consent, `${r.self}/${consent.ConsentId}`) };
   }
 
+  function orderBody(o: PaymentOrder, self: string) {
+    return {
+      Data: {
+        DomesticPaymentId: o.DomesticPaymentId, ConsentId: o.ConsentId, CreationDateTime: iso(o.CreationDateTime), Status: o.Status,
+        StatusUpdateDateTime: iso(o.StatusUpdateDateTime), Initiation: o.Initiation, ...(o.Debtor ? { Debtor: o.Debtor } : {}),
+      },
+      Links: { Self: self },
+      Meta: {},
+    };
+  }
+
+  /** POST of a payment order: the PSU's token for the consent, the consent's Initiation and Risk unchanged, once. */
+  async function submitPayment(r: Req): Promise<Reply> {
+    const auth = await authenticate(r);
+    if (!auth) throw unauthorised('an access token is required');
+    if (auth.kind !== 'code') throw forbidden('a payment order needs the PSU\'s authorization-code token, not a client-credentials token');
+    if (!auth.scopes.includes('payments') || auth.consent?.kind !== 'pis') throw forbidden('the access token was not issued for a payment-order consent');
+    const consent = auth.consent;
+    const data = r.body.Data;
+    const consentId = requireText(data, 'ConsentId', 'Data.ConsentId', 128);
+    if (consentId !== consent.ConsentId) throw new ApiError(400, 'UK.OBIE.Resource.ConsentMismatch', 'Data.ConsentId is not the consent this token was authorised for', 'Data.ConsentId');
+    if (!isObject(data.Initiation)) throw missing('Data.Initiation');
+    if (r.body.Risk === undefined) throw missing('Risk');
+    if (!sameJson(data.Initiation, consent.Initiation)) throw new ApiError(400, 'UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation differs from the consent\'s', 'Data.Initiation');
+    if (!sameJson(r.body.Risk, consent.Risk)) throw new ApiError(400, 'UK.OBIE.Resource.ConsentMismatch', 'Risk differs from the consent\'s', 'Risk');
+    const key = r.headers['x-idempotency-key'];
+    if (typeof key !== 'string' || key === '') throw new ApiError(400, 'UK.OBIE.Header.Missing', 'x-idempotency-key is required', 'x-idempotency-key');
+    if (key.length > 40) throw new ApiError(400, 'UK.OBIE.Header.Invalid', 'x-idempotency-key must be at most 40 characters', 'x-idempotency-key');
+    const slot = `${auth.clientId} payment-orders ${key}`;
+    const seen = store.idempotency.get(slot);
+    if (seen) {
+      if (seen.body !== JSON.stringify(r.body)) throw new ApiError(400, 'UK.OBIE.Header.Invalid', 'x-idempotency-key was already used with a different body', 'x-idempotency-key');
+      const earlier = store.orders.get(seen.id);
+      if (earlier) return { status: status(r, true), body: orderBody(earlier, `${r.self}/${earlier.DomesticPaymentId}`) };
+    }
+    const twice = faults.has('payment-submitted-twice');
+    const used = [...store.orders.values()].some((o) => o.ConsentId === consent.ConsentId);
+    if (consent.Status !== 'Authorised' && !(twice && consent.Status === 'Consumed')) {
+      throw new ApiError(400, 'UK.OBIE.Resource.InvalidConsentStatus', `the consent is ${consent.Status}`, 'Data.ConsentId');
+    }
+    if (used && !twice) throw new ApiError(400, 'UK.OBIE.Resource.InvalidConsentStatus', 'the consent has already been used for a payment order', 'Data.ConsentId');
+    const now = new Date(store.now());
+    const order: PaymentOrder = {
+      DomesticPaymentId: `dp-${randomUUID()}`, ConsentId: consent.ConsentId, clientId: auth.clientId, Status: 'AcceptedSettlementInProcess',
+      CreationDateTime: now, StatusUpdateDateTime: now, Initiation: consent.Initiation,
+      ...(consent.Debtor ?? consent.Initiation.DebtorAccount ? { Debtor: consent.Debtor ?? consent.Initiation.DebtorAccount } : {}),
+    };
+    store.orders.set(order.DomesticPaymentId, order);
+    store.idempotency.set(slot, { body: JSON.stringify(r.body), id: order.DomesticPaymentId });
+    if (!faults.has('consent-not-consumed')) store.setStatus(consent, 'Consumed');
+    return { status: status(r, true), body: orderBody(order, `${r.self}/${order.DomesticPaymentId}`) };
+  }
+
+  /** A payment order read: the client's own client-credentials token, or the PSU token of its consent. */
+  async function ownOrder(r: Req): Promise<PaymentOrder | undefined> {
+    const o = store.orders.get(r.params.paymentId);
+    if (!o) return undefined;
+    const auth = await authenticate(r);
+    if (!auth) throw unauthorised('an access token is required');
+    if (!auth.scopes.includes('payments')) throw forbidden('the access token lacks the scope payments');
+    if (o.clientId !== auth.clientId) throw notFound('payment', 'paymentId');
+    if (auth.kind === 'code' && auth.consent?.ConsentId !== o.ConsentId) throw forbidden('the access token was authorised for another payment');
+    return o;
+  }
+
+  async function getPaymentDetails(r: Req): Promise<Reply> {
+    const o = await ownOrder(r);
+    if (!o) throw notFound('payment order', 'DomesticPaymentId');
+    return {
+      status: 200,
+      body: { Data: { PaymentStatus: [{ PaymentTransactionId: `${o.DomesticPaymentId}-1`, Status: o.Status, StatusUpdateDateTime: iso(o.StatusUpdateDateTime) }] }, Links: links(r), Meta: {} },
+    };
+  }
+
+  /** GET …/{ConsentId}/funds-confirmation: under the PSU's token, for an authorised consent only (FACTS §4.3). */
+  async function getPaymentFunds(r: Req): Promise<Reply> {
+    const auth = await authenticate(r);
+    if (!auth) throw unauthorised('an access token is required');
+    const c = store.consents.get(r.params.paymentId);
+    if (!c || c.kind !== 'pis' || c.clientId !== auth.clientId) throw notFound('payment', 'ConsentId');
+    const lax = faults.has('payment-funds-unauthorised');
+    if (auth.kind === 'cc' && !lax) throw forbidden('the funds check needs the PSU\'s authorization-code token');
+    if (auth.kind === 'code' && auth.consent?.ConsentId !== c.ConsentId) throw forbidden('the access token was authorised for another payment');
+    if (c.Status !== 'Authorised' && !lax) throw new ApiError(400, 'UK.OBIE.Resource.InvalidConsentStatus', `the consent is ${c.Status}`, 'ConsentId');
+    const debtor = c.Debtor ?? c.Initiation.DebtorAccount;
+    const account = store.accountByRef(debtor);
+    const wanted = parseMoney(c.Initiation.InstructedAmount.Amount) ?? Infinity;
+    return {
+      status: 200,
+      body: { Data: { FundsAvailableResult: { FundsAvailableDateTime: iso(new Date(store.now())), FundsAvailable: account ? wanted <= availableBalance(account) : false } }, Links: links(r), Meta: {} },
+    };
+  }
+
   /** A payment read: the client's own client-credentials token, or that payment's PSU token. */
   async function ownPayment(r: Req): Promise<PisConsent> {
     const auth = await authenticate(r);
@@ -563,13 +678,17 @@ export function createResourceServer(ctx: ResourceContext) {
   }
 
   async function getPayment(r: Req): Promise<Reply> {
+    const o = await ownOrder(r);
+    if (o) return { status: 200, body: orderBody(o, r.self) };
     const c = await ownPayment(r);
     return { status: 200, body: paymentBody(c, r.self) };
   }
 
   async function getPaymentStatus(r: Req): Promise<Reply> {
-    const c = await ownPayment(r);
     if (faults.has('payment-status-unreadable')) throw new ApiError(500, 'UK.OBIE.UnexpectedError', 'the payment status could not be read');
+    const o = await ownOrder(r);
+    if (o) return { status: 200, body: { Data: { ConsentId: o.ConsentId, DomesticPaymentId: o.DomesticPaymentId, Status: o.Status, StatusUpdateDateTime: iso(o.StatusUpdateDateTime) }, Links: links(r), Meta: {} } };
+    const c = await ownPayment(r);
     return { status: 200, body: { Data: { ConsentId: c.ConsentId, Status: c.Status, StatusUpdateDateTime: iso(c.StatusUpdateDateTime) }, Links: links(r), Meta: {} } };
   }
 
@@ -601,6 +720,8 @@ export function createResourceServer(ctx: ResourceContext) {
     route(A, 'POST', '/domestic-payments', createPayment),
     route(A, 'GET', '/domestic-payments/:paymentId', getPayment),
     route(A, 'GET', '/domestic-payments/:paymentId/status', getPaymentStatus),
+    route(A, 'GET', '/domestic-payments/:paymentId/payment-details', getPaymentDetails),
+    route(A, 'GET', '/domestic-payments/:paymentId/funds-confirmation', getPaymentFunds),
     // Variant A's transaction detail sits directly under the base, as the spec writes it.
     route(A, 'GET', '/:accountId/transactions/:resourceId', getTransaction),
   ];
@@ -624,7 +745,7 @@ export function createResourceServer(ctx: ResourceContext) {
 
   /** The one exit of every resource response (a chaos fault may write in its place). */
   function send(res: ServerResponse, interactionId: string, reply: Reply): void {
-    const headers = baseHeaders(interactionId);
+    const headers = { ...baseHeaders(interactionId), ...reply.headers };
     let payload: string | undefined;
     if (reply.body !== undefined) {
       payload = JSON.stringify(reply.body);
@@ -640,6 +761,10 @@ export function createResourceServer(ctx: ResourceContext) {
     const sent = req.headers['x-fapi-interaction-id'];
     const interactionId = typeof sent === 'string' && sent !== '' && !faults.has('interaction-id-not-echoed') ? sent : randomUUID();
     const { reply, operation } = await dispatch(req, variant, path, search);
+    if (operation && PIS_HANDLERS.has(operation) && reply.body !== undefined && !faults.has('unsigned-payment-responses')) {
+      const key = faults.has('bad-response-signature') ? ctx.signing.strayKey : ctx.signing.bankKey;
+      reply.headers = { ...reply.headers, 'x-jws-signature': await signAsBank(JSON.stringify(reply.body), key, ctx.signing.issuer) };
+    }
     const chaos = operation ? chaosFor(faults, operation) : undefined;
     if (!chaos) return send(res, interactionId, reply);
     // The TPP may hang up on a broken answer; that must not become an error of the sandbox.
@@ -678,6 +803,10 @@ export function createResourceServer(ctx: ResourceContext) {
       if (method === 'POST') {
         if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return { status: 415 };
         bodyText = await readBody(req);
+        if (SIGNED_REQUESTS.has(candidate.operation) && !faults.has('unsigned-requests-accepted')) {
+          const refusal = await checkTppSignature(req.headers['x-jws-signature'], bodyText, ctx.signing.tppKeys);
+          if (refusal) throw new ApiError(400, `UK.OBIE.Signature.${refusal.code}`, refusal.message, 'x-jws-signature');
+        }
         try {
           body = JSON.parse(bodyText);
         } catch {

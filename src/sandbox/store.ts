@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FixtureAccount, FixturePsu } from './fixtures.ts';
 
 export type ConsentKind = 'ais' | 'cof' | 'pis';
-export type ConsentStatus = 'AwaitingAuthorisation' | 'Authorised' | 'Rejected' | 'Revoked';
+export type ConsentStatus = 'AwaitingAuthorisation' | 'Authorised' | 'Rejected' | 'Revoked' | 'Consumed';
 
 /** An account as a TPP names it in a body: `{ SchemeName, Identification, Name?, … }`. */
 export interface AccountRef {
@@ -58,10 +58,24 @@ export interface PisConsent extends ConsentBase {
 
 export type Consent = AisConsent | CofConsent | PisConsent;
 
+/** A payment order submitted on an authorised payment-order consent (`OBWriteDomesticResponse5`). */
+export interface PaymentOrder {
+  DomesticPaymentId: string;
+  ConsentId: string;
+  clientId: string;
+  Status: 'AcceptedSettlementInProcess' | 'AcceptedSettlementCompleted';
+  CreationDateTime: Date;
+  StatusUpdateDateTime: Date;
+  Initiation: PisConsent['Initiation'];
+  Debtor?: AccountRef;
+}
+
 /** The state of one sandbox run. */
 export class Store {
   readonly psus: FixturePsu[];
   readonly consents = new Map<string, Consent>();
+  /** Payment orders by DomesticPaymentId. */
+  readonly orders = new Map<string, PaymentOrder>();
   /** `${clientId} ${route} ${key}` → the body first sent with that key and the resource it created. */
   readonly idempotency = new Map<string, { body: string; id: string }>();
   /** oidc-provider grant id → the consent that grant was authorised for. */

@@ -79,6 +79,7 @@ export class Session {
     this.env = options.env;
     this.http = httpFromProfile(profile, { onExchange: options.onExchange, warn: options.warn });
     this.client = new TppClient(profile, variant, this.http);
+    this.warn = options.warn;
     this.state = state;
     this.identity = { profile: profile.name, baseUrl: this.client.baseUrl, clientId: profile.auth.clientId, variant };
     this.key = profileKey(this.identity);
@@ -239,8 +240,16 @@ export class Session {
   // ------------------------------------------------------------------------------------------
   // Calls
 
-  /** A bank answer outside `expected` becomes BankError (exit 1) in the bank's own words. */
+  private readonly warn?: (message: string) => void;
+
+  /**
+   * A bank answer outside `expected` becomes BankError (exit 1) in the bank's own words. A payment
+   * answer whose x-jws-signature does not hold is still returned, with a warning: the TPP decides.
+   */
   check(result: ApiResult, expected: number[]): ApiResult {
+    if (result.signature && !result.signature.valid) {
+      this.warn?.(`WARNING: the bank's x-jws-signature on ${result.exchange.method} ${result.exchange.url} does not hold (UK.OBIE.Signature.${result.signature.code}): ${result.signature.problem}`);
+    }
     if (expected.includes(result.status)) return result;
     throw refusal(this.client.baseUrl, result, this.http);
   }
@@ -329,6 +338,29 @@ export class Session {
   }
 
   /** Updates the status obtpp remembers for a consent (after a read of it). */
+  /**
+   * Submits the payment order of an authorised payment-order consent: the consent as the bank holds
+   * it gives the Initiation and Risk, sent unchanged with its ConsentId under the PSU's token.
+   */
+  async submitPayment(record: ConsentRecord, idempotencyKey?: string): Promise<{ result: ApiResult; orderId: string }> {
+    const { buildPaymentOrder, paymentOrderIdOf } = await import('../dialects/obie/builders.ts');
+    const consent = this.check(await this.withClientToken('pis', (token) => this.client.getPayment(record.id, { token })), [200]);
+    const data = (consent.body as { Data?: { Initiation?: unknown } } | undefined)?.Data;
+    const risk = (consent.body as { Risk?: unknown } | undefined)?.Risk;
+    if (!data?.Initiation) throw new BankError(consent.status, `the bank's payment-order consent ${record.id} has no Data.Initiation to submit`, { exchange: consent.exchange });
+    const order = buildPaymentOrder(record.id, { Data: { Initiation: data.Initiation as never }, Risk: (risk ?? {}) as Record<string, unknown> });
+    // One key for both tries: a retry after a refreshed token must not pay twice.
+    const key = idempotencyKey ?? randomUUID();
+    const result = await this.withUserToken(record, async (token) => this.check(await this.client.submitPayment(order, { token, idempotencyKey: key }), [201]));
+    const orderId = paymentOrderIdOf(result.body);
+    if (!orderId) throw new BankError(result.status, `the bank accepted the payment order but gave no Data.DomesticPaymentId`, { exchange: result.exchange });
+    await this.update((s) => {
+      const r = s.consents[record.id];
+      if (r) r.paymentOrderId = orderId;
+    });
+    return { result, orderId };
+  }
+
   async rememberStatus(consentId: string, status: string | undefined): Promise<void> {
     if (!status) return;
     await this.update((s) => {

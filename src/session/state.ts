@@ -31,6 +31,8 @@ export interface ConsentRecord {
   debtor?: { SchemeName: string; Identification: string; Name?: string };
   amount?: { Amount: string; Currency: string };
   creditor?: { SchemeName: string; Identification: string; Name?: string };
+  /** The payment order submitted on this payment-order consent (its DomesticPaymentId). */
+  paymentOrderId?: string;
   /** Accounts the PSU selected (authorisation) and those seen by listing. */
   accountIds?: string[];
   accounts?: AccountSummary[];

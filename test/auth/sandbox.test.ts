@@ -14,6 +14,7 @@ import { authorise } from '../../src/auth/index.ts';
 import { PsuBrowser } from '../../src/psu/index.ts';
 import { AuthorisationError } from '../../src/errors.ts';
 import { accountIds, createAisConsent, tppFor, type Tpp } from './helpers.ts';
+import { tppSignature } from '../sandbox/tpp.ts';
 
 let sb: Sandbox;
 let browser: PsuBrowser;
@@ -269,9 +270,7 @@ describe('payment consent without a debtor', () => {
   test('the PSU chooses the debtor on the consent page, and only there', async () => {
     const t = await tpp(0);
     const cc = await t.auth.clientCredentials('pis');
-    const created = await t.http.request<{ Data?: { ConsentId?: string } }>('POST', `${sb.baseUrls.A}/domestic-payments`, {
-      headers: { authorization: `Bearer ${cc.accessToken}`, 'x-idempotency-key': crypto.randomUUID().slice(0, 36) },
-      json: {
+    const body = JSON.stringify({
         Data: {
           Initiation: {
             InstructionIdentification: 'INSTR-1', EndToEndIdentification: 'E2E-1',
@@ -280,7 +279,13 @@ describe('payment consent without a debtor', () => {
           },
         },
         Risk: {},
+    });
+    const created = await t.http.request<{ Data?: { ConsentId?: string } }>('POST', `${sb.baseUrls.A}/domestic-payments`, {
+      headers: {
+        authorization: `Bearer ${cc.accessToken}`, 'x-idempotency-key': crypto.randomUUID().slice(0, 36),
+        'content-type': 'application/json', 'x-jws-signature': await tppSignature(sb, body),
       },
+      body,
     });
     assert.equal(created.status, 201, created.text);
     const paymentId = created.body!.Data!.ConsentId!;

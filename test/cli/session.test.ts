@@ -140,6 +140,22 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     const status = await h.json(['payment', 'status', paymentId]);
     assert.equal(status.doc.Data.Status, 'Authorised');
 
+    // Submitting: the consent's Initiation and Risk, signed, under the PSU's token; the consent is then Consumed.
+    const submitted = await h.json(['payment', 'submit', '--consent', paymentId, '--idempotency-key', 'cli-submit-1']);
+    assert.equal(submitted.code, 0, submitted.stderr);
+    const orderId = submitted.doc.Data.DomesticPaymentId;
+    assert.ok(orderId);
+    assert.equal(submitted.doc.Data.ConsentId, paymentId);
+    assert.equal(submitted.doc.Data.Initiation.InstructedAmount.Amount, '12.50');
+    const replay = await h.json(['payment', 'submit', '--idempotency-key', 'cli-submit-1']);
+    assert.equal(replay.doc.Data.DomesticPaymentId, orderId, 'the same key gives the same payment order');
+    failsWith(await h.obtpp(['payment', 'submit']), 1, /^obtpp: the bank refused POST .*\/domestic-payments: 400 UK\.OBIE\.Resource\.InvalidConsentStatus/);
+    assert.equal((await h.json(['payment', 'get', orderId])).doc.Data.DomesticPaymentId, orderId);
+    assert.equal((await h.json(['payment', 'get'])).doc.Data.Status, 'Consumed');
+    const human = await h.obtpp(['payment', 'submit', '--consent', paymentId, '--idempotency-key', 'cli-submit-1']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`Payment order\\s+${orderId}`));
+
     const rejected = await h.json(['consent', 'create', 'pis', '--amount', '1.00', '--creditor-id', '30963452000417', '--creditor-name', 'Bob Baker']);
     const no = await h.json(['consent', 'authorise', '--reject']);
     assert.equal(no.code, 0, no.stderr);
@@ -163,7 +179,8 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     const pis = await h.json(['flow', 'pis', '--creditor-id', '30963452000417', '--creditor-name', 'Bob Baker', '--debtor', 'alice-joint']);
     assert.equal(pis.code, 0, pis.stderr);
     assert.equal(pis.doc.status.Data.Status, 'Authorised');
-    assert.equal(pis.doc.payment.Data.ConsentId, pis.doc.paymentId);
+    assert.equal(pis.doc.submitted.Data.ConsentId, pis.doc.paymentId);
+    assert.equal(pis.doc.payment.Data.DomesticPaymentId, pis.doc.submitted.Data.DomesticPaymentId, 'the flow ends with a submitted payment, read back');
 
     const human = await h.obtpp(['flow', 'ais']);
     assert.equal(human.code, 0, human.stderr);
@@ -236,7 +253,7 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     const commands = [
       [], ['consent'], ['consent', 'create'], ['consent', 'create', 'ais'], ['consent', 'create', 'cof'], ['consent', 'create', 'pis'], ['consent', 'get'], ['consent', 'delete'],
       ['consent', 'list'], ['consent', 'authorise'], ['consent', 'forget'], ['accounts'], ['balances'], ['transactions'], ['transaction'],
-      ['funds', 'confirm'], ['payment', 'get'], ['payment', 'status'], ['flow', 'ais'], ['flow', 'cof'], ['flow', 'pis'],
+      ['funds', 'confirm'], ['payment', 'get'], ['payment', 'status'], ['payment', 'submit'], ['flow', 'ais'], ['flow', 'cof'], ['flow', 'pis'],
       ['token', 'show'], ['token', 'refresh'], ['token', 'clear'], ['funds'], ['payment'], ['flow'], ['token'],
     ];
     for (const c of commands) {

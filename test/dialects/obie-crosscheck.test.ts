@@ -50,6 +50,10 @@ const COUNTERPART: Partial<Record<SchemaName, [File, string]>> = {
   OBFundsConfirmationResponse1: ['confirmation-funds', 'OBFundsConfirmationResponse1'],
   OBWriteDomesticConsent4: ['payment-initiation', 'OBWriteDomesticConsent4'],
   OBWriteDomesticConsentResponse5: ['payment-initiation', 'OBWriteDomesticConsentResponse5'],
+  OBWriteDomestic2: ['payment-initiation', 'OBWriteDomestic2'],
+  OBWriteDomesticResponse5: ['payment-initiation', 'OBWriteDomesticResponse5'],
+  OBWritePaymentDetailsResponse1: ['payment-initiation', 'OBWritePaymentDetailsResponse1'],
+  OBWriteFundsConfirmationResponse1: ['payment-initiation', 'OBWriteFundsConfirmationResponse1'],
   OBErrorResponse1: ['confirmation-funds', 'OBErrorResponse1'],
 };
 

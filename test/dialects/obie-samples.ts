@@ -209,6 +209,56 @@ const samples: Record<SchemaName, unknown> = {
     Links: { Self: `${BASE}/domestic-payments/pay-58923` },
     Meta: {},
   },
+  OBWriteDomestic2: {
+    Data: {
+      ConsentId: 'pay-58923',
+      Initiation: {
+        InstructionIdentification: 'ACME412',
+        EndToEndIdentification: 'FRESCO.21302.GFX.20',
+        InstructedAmount: { Amount: '165.88', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Inc' },
+        RemittanceInformation: { Reference: 'FRESCO-101', Unstructured: 'Internal ops code 5120101' },
+      },
+    },
+    Risk: { PaymentContextCode: 'EcommerceGoods' },
+  },
+  OBWriteDomesticResponse5: {
+    Data: {
+      DomesticPaymentId: 'dp-58923-001',
+      ConsentId: 'pay-58923',
+      CreationDateTime: '2026-11-22T10:03:00+00:00',
+      Status: 'AcceptedSettlementInProcess',
+      StatusUpdateDateTime: '2026-11-22T10:03:00+00:00',
+      ExpectedExecutionDateTime: '2026-11-22T10:05:00+00:00',
+      Refund: { Account: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200110203345', Name: 'Mr Kevin' } },
+      Charges: [{ ChargeBearer: 'BorneByDebtor', Type: 'UK.OBIE.CHAPSOut', Amount: { Amount: '0.00', Currency: 'GBP' } }],
+      Initiation: {
+        InstructionIdentification: 'ACME412',
+        EndToEndIdentification: 'FRESCO.21302.GFX.20',
+        InstructedAmount: { Amount: '165.88', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Inc' },
+      },
+      MultiAuthorisation: { Status: 'Authorised', NumberRequired: 1, NumberReceived: 1 },
+      Debtor: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200110203345', Name: 'Mr Kevin' },
+    },
+    Links: { Self: `${BASE}/domestic-payments/dp-58923-001` },
+    Meta: {},
+  },
+  OBWritePaymentDetailsResponse1: {
+    Data: {
+      PaymentStatus: [{
+        PaymentTransactionId: 'dp-58923-001-1', Status: 'AcceptedSettlementInProcess', StatusUpdateDateTime: '2026-11-22T10:03:00+00:00',
+        StatusDetail: { LocalInstrument: 'UK.OBIE.FPS', Status: 'AcceptedSettlementInProcess', StatusReason: 'PendingSettlement' },
+      }],
+    },
+    Links: { Self: `${BASE}/domestic-payments/dp-58923-001/payment-details` },
+    Meta: {},
+  },
+  OBWriteFundsConfirmationResponse1: {
+    Data: { FundsAvailableResult: { FundsAvailableDateTime: '2026-11-22T10:02:30+00:00', FundsAvailable: true } },
+    Links: { Self: `${BASE}/domestic-payment-consents/pay-58923/funds-confirmation` },
+    Meta: {},
+  },
   PaymentStatusResponse: {
     Data: { ConsentId: 'pay-58923', Status: 'Authorised', StatusUpdateDateTime: '2026-11-22T10:02:13+00:00' },
     Links: { Self: `${BASE}/domestic-payments/pay-58923/status` },

@@ -283,6 +283,7 @@ test('the example profile passes when its variables and files exist, and prints 
     BANK_PSU_USERNAME: 'example-psu',
     BANK_CLIENT_SECRET: fake('client-secret'),
     BANK_SIGNING_KEY_FILE: certs.client.keyFile,
+    BANK_JWKS_URL: 'https://keystore.bank.example/jwks.json',
     BANK_TRANSPORT_CERT_FILE: certs.client.certFile,
     BANK_TRANSPORT_KEY_FILE: certs.client.keyFile,
     BANK_CA_FILE: certs.ca.certFile,
@@ -297,6 +298,8 @@ test('the example profile passes when its variables and files exist, and prints 
   assert.equal(out.psu.driver.kind, 'steps');
   assert.deepEqual(out.psu.driver.steps.map((s: { action: string }) => s.action), ['waitFor', 'fill', 'fill', 'click', 'fill', 'click', 'waitFor', 'tickAccounts', 'chooseDebtor', 'decide']);
   assert.equal(out.mtls.caFile, certs.ca.certFile);
+  assert.equal(out.signing.key, '********', 'the signing key (read from its file) is masked');
+  assert.equal(out.bank.jwks, env.BANK_JWKS_URL);
   for (const s of [env.BANK_CLIENT_SECRET, env.BANK_PSU_PASSWORD, certs.client.key.split('\n')[1]!]) {
     assert.ok(!run.stdout.includes(s) && !run.stderr.includes(s), 'a secret was printed');
   }

@@ -50,6 +50,7 @@ test('profiles/example-bank.yaml as shipped certifies the sandbox (variants A an
       BANK_CLIENT_SECRET: client.clientSecret!,
       BANK_SIGNING_KEY_ID: keyed.kid!,
       BANK_SIGNING_KEY_FILE: files.key,
+      BANK_JWKS_URL: sb.jwksUri,
       BANK_TRANSPORT_CERT_FILE: files.cert,
       BANK_TRANSPORT_KEY_FILE: files.tkey,
       BANK_CA_FILE: files.ca,

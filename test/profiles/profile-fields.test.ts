@@ -73,18 +73,28 @@ test('each API\'s requests go to its own server', async () => {
     const p = await profileFromObject(base({
       variants: ['A'],
       apis: { ais: { baseUrl: `${ais}/open-banking/v3.1/aisp` }, cof: { baseUrl: `${cof}/open-banking/v3.1/cbpii` }, pis: { baseUrl: `${pis}/open-banking/v3.1/pisp` } },
-      paths: { paymentProduct: 'domestic-payment-consents' },
+      paths: { paymentProduct: 'domestic-payment-consents', paymentOrders: '/domestic-payments' },
     }), { source: 'test.yaml', env: {} });
     const http = httpFromProfile(p);
     const client = new TppClient(p, 'A', http);
     await client.listAccounts({ token: 't' });
     await client.confirmFunds({ Data: {} }, { token: 't' });
     await client.getPaymentStatus('pay-1', { token: 't' });
+    await client.submitPayment({ Data: {} }, { token: 't' });
+    await client.getPaymentOrder('dp-1', { token: 't' });
+    await client.getPaymentDetails('dp-1', { token: 't' });
+    await client.getPaymentFunds('pay-1', { token: 't' });
     await http.close();
     assert.deepEqual(seen, {
       ais: ['GET /open-banking/v3.1/aisp/accounts'],
       cof: ['POST /open-banking/v3.1/cbpii/funds-confirmations'],
-      pis: ['GET /open-banking/v3.1/pisp/domestic-payment-consents/pay-1/status'],
+      pis: [
+        'GET /open-banking/v3.1/pisp/domestic-payment-consents/pay-1/status',
+        'POST /open-banking/v3.1/pisp/domestic-payments',
+        'GET /open-banking/v3.1/pisp/domestic-payments/dp-1',
+        'GET /open-banking/v3.1/pisp/domestic-payments/dp-1/payment-details',
+        'GET /open-banking/v3.1/pisp/domestic-payment-consents/pay-1/funds-confirmation',
+      ],
     });
     assert.equal(client.baseUrl, `${ais}/open-banking/v3.1/aisp`);
   } finally {
@@ -126,7 +136,7 @@ test('operations the profile does not list are not applicable, with the reason, 
     await server.close();
   }
   assert.deepEqual(await problems(base({ implements: ['listAccounts', 'getAccounts'] })), [
-    '$.implements[1]: expected one of "createAccountAccessConsent", "listAccounts", "getAccount", "getBalances", "getTransactions", "getTransaction", "createFundsConsent", "getFundsConsent", "deleteFundsConsent", "confirmFunds", "createPaymentConsent", "getPayment", "getPaymentStatus"',
+    '$.implements[1]: expected one of "createAccountAccessConsent", "listAccounts", "getAccount", "getBalances", "getTransactions", "getTransaction", "createFundsConsent", "getFundsConsent", "deleteFundsConsent", "confirmFunds", "createPaymentConsent", "getPayment", "getPaymentStatus", "submitPayment", "getPaymentOrder", "getPaymentDetails", "getPaymentFunds"',
     '$.implements: expected a list of operation names, or { A: [...], B: [...] }',
   ]);
   const listed = await profileFromObject(base({ implements: ['listAccounts'] }), { source: 'test.yaml', env: {} });

@@ -8,7 +8,7 @@ import type { Browser } from 'puppeteer';
 import { Agent, request } from 'undici';
 import { listFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, startSandbox } from '../../src/sandbox/index.ts';
 import type { ChaosFaultName, Sandbox } from '../../src/sandbox/index.ts';
-import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
+import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp, tppSignature } from './tpp.ts';
 
 const JOINT = '40400411290147';
 
@@ -23,6 +23,7 @@ async function raw(sb: Sandbox, variant: 'A' | 'B', method: string, path: string
   const headers: Record<string, string> = { accept: 'application/json', ...(o.headers ?? {}) };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   if (o.body !== undefined) headers['content-type'] = 'application/json';
+  if (method === 'POST' && path === '/domestic-payments' && o.body !== undefined) headers['x-jws-signature'] = await tppSignature(sb, JSON.stringify(o.body));
   const dispatcher = new Agent({ connect: sb.tls ? { ca: sb.tls.caPem } : undefined });
   try {
     const res = await request(sb.baseUrls[variant] + path, {

@@ -22,6 +22,15 @@ interface World {
   cof(expiresInMs?: number): Promise<{ id: string; token: string }>;
 }
 
+/** An authorised payment-order consent, its PSU token and the payment order that matches it. */
+async function submittable(w: World) {
+  const body = paymentBody({ debtor: JOINT });
+  const created = await w.tpp.api('A', 'POST', '/domestic-payments', { token: await w.tpp.cc('payments'), body, headers: { 'x-idempotency-key': 'c1' } });
+  const result = await w.tpp.authorise(w.browser, created.body.Data.ConsentId, 'payments');
+  const id = created.body.Data.ConsentId as string;
+  return { id, token: result.tokens!.access_token, order: { Data: { ConsentId: id, Initiation: body.Data.Initiation }, Risk: body.Risk } };
+}
+
 /** A fault that breaks a rule (the chaos faults have their own proofs, in chaos.test.ts). */
 type RuleFaultName = Exclude<FaultName, ChaosFaultName | DataFaultName>;
 const ruleFaults = () => listFaults().filter((f) => f.kind === 'rule');
@@ -127,6 +136,40 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const cc = await tpp.cc('payments');
     const created = await tpp.api('A', 'POST', '/domestic-payments', { token: cc, body: paymentBody(), headers: { 'x-idempotency-key': 'k1' } });
     assert.equal((await tpp.api('A', 'GET', `/domestic-payments/${created.body.Data.ConsentId}/status`, { token: cc })).status, 500);
+  },
+  'consent-not-consumed': async (w) => {
+    const { id, token, order } = await submittable(w);
+    assert.equal((await w.tpp.api('A', 'POST', '/domestic-payments', { token, body: order, headers: { 'x-idempotency-key': 'o1' } })).status, 201);
+    assert.equal((await w.tpp.api('A', 'GET', `/domestic-payments/${id}`, { token: await w.tpp.cc('payments') })).body.Data.Status, 'Authorised');
+  },
+  'payment-submitted-twice': async (w) => {
+    const { token, order } = await submittable(w);
+    const first = await w.tpp.api('A', 'POST', '/domestic-payments', { token, body: order, headers: { 'x-idempotency-key': 'o1' } });
+    const second = await w.tpp.api('A', 'POST', '/domestic-payments', { token, body: order, headers: { 'x-idempotency-key': 'o2' } });
+    assert.equal(second.status, 201);
+    assert.notEqual(second.body.Data.DomesticPaymentId, first.body.Data.DomesticPaymentId);
+  },
+  'payment-funds-unauthorised': async ({ tpp }) => {
+    const cc = await tpp.cc('payments');
+    const created = await tpp.api('A', 'POST', '/domestic-payments', { token: cc, body: paymentBody(), headers: { 'x-idempotency-key': 'k1' } });
+    assert.equal((await tpp.api('A', 'GET', `/domestic-payments/${created.body.Data.ConsentId}/funds-confirmation`, { token: cc })).status, 200);
+  },
+  'unsigned-payment-responses': async ({ tpp }) => {
+    const created = await tpp.api('A', 'POST', '/domestic-payments', { token: await tpp.cc('payments'), body: paymentBody(), headers: { 'x-idempotency-key': 'k1' } });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get('x-jws-signature'), null);
+  },
+  'bad-response-signature': async ({ tpp, sb }) => {
+    const created = await tpp.api('A', 'POST', '/domestic-payments', { token: await tpp.cc('payments'), body: paymentBody(), headers: { 'x-idempotency-key': 'k1' } });
+    const [head, , signature] = created.headers.get('x-jws-signature')!.split('.');
+    const { flattenedVerify, createRemoteJWKSet } = await import('jose');
+    const ob = 'http://openbanking.org.uk/';
+    await assert.rejects(flattenedVerify({ protected: head!, payload: Buffer.from(created.text).toString('base64url'), signature: signature! },
+      createRemoteJWKSet(new URL(sb.jwksUri)), { crit: { [`${ob}iat`]: true, [`${ob}iss`]: true, [`${ob}tan`]: true } }));
+  },
+  'unsigned-requests-accepted': async ({ tpp }) => {
+    const r = await tpp.api('A', 'POST', '/domestic-payments', { token: await tpp.cc('payments'), body: paymentBody(), headers: { 'x-idempotency-key': 'k1' }, sign: false });
+    assert.equal(r.status, 201);
   },
   'intent-not-bound': async (w) => {
     const cc = await w.tpp.cc('accounts');

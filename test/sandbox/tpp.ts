@@ -83,12 +83,17 @@ export class Tpp {
     return t.access_token;
   }
 
-  async api(variant: Variant, method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiAnswer> {
+  /** `sign: false` sends a payment POST without x-jws-signature (it is signed with the sandbox's trusted TPP key otherwise). */
+  async api(variant: Variant, method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string>; sign?: boolean } = {}): Promise<ApiAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', ...(o.headers ?? {}) };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const sent = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+    if (method === 'POST' && /^\/domestic-payments$/.test(path) && sent !== undefined && o.sign !== false && !headers['x-jws-signature']) {
+      headers['x-jws-signature'] = await tppSignature(this.sb, sent);
+    }
     const res = await undiciFetch(this.sb.baseUrls[variant] + path, {
-      method, headers, body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+      method, headers, body: sent,
       dispatcher: this.dispatcher,
     });
     const text = await res.text();
@@ -159,6 +164,21 @@ export class Tpp {
   async refresh(refreshToken: string) {
     return client.refreshTokenGrant(this.config, refreshToken);
   }
+}
+
+/**
+ * A detached x-jws-signature over `body` (PS256, the Open Banking critical claims), made here with
+ * jose and the key the sandbox trusts, or with `key`/`kid` given (a key it does not know).
+ */
+export async function tppSignature(sb: Sandbox, body: string, o: { key?: CryptoKey; kid?: string; header?: Record<string, unknown> } = {}): Promise<string> {
+  const { FlattenedSign } = await import('jose');
+  const ob = 'http://openbanking.org.uk/';
+  const header = o.header ?? {
+    alg: 'PS256', kid: o.kid ?? sb.tppSigning.kid, [`${ob}iat`]: Math.floor(Date.now() / 1000), [`${ob}iss`]: 'sandbox-tests',
+    [`${ob}tan`]: 'openbanking.org.uk', crit: [`${ob}iat`, `${ob}iss`, `${ob}tan`],
+  };
+  const jws = await new FlattenedSign(new TextEncoder().encode(body)).setProtectedHeader(header as never).sign(o.key ?? await importKey(sb.tppSigning.privateKeyPem), { crit: { [`${ob}iat`]: true, [`${ob}iss`]: true, [`${ob}tan`]: true } });
+  return `${jws.protected}..${jws.signature}`;
 }
 
 /** The consent page (or the error page) showed data-testid consent-error with this text. */

@@ -56,6 +56,8 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       SB_CLIENT_SECRET: basicClient.clientSecret!,
       SB_PRIVATE_KEY: jwtClient.privateKeyPem!,
       SB_PSU_PASSWORD: psu.password,
+      // The x-jws-signature key (the one the sandbox trusts for every client).
+      SB_SIGNING_KEY: sb.tppSigning.privateKeyPem,
       SB_ATTEST_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       OBTPP_STATE: join(work, 'state.json'),
     };
@@ -64,12 +66,15 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       if (p.auth.clientAuth.secret) p.auth.clientAuth.secret = '${env:SB_CLIENT_SECRET}';
       if (p.auth.clientAuth.privateKey) p.auth.clientAuth.privateKey = '${env:SB_PRIVATE_KEY}';
       p.psu.password = '${env:SB_PSU_PASSWORD}';
+      // One profile takes the signing key from the environment, the other from a file (file:PATH).
+      p.signing.key = file.endsWith('jwt.yaml') ? '${env:SB_SIGNING_KEY}' : 'file:signing-key.pem';
       return writeFile(file, stringify(p), { mode: 0o600 });
     };
     const jwtProfile = join(work, 'jwt.yaml');
     const basicProfile = join(work, 'basic.yaml');
     await withEnvSecrets(sb.clients.indexOf(jwtClient), jwtProfile);
     await withEnvSecrets(sb.clients.indexOf(basicClient), basicProfile);
+    await writeFile(join(work, 'signing-key.pem'), env.SB_SIGNING_KEY, { mode: 0o600 });
 
     const reportDir = join(work, 'reports');
     const runs: Run[] = [];
@@ -86,6 +91,9 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       ['accounts', ...p, '--json'],
       ['flow', 'cof', ...p, '--verbose'],
       ['flow', 'pis', ...p, '--creditor-id', '30963452000417', '--creditor-name', 'Bob Baker', '--json', '--verbose'],
+      ['consent', 'create', 'pis', ...p, '--amount', '2.00', '--creditor-id', '30963452000417', '--creditor-name', 'Bob Baker', '--verbose'],
+      ['consent', 'authorise', ...p, '--verbose'],
+      ['payment', 'submit', ...p, '--verbose'],
       ['token', 'refresh', ...p, '--verbose'],
       ['consent', 'list', ...p, '--json'],
       ['profile', 'check', basicProfile],
@@ -107,8 +115,9 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
     assert.ok(stateTokens.length > 0, 'the session kept tokens in its state file');
     assert.ok(JSON.parse(shown.stdout).accessToken, 'token show is the one command that prints a token');
     const keyLines = jwtClient.privateKeyPem!.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
+    const signingKeyLines = env.SB_SIGNING_KEY.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
     const attestKeyLines = env.SB_ATTEST_KEY.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
-    const secrets = [env.SB_CLIENT_SECRET, env.SB_PRIVATE_KEY, env.SB_PSU_PASSWORD, env.SB_ATTEST_KEY, ...attestKeyLines, ...keyLines, ...issued, ...stateTokens].filter((s) => s.length >= 8);
+    const secrets = [env.SB_CLIENT_SECRET, env.SB_PRIVATE_KEY, env.SB_PSU_PASSWORD, env.SB_SIGNING_KEY, ...signingKeyLines, env.SB_ATTEST_KEY, ...attestKeyLines, ...keyLines, ...issued, ...stateTokens].filter((s) => s.length >= 8);
 
     const files = await filesUnder(reportDir);
     assert.ok(files.some((f) => f.endsWith('report.html')) && files.some((f) => f.endsWith('messages.ndjson')), 'the report dir holds the reports');

@@ -5,7 +5,7 @@ import { withSession } from './common.ts';
 import { aisConsent, authoriseConsent, cofConsent, describeOutcome, pisConsent, type AisFlags, type AuthoriseFlags, type CofFlags, type PisFlags } from './consent.ts';
 import { printAccounts, printBalances, printTransactions, readAccounts } from './data.ts';
 import { confirmArgs, confirmFunds, printConfirmation } from './funds.ts';
-import { printPayment } from './payment.ts';
+import { printPaymentOrder } from './payment.ts';
 import { FN_NAMES, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
 import { accountsOf, fundsAvailableOf, permissionRules, statusOf } from '../../dialects/obie/builders.ts';
 import { ObtppError, ExitCode } from '../../errors.ts';
@@ -102,10 +102,11 @@ export async function pis(io: Io, flags: PisFlags & Journey & { debtor?: string 
     const { body, summary } = await pisConsent(session, { ...flags, amount: flags.amount ?? '10.00' });
     const { record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey), (r) => created(r.record));
     const authorisation = await approve(session, out, record, flags);
-    const payment = await out.step(`reading payment ${record.id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPayment(record.id, { token })), [200]), (r) => `payment ${record.id}: ${statusOf(r.body)}`);
     const status = await out.step(`reading the status of payment ${record.id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentStatus(record.id, { token })), [200]), (r) => `status: ${statusOf(r.body)}`);
-    await session.rememberStatus(record.id, statusOf(status.body));
-    if (out.json) return out.document({ flow: 'pis', paymentId: record.id, authorisation, payment: payment.body, status: status.body });
-    printPayment(out, payment.body);
+    const { result: submitted, orderId } = await out.step(`submitting the payment order of ${record.id}`, () => session.submitPayment(record), (r) => `payment order ${r.orderId}: ${statusOf(r.result.body)}`);
+    const payment = await out.step(`reading payment order ${orderId}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentOrder(orderId, { token })), [200]), (r) => `payment order ${orderId}: ${statusOf(r.body)}`);
+    await session.rememberStatus(record.id, 'Consumed');
+    if (out.json) return out.document({ flow: 'pis', paymentId: record.id, authorisation, status: status.body, submitted: submitted.body, payment: payment.body });
+    printPaymentOrder(out, payment.body);
   }, { progress: true });
 }

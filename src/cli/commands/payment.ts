@@ -42,3 +42,26 @@ export async function status(io: Io, id: string | undefined, flags: CommonFlags 
     out.line(`payment ${pid}: ${statusOf(result.body) ?? 'no status'}${str(result.body, 'Data', 'StatusUpdateDateTime') ? ` (since ${str(result.body, 'Data', 'StatusUpdateDateTime')})` : ''}`);
   });
 }
+
+/** Prints a payment order (OBWriteDomesticResponse5). */
+export function printPaymentOrder(out: Out, body: unknown): void {
+  const d = (body as { Data?: Record<string, unknown> })?.Data;
+  const rows: Array<[string, string | undefined]> = [
+    ['Payment order', str(d, 'DomesticPaymentId')], ['PaymentId', str(d, 'ConsentId')], ['Status', str(d, 'Status')], ['Created', str(d, 'CreationDateTime')],
+    ['Amount', str(d, 'Initiation', 'InstructedAmount', 'Amount') && `${str(d, 'Initiation', 'InstructedAmount', 'Amount')} ${str(d, 'Initiation', 'InstructedAmount', 'Currency')}`],
+    ['Creditor', str(d, 'Initiation', 'CreditorAccount', 'Identification')],
+    ['Debtor', str(d, 'Initiation', 'DebtorAccount', 'Identification') ?? str(d, 'Debtor', 'Identification')],
+  ];
+  for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
+}
+
+export async function submit(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string; idempotencyKey?: string }): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const record = await session.consent('pis', consentArg(id, flags));
+    const { result, orderId } = await out.step(`submitting the payment order of ${record.id}`, () => session.submitPayment(record, flags.idempotencyKey), (r) => `payment order ${r.orderId}: ${statusOf(r.result.body)}`);
+    await session.rememberStatus(record.id, 'Consumed');
+    if (out.json) return out.document(result.body);
+    printPaymentOrder(out, result.body);
+    out.line(`read it back: obtpp payment get ${orderId}`);
+  });
+}

@@ -3,8 +3,8 @@ import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
 
 export function definePayment(program: Command, io: Io): void {
-  const group = program.command('payment').description('read payments (variant A)')
-    .addHelpText('after', '\nExample:\n  $ obtpp payment get && obtpp payment status');
+  const group = program.command('payment').description('read and submit payments (variant A)')
+    .addHelpText('after', '\nExample:\n  $ obtpp payment submit && obtpp payment get && obtpp payment status');
   withCommon(group.command('get').argument('[paymentId]', 'the PaymentId (default: the current payment-order consent)'))
     .description('read a payment (GET /{payment-product}/{paymentId})')
     .option('--consent <id>', 'the payment-order consent, i.e. the PaymentId (same as the argument)')
@@ -24,4 +24,18 @@ Example:
 Example:
   $ obtpp payment status --json | jq -r .Data.Status`)
     .action(action(io, () => import('../commands/payment.ts').then((m) => ({ run: m.status }))));
+  withCommon(group.command('submit').argument('[paymentId]', 'the authorised payment-order consent (default: the current one)'))
+    .description('submit the payment order of an authorised consent (POST /domestic-payments: its ConsentId, Initiation and Risk)')
+    .option('--consent <id>', 'the payment-order consent, i.e. the PaymentId (same as the argument)')
+    .option('--idempotency-key <key>', 'x-idempotency-key to send (default a fresh UUID); repeat it to see the bank return the same payment order')
+    .addHelpText('after', `
+The consent's Initiation and Risk are read from the bank and sent unchanged, under the PSU's token;
+the request is signed (x-jws-signature) when the profile has a signing key. The consent becomes
+Consumed; a second submission is refused by the bank.
+--json prints the bank's answer as-is (OBWriteDomesticResponse5).
+
+Example:
+  $ obtpp payment submit
+  $ obtpp payment submit --consent 51d0… --json | jq -r .Data.DomesticPaymentId`)
+    .action(action(io, () => import('../commands/payment.ts').then((m) => ({ run: m.submit }))));
 }

@@ -167,8 +167,25 @@ export function buildPaymentConsent(o: {
   return { Data: { Initiation: initiation }, Risk: { ...(o.risk ?? {}) } };
 }
 
+/** POST /domestic-payments (`OBWriteDomestic2`): the order, with the consent's Initiation and Risk unchanged. */
+export interface PaymentOrderBody {
+  Data: { ConsentId: string; Initiation: PaymentConsentBody['Data']['Initiation'] };
+  Risk: Record<string, unknown>;
+}
+
+/** The payment order of an authorised consent: its ConsentId, and the Initiation and Risk as the consent was created. */
+export function buildPaymentOrder(consentId: string, consent: PaymentConsentBody): PaymentOrderBody {
+  return { Data: { ConsentId: consentId, Initiation: structuredClone(consent.Data.Initiation) }, Risk: structuredClone(consent.Risk) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Accessors: tolerant of any shape, never throw.
+
+/** `Data.DomesticPaymentId` of a payment order answer. */
+export function paymentOrderIdOf(body: unknown): string | undefined {
+  const id = (body as { Data?: { DomesticPaymentId?: unknown } } | undefined)?.Data?.DomesticPaymentId;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
+}
 
 /** A JSON object from an answer, fields unknown. */
 export type WireObject = Record<string, unknown>;

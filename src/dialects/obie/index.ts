@@ -9,7 +9,7 @@ export type { Levels } from './schemas/index.ts';
 export { AMOUNT_PATTERN, CURRENCY_PATTERN } from './schemas/common.ts';
 export { ERROR_CODE_PATTERN } from './schemas/error.ts';
 export {
-  buildAccountAccessConsent, buildFundsConsent, buildFundsConfirmation, buildPaymentConsent,
+  buildAccountAccessConsent, buildFundsConsent, buildFundsConfirmation, buildPaymentConsent, buildPaymentOrder, paymentOrderIdOf,
   consentIdOf, statusOf, permissionsOf, accountsOf, balancesOf, transactionsOf, fundsAvailableOf, errorCodesOf,
   PERMISSIONS, CONSENT_STATUSES, PAYMENT_CONSENT_STATUSES, PAYMENT_ORDER_STATUSES, PAYMENT_STATUSES,
   ACCOUNT_SUB_TYPES, BALANCE_TYPES, TRANSACTION_STATUSES,
@@ -17,5 +17,5 @@ export {
 } from './builders.ts';
 export type {
   Permission, PermissionRules, AccountRef, WireAccount, WireAmount, WireObject,
-  AccountAccessConsentBody, FundsConsentBody, FundsConfirmationBody, PaymentConsentBody,
+  AccountAccessConsentBody, FundsConsentBody, FundsConfirmationBody, PaymentConsentBody, PaymentOrderBody,
 } from './builders.ts';

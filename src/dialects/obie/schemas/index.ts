@@ -1,7 +1,10 @@
 /** Every obie schema by name, at both levels (see ../validate.ts for the compiled validators). */
 import { OBReadAccount6, OBReadBalance1, OBReadConsent1, OBReadConsentResponse1, OBReadTransaction6 } from './account-info.ts';
 import { OBFundsConfirmation1, OBFundsConfirmationConsent1, OBFundsConfirmationConsentResponse1, OBFundsConfirmationResponse1 } from './funds-confirmation.ts';
-import { OBWriteDomesticConsent4, OBWriteDomesticConsentResponse5, PaymentStatusResponse } from './payment-initiation.ts';
+import {
+  OBWriteDomesticConsent4, OBWriteDomesticConsentResponse5, PaymentStatusResponse, OBWriteDomestic2, OBWriteDomesticResponse5,
+  OBWritePaymentDetailsResponse1, OBWriteFundsConfirmationResponse1,
+} from './payment-initiation.ts';
 import { OBErrorResponse1 } from './error.ts';
 import { bothLevels } from './common.ts';
 import type { Levels } from './common.ts';
@@ -14,7 +17,8 @@ export type SchemaName =
   | 'OBReadConsent1' | 'OBReadConsentResponse1' | 'OBReadAccount6' | 'OBReadBalance1' | 'OBReadTransaction6'
   | 'OBFundsConfirmationConsent1' | 'OBFundsConfirmationConsentResponse1' | 'OBFundsConfirmation1'
   | 'OBFundsConfirmationResponse1' | 'OBWriteDomesticConsent4' | 'OBWriteDomesticConsentResponse5'
-  | 'PaymentStatusResponse' | 'OBErrorResponse1';
+  | 'PaymentStatusResponse' | 'OBErrorResponse1'
+  | 'OBWriteDomestic2' | 'OBWriteDomesticResponse5' | 'OBWritePaymentDetailsResponse1' | 'OBWriteFundsConfirmationResponse1';
 
 /**
  * Both levels of every schema. Request bodies the harness sends are the same at both levels: they
@@ -34,6 +38,10 @@ export const SCHEMA_LEVELS: Readonly<Record<SchemaName, Levels>> = {
   OBWriteDomesticConsentResponse5,
   PaymentStatusResponse,
   OBErrorResponse1,
+  OBWriteDomestic2: bothLevels(OBWriteDomestic2),
+  OBWriteDomesticResponse5,
+  OBWritePaymentDetailsResponse1,
+  OBWriteFundsConfirmationResponse1,
 };
 
 export const SCHEMA_NAMES = Object.keys(SCHEMA_LEVELS) as SchemaName[];

@@ -165,3 +165,121 @@ export const PaymentStatusResponse = responseEnvelope({
   },
   additionalProperties: false,
 });
+
+/** `OBWriteDomestic2`: the payment order the PISP submits, with its consent's Initiation and Risk (FACTS §4.2). */
+export const OBWriteDomestic2 = {
+  type: 'object',
+  required: ['Data', 'Risk'],
+  properties: {
+    Data: {
+      type: 'object',
+      required: ['ConsentId', 'Initiation'],
+      properties: { ConsentId: consentId, Initiation: initiation },
+      additionalProperties: false,
+    },
+    Risk: riskPayment,
+  },
+  additionalProperties: false,
+} as const;
+
+const charges = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['ChargeBearer', 'Type', 'Amount'],
+    properties: {
+      ChargeBearer: closedEnum(['BorneByCreditor', 'BorneByDebtor', 'FollowingServiceLevel', 'Shared']),
+      Type: namespacedCode,
+      Amount: amountAndCurrencyClosed,
+    },
+    additionalProperties: false,
+  },
+} as const;
+
+/** `OBWriteDomesticResponse5`: the payment order, created (201) or read (200); no Risk (FACTS §4.2). */
+export const OBWriteDomesticResponse5 = responseEnvelope({
+  type: 'object',
+  required: ['DomesticPaymentId', 'ConsentId', 'CreationDateTime', 'Status', 'StatusUpdateDateTime', 'Initiation'],
+  properties: {
+    DomesticPaymentId: text(1, 40),
+    ConsentId: consentId,
+    CreationDateTime: dateTime,
+    Status: closedEnum(PAYMENT_ORDER_STATUSES),
+    StatusUpdateDateTime: dateTime,
+    ExpectedExecutionDateTime: dateTime,
+    ExpectedSettlementDateTime: dateTime,
+    Refund: { type: 'object', required: ['Account'], properties: { Account: cashAccountCreditorClosed }, additionalProperties: false },
+    Charges: charges,
+    Initiation: initiation,
+    MultiAuthorisation: {
+      type: 'object',
+      required: ['Status'],
+      properties: {
+        Status: closedEnum(['Authorised', 'AwaitingFurtherAuthorisation', 'Rejected']),
+        NumberRequired: { type: 'integer' },
+        NumberReceived: { type: 'integer' },
+        LastUpdateDateTime: dateTime,
+        ExpirationDateTime: dateTime,
+      },
+      additionalProperties: false,
+    },
+    Debtor: debtorIdentification,
+  },
+  additionalProperties: false,
+});
+
+/** The ISO-flavoured statuses of `OBWritePaymentDetailsResponse1` (`Data.PaymentStatus[].Status`). */
+export const PAYMENT_DETAIL_STATUSES = [
+  'Accepted', 'AcceptedCancellationRequest', 'AcceptedCreditSettlementCompleted', 'AcceptedCustomerProfile',
+  'AcceptedFundsChecked', 'AcceptedSettlementCompleted', 'AcceptedSettlementInProcess', 'AcceptedTechnicalValidation',
+  'AcceptedWithChange', 'AcceptedWithoutPosting', 'Cancelled', 'NoCancellationProcess',
+  'PartiallyAcceptedCancellationRequest', 'PartiallyAcceptedTechnicalCorrect', 'PaymentCancelled', 'Pending',
+  'PendingCancellationRequest', 'Received', 'Rejected', 'RejectedCancellationRequest',
+] as const;
+
+/** `OBWritePaymentDetailsResponse1`: GET …/{DomesticPaymentId}/payment-details (optional in the standard). */
+export const OBWritePaymentDetailsResponse1 = responseEnvelope({
+  type: 'object',
+  properties: {
+    PaymentStatus: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['PaymentTransactionId', 'Status', 'StatusUpdateDateTime'],
+        properties: {
+          PaymentTransactionId: text(1, 210),
+          Status: closedEnum(PAYMENT_DETAIL_STATUSES),
+          StatusUpdateDateTime: dateTime,
+          StatusDetail: {
+            type: 'object',
+            required: ['Status'],
+            properties: {
+              LocalInstrument: namespacedCode,
+              Status: text(1, 128),
+              StatusReason: closedEnum(['Cancelled', 'PendingFailingSettlement', 'PendingSettlement', 'Proprietary', 'ProprietaryRejection', 'Suspended', 'Unmatched']),
+              StatusReasonDescription: text(1, 256),
+            },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+});
+
+/** `OBWriteFundsConfirmationResponse1`: GET …/{ConsentId}/funds-confirmation of a payment consent (FACTS §4.3). */
+export const OBWriteFundsConfirmationResponse1 = responseEnvelope({
+  type: 'object',
+  properties: {
+    FundsAvailableResult: {
+      type: 'object',
+      required: ['FundsAvailableDateTime', 'FundsAvailable'],
+      properties: { FundsAvailableDateTime: dateTime, FundsAvailable: { type: 'boolean' } },
+      additionalProperties: false,
+    },
+    SupplementaryData: supplementaryData,
+  },
+  additionalProperties: false,
+});
