@@ -40,7 +40,7 @@ const path = { type: 'string', pattern: '^/[^\\s]*$' } as const;
 
 /** The logical operations of the tpp client, as a profile's `implements` names them. */
 export const OPERATION_NAMES = [
-  'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
+  'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
   'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
   'createPaymentConsent', 'getPayment', 'getPaymentStatus',
 ] as const;

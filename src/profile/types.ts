@@ -6,7 +6,7 @@ export type IntentBindingMethod = 'claims' | 'request-object' | 'scope' | 'query
 
 /** A logical operation of the tpp client (the names a profile's `implements` lists). */
 export type OperationName =
-  | 'createAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
+  | 'createAccountAccessConsent' | 'getAccountAccessConsent' | 'deleteAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
   | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
   | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus';
 
