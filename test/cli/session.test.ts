@@ -93,6 +93,38 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     failsWith(refused, 1, /^obtpp: the bank refused GET \/accounts\/alice-current\/balances: 40[13]/);
   });
 
+  test('an AIS consent read back and deleted: consent get shows it unchanged, consent delete revokes it at the bank', async () => {
+    const created = await h.json(['consent', 'create', 'ais', '--permissions', 'ReadAccountsDetail,ReadBalances', '--expires', '+10d', '--from', '-20d', '--to', 'now']);
+    assert.equal(created.code, 0, created.stderr);
+    const consentId = created.doc.Data.ConsentId;
+    assert.equal((await h.obtpp(['consent', 'authorise', consentId, '--accounts', 'alice-current'])).code, 0);
+
+    const read = await h.json(['consent', 'get', consentId]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.equal(read.doc.Data.Status, 'Authorised');
+    assert.deepEqual(read.doc.Data.Permissions, created.doc.Data.Permissions);
+    for (const f of ['ExpirationDateTime', 'TransactionFromDateTime', 'TransactionToDateTime']) assert.equal(read.doc.Data[f], created.doc.Data[f], f);
+    const table = await h.obtpp(['consent', 'get', consentId]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^Status\s+Authorised$/m);
+    assert.match(table.stdout, /^Permissions\s+ReadAccountsDetail, ReadBalances$/m);
+
+    const token = profileEntry(await readState(h.stateFile)).tokens[consentId].accessToken;
+    const deleted = await h.json(['consent', 'delete', consentId]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.deepEqual(deleted.doc, { consentId, fn: 'ais', deleted: true, status: 204 });
+    assert.equal(profileEntry(await readState(h.stateFile)).tokens[consentId], undefined, 'its tokens are forgotten');
+    failsWith(await h.json(['consent', 'get', consentId]), 1, /^obtpp: the bank refused GET \/account-access-consents\/ais-[\w-]+: 400 UK\.OBIE\.Resource\.NotFound/);
+
+    // The token obtpp held before the DELETE opens nothing at the bank any more.
+    const state = await readState(h.stateFile);
+    profileEntry(state).tokens[consentId] = { accessToken: token, tokenType: 'Bearer', grant: 'authorization_code', expiresAt: Date.now() + 60_000 };
+    await writeFile(h.stateFile, JSON.stringify(state), { mode: 0o600 });
+    const refused = await h.json(['accounts', '--consent', consentId]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /the bank refused GET \/accounts: 401/);
+  });
+
   test('a COF session: create with a listed account as debtor, authorise, confirm, read, delete', async () => {
     const created = await h.json(['consent', 'create', 'cof', '--debtor-id', 'alice-current', '--expires', '+7d']);
     assert.equal(created.code, 0, created.stderr);

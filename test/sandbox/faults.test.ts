@@ -36,6 +36,15 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
     assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token })).status, 200);
   },
+  'consent-reads-back-changed': async (w) => {
+    const body = aisBody();
+    const { id, token } = await w.ais(body);
+    const read = await w.tpp.api('A', 'GET', `/account-access-consents/${id}`, { token: await w.tpp.cc('accounts') });
+    assert.equal(read.status, 200);
+    assert.notEqual(read.body.Data.ExpirationDateTime, body.Data.ExpirationDateTime);
+    assert.notEqual(read.body.Data.TransactionFromDateTime, body.Data.TransactionFromDateTime);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).status, 200, 'access itself is unchanged');
+  },
   'partial-grant': async (w) => {
     const { token } = await w.ais();
     assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token })).status, 403);
@@ -80,6 +89,13 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'currency-lowercase': async (w) => {
     const { token } = await w.ais();
     assert.match((await w.tpp.api('A', 'GET', '/accounts', { token })).body.Data.Account[0].Currency, /^[a-z]{3}$/);
+  },
+  'deleted-consent-opens-data': async (w) => {
+    const { id, token } = await w.ais();
+    const cc = await w.tpp.cc('accounts');
+    assert.equal((await w.tpp.api('A', 'DELETE', `/account-access-consents/${id}`, { token: cc })).status, 204);
+    assert.equal((await w.tpp.api('A', 'GET', `/account-access-consents/${id}`, { token: cc })).status, 400);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).status, 200);
   },
   'funds-consent-without-debtor': async ({ tpp }) => {
     assert.equal((await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: await tpp.cc('fundsconfirmations'), body: { Data: {} } })).status, 201);
