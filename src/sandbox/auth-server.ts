@@ -38,6 +38,44 @@ function intentOf(ctx: KoaContextWithOIDC, store: Store, grantId?: string): stri
   return id ? store.intentByGrant.get(id) : undefined;
 }
 
+/** The openbanking_intent_id a request object's `claims` asks for, if any. */
+function requestObjectIntent(claims: unknown): string | undefined {
+  let c = claims;
+  if (typeof c === 'string') {
+    try {
+      c = JSON.parse(c);
+    } catch {
+      return undefined;
+    }
+  }
+  const x = c as { id_token?: Record<string, { value?: unknown }>; userinfo?: Record<string, { value?: unknown }> } | undefined;
+  const value = x?.id_token?.openbanking_intent_id?.value ?? x?.userinfo?.openbanking_intent_id?.value;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The request-object-none-accepted fault: an unsigned (`alg: none`) request object is taken at its
+ * word, its parameters moved onto the query as if the TPP had sent them there.
+ */
+export function acceptUnsignedRequestObject(url: URL): URL | undefined {
+  const request = url.searchParams.get('request');
+  const [header, payload, signature] = request?.split('.') ?? [];
+  if (!header || payload === undefined || signature !== '') return undefined;
+  try {
+    if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'none') return undefined;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const out = new URL(url.href);
+    out.searchParams.delete('request');
+    for (const [k, v] of Object.entries(claims)) {
+      if (['iss', 'aud', 'exp', 'iat', 'nbf', 'jti'].includes(k)) continue;
+      out.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
 function peerCertificate(ctx: KoaContextWithOIDC): X509Certificate | undefined {
   const socket = ctx.req.socket as TLSSocket;
   const raw = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate()?.raw : undefined;
@@ -96,7 +134,20 @@ export function createAuthServer(o: AuthServerOptions): Provider {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       claimsParameter: { enabled: true },
-      requestObjects: { enabled: true },
+      requestObjects: {
+        enabled: true,
+        // FAPI as UK banks enforce it: a request object expires, and names a consent awaiting this client.
+        assertJwtClaimsAndHeader: async (_ctx, claims, _header, client) => {
+          if (claims.exp === undefined && !faults.has('request-object-exp-not-required')) throw new errors.InvalidRequestObject("Request Object is missing the 'exp' claim");
+          if (faults.has('intent-not-bound')) return;
+          const intent = requestObjectIntent(claims.claims);
+          if (intent === undefined) return;
+          const consent = store.consents.get(intent);
+          if (!consent || consent.clientId !== client.clientId || consent.decided) {
+            throw new errors.InvalidRequestObject('openbanking_intent_id does not name a consent awaiting this client\'s authorisation');
+          }
+        },
+      },
       revocation: { enabled: true },
       introspection: { enabled: true, allowedPolicy: async () => true },
       resourceIndicators: {

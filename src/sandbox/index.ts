@@ -12,7 +12,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ClientMetadata } from 'oidc-provider';
-import { createAuthServer } from './auth-server.ts';
+import { acceptUnsignedRequestObject, createAuthServer } from './auth-server.ts';
 import { MISMATCHED_NAME, parseFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 import type { FaultName } from './faults.ts';
 import { anchorDay, buildFixtures } from './fixtures.ts';
@@ -166,6 +166,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // The TPP catches this redirect in the browser; a person in manual mode sees this.
       sendHtml(res, 200, page('Back at the provider', `<p data-testid="tpp-callback">The bank sent you back${url.searchParams.get('error') ? ` with <code>${html(url.searchParams.get('error'))}</code>` : ''}. You may close this window.</p>`));
     } else {
+      if (faults.has('request-object-none-accepted') && url.pathname === '/auth') {
+        const rewritten = acceptUnsignedRequestObject(url);
+        if (rewritten) req.url = rewritten.pathname + rewritten.search;
+      }
       oidc(req, res);
     }
   };
@@ -201,11 +205,12 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
   };
   const list: Array<{ metadata: ClientMetadata; client: SandboxClient }> = [];
   const secret = randomBytes(24).toString('base64url');
+  // Every client holds the key its request objects are signed with (the FAPI checks of SEC-09 sign some).
+  const keyed = { privateJwk: key.privateJwk as SandboxClient['privateJwk'], privateKeyPem: key.privatePem, kid: key.kid };
   list.push({
     metadata: { ...common, client_id: 'obtpp-sandbox-basic', client_name: 'obtpp reference TPP', client_secret: secret, token_endpoint_auth_method: 'client_secret_basic' } as ClientMetadata,
-    client: { clientId: 'obtpp-sandbox-basic', clientName: 'obtpp reference TPP', authMethod: 'client_secret_basic', clientSecret: secret, redirectUri: redirectUris[0], redirectUris },
+    client: { clientId: 'obtpp-sandbox-basic', clientName: 'obtpp reference TPP', authMethod: 'client_secret_basic', clientSecret: secret, ...keyed, redirectUri: redirectUris[0], redirectUris },
   });
-  const keyed = { privateJwk: key.privateJwk as SandboxClient['privateJwk'], privateKeyPem: key.privatePem, kid: key.kid };
   list.push({
     metadata: { ...common, client_id: 'obtpp-sandbox-jwt', client_name: 'obtpp reference TPP (private_key_jwt)', token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'PS256', request_object_signing_alg: 'PS256' } as ClientMetadata,
     client: { clientId: 'obtpp-sandbox-jwt', clientName: 'obtpp reference TPP (private_key_jwt)', authMethod: 'private_key_jwt', ...keyed, redirectUri: redirectUris[0], redirectUris },
@@ -232,7 +237,7 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
   const psu = sb.psus[0];
   const clientAuth: Record<string, unknown> = { method: client.authMethod };
   if (client.clientSecret) clientAuth.secret = client.clientSecret;
-  if (client.authMethod !== 'client_secret_basic' && client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
+  if (client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
   return {
     name: `obtpp sandbox${variant === 'all' ? '' : ` (variant ${variant})`}`,
     variants,

@@ -158,6 +158,15 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     assert.equal(result.error, undefined);
     assert.ok(result.tokens?.access_token);
   },
+  'request-object-none-accepted': async ({ tpp }) => {
+    const created = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() });
+    assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'none')).went, 'login');
+  },
+  'request-object-exp-not-required': async ({ tpp }) => {
+    const created = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() });
+    assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'no-exp')).went, 'login');
+    assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'expired')).went, 'error', 'only exp\'s absence is let through');
+  },
   'create-200': async ({ tpp }) => {
     assert.equal((await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() })).status, 200);
   },
