@@ -258,6 +258,29 @@ export class Auth {
     return { url: url.href, state, nonce, codeVerifier, intentId, fn, redirectUri: a.redirectUri };
   }
 
+  /** The registration endpoint (DCR): the profile's, else the one discovery advertises. */
+  get registrationEndpoint(): string | undefined {
+    return this.profile.registration?.endpoint ?? this.config.serverMetadata().registration_endpoint;
+  }
+
+  /**
+   * A client-credentials token for another client of this bank (one obtpp just registered), with
+   * a client secret; the answer is the token endpoint's, through the same HTTP core.
+   */
+  async clientCredentialsAs(clientId: string, secret: string, method: string, scope: string): Promise<TokenSet> {
+    this.http.redactor.add(secret);
+    const auth = method === 'client_secret_post' ? client.ClientSecretPost(secret) : client.ClientSecretBasic(secret);
+    const config = new client.Configuration({ ...this.config.serverMetadata() }, clientId, { client_secret: secret }, auth);
+    if (new URL(this.issuer).protocol === 'http:') client.allowInsecureRequests(config);
+    config[client.customFetch] = this.http.fetch as unknown as client.CustomFetch;
+    config.timeout = Math.ceil(this.http.timeoutMs / 1000);
+    try {
+      return this.toTokenSet(await client.clientCredentialsGrant(config, { scope }), 'client_credentials');
+    } catch (error) {
+      throw mapError(error, 'client credentials grant (registered client)');
+    }
+  }
+
   /** Whether the profile gives a key to sign request objects with. */
   get canSignRequestObjects(): boolean {
     return this.signingKey !== undefined;

@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import Provider, { errors } from 'oidc-provider';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { memoryAdapter } from './adapter.ts';
+import { registrationGate } from './registration.ts';
 import type { Faults } from './faults.ts';
 import { html, page } from './http.ts';
 import { sameDn } from './keys.ts';
@@ -29,6 +30,8 @@ export interface AuthServerOptions {
   tls: boolean;
   /** Collects every token and code issued. */
   issued?: Set<string>;
+  /** The directory key whose software statements registration trusts (DCR). */
+  directory: RsaKey;
 }
 
 /** The consent an authorization-code grant was bound to, from the grant id of the current exchange. */
@@ -130,6 +133,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
       ctx.type = 'html';
       ctx.body = page('Something went wrong', `<p class="error" data-testid="consent-error">${html(out.error)}: ${html(out.error_description ?? '')}</p>`);
     },
+    extraClientMetadata: { properties: ['software_statement'] },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -149,6 +153,9 @@ export function createAuthServer(o: AuthServerOptions): Provider {
         },
       },
       revocation: { enabled: true },
+      // DCR (RFC 7591) and its management (RFC 7592); the software statement is checked in front (registration.ts).
+      registration: { enabled: true, initialAccessToken: false },
+      registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
       introspection: { enabled: true, allowedPolicy: async () => true },
       resourceIndicators: {
         enabled: true,
@@ -175,6 +182,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     },
   };
   const provider = new Provider(o.issuer, configuration);
+  provider.use(registrationGate({ provider, issuer: o.issuer, directory: o.directory, faults }));
   // Errors are the client's business; the sandbox's terminal stays readable.
   provider.on('server_error', () => undefined);
   return provider;

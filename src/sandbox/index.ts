@@ -20,6 +20,7 @@ import { html, page, sendHtml } from './http.ts';
 import { rsaKey, tlsMaterial } from './keys.ts';
 import type { TlsMaterial } from './keys.ts';
 import { handleInteraction } from './pages.ts';
+import { issueSoftwareStatement } from './registration.ts';
 import { createResourceServer } from './resource-server.ts';
 import type { Variant } from './resource-server.ts';
 import { Store } from './store.ts';
@@ -84,6 +85,8 @@ export interface Sandbox {
   /** PEMs of the private PKI, with tls only. */
   tls?: { caPem: string; clientCertPem: string; clientKeyPem: string };
   faults: FaultName[];
+  /** What the TPP needs to register itself (DCR): the directory's software statement and the key it names. */
+  registration: { softwareStatement: string; keyPem: string; kid: string };
   /**
    * A raw profile object for this sandbox (what a profile file holds; give it to profileFromObject).
    * `variant` picks A, B or both ('all', the default); `clientIndex` picks the client (default 0,
@@ -111,8 +114,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // tls-host-mismatch is about the certificate: it brings TLS with it.
   const mismatch = faults.has('tls-host-mismatch');
   const useTls = (options.tls ?? false) || mismatch;
-  const [signingKey, clientKey, pki] = await Promise.all([
-    rsaKey(), rsaKey(),
+  const [signingKey, clientKey, directoryKey, pki] = await Promise.all([
+    rsaKey(), rsaKey(), rsaKey(),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
   const store = new Store(buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined))), options.clock);
@@ -143,7 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const issued = new Set<string>();
   const provider = createAuthServer({
     issued,
-    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls,
+    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls, directory: directoryKey,
     clients: clients.map((c) => c.metadata),
   });
   const oidc = provider.callback();
@@ -174,6 +177,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   };
 
+  // The directory's software statement for the TPP's software, signed by the key registration trusts.
+  const softwareStatement = await issueSoftwareStatement(directoryKey, {
+    softwareId: 'obtpp-reference-tpp', clientName: 'obtpp reference TPP (registered)', redirectUris, jwks: { keys: [clientKey.publicJwk as never] },
+  });
   const sandbox: Sandbox = {
     issuer,
     baseUrls,
@@ -184,6 +191,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     })),
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
     faults: [...faults],
+    registration: { softwareStatement, keyPem: clientKey.privatePem, kid: clientKey.kid },
     profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
     issuedTokens: () => [...issued],
     stop: () => new Promise<void>((resolve) => {
@@ -255,6 +263,7 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
       offlineAccess: true,
     },
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
+    registration: { softwareStatement: sb.registration.softwareStatement, key: sb.registration.keyPem, kid: sb.registration.kid },
     // Loopback answers in milliseconds: tight limits make a hung or flooding bank (the chaos faults) cost seconds.
     timeouts: { ...SANDBOX_TIMEOUTS },
     limits: { maxBodyBytes: SANDBOX_MAX_BODY_BYTES },
