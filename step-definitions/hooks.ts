@@ -32,7 +32,7 @@ function prewarm(world: ConformanceWorld): void {
 Before(async function (this: ConformanceWorld, { pickle }) {
   const tags = pickle.tags.map((t) => t.name);
   this.variant = tags.includes('@variant-B') ? 'B' : 'A';
-  this.ruleId = tags.map((t) => /^@((?:AIS|COF|PIS|SEC)-\d{2})$/.exec(t)?.[1]).find(Boolean) ?? '';
+  this.ruleId = tags.map((t) => /^@((?:AIS|COF|PIS|SEC|DCR)-\d{2})$/.exec(t)?.[1]).find(Boolean) ?? '';
   this.ctx = await RunContext.get(this.parameters);
   this.lane = this.ctx.main;
   this.stopRecording = this.lane.record(this.exchanges);

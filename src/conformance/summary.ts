@@ -302,7 +302,7 @@ function dedupe(warnings: Finding[]): Finding[] {
 }
 
 function ruleTag(tags: string[]): string | undefined {
-  return tags.map((t) => /^@((?:AIS|COF|PIS|SEC)-\d{2})$/.exec(t)?.[1]).find(Boolean);
+  return tags.map((t) => /^@((?:AIS|COF|PIS|SEC|DCR)-\d{2})$/.exec(t)?.[1]).find(Boolean);
 }
 
 function statusOf(r: CaseState): ScenarioStatus {

@@ -242,7 +242,7 @@ describe('sandbox chaos faults', () => {
       assert.equal(f.rule, 'CHAOS', f.name);
       assert.match(f.description, /^[a-z][\w -]*(\([AB]\))?: /, `${f.name}: the sentence starts with its scope`);
     }
-    assert.ok(listFaults().filter((f) => f.kind === 'rule').every((f) => /^(AIS|COF|PIS|SEC)-\d\d$/.test(f.rule)));
+    assert.ok(listFaults().filter((f) => f.kind === 'rule').every((f) => /^(AIS|COF|PIS|SEC|DCR)-\d\d$/.test(f.rule)));
   });
 
   test('the sandbox profile carries the tight time-outs and the body limit the chaos faults are sized against', async () => {

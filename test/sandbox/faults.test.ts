@@ -167,6 +167,14 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'no-exp')).went, 'login');
     assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'expired')).went, 'error', 'only exp\'s absence is let through');
   },
+  'registration-without-ssa-accepted': async ({ sb }) => {
+    const res = await fetch(`${sb.issuer}/reg`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [sb.clients[0].redirectUri], grant_types: ['client_credentials'], response_types: [], token_endpoint_auth_method: 'client_secret_basic' }),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    assert.ok((await res.json() as { client_secret?: string }).client_secret);
+  },
   'create-200': async ({ tpp }) => {
     assert.equal((await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() })).status, 200);
   },
