@@ -86,6 +86,8 @@ export async function signRegistration(profile: Profile, claims: Record<string, 
 
 /** POSTs one registration request (already signed, or JSON) to the endpoint; the answer as it came. */
 export async function sendRegistration(http: HttpClient, endpoint: string, body: string | Record<string, unknown>): Promise<HttpResult> {
+  // The signed request carries the software statement: it is redacted whole wherever it would show.
+  if (typeof body === 'string') http.redactor.add(body);
   const result = typeof body === 'string'
     ? await http.request('POST', endpoint, { headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body })
     : await http.request('POST', endpoint, { headers: { accept: 'application/json' }, json: body });

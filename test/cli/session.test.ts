@@ -279,6 +279,35 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     }
   });
 
+  /** The client secret and registration access token `register` obtained (for the secret scan below). */
+  const dcrSecrets: string[] = [];
+
+  test('register: DCR with the profile\'s software statement, secrets only in the state and under --reveal; show, delete', async () => {
+    const created = await h.json(['register', '--verbose']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/reg → 201/);
+    assert.equal(created.doc.clientSecret, 'held (--reveal prints it)');
+    assert.equal(created.doc.tokenEndpointAuthMethod, 'client_secret_basic');
+    const stored = profileEntry(await readState(h.stateFile)).registration;
+    assert.equal(stored.clientId, created.doc.clientId);
+    assert.ok(stored.clientSecret && stored.registrationAccessToken);
+    dcrSecrets.push(stored.clientSecret, stored.registrationAccessToken);
+    for (const secret of dcrSecrets) assert.ok(!created.stderr.includes(secret) && !created.stdout.includes(secret), 'no DCR secret printed by register --verbose');
+
+    const remote = await h.json(['register', 'show', '--remote', '--verbose']);
+    assert.equal(remote.code, 0, remote.stderr);
+    assert.equal(remote.doc.remote.client_id, stored.clientId);
+    assert.equal(remote.doc.remote.client_secret, undefined);
+    const revealed = await h.json(['register', 'show', '--reveal']);
+    assert.equal(revealed.doc.clientSecret, stored.clientSecret);
+    assert.equal(revealed.doc.registrationAccessToken, stored.registrationAccessToken);
+
+    const deleted = await h.json(['register', 'delete']);
+    assert.deepEqual(deleted.doc, { clientId: stored.clientId, deleted: true, status: 204 });
+    assert.equal(profileEntry(await readState(h.stateFile)).registration, undefined);
+    failsWith(await h.obtpp(['register', 'show']), 2, /^obtpp: no registration yet for obtpp sandbox/);
+  });
+
   test('no token or secret in any output, except token show\'s stdout', async () => {
     // One more verbose round trip through every kind of exchange (cc grant, code exchange, refresh).
     await h.obtpp(['token', 'clear']);
@@ -289,11 +318,12 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
 
     const secrets = h.tokens;
     const profile = JSON.parse(await readFile(h.profileFile, 'utf8'));
-    const fixed = [profile.auth.clientAuth.secret, profile.psu.password];
+    const fixed = [profile.auth.clientAuth.secret, profile.psu.password, profile.registration.softwareStatement, ...profile.registration.key.split('\n').filter((l: string) => l.length >= 40 && !l.startsWith('-----'))];
+    for (const s of dcrSecrets) secrets.add(s);
     assert.ok(secrets.size >= 10, `tokens collected: ${secrets.size}`);
     let shown = 0;
     for (const run of h.runs) {
-      const isShow = run.args[0] === 'token' && run.args[1] === 'show' && !run.args.includes('--help');
+      const isShow = (run.args[0] === 'token' && run.args[1] === 'show' && !run.args.includes('--help')) || (run.args[0] === 'register' && run.args.includes('--reveal'));
       for (const s of [...secrets, ...fixed]) {
         assert.ok(!run.stderr.includes(s), `obtpp ${run.args.join(' ')}: a secret on stderr`);
         if (!isShow || fixed.includes(s)) assert.ok(!run.stdout.includes(s), `obtpp ${run.args.join(' ')}: a secret on stdout`);
