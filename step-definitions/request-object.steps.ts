@@ -4,7 +4,8 @@
 import { Given, When, Then } from './support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
 import { describeAnswer } from './support/judge.ts';
-import type { ApiResult } from '../src/client/operations.ts';
+import { NotApplicableError, type ApiResult } from '../src/client/operations.ts';
+import type { Variant } from '../src/profile/types.ts';
 import { HttpError } from '../src/errors.ts';
 
 type Defect = 'well-formed' | 'none' | 'no-exp' | 'expired';
@@ -14,9 +15,18 @@ const DEFECTS: Record<string, Defect> = {
   'with an exp in the past': 'expired',
 };
 
+/** The bank takes no request objects (its discovery says so): SEC-09 is not for it. */
+class RequestObjectsNotOffered extends NotApplicableError {
+  constructor(variant: Variant) {
+    super('createAccountAccessConsent', variant);
+    this.message = 'the bank\'s discovery document does not advertise request objects (request_parameter_supported is not true), so the request-object checks do not apply';
+  }
+}
+
 /** Sends the authorisation request (GET, redirects not followed) and keeps the answer. */
 async function send(world: ConformanceWorld, record: ConsentRecord, defect: Defect): Promise<ApiResult & { url: string }> {
   const auth = await world.lane.auth();
+  if (!auth.requestObjectsSupported) throw new RequestObjectsNotOffered(world.variant);
   if (defect !== 'none' && !auth.canSignRequestObjects) {
     throw world.blocked(undefined, 'the profile has no key to sign request objects with (auth.clientAuth.privateKey), so a signed request object cannot be sent');
   }
@@ -54,6 +64,7 @@ function where(r: ApiResult & { url?: string }): string {
  */
 async function control(world: ConformanceWorld, record: ConsentRecord): Promise<void> {
   const auth = await world.lane.auth();
+  if (!auth.requestObjectsSupported) throw new RequestObjectsNotOffered(world.variant);
   if (!auth.canSignRequestObjects) return;
   const r = await send(world, record, 'well-formed');
   const refused = refusal(world, r);

@@ -281,6 +281,11 @@ export class Auth {
     }
   }
 
+  /** Whether the bank's discovery document advertises request objects (`request_parameter_supported`, default false). */
+  get requestObjectsSupported(): boolean {
+    return this.config.serverMetadata().request_parameter_supported === true;
+  }
+
   /** Whether the profile gives a key to sign request objects with. */
   get canSignRequestObjects(): boolean {
     return this.signingKey !== undefined;
