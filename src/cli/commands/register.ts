@@ -86,7 +86,8 @@ function view(s: StoredRegistration, reveal: boolean): Record<string, unknown> {
 
 function hideSecrets(body: unknown, reveal: boolean): unknown {
   if (reveal || !body || typeof body !== 'object') return body;
-  const { client_secret: _s, registration_access_token: _t, ...rest } = body as Record<string, unknown>;
+  // The bank may echo the software statement (RFC 7591 §3.2.1): as secret as the client secret.
+  const { client_secret: _s, registration_access_token: _t, software_statement: _ssa, ...rest } = body as Record<string, unknown>;
   return rest;
 }
 
