@@ -117,8 +117,8 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       Then the bank answers 201 Created
       And both answers carry the same PaymentId
 
-  @SEC-09 @level-MUST @source-standard
-  Rule: SEC-09 — The bank refuses a bad request object in the authorisation request (FAPI, as UK banks enforce it)
+  @SEC-11 @level-MUST @source-standard
+  Rule: SEC-11 — The bank refuses a bad request object in the authorisation request (FAPI, as UK banks enforce it)
 
     @A @B
     Scenario Outline: A request object <defect> is refused

@@ -1,4 +1,4 @@
-// SEC-09: the FAPI checks of the authorisation request, judged by sending request objects the bank
+// SEC-11: the FAPI checks of the authorisation request, judged by sending request objects the bank
 // must refuse. Nothing here opens a browser: the authorization endpoint's first answer says whether
 // the bank refused (an OAuth error, on the redirect URI or as a 4xx) or went on to its login page.
 import { Given, When, Then } from './support/define.ts';
@@ -15,7 +15,7 @@ const DEFECTS: Record<string, Defect> = {
   'with an exp in the past': 'expired',
 };
 
-/** The bank takes no request objects (its discovery says so): SEC-09 is not for it. */
+/** The bank takes no request objects (its discovery says so): SEC-11 is not for it. */
 class RequestObjectsNotOffered extends NotApplicableError {
   constructor(variant: Variant) {
     super('createAccountAccessConsent', variant);

@@ -108,7 +108,7 @@ export class Auth {
     for (const s of [a.clientAuth.secret, a.clientAuth.privateKey]) http.redactor.add(s);
 
     let signingKey: SigningKey | undefined;
-    // The key also signs the request objects the conformance suite's FAPI checks send (SEC-09).
+    // The key also signs the request objects the conformance suite's FAPI checks send (SEC-11).
     if (a.clientAuth.method === 'private_key_jwt' || a.intentBinding.method === 'request-object' || a.clientAuth.privateKey) {
       signingKey = await importSigningKey(a.clientAuth);
     }

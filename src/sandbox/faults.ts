@@ -68,8 +68,8 @@ const RULE_TABLE = [
   ['create-200', 'SEC-05', 'creates answer 200 instead of 201'],
   ['error-body-not-ob', 'SEC-06', 'error bodies are not OBErrorResponse1'],
   ['interaction-id-not-echoed', 'SEC-07', 'x-fapi-interaction-id is not echoed (a new one every time)'],
-  ['request-object-none-accepted', 'SEC-09', 'an unsigned request object (alg none) is accepted: its parameters are taken as if sent on the query, and the PSU is shown the login page'],
-  ['request-object-exp-not-required', 'SEC-09', 'a request object without exp is accepted'],
+  ['request-object-none-accepted', 'SEC-11', 'an unsigned request object (alg none) is accepted: its parameters are taken as if sent on the query, and the PSU is shown the login page'],
+  ['request-object-exp-not-required', 'SEC-11', 'a request object without exp is accepted'],
   ['registration-without-ssa-accepted', 'DCR-01', 'a registration without a software statement, or with one the directory did not sign, is accepted'],
 ] as const;
 

@@ -213,7 +213,7 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
   };
   const list: Array<{ metadata: ClientMetadata; client: SandboxClient }> = [];
   const secret = randomBytes(24).toString('base64url');
-  // Every client holds the key its request objects are signed with (the FAPI checks of SEC-09 sign some).
+  // Every client holds the key its request objects are signed with (the FAPI checks of SEC-11 sign some).
   const keyed = { privateJwk: key.privateJwk as SandboxClient['privateJwk'], privateKeyPem: key.privatePem, kid: key.kid };
   list.push({
     metadata: { ...common, client_id: 'obtpp-sandbox-basic', client_name: 'obtpp reference TPP', client_secret: secret, token_endpoint_auth_method: 'client_secret_basic' } as ClientMetadata,

@@ -1,4 +1,4 @@
-// The sandbox's authorization endpoint enforces FAPI's request-object checks (SEC-09): an unsigned
+// The sandbox's authorization endpoint enforces FAPI's request-object checks (SEC-11): an unsigned
 // request object, one without exp or with an expired exp, and one naming a consent that is not
 // awaiting this client's authorisation are refused with an OAuth error on the redirect URI,
 // never with the login page; a well-formed one goes on to the login page.
