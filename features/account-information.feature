@@ -39,6 +39,15 @@ Feature: Account information
       When the AISP reads the balances of the first account
       Then the bank refuses the request because the consent does not cover it
 
+    @A @B
+    Scenario: The consent reads back unchanged after the PSU's authorisation
+      Given the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
+      When the AISP reads that account-access consent
+      Then the bank answers 200 OK
+      And the body is a valid "OBReadConsentResponse1"
+      And the consent's status is "Authorised"
+      And the consent's permissions, expiration date and transaction period are exactly those requested
+
   @AIS-03 @level-MUST @source-spec
   Rule: AIS-03 — The PSU authorises the consent only as a whole
 
@@ -200,3 +209,24 @@ Feature: Account information
       Given the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
       When the AISP reads every resource the consent opens: the account list, and each account's detail, balances and transactions
       Then every answer is 200 OK with a body valid against the standard's schema for it
+
+  @AIS-12 @level-MUST @source-standard
+  Rule: AIS-12 — The AISP can delete the account-access consent, and a deleted consent opens nothing
+
+    @A @B
+    Scenario: A deleted consent is gone and its token opens no account
+      Given the PSU has authorised the "to delete" consent: permissions "ReadAccountsDetail, ReadBalances", all accounts selected
+      And the AISP could list the accounts with that consent
+      When the AISP deletes that account-access consent
+      Then the bank answers 204 No Content
+      When the AISP reads that account-access consent
+      Then the consent is no longer usable
+      When the AISP lists the accounts
+      Then the bank refuses the request with 400, 401 or 403
+      When the AISP reads the balances of the first account
+      Then the bank refuses the request with 400, 401 or 403
+
+    @A @B
+    Scenario: An unknown account-access consent cannot be read
+      When the AISP reads the account-access consent "no-such-consent-0000"
+      Then the bank refuses the request with 400, 403 or 404

@@ -155,3 +155,25 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       Given the profile signs payment messages
       When the PISP creates a payment-order consent for 4.50 in the account's currency to a creditor, from the PSU's first account, with an x-jws-signature made with a key the TPP never registered
       Then the bank refuses the request with 400
+  @SEC-11 @level-MUST @source-standard
+  Rule: SEC-11 — The bank refuses a bad request object in the authorisation request (FAPI, as UK banks enforce it)
+
+    @A @B
+    Scenario Outline: A request object <defect> is refused
+      Given the AISP has created a consent "<name>" with permissions "ReadAccountsBasic"
+      When the TPP sends the PSU to the bank for the consent "<name>" with a request object <defect>
+      Then the bank refuses the authorisation request with an OAuth error, without showing a login page
+
+      Examples:
+        | defect                  | name        |
+        | unsigned (alg none)     | unsigned    |
+        | without exp             | no exp      |
+        | with an exp in the past | expired exp |
+
+    @A @B
+    Scenario: A request object naming a consent the PSU already authorised is refused
+      Given the AISP has created a consent "probe" with permissions "ReadAccountsBasic"
+      And a well-formed request object for the consent "probe" is not refused
+      And the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
+      When the TPP sends the PSU to the bank with a well-formed request object naming the "full" consent, which the PSU already authorised
+      Then the bank refuses the authorisation request with an OAuth error, without showing a login page

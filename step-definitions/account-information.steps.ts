@@ -75,6 +75,27 @@ Then('the consent\'s permissions, expiration date and transaction period are exa
   if (problems.length) throw this.violation(`the consent came back changed: ${problems.join('; ')}`);
 });
 
+// ── Reading and deleting the consent (UK: the spec leaves revocation "not shown") ──────────────
+
+When('the AISP reads that account-access consent', async function (this: ConformanceWorld) {
+  const record = this.consent!;
+  await this.call('reading the account-access consent', async (c) => c.getAccountAccessConsent(record.id, { token: await this.ccToken('ais') }));
+});
+
+When('the AISP reads the account-access consent {string}', async function (this: ConformanceWorld, id: string) {
+  await this.call('reading the account-access consent', async (c) => c.getAccountAccessConsent(id, { token: await this.ccToken('ais') }));
+});
+
+When('the AISP deletes that account-access consent', async function (this: ConformanceWorld) {
+  const record = this.consent!;
+  await this.call('deleting the account-access consent', async (c) => c.deleteAccountAccessConsent(record.id, { token: await this.ccToken('ais') }));
+});
+
+// The consent's token worked before the DELETE: a refusal after it is the DELETE's doing.
+Given('the AISP could list the accounts with that consent', async function (this: ConformanceWorld) {
+  await accountIdsOf(this, current(this));
+});
+
 // ── Authorised consents ────────────────────────────────────────────────────────────────────────
 
 Given('the PSU has authorised the {string} consent: every permission of the accounts, balances and transactions clusters, all accounts selected',

@@ -108,7 +108,8 @@ export class Auth {
     for (const s of [a.clientAuth.secret, a.clientAuth.privateKey]) http.redactor.add(s);
 
     let signingKey: SigningKey | undefined;
-    if (a.clientAuth.method === 'private_key_jwt' || (a.intentBinding.method === 'request-object')) {
+    // The key also signs the request objects the conformance suite's FAPI checks send (SEC-11).
+    if (a.clientAuth.method === 'private_key_jwt' || a.intentBinding.method === 'request-object' || a.clientAuth.privateKey) {
       signingKey = await importSigningKey(a.clientAuth);
     }
 
@@ -255,6 +256,85 @@ export class Auth {
       throw mapError(error, 'building the authorization request');
     }
     return { url: url.href, state, nonce, codeVerifier, intentId, fn, redirectUri: a.redirectUri };
+  }
+
+  /** The registration endpoint (DCR): the profile's, else the one discovery advertises. */
+  get registrationEndpoint(): string | undefined {
+    return this.profile.registration?.endpoint ?? this.config.serverMetadata().registration_endpoint;
+  }
+
+  /**
+   * A client-credentials token for another client of this bank (one obtpp just registered), with
+   * a client secret; the answer is the token endpoint's, through the same HTTP core.
+   */
+  async clientCredentialsAs(clientId: string, secret: string, method: string, scope: string): Promise<TokenSet> {
+    this.http.redactor.add(secret);
+    const auth = method === 'client_secret_post' ? client.ClientSecretPost(secret) : client.ClientSecretBasic(secret);
+    const config = new client.Configuration({ ...this.config.serverMetadata() }, clientId, { client_secret: secret }, auth);
+    if (new URL(this.issuer).protocol === 'http:') client.allowInsecureRequests(config);
+    config[client.customFetch] = this.http.fetch as unknown as client.CustomFetch;
+    config.timeout = Math.ceil(this.http.timeoutMs / 1000);
+    try {
+      return this.toTokenSet(await client.clientCredentialsGrant(config, { scope }), 'client_credentials');
+    } catch (error) {
+      throw mapError(error, 'client credentials grant (registered client)');
+    }
+  }
+
+  /** Whether the bank's discovery document advertises request objects (`request_parameter_supported`, default false). */
+  get requestObjectsSupported(): boolean {
+    return this.config.serverMetadata().request_parameter_supported === true;
+  }
+
+  /** Whether the profile gives a key to sign request objects with. */
+  get canSignRequestObjects(): boolean {
+    return this.signingKey !== undefined;
+  }
+
+  /**
+   * An authorization URL whose request object has one defect the bank must refuse (FAPI, as UK
+   * banks enforce it): `none` (alg none, unsigned), `no-exp`, `expired` (exp an hour ago), or
+   * `well-formed` (no defect: the control). The request object carries every parameter, the
+   * intent id bound in its `claims`, and the same parameters are repeated on the query (OIDC).
+   * `defect: 'well-formed'` and the others need the profile's signing key, except `none`.
+   */
+  async requestObjectUrl(intentId: string, fn: Fn, defect: 'well-formed' | 'none' | 'no-exp' | 'expired'): Promise<{ url: string; state: string }> {
+    const a = this.profile.auth;
+    const state = client.randomState();
+    const codeVerifier = client.randomPKCECodeVerifier();
+    this.http.redactor.add(codeVerifier);
+    const claim = { openbanking_intent_id: { value: intentId, essential: true } };
+    const params: Record<string, string> = {
+      client_id: a.clientId,
+      redirect_uri: a.redirectUri,
+      response_type: 'code',
+      scope: ['openid', a.scopes[fn]].join(' '),
+      state,
+      nonce: client.randomNonce(),
+      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+    };
+    const now = Math.floor(Date.now() / 1000);
+    const payload: Record<string, unknown> = {
+      ...params, claims: { id_token: claim, userinfo: claim },
+      iss: a.clientId, aud: this.issuer, iat: now, nbf: now, jti: client.randomState(),
+      exp: defect === 'expired' ? now - 3600 : now + 300,
+    };
+    if (defect === 'expired') Object.assign(payload, { iat: now - 4000, nbf: now - 4000 });
+    if (defect === 'no-exp') delete payload.exp;
+    let request: string;
+    if (defect === 'none') {
+      const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      request = `${part({ alg: 'none', typ: 'oauth-authz-req+jwt' })}.${part(payload)}.`;
+    } else {
+      if (!this.signingKey) throw new ProfileError('$.auth.clientAuth.privateKey: a key to sign request objects is needed for this check', ['$.auth.clientAuth.privateKey']);
+      const { SignJWT } = await import('jose');
+      const header = { alg: this.signingKey.alg, typ: a.intentBinding.requestObjectTyp ?? 'oauth-authz-req+jwt', ...(this.signingKey.kid ? { kid: this.signingKey.kid } : {}) };
+      request = await new SignJWT(payload).setProtectedHeader(header).sign(this.signingKey.key);
+    }
+    const url = new URL(this.authorizationEndpoint);
+    for (const [k, v] of Object.entries({ client_id: a.clientId, response_type: 'code', scope: params.scope, redirect_uri: a.redirectUri, request })) url.searchParams.set(k, v);
+    return { url: url.href, state };
   }
 
   /**

@@ -13,12 +13,13 @@ import { defineFlow } from './define/flow.ts';
 import { defineToken } from './define/token.ts';
 import { defineVerify } from './define/verify.ts';
 import { defineDiff } from './define/diff.ts';
+import { defineRegister } from './define/register.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
   defineConsent, defineAccounts, defineFunds, definePayment, defineFlow, defineToken,
-  defineVerify, defineDiff,
+  defineVerify, defineDiff, defineRegister,
 ];
 
 /** The subcommand whose parse failed last, per program. */

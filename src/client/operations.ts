@@ -7,7 +7,8 @@ import type { KeySource, MessageSigner, SignatureCheck } from './jws.ts';
 
 /** Every logical operation of the tpp client. */
 export type Operation =
-  | 'createAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
+  | 'createAccountAccessConsent' | 'getAccountAccessConsent' | 'deleteAccountAccessConsent'
+  | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
   | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
   | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus'
   | 'submitPayment' | 'getPaymentOrder' | 'getPaymentDetails' | 'getPaymentFunds';
@@ -15,16 +16,20 @@ export type Operation =
 /** The operations whose requests carry x-jws-signature (FACTS §1.8): the payment POSTs. */
 export const SIGNED_REQUESTS: ReadonlySet<Operation> = new Set<Operation>(['createPaymentConsent', 'submitPayment']);
 
-/** The endpoint set of each variant, as the spec's tables list them. */
+/**
+ * The endpoint set of each variant, as the spec's tables list them. The read and delete of the
+ * account-access consent are in neither table, but the spec leaves revocation "not shown", so
+ * the UK standard decides: both variants have them (a bank that lacks them says so in `implements`).
+ */
 export const VARIANT_OPERATIONS: Record<Variant, ReadonlySet<Operation>> = {
   A: new Set<Operation>([
-    'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
+    'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
     'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
     'createPaymentConsent', 'getPayment', 'getPaymentStatus',
     'submitPayment', 'getPaymentOrder', 'getPaymentDetails', 'getPaymentFunds',
   ]),
   B: new Set<Operation>([
-    'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions',
+    'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions',
     'createFundsConsent', 'confirmFunds',
   ]),
 };
@@ -45,6 +50,8 @@ export class NotApplicableError extends ObtppError {
   /** Each operation in the words of the CLI (messages name what the user typed, not a function). */
   static readonly words: Record<Operation, string> = {
     createAccountAccessConsent: 'creating an account-access consent (obtpp consent create ais)',
+    getAccountAccessConsent: 'reading an account-access consent (obtpp consent get)',
+    deleteAccountAccessConsent: 'deleting an account-access consent (obtpp consent delete)',
     listAccounts: 'listing accounts (obtpp accounts)',
     getAccount: 'reading one account (obtpp accounts ID)',
     getBalances: 'reading balances (obtpp balances)',
@@ -90,7 +97,7 @@ export class UnfilledPathError extends ObtppError {
 
 /** The API each operation belongs to (and so which base URL it uses). */
 export const OPERATION_API: Record<Operation, Fn> = {
-  createAccountAccessConsent: 'ais', listAccounts: 'ais', getAccount: 'ais', getBalances: 'ais', getTransactions: 'ais', getTransaction: 'ais',
+  createAccountAccessConsent: 'ais', getAccountAccessConsent: 'ais', deleteAccountAccessConsent: 'ais', listAccounts: 'ais', getAccount: 'ais', getBalances: 'ais', getTransactions: 'ais', getTransaction: 'ais',
   createFundsConsent: 'cof', getFundsConsent: 'cof', deleteFundsConsent: 'cof', confirmFunds: 'cof',
   createPaymentConsent: 'pis', getPayment: 'pis', getPaymentStatus: 'pis',
   submitPayment: 'pis', getPaymentOrder: 'pis', getPaymentDetails: 'pis', getPaymentFunds: 'pis',
@@ -186,6 +193,8 @@ export class TppClient {
     const orders = `${p.paymentsPrefix.replace(/\/+$/, '')}${p.paymentOrders.replace('{payment-product}', encodeURIComponent(p.paymentProduct))}`;
     switch (operation) {
       case 'createAccountAccessConsent': return p.accountAccessConsents;
+      case 'getAccountAccessConsent':
+      case 'deleteAccountAccessConsent': return `${p.accountAccessConsents}/${id('consentId')}`;
       case 'listAccounts': return p.accounts;
       case 'getAccount': return `${p.accounts}/${id('accountId')}`;
       case 'getBalances': return `${p.accounts}/${id('accountId')}/balances`;
@@ -209,6 +218,8 @@ export class TppClient {
   }
 
   createAccountAccessConsent(body: unknown, o?: CallOptions) { return this.call('createAccountAccessConsent', 'POST', {}, body, o); }
+  getAccountAccessConsent(consentId: string, o?: CallOptions) { return this.call('getAccountAccessConsent', 'GET', { consentId }, undefined, o); }
+  deleteAccountAccessConsent(consentId: string, o?: CallOptions) { return this.call('deleteAccountAccessConsent', 'DELETE', { consentId }, undefined, o); }
   listAccounts(o?: CallOptions) { return this.call('listAccounts', 'GET', {}, undefined, o); }
   getAccount(accountId: string, o?: CallOptions) { return this.call('getAccount', 'GET', { accountId }, undefined, o); }
   getBalances(accountId: string, o?: CallOptions) { return this.call('getBalances', 'GET', { accountId }, undefined, o); }

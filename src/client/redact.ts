@@ -11,7 +11,7 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
  * authorization code, but OBErrorResponse1's `Code` ("400 Bad Request") is evidence.
  */
 const SECRET_FIELDS = new Set([
-  'code', 'code_verifier', 'request', 'assertion', 'token', 'logout_token', 'registration_access_token',
+  'code', 'code_verifier', 'request', 'assertion', 'token', 'logout_token', 'registration_access_token', 'software_statement',
   // JWK private members
   'd', 'p', 'q', 'dp', 'dq', 'qi', 'k',
 ]);

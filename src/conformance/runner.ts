@@ -405,7 +405,7 @@ async function select(sources: Array<FeatureSource & { variant: Variant }>, vari
     });
   }
   throw new UsageError(`--tags "${expression}" matches no scenario`, {
-    hint: 'the tags are @ais, @cof, @pis, @security, @A, @B and one per rule, e.g. @AIS-01',
+    hint: 'the tags are @ais, @cof, @pis, @security, @dcr, @A, @B and one per rule, e.g. @AIS-01',
   });
 }
 

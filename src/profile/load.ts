@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProfileError } from '../errors.ts';
-import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, Variant } from './types.ts';
+import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, RegistrationSettings, Variant } from './types.ts';
 import { profileSchema } from './schema.ts';
 
 export const DEFAULTS = {
@@ -139,6 +139,20 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   } : undefined;
   const bankJwks = p.bank?.jwks ? await jwksValue(p.bank.jwks, baseDir, source) : undefined;
   for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key]) if (s) secrets.add(s);
+  let registration: RegistrationSettings | undefined;
+  if (p.registration) {
+    const r = p.registration;
+    const ssa = r.softwareStatementFile ? (await readReferenced(r.softwareStatementFile, '$.registration.softwareStatementFile', baseDir, source)).trim() : r.softwareStatement;
+    const key = r.keyFile ? await readReferenced(r.keyFile, '$.registration.keyFile', baseDir, source) : r.key;
+    for (const s of [ssa, key]) if (s) secrets.add(s);
+    registration = {
+      softwareStatement: ssa, ...(key ? { key } : {}), ...(r.kid ? { kid: r.kid } : {}), alg: r.alg ?? 'PS256',
+      ...(r.endpoint ? { endpoint: r.endpoint } : {}),
+      tokenEndpointAuthMethod: r.tokenEndpointAuthMethod ?? 'client_secret_basic',
+      redirectUris: r.redirectUris ?? [auth.redirectUri],
+      scope: r.scope ?? ['openid', ...new Set(Object.values({ ...DEFAULTS.scopes, ...(auth.scopes ?? {}) }) as string[])].join(' '),
+    };
+  }
 
   const profile: Profile = {
     name: p.name,
@@ -167,6 +181,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: parseAccountChoice(p.psu.accounts) },
     headers: p.headers ?? {},
     mtls,
+    ...(registration ? { registration } : {}),
     tls: { insecure: p.tls?.insecure ?? false },
     timeouts: { ...DEFAULTS.timeouts, ...(p.timeouts ?? {}) },
     limits: { ...DEFAULTS.limits, ...(p.limits ?? {}) },

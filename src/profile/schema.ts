@@ -40,7 +40,7 @@ const path = { type: 'string', pattern: '^/[^\\s]*$' } as const;
 
 /** The logical operations of the tpp client, as a profile's `implements` names them. */
 export const OPERATION_NAMES = [
-  'createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
+  'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
   'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
   'createPaymentConsent', 'getPayment', 'getPaymentStatus',
   'submitPayment', 'getPaymentOrder', 'getPaymentDetails', 'getPaymentFunds',
@@ -205,6 +205,23 @@ export const profileSchema = {
         cert: { type: 'string' }, key: { type: 'string' }, ca: { type: 'string' },
         certFile: { type: 'string' }, keyFile: { type: 'string' }, caFile: { type: 'string' },
       },
+    },
+    registration: {
+      type: 'object', additionalProperties: false,
+      description: 'Dynamic client registration (OBIE DCR 3.3 / RFC 7591): obtpp register, and the @dcr rules.',
+      properties: {
+        softwareStatement: { type: 'string', minLength: 1, description: 'The software statement assertion (SSA, a JWT) the directory issued; a secret: ${env:NAME}.' },
+        softwareStatementFile: { type: 'string', minLength: 1, description: 'A file holding the SSA.' },
+        key: { type: 'string', minLength: 1, description: 'The private key (PKCS#8 PEM or JWK) that signs the registration request JWT; a secret.' },
+        keyFile: { type: 'string', minLength: 1 },
+        kid: { type: 'string', minLength: 1, description: 'The kid of that key, as the directory publishes it.' },
+        alg: { type: 'string', minLength: 1, description: 'JWS alg of the request JWT. Default PS256.' },
+        endpoint: url,
+        tokenEndpointAuthMethod: { enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'tls_client_auth'], description: 'Asked for the registered client. Default client_secret_basic.' },
+        redirectUris: { type: 'array', minItems: 1, items: url, description: 'Default [auth.redirectUri].' },
+        scope: { type: 'string', minLength: 1, description: 'Default the scopes of auth.scopes and openid.' },
+      },
+      anyOf: [{ required: ['softwareStatement'] }, { required: ['softwareStatementFile'] }],
     },
     tls: {
       type: 'object', additionalProperties: false,

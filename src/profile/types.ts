@@ -6,7 +6,7 @@ export type IntentBindingMethod = 'claims' | 'request-object' | 'scope' | 'query
 
 /** A logical operation of the tpp client (the names a profile's `implements` lists). */
 export type OperationName =
-  | 'createAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
+  | 'createAccountAccessConsent' | 'getAccountAccessConsent' | 'deleteAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
   | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
   | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus'
   | 'submitPayment' | 'getPaymentOrder' | 'getPaymentDetails' | 'getPaymentFunds';
@@ -129,6 +129,21 @@ export interface PsuSettings {
   accounts?: AccountChoice;
 }
 
+/** Dynamic client registration (OBIE DCR 3.3 / RFC 7591), as the profile's `registration` block gives it. */
+export interface RegistrationSettings {
+  /** The software statement assertion (a JWT signed by the directory). */
+  softwareStatement: string;
+  /** The private key (PEM or JWK) that signs the registration request JWT; none: the request is sent unsigned (JSON). */
+  key?: string;
+  kid?: string;
+  alg: string;
+  /** The registration endpoint; default the discovery document's registration_endpoint. */
+  endpoint?: string;
+  tokenEndpointAuthMethod: ClientAuthMethod;
+  redirectUris: string[];
+  scope: string;
+}
+
 export interface Profile {
   name: string;
   dialect: 'obie';
@@ -151,6 +166,7 @@ export interface Profile {
   /** Extra headers sent on every API call (never on the authorisation server). */
   headers: Record<string, string>;
   mtls?: MtlsFiles;
+  registration?: RegistrationSettings;
   tls: { insecure: boolean };
   timeouts: { requestMs: number; browserStepMs: number; authorisationMs: number };
   limits: { maxBodyBytes: number };

@@ -11,7 +11,7 @@ interface Entry {
 }
 
 /** The models whose ids are secrets handed to a TPP (opaque tokens and codes are their ids). */
-const ISSUED = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials']);
+const ISSUED = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'RegistrationAccessToken']);
 
 /**
  * Makes the adapter class for one provider; every model gets its own instance over shared maps.
@@ -44,6 +44,8 @@ export function memoryAdapter(issued?: Set<string>): new (name: string) => Adapt
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const key = this.key(id);
       if (issued && ISSUED.has(this.name)) issued.add(id);
+      // A registered client's secret is as secret as a token (DCR).
+      if (issued && this.name === 'Client' && typeof payload.client_secret === 'string') issued.add(payload.client_secret);
       entries.set(key, { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
       if (payload.uid) byUid.set(payload.uid, id);
       if (payload.userCode) byUserCode.set(payload.userCode, id);

@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import Provider, { errors } from 'oidc-provider';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { memoryAdapter } from './adapter.ts';
+import { registrationGate } from './registration.ts';
 import type { Faults } from './faults.ts';
 import { html, page } from './http.ts';
 import { sameDn } from './keys.ts';
@@ -29,6 +30,8 @@ export interface AuthServerOptions {
   tls: boolean;
   /** Collects every token and code issued. */
   issued?: Set<string>;
+  /** The directory key whose software statements registration trusts (DCR). */
+  directory: RsaKey;
 }
 
 /** The consent an authorization-code grant was bound to, from the grant id of the current exchange. */
@@ -36,6 +39,44 @@ function intentOf(ctx: KoaContextWithOIDC, store: Store, grantId?: string): stri
   const e = ctx.oidc.entities;
   const id = grantId ?? e.AuthorizationCode?.grantId ?? e.RefreshToken?.grantId ?? e.Grant?.jti;
   return id ? store.intentByGrant.get(id) : undefined;
+}
+
+/** The openbanking_intent_id a request object's `claims` asks for, if any. */
+function requestObjectIntent(claims: unknown): string | undefined {
+  let c = claims;
+  if (typeof c === 'string') {
+    try {
+      c = JSON.parse(c);
+    } catch {
+      return undefined;
+    }
+  }
+  const x = c as { id_token?: Record<string, { value?: unknown }>; userinfo?: Record<string, { value?: unknown }> } | undefined;
+  const value = x?.id_token?.openbanking_intent_id?.value ?? x?.userinfo?.openbanking_intent_id?.value;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The request-object-none-accepted fault: an unsigned (`alg: none`) request object is taken at its
+ * word, its parameters moved onto the query as if the TPP had sent them there.
+ */
+export function acceptUnsignedRequestObject(url: URL): URL | undefined {
+  const request = url.searchParams.get('request');
+  const [header, payload, signature] = request?.split('.') ?? [];
+  if (!header || payload === undefined || signature !== '') return undefined;
+  try {
+    if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'none') return undefined;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const out = new URL(url.href);
+    out.searchParams.delete('request');
+    for (const [k, v] of Object.entries(claims)) {
+      if (['iss', 'aud', 'exp', 'iat', 'nbf', 'jti'].includes(k)) continue;
+      out.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
 }
 
 function peerCertificate(ctx: KoaContextWithOIDC): X509Certificate | undefined {
@@ -92,12 +133,29 @@ export function createAuthServer(o: AuthServerOptions): Provider {
       ctx.type = 'html';
       ctx.body = page('Something went wrong', `<p class="error" data-testid="consent-error">${html(out.error)}: ${html(out.error_description ?? '')}</p>`);
     },
+    extraClientMetadata: { properties: ['software_statement'] },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       claimsParameter: { enabled: true },
-      requestObjects: { enabled: true },
+      requestObjects: {
+        enabled: true,
+        // FAPI as UK banks enforce it: a request object expires, and names a consent awaiting this client.
+        assertJwtClaimsAndHeader: async (_ctx, claims, _header, client) => {
+          if (claims.exp === undefined && !faults.has('request-object-exp-not-required')) throw new errors.InvalidRequestObject("Request Object is missing the 'exp' claim");
+          if (faults.has('intent-not-bound')) return;
+          const intent = requestObjectIntent(claims.claims);
+          if (intent === undefined) return;
+          const consent = store.consents.get(intent);
+          if (!consent || consent.clientId !== client.clientId || consent.decided) {
+            throw new errors.InvalidRequestObject('openbanking_intent_id does not name a consent awaiting this client\'s authorisation');
+          }
+        },
+      },
       revocation: { enabled: true },
+      // DCR (RFC 7591) and its management (RFC 7592); the software statement is checked in front (registration.ts).
+      registration: { enabled: true, initialAccessToken: false },
+      registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
       introspection: { enabled: true, allowedPolicy: async () => true },
       resourceIndicators: {
         enabled: true,
@@ -124,6 +182,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     },
   };
   const provider = new Provider(o.issuer, configuration);
+  provider.use(registrationGate({ provider, issuer: o.issuer, directory: o.directory, faults }));
   // Errors are the client's business; the sandbox's terminal stays readable.
   provider.on('server_error', () => undefined);
   return provider;

@@ -42,6 +42,7 @@ export const MISMATCHED_NAME = 'other-bank.invalid';
 const RULE_TABLE = [
   ['consent-status-not-awaiting', 'AIS-01', 'new account-access consents start as Authorised'],
   ['authorisation-alters-consent', 'AIS-02', 'approving adds ReadBalances and ReadTransactionsDetail and widens the transaction period by a year'],
+  ['consent-reads-back-changed', 'AIS-02', 'GET /account-access-consents/{ConsentId} of an authorised consent reads back with its ExpirationDateTime a year later and its TransactionFromDateTime a year earlier (access itself unchanged)'],
   ['partial-grant', 'AIS-03', 'approving grants only the accounts permissions, dropping balances and transactions'],
   ['unselected-accounts', 'AIS-04', 'GET /accounts returns, and data calls accept, every account of the PSU'],
   ['no-token-data-access', 'AIS-05', 'data calls without a token are answered (with the PSU\'s first consent)'],
@@ -52,6 +53,7 @@ const RULE_TABLE = [
   ['account-field-missing', 'AIS-11', 'accounts come without their Currency (a SHOULD of the standard\'s prose: the official schema makes it optional)'],
   ['accounts-not-array', 'AIS-11', 'GET /accounts answers Data.Account as one object (the first account), not an array'],
   ['currency-lowercase', 'AIS-11', 'accounts carry their Currency in lower case ("gbp"), not an ISO 4217 code'],
+  ['deleted-consent-opens-data', 'AIS-12', 'DELETE /account-access-consents/{ConsentId} answers 204 and the consent reads as gone, but its tokens still open the accounts'],
   ['funds-consent-without-debtor', 'COF-01', 'a funds consent without DebtorAccount is accepted'],
   ['funds-unauthorised-consent', 'COF-02', 'a funds confirmation on a consent that is not authorised is answered (client-credentials token accepted)'],
   ['funds-consent-mismatch', 'COF-03', 'a ConsentId in the body that is not the token\'s consent is accepted'],
@@ -72,6 +74,9 @@ const RULE_TABLE = [
   ['unsigned-payment-responses', 'SEC-09', 'payment-initiation responses carry no x-jws-signature'],
   ['bad-response-signature', 'SEC-09', 'payment-initiation responses are signed with a key that is not in the bank\'s JWKS (same kid)'],
   ['unsigned-requests-accepted', 'SEC-10', 'payment requests with a missing, tampered or wrongly-keyed x-jws-signature are accepted'],
+  ['request-object-none-accepted', 'SEC-11', 'an unsigned request object (alg none) is accepted: its parameters are taken as if sent on the query, and the PSU is shown the login page'],
+  ['request-object-exp-not-required', 'SEC-11', 'a request object without exp is accepted'],
+  ['registration-without-ssa-accepted', 'DCR-01', 'a registration without a software statement, or with one the directory did not sign, is accepted'],
 ] as const;
 
 const { requestMs, browserStepMs } = SANDBOX_TIMEOUTS;

@@ -12,7 +12,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ClientMetadata } from 'oidc-provider';
-import { createAuthServer } from './auth-server.ts';
+import { acceptUnsignedRequestObject, createAuthServer } from './auth-server.ts';
 import { MISMATCHED_NAME, parseFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 import type { FaultName } from './faults.ts';
 import { anchorDay, buildFixtures } from './fixtures.ts';
@@ -20,6 +20,7 @@ import { html, page, sendHtml } from './http.ts';
 import { rsaKey, tlsMaterial } from './keys.ts';
 import type { TlsMaterial } from './keys.ts';
 import { handleInteraction } from './pages.ts';
+import { issueSoftwareStatement } from './registration.ts';
 import { createResourceServer } from './resource-server.ts';
 import type { Variant } from './resource-server.ts';
 import { Store } from './store.ts';
@@ -88,6 +89,8 @@ export interface Sandbox {
   /** PEMs of the private PKI, with tls only. */
   tls?: { caPem: string; clientCertPem: string; clientKeyPem: string };
   faults: FaultName[];
+  /** What the TPP needs to register itself (DCR): the directory's software statement and the key it names. */
+  registration: { softwareStatement: string; keyPem: string; kid: string };
   /**
    * A raw profile object for this sandbox (what a profile file holds; give it to profileFromObject).
    * `variant` picks A, B or both ('all', the default); `clientIndex` picks the client (default 0,
@@ -115,8 +118,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // tls-host-mismatch is about the certificate: it brings TLS with it.
   const mismatch = faults.has('tls-host-mismatch');
   const useTls = (options.tls ?? false) || mismatch;
-  const [signingKey, clientKey, strayKey, pki] = await Promise.all([
-    rsaKey(), rsaKey(), rsaKey(),
+  const [signingKey, clientKey, strayKey, directoryKey, pki] = await Promise.all([
+    rsaKey(), rsaKey(), rsaKey(), rsaKey(),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
   const store = new Store(buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined))), options.clock);
@@ -147,7 +150,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const issued = new Set<string>();
   const provider = createAuthServer({
     issued,
-    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls,
+    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls, directory: directoryKey,
     clients: clients.map((c) => c.metadata),
   });
   const oidc = provider.callback();
@@ -181,10 +184,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // The TPP catches this redirect in the browser; a person in manual mode sees this.
       sendHtml(res, 200, page('Back at the provider', `<p data-testid="tpp-callback">The bank sent you back${url.searchParams.get('error') ? ` with <code>${html(url.searchParams.get('error'))}</code>` : ''}. You may close this window.</p>`));
     } else {
+      if (faults.has('request-object-none-accepted') && url.pathname === '/auth') {
+        const rewritten = acceptUnsignedRequestObject(url);
+        if (rewritten) req.url = rewritten.pathname + rewritten.search;
+      }
       oidc(req, res);
     }
   };
 
+  // The directory's software statement for the TPP's software, signed by the key registration trusts.
+  const softwareStatement = await issueSoftwareStatement(directoryKey, {
+    softwareId: 'obtpp-reference-tpp', clientName: 'obtpp reference TPP (registered)', redirectUris, jwks: { keys: [clientKey.publicJwk as never] },
+  });
   const sandbox: Sandbox = {
     issuer,
     baseUrls,
@@ -197,6 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     jwksUri: `${issuer}/jwks`,
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
     faults: [...faults],
+    registration: { softwareStatement, keyPem: clientKey.privatePem, kid: clientKey.kid },
     profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
     issuedTokens: () => [...issued],
     stop: () => new Promise<void>((resolve) => {
@@ -218,11 +230,12 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
   };
   const list: Array<{ metadata: ClientMetadata; client: SandboxClient }> = [];
   const secret = randomBytes(24).toString('base64url');
+  // Every client holds the key its request objects are signed with (the FAPI checks of SEC-11 sign some).
+  const keyed = { privateJwk: key.privateJwk as SandboxClient['privateJwk'], privateKeyPem: key.privatePem, kid: key.kid };
   list.push({
     metadata: { ...common, client_id: 'obtpp-sandbox-basic', client_name: 'obtpp reference TPP', client_secret: secret, token_endpoint_auth_method: 'client_secret_basic' } as ClientMetadata,
-    client: { clientId: 'obtpp-sandbox-basic', clientName: 'obtpp reference TPP', authMethod: 'client_secret_basic', clientSecret: secret, redirectUri: redirectUris[0], redirectUris },
+    client: { clientId: 'obtpp-sandbox-basic', clientName: 'obtpp reference TPP', authMethod: 'client_secret_basic', clientSecret: secret, ...keyed, redirectUri: redirectUris[0], redirectUris },
   });
-  const keyed = { privateJwk: key.privateJwk as SandboxClient['privateJwk'], privateKeyPem: key.privatePem, kid: key.kid };
   list.push({
     metadata: { ...common, client_id: 'obtpp-sandbox-jwt', client_name: 'obtpp reference TPP (private_key_jwt)', token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'PS256', request_object_signing_alg: 'PS256' } as ClientMetadata,
     client: { clientId: 'obtpp-sandbox-jwt', clientName: 'obtpp reference TPP (private_key_jwt)', authMethod: 'private_key_jwt', ...keyed, redirectUri: redirectUris[0], redirectUris },
@@ -249,7 +262,7 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
   const psu = sb.psus[0];
   const clientAuth: Record<string, unknown> = { method: client.authMethod };
   if (client.clientSecret) clientAuth.secret = client.clientSecret;
-  if (client.authMethod !== 'client_secret_basic' && client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
+  if (client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
   return {
     name: `obtpp sandbox${variant === 'all' ? '' : ` (variant ${variant})`}`,
     variants,
@@ -270,6 +283,7 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
     // Payment requests are signed with the key every client registered; the bank's answers verify against its JWKS.
     signing: { key: sb.tppSigning.privateKeyPem, kid: sb.tppSigning.kid },
     bank: { jwks: sb.jwksUri },
+    registration: { softwareStatement: sb.registration.softwareStatement, key: sb.registration.keyPem, kid: sb.registration.kid },
     // Loopback answers in milliseconds: tight limits make a hung or flooding bank (the chaos faults) cost seconds.
     timeouts: { ...SANDBOX_TIMEOUTS },
     limits: { maxBodyBytes: SANDBOX_MAX_BODY_BYTES },

@@ -219,6 +219,7 @@ export function createResourceServer(ctx: ResourceContext) {
       if (consent?.kind !== 'ais' || !auth.scopes.includes('accounts')) throw forbidden('the access token was not issued for an account-access consent');
     }
     if (consent.kind !== 'ais') throw forbidden('the access token was not issued for an account-access consent');
+    if (consent.deleted && !faults.has('deleted-consent-opens-data')) throw unauthorised('the consent has been deleted');
     if (consent.Status !== 'Authorised') throw new ApiError(400, 'UK.OBIE.Resource.InvalidConsentStatus', `the consent is ${consent.Status}`);
     if (store.now() >= Date.parse(consent.ExpirationDateTime) && !faults.has('expired-consent-access')) throw unauthorised('the consent has expired');
     return consent;
@@ -368,6 +369,56 @@ export function createResourceServer(ctx: ResourceContext) {
         Meta: {},
       },
     };
+  }
+
+  /** The account-access consent as a read answers it (AIS-02's read-back side). */
+  function aisConsentBody(c: AisConsent, self: string) {
+    // The fault reads back dates the TPP never asked for; what the consent grants stays as it was.
+    const changed = faults.has('consent-reads-back-changed') && c.Status === 'Authorised';
+    const shift = (value: string, years: number) => {
+      const d = new Date(value);
+      d.setUTCFullYear(d.getUTCFullYear() + years);
+      return iso(d);
+    };
+    return {
+      Data: {
+        ConsentId: c.ConsentId, Status: c.Status, CreationDateTime: iso(c.CreationDateTime), StatusUpdateDateTime: iso(c.StatusUpdateDateTime),
+        Permissions: c.Permissions,
+        ExpirationDateTime: changed ? shift(c.ExpirationDateTime, 1) : c.ExpirationDateTime,
+        TransactionFromDateTime: changed ? shift(c.TransactionFromDateTime, -1) : c.TransactionFromDateTime,
+        TransactionToDateTime: c.TransactionToDateTime,
+      },
+      Risk: {},
+      Links: { Self: self },
+      Meta: {},
+    };
+  }
+
+  /** The client's own account-access consent named in the path; a deleted one is gone (400, as the standard says). */
+  async function ownAisConsent(r: Req): Promise<AisConsent> {
+    const auth = await clientCredentials(r, 'accounts');
+    const c = store.consents.get(r.params.consentId);
+    if (!c || c.kind !== 'ais' || c.clientId !== auth.clientId || c.deleted) throw notFound('account-access consent', 'ConsentId');
+    return c;
+  }
+
+  async function getAccountAccessConsent(r: Req): Promise<Reply> {
+    const c = await ownAisConsent(r);
+    return { status: 200, body: aisConsentBody(c, r.self) };
+  }
+
+  /** Deletes the consent and revokes every token issued for it (unless the fault keeps them working). */
+  async function deleteAccountAccessConsent(r: Req): Promise<Reply> {
+    const c = await ownAisConsent(r);
+    c.deleted = true;
+    if (!faults.has('deleted-consent-opens-data')) {
+      for (const [grantId, intent] of store.intentByGrant) {
+        if (intent !== c.ConsentId) continue;
+        await provider.AccessToken.revokeByGrantId(grantId);
+        await provider.RefreshToken.revokeByGrantId(grantId);
+      }
+    }
+    return { status: 204 };
   }
 
   async function listAccounts(r: Req): Promise<Reply> {
@@ -709,6 +760,11 @@ export function createResourceServer(ctx: ResourceContext) {
   const routes: Route[] = [
     route(AB, 'POST', '/account-access-consents', createAccountAccessConsent),
     route(AB, 'POST', '/consents', createAccountAccessConsent),
+    // Read and delete: the spec leaves revocation "not shown", so the UK standard's endpoints, in both variants.
+    route(AB, 'GET', '/account-access-consents/:consentId', getAccountAccessConsent),
+    route(AB, 'DELETE', '/account-access-consents/:consentId', deleteAccountAccessConsent),
+    route(AB, 'GET', '/consents/:consentId', getAccountAccessConsent),
+    route(AB, 'DELETE', '/consents/:consentId', deleteAccountAccessConsent),
     route(AB, 'GET', '/accounts', listAccounts),
     route(AB, 'GET', '/accounts/:accountId', getAccount),
     route(AB, 'GET', '/accounts/:accountId/balances', getBalances),

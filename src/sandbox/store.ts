@@ -37,6 +37,8 @@ export interface AisConsent extends ConsentBase {
   TransactionToDateTime: string;
   /** AccountIds the PSU selected. */
   accounts: string[];
+  /** Deleted by the TPP (DELETE /account-access-consents/{ConsentId}): gone, and its tokens open nothing. */
+  deleted?: boolean;
 }
 
 export interface CofConsent extends ConsentBase {

@@ -143,7 +143,8 @@ export class Session {
   // ------------------------------------------------------------------------------------------
   // Tokens
 
-  private auth(): Promise<Auth> {
+  /** The bank's authorisation server (discovered once per session). */
+  auth(): Promise<Auth> {
     this.authPromise ??= import('../auth/index.ts').then(({ Auth }) => Auth.create(this.profile, this.http));
     this.authPromise.catch(() => (this.authPromise = undefined));
     return this.authPromise;

@@ -50,6 +50,21 @@ export interface StoredToken {
   obtainedAt: number;
 }
 
+/**
+ * A client obtpp registered at the bank (DCR): its id, and the secrets that go with it — the client
+ * secret and the registration access token (RFC 7592) — which only `obtpp register show --reveal` prints.
+ */
+export interface StoredRegistration {
+  clientId: string;
+  clientSecret?: string;
+  registrationAccessToken?: string;
+  registrationClientUri?: string;
+  tokenEndpointAuthMethod?: string;
+  endpoint: string;
+  /** Epoch ms. */
+  registeredAt: number;
+}
+
 export interface ProfileState {
   profile: string;
   baseUrl: string;
@@ -60,6 +75,7 @@ export interface ProfileState {
   last?: string;
   consents: Record<string, ConsentRecord>;
   tokens: Record<string, StoredToken>;
+  registration?: StoredRegistration;
   clientCredentials: Partial<Record<Fn, StoredToken>>;
 }
 

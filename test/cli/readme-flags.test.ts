@@ -51,6 +51,9 @@ function resolveCommand(ws: string[]): { cmd: Command; path: string; rest: strin
   let i = 1;
   while (i < ws.length && find(cmd, ws[i])) cmd = find(cmd, ws[i++])!;
   const path = ['obtpp', ...ws.slice(1, i)].join(' ');
+  // A group with a default subcommand (`obtpp register` = `obtpp register create`) runs it, as commander does.
+  const fallback = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
+  if (fallback && find(cmd, fallback) && !ws.slice(i).some((w) => ['-h', '--help'].includes(w))) cmd = find(cmd, fallback)!;
   return { cmd, path, rest: ws.slice(i) };
 }
 

@@ -93,6 +93,38 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     failsWith(refused, 1, /^obtpp: the bank refused GET \/accounts\/alice-current\/balances: 40[13]/);
   });
 
+  test('an AIS consent read back and deleted: consent get shows it unchanged, consent delete revokes it at the bank', async () => {
+    const created = await h.json(['consent', 'create', 'ais', '--permissions', 'ReadAccountsDetail,ReadBalances', '--expires', '+10d', '--from', '-20d', '--to', 'now']);
+    assert.equal(created.code, 0, created.stderr);
+    const consentId = created.doc.Data.ConsentId;
+    assert.equal((await h.obtpp(['consent', 'authorise', consentId, '--accounts', 'alice-current'])).code, 0);
+
+    const read = await h.json(['consent', 'get', consentId]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.equal(read.doc.Data.Status, 'Authorised');
+    assert.deepEqual(read.doc.Data.Permissions, created.doc.Data.Permissions);
+    for (const f of ['ExpirationDateTime', 'TransactionFromDateTime', 'TransactionToDateTime']) assert.equal(read.doc.Data[f], created.doc.Data[f], f);
+    const table = await h.obtpp(['consent', 'get', consentId]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^Status\s+Authorised$/m);
+    assert.match(table.stdout, /^Permissions\s+ReadAccountsDetail, ReadBalances$/m);
+
+    const token = profileEntry(await readState(h.stateFile)).tokens[consentId].accessToken;
+    const deleted = await h.json(['consent', 'delete', consentId]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.deepEqual(deleted.doc, { consentId, fn: 'ais', deleted: true, status: 204 });
+    assert.equal(profileEntry(await readState(h.stateFile)).tokens[consentId], undefined, 'its tokens are forgotten');
+    failsWith(await h.json(['consent', 'get', consentId]), 1, /^obtpp: the bank refused GET \/account-access-consents\/ais-[\w-]+: 400 UK\.OBIE\.Resource\.NotFound/);
+
+    // The token obtpp held before the DELETE opens nothing at the bank any more.
+    const state = await readState(h.stateFile);
+    profileEntry(state).tokens[consentId] = { accessToken: token, tokenType: 'Bearer', grant: 'authorization_code', expiresAt: Date.now() + 60_000 };
+    await writeFile(h.stateFile, JSON.stringify(state), { mode: 0o600 });
+    const refused = await h.json(['accounts', '--consent', consentId]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /the bank refused GET \/accounts: 401/);
+  });
+
   test('a COF session: create with a listed account as debtor, authorise, confirm, read, delete', async () => {
     const created = await h.json(['consent', 'create', 'cof', '--debtor-id', 'alice-current', '--expires', '+7d']);
     assert.equal(created.code, 0, created.stderr);
@@ -264,6 +296,35 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     }
   });
 
+  /** The client secret and registration access token `register` obtained (for the secret scan below). */
+  const dcrSecrets: string[] = [];
+
+  test('register: DCR with the profile\'s software statement, secrets only in the state and under --reveal; show, delete', async () => {
+    const created = await h.json(['register', '--verbose']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/reg → 201/);
+    assert.equal(created.doc.clientSecret, 'held (--reveal prints it)');
+    assert.equal(created.doc.tokenEndpointAuthMethod, 'client_secret_basic');
+    const stored = profileEntry(await readState(h.stateFile)).registration;
+    assert.equal(stored.clientId, created.doc.clientId);
+    assert.ok(stored.clientSecret && stored.registrationAccessToken);
+    dcrSecrets.push(stored.clientSecret, stored.registrationAccessToken);
+    for (const secret of dcrSecrets) assert.ok(!created.stderr.includes(secret) && !created.stdout.includes(secret), 'no DCR secret printed by register --verbose');
+
+    const remote = await h.json(['register', 'show', '--remote', '--verbose']);
+    assert.equal(remote.code, 0, remote.stderr);
+    assert.equal(remote.doc.remote.client_id, stored.clientId);
+    assert.equal(remote.doc.remote.client_secret, undefined);
+    const revealed = await h.json(['register', 'show', '--reveal']);
+    assert.equal(revealed.doc.clientSecret, stored.clientSecret);
+    assert.equal(revealed.doc.registrationAccessToken, stored.registrationAccessToken);
+
+    const deleted = await h.json(['register', 'delete']);
+    assert.deepEqual(deleted.doc, { clientId: stored.clientId, deleted: true, status: 204 });
+    assert.equal(profileEntry(await readState(h.stateFile)).registration, undefined);
+    failsWith(await h.obtpp(['register', 'show']), 2, /^obtpp: no registration yet for obtpp sandbox/);
+  });
+
   test('no token or secret in any output, except token show\'s stdout', async () => {
     // One more verbose round trip through every kind of exchange (cc grant, code exchange, refresh).
     await h.obtpp(['token', 'clear']);
@@ -274,11 +335,12 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
 
     const secrets = h.tokens;
     const profile = JSON.parse(await readFile(h.profileFile, 'utf8'));
-    const fixed = [profile.auth.clientAuth.secret, profile.psu.password];
+    const fixed = [profile.auth.clientAuth.secret, profile.psu.password, profile.registration.softwareStatement, ...profile.registration.key.split('\n').filter((l: string) => l.length >= 40 && !l.startsWith('-----'))];
+    for (const s of dcrSecrets) secrets.add(s);
     assert.ok(secrets.size >= 10, `tokens collected: ${secrets.size}`);
     let shown = 0;
     for (const run of h.runs) {
-      const isShow = run.args[0] === 'token' && run.args[1] === 'show' && !run.args.includes('--help');
+      const isShow = (run.args[0] === 'token' && run.args[1] === 'show' && !run.args.includes('--help')) || (run.args[0] === 'register' && run.args.includes('--reveal'));
       for (const s of [...secrets, ...fixed]) {
         assert.ok(!run.stderr.includes(s), `obtpp ${run.args.join(' ')}: a secret on stderr`);
         if (!isShow || fixed.includes(s)) assert.ok(!run.stdout.includes(s), `obtpp ${run.args.join(' ')}: a secret on stdout`);

@@ -25,7 +25,7 @@ function obtpp(args: string[], timeoutMs = 300_000): Promise<Run> {
 async function catalogue(): Promise<Map<string, string[]>> {
   const text = await readFile(join(root, 'docs', 'rules.md'), 'utf8');
   const rules = new Map<string, string[]>();
-  for (const m of text.matchAll(/^\| ((?:AIS|COF|PIS|SEC)-\d\d) \| .*? \| (.*?) \|$/gm)) rules.set(m[1]!, m[2]!.includes('B') ? ['A', 'B'] : ['A']);
+  for (const m of text.matchAll(/^\| ((?:AIS|COF|PIS|SEC|DCR)-\d\d) \| .*? \| (.*?) \|$/gm)) rules.set(m[1]!, m[2]!.includes('B') ? ['A', 'B'] : ['A']);
   return rules;
 }
 

@@ -209,3 +209,45 @@ describe('our samples pass the official schemas too', { skip }, () => {
     }
   });
 });
+
+describe('the account-access consent read and delete agree with the official file', { skip }, () => {
+  const official = () => doc('account-info').paths['/account-access-consents/{ConsentId}'];
+  const feature = () => readFileSync(fileURLToPath(new URL('../../features/account-information.feature', import.meta.url)), 'utf8');
+
+  test('GET answers 200 with OBReadConsentResponse1, which is what AIS-02\'s read-back judges it by', () => {
+    const ref: string = official().get.responses['200'].$ref;
+    const response = doc('account-info').components.responses[ref.split('/').at(-1)!];
+    const schemas = Object.values(response.content as Record<string, { schema: { $ref: string } }>).map((c) => c.schema.$ref);
+    assert.ok(schemas.length > 0 && schemas.every((s) => s === '#/components/schemas/OBReadConsentResponse1'), JSON.stringify(schemas));
+    assert.deepEqual(COUNTERPART.OBReadConsentResponse1, ['account-info', 'OBReadConsentResponse1']);
+    assert.match(feature(), /When the AISP reads that account-access consent\n\s+Then the bank answers 200 OK\n\s+And the body is a valid "OBReadConsentResponse1"/);
+  });
+
+  test('DELETE answers 204 with no body, which is what AIS-12 demands; both take the ConsentId in the path', async () => {
+    const ref: string = official().delete.responses['204'].$ref;
+    const response = doc('account-info').components.responses[ref.split('/').at(-1)!];
+    assert.equal(response.content, undefined, 'the official 204 has no body');
+    assert.deepEqual(Object.keys(official().delete.responses).filter((c) => c.startsWith('2')), ['204']);
+    assert.match(feature(), /When the AISP deletes that account-access consent\n\s+Then the bank answers 204 No Content/);
+    // obtpp's client sends both to the official path (the profile's accountAccessConsents + /{ConsentId}).
+    const { profileFromObject } = await import('../../src/profile/load.ts');
+    const { TppClient } = await import('../../src/client/operations.ts');
+    const { httpFromProfile } = await import('../../src/client/factory.ts');
+    const p = await profileFromObject({
+      name: 'uk bank', variants: ['A', 'B'], baseUrl: 'https://ob.bank.example/open-banking/v3.1',
+      auth: { issuer: 'https://auth.bank.example', clientId: 'c', clientAuth: { method: 'client_secret_post', secret: 's3cret-value' }, redirectUri: 'https://tpp.example/cb' },
+      psu: { username: 'u', password: 'p4ssword', driver: { kind: 'sandbox' } },
+    }, { source: 'test.yaml', env: {} });
+    const http = httpFromProfile(p);
+    try {
+      for (const variant of ['A', 'B'] as const) {
+        const c = new TppClient(p, variant, http);
+        for (const op of ['getAccountAccessConsent', 'deleteAccountAccessConsent'] as const) {
+          assert.equal(c.pathOf(op, { consentId: 'aac-1' }).replace('aac-1', '{ConsentId}'), '/account-access-consents/{ConsentId}', `${variant} ${op}`);
+        }
+      }
+    } finally {
+      await http.close();
+    }
+  });
+});

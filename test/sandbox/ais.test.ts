@@ -193,4 +193,43 @@ describe('sandbox: account information', () => {
       clock -= 2 * HOUR;
     }
   });
+
+  test('the consent reads back unchanged after authorisation, on both paths and variants (official OBReadConsentResponse1)', async () => {
+    const body = aisBody();
+    const { consentId } = await authorised(body);
+    for (const [variant, path] of [['A', '/account-access-consents'], ['A', '/consents'], ['B', '/account-access-consents'], ['B', '/consents']] as const) {
+      const res = await tpp.api(variant, 'GET', `${path}/${consentId}`, { token: cc });
+      assert.equal(res.status, 200, `${variant} ${path}: ${res.text}`);
+      assertObie('ais', 'OBReadConsentResponse1', res.body);
+      assert.equal(res.body.Data.ConsentId, consentId);
+      assert.equal(res.body.Data.Status, 'Authorised');
+      for (const field of ['Permissions', 'ExpirationDateTime', 'TransactionFromDateTime', 'TransactionToDateTime'] as const) {
+        assert.deepEqual(res.body.Data[field], body.Data[field], field);
+      }
+      assert.equal(res.body.Links.Self, `${sb.baseUrls[variant]}${path}/${consentId}`);
+    }
+    // Consent endpoints take the client's own client-credentials token only.
+    const { token } = await authorised();
+    assert.equal((await tpp.api('A', 'GET', `/account-access-consents/${consentId}`, { token })).status, 403);
+    assert.equal((await tpp.api('A', 'GET', `/account-access-consents/${consentId}`)).status, 401);
+    const unknown = await tpp.api('A', 'GET', '/account-access-consents/no-such-consent', { token: cc });
+    assert.equal(unknown.status, 400);
+    assertObie('ais', 'OBErrorResponse1', unknown.body);
+  });
+
+  test('DELETE answers 204 with no body; the consent no longer reads (400) and its access and refresh tokens open nothing', async () => {
+    const { consentId, token, tokens } = await authorised();
+    assert.equal((await tpp.api('B', 'GET', '/accounts', { token })).status, 200);
+    const deleted = await tpp.api('B', 'DELETE', `/account-access-consents/${consentId}`, { token: cc });
+    assert.equal(deleted.status, 204);
+    assert.equal(deleted.text, '');
+    const read = await tpp.api('B', 'GET', `/account-access-consents/${consentId}`, { token: cc });
+    assert.equal(read.status, 400);
+    assert.equal(read.body.Errors[0].ErrorCode, 'UK.OBIE.Resource.NotFound');
+    for (const path of ['/accounts', '/accounts/alice-current', '/accounts/alice-current/balances', '/accounts/alice-current/transactions']) {
+      assert.equal((await tpp.api('B', 'GET', path, { token })).status, 401, path);
+    }
+    await assert.rejects(tpp.refresh(tokens.refresh_token!), (e: any) => e?.error === 'invalid_grant', 'the refresh token is revoked too');
+    assert.equal((await tpp.api('B', 'DELETE', `/account-access-consents/${consentId}`, { token: cc })).status, 400, 'a second DELETE finds nothing');
+  });
 });

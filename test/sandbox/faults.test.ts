@@ -45,6 +45,15 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
     assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token })).status, 200);
   },
+  'consent-reads-back-changed': async (w) => {
+    const body = aisBody();
+    const { id, token } = await w.ais(body);
+    const read = await w.tpp.api('A', 'GET', `/account-access-consents/${id}`, { token: await w.tpp.cc('accounts') });
+    assert.equal(read.status, 200);
+    assert.notEqual(read.body.Data.ExpirationDateTime, body.Data.ExpirationDateTime);
+    assert.notEqual(read.body.Data.TransactionFromDateTime, body.Data.TransactionFromDateTime);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).status, 200, 'access itself is unchanged');
+  },
   'partial-grant': async (w) => {
     const { token } = await w.ais();
     assert.equal((await w.tpp.api('A', 'GET', '/accounts/alice-current/balances', { token })).status, 403);
@@ -89,6 +98,13 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'currency-lowercase': async (w) => {
     const { token } = await w.ais();
     assert.match((await w.tpp.api('A', 'GET', '/accounts', { token })).body.Data.Account[0].Currency, /^[a-z]{3}$/);
+  },
+  'deleted-consent-opens-data': async (w) => {
+    const { id, token } = await w.ais();
+    const cc = await w.tpp.cc('accounts');
+    assert.equal((await w.tpp.api('A', 'DELETE', `/account-access-consents/${id}`, { token: cc })).status, 204);
+    assert.equal((await w.tpp.api('A', 'GET', `/account-access-consents/${id}`, { token: cc })).status, 400);
+    assert.equal((await w.tpp.api('A', 'GET', '/accounts', { token })).status, 200);
   },
   'funds-consent-without-debtor': async ({ tpp }) => {
     assert.equal((await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: await tpp.cc('fundsconfirmations'), body: { Data: {} } })).status, 201);
@@ -184,6 +200,23 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const result = await tpp.authorise(browser, created.body.Data.ConsentId, 'accounts', { decision: 'reject' });
     assert.equal(result.error, undefined);
     assert.ok(result.tokens?.access_token);
+  },
+  'request-object-none-accepted': async ({ tpp }) => {
+    const created = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() });
+    assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'none')).went, 'login');
+  },
+  'request-object-exp-not-required': async ({ tpp }) => {
+    const created = await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() });
+    assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'no-exp')).went, 'login');
+    assert.equal((await tpp.requestObject(created.body.Data.ConsentId, 'accounts', 'expired')).went, 'error', 'only exp\'s absence is let through');
+  },
+  'registration-without-ssa-accepted': async ({ sb }) => {
+    const res = await fetch(`${sb.issuer}/reg`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [sb.clients[0].redirectUri], grant_types: ['client_credentials'], response_types: [], token_endpoint_auth_method: 'client_secret_basic' }),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    assert.ok((await res.json() as { client_secret?: string }).client_secret);
   },
   'create-200': async ({ tpp }) => {
     assert.equal((await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() })).status, 200);

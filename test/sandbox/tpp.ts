@@ -7,6 +7,7 @@ import * as client from 'openid-client';
 import puppeteer from 'puppeteer';
 import type { Browser, Page } from 'puppeteer';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { SignJWT } from 'jose';
 import type { Sandbox, Variant } from '../../src/sandbox/index.ts';
 
 export type Json = any;
@@ -159,6 +160,35 @@ export class Tpp {
       ? await client.buildAuthorizationUrlWithJAR(this.config, params, { key: await importKey(c.privateKeyPem!), kid: c.kid })
       : client.buildAuthorizationUrl(this.config, params);
     return { url, verifier, state, nonce };
+  }
+
+  /**
+   * Sends an authorization request whose request object has one defect (or none), redirects not
+   * followed; answers where the bank sent the browser (`login` for its interaction pages).
+   */
+  async requestObject(intentId: string, scope: string, defect: 'well-formed' | 'none' | 'no-exp' | 'expired'): Promise<{ status: number; location?: string; went: 'login' | 'error' | 'other'; error?: string }> {
+    const c = this.sb.clients[this.clientIndex];
+    const now = Math.floor(Date.now() / 1000);
+    const claim = { openbanking_intent_id: { value: intentId, essential: true } };
+    const payload: Record<string, unknown> = {
+      client_id: c.clientId, redirect_uri: c.redirectUri, response_type: 'code', scope: `openid ${scope}`, state: 'st', nonce: 'no',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      claims: { id_token: claim }, iss: c.clientId, aud: this.sb.issuer, iat: now, nbf: now, exp: now + 300,
+    };
+    if (defect === 'no-exp') delete payload.exp;
+    if (defect === 'expired') Object.assign(payload, { iat: now - 4000, nbf: now - 4000, exp: now - 3600 });
+    const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const request = defect === 'none'
+      ? `${part({ alg: 'none' })}.${part(payload)}.`
+      : await new SignJWT(payload).setProtectedHeader({ alg: 'PS256', kid: c.kid }).sign(await importKey(c.privateKeyPem!));
+    const url = new URL(`${this.sb.issuer}/auth`);
+    for (const [k, v] of Object.entries({ client_id: c.clientId, response_type: 'code', scope: `openid ${scope}`, redirect_uri: c.redirectUri, request })) url.searchParams.set(k, v);
+    const res = await undiciFetch(url, { redirect: 'manual', dispatcher: this.dispatcher });
+    await res.arrayBuffer();
+    const location = res.headers.get('location') ?? undefined;
+    const to = location ? new URL(location, this.sb.issuer) : undefined;
+    const went = to?.pathname.startsWith('/interaction/') ? 'login' : to?.searchParams.get('error') ? 'error' : 'other';
+    return { status: res.status, location, went, ...(to?.searchParams.get('error') ? { error: to.searchParams.get('error')! } : {}) };
   }
 
   async refresh(refreshToken: string) {

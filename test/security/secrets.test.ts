@@ -58,6 +58,7 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       SB_PSU_PASSWORD: psu.password,
       // The x-jws-signature key (the one the sandbox trusts for every client).
       SB_SIGNING_KEY: sb.tppSigning.privateKeyPem,
+      SB_SSA: sb.registration.softwareStatement,
       SB_ATTEST_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       OBTPP_STATE: join(work, 'state.json'),
     };
@@ -68,6 +69,9 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       p.psu.password = '${env:SB_PSU_PASSWORD}';
       // One profile takes the signing key from the environment, the other from a file (file:PATH).
       p.signing.key = file.endsWith('jwt.yaml') ? '${env:SB_SIGNING_KEY}' : 'file:signing-key.pem';
+      // DCR: the software statement and the key that signs registrations (the client's own).
+      p.registration.softwareStatement = '${env:SB_SSA}';
+      p.registration.key = '${env:SB_PRIVATE_KEY}';
       return writeFile(file, stringify(p), { mode: 0o600 });
     };
     const jwtProfile = join(work, 'jwt.yaml');
@@ -96,6 +100,8 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       ['payment', 'submit', ...p, '--verbose'],
       ['token', 'refresh', ...p, '--verbose'],
       ['consent', 'list', ...p, '--json'],
+      ['register', ...p, '--verbose'],
+      ['register', 'show', ...p, '--remote', '--verbose'],
       ['profile', 'check', basicProfile],
       ['profile', 'check', jwtProfile, '--json'],
     ];
@@ -106,6 +112,13 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
     }
     const shown = await obtpp(['token', 'show', ...p, '--json'], env);
     assert.equal(shown.code, 0, shown.stderr);
+    // The registration's secrets, as the state holds them; then the registration is deleted (verbose).
+    const registered = JSON.parse(await readFile(env.OBTPP_STATE, 'utf8'));
+    const dcr = [...JSON.stringify(registered).matchAll(/"(?:clientSecret|registrationAccessToken)":"([^"]+)"/g)].map((m) => m[1]!);
+    assert.equal(dcr.length, 2, 'register kept the client secret and the registration access token in the state');
+    const unregistered = await obtpp(['register', 'delete', ...p, '--verbose'], env);
+    runs.push(unregistered);
+    assert.equal(unregistered.code, 0, unregistered.stderr);
 
     // What must never appear: the configured secrets and every token the bank issued.
     const state = JSON.parse(await readFile(env.OBTPP_STATE, 'utf8'));
@@ -117,7 +130,9 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
     const keyLines = jwtClient.privateKeyPem!.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
     const signingKeyLines = env.SB_SIGNING_KEY.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
     const attestKeyLines = env.SB_ATTEST_KEY.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
-    const secrets = [env.SB_CLIENT_SECRET, env.SB_PRIVATE_KEY, env.SB_PSU_PASSWORD, env.SB_SIGNING_KEY, ...signingKeyLines, env.SB_ATTEST_KEY, ...attestKeyLines, ...keyLines, ...issued, ...stateTokens].filter((s) => s.length >= 8);
+    // DCR adds three kinds: the software statement, the registered clients' secrets (conform's and the CLI's) and the registration access tokens.
+    assert.ok(issued.length > dcr.length, 'the bank recorded the registrations\' secrets');
+    const secrets = [env.SB_CLIENT_SECRET, env.SB_PRIVATE_KEY, env.SB_PSU_PASSWORD, env.SB_SIGNING_KEY, ...signingKeyLines, env.SB_ATTEST_KEY, env.SB_SSA, ...dcr, ...attestKeyLines, ...keyLines, ...issued, ...stateTokens].filter((s) => s.length >= 8);
 
     const files = await filesUnder(reportDir);
     assert.ok(files.some((f) => f.endsWith('report.html')) && files.some((f) => f.endsWith('messages.ndjson')), 'the report dir holds the reports');

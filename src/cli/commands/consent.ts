@@ -102,15 +102,17 @@ export async function createPis(io: Io, flags: PisFlags): Promise<void> {
   });
 }
 
-/** GET of a consent: funds-confirmation consents (variant A) and payment-order consents (the payment). */
+/**
+ * GET of a consent: account-access consents (UK, both variants), funds-confirmation consents
+ * (variant A) and payment-order consents (the payment).
+ */
 export async function get(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await session.consent(undefined, consentArg(id, flags));
-    if (record.fn === 'ais') {
-      throw new UsageError(`account-access consent ${record.id}: the specification has no GET for account-access consents (obtpp consent list shows what obtpp knows of it)`);
-    }
+    const c = session.client;
     const result = session.check(
-      await session.withClientToken(record.fn, (token) => record.fn === 'cof' ? session.client.getFundsConsent(record.id, { token }) : session.client.getPayment(record.id, { token })),
+      await session.withClientToken(record.fn, (token) =>
+        record.fn === 'ais' ? c.getAccountAccessConsent(record.id, { token }) : record.fn === 'cof' ? c.getFundsConsent(record.id, { token }) : c.getPayment(record.id, { token })),
       [200],
     );
     await session.rememberStatus(record.id, statusOf(result.body));
@@ -125,6 +127,8 @@ function printConsentBody(out: Out, record: ConsentRecord, body: unknown): void 
     ['ConsentId', data.ConsentId], ['Status', data.Status], ['Kind', FN_NAMES[record.fn]],
     ['Created', data.CreationDateTime], ['Status updated', data.StatusUpdateDateTime], ['Expires', data.ExpirationDateTime],
   ];
+  if (Array.isArray(data.Permissions)) rows.push(['Permissions', data.Permissions.join(', ')]);
+  if (data.TransactionFromDateTime || data.TransactionToDateTime) rows.push(['Transactions', `${data.TransactionFromDateTime ?? '…'} to ${data.TransactionToDateTime ?? '…'}`]);
   const debtor = data.DebtorAccount ?? data.Initiation?.DebtorAccount ?? data.Debtor;
   if (debtor) rows.push(['Debtor', `${debtor.Identification} (${debtor.SchemeName}${debtor.Name ? `, ${debtor.Name}` : ''})`]);
   const init = data.Initiation;
@@ -136,18 +140,23 @@ function printConsentBody(out: Out, record: ConsentRecord, body: unknown): void 
 export async function del(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await session.consent(undefined, consentArg(id, flags));
-    if (record.fn !== 'cof') {
+    if (record.fn === 'pis') {
       throw new UsageError(`${FN_NAMES[record.fn]} ${record.id}: the specification has no DELETE for it (obtpp consent forget ${record.id} drops it from the session state)`);
     }
-    const result = session.check(await session.withClientToken('cof', (token) => session.client.deleteFundsConsent(record.id, { token })), [200, 204]);
+    const fn = record.fn;
+    const c = session.client;
+    const result = session.check(
+      await session.withClientToken(fn, (token) => fn === 'ais' ? c.deleteAccountAccessConsent(record.id, { token }) : c.deleteFundsConsent(record.id, { token })),
+      [200, 204],
+    );
     await session.update((s) => {
       const r = s.consents[record.id];
       if (r) r.status = 'Deleted';
       delete s.tokens[record.id];
-      if (s.current.cof === record.id) delete s.current.cof;
+      if (s.current[fn] === record.id) delete s.current[fn];
     });
     if (out.json) return out.document({ consentId: record.id, fn: record.fn, deleted: true, status: result.status });
-    out.line(`deleted funds-confirmation consent ${record.id} (${result.status}); its tokens are forgotten`);
+    out.line(`deleted ${FN_NAMES[fn]} ${record.id} (${result.status}); its tokens are forgotten`);
   });
 }
 

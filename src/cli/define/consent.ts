@@ -76,7 +76,7 @@ Example:
     .action(action(io, consent('authorise')));
 
   withCommon(group.command('get').argument('[consentId]', 'the consent (default: the one created last)'))
-    .description('read a consent at the bank: funds-confirmation consents (GET, variant A) and payment-order consents')
+    .description('read a consent at the bank: account-access consents (GET, UK), funds-confirmation consents (variant A) and payment-order consents')
     .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
     .addHelpText('after', `
 --json prints the bank's answer as-is.
@@ -86,7 +86,7 @@ Example:
     .action(action(io, consent('get')));
 
   withCommon(group.command('delete').argument('[consentId]', 'the consent (default: the one created last)'))
-    .description('delete a funds-confirmation consent at the bank (DELETE, variant A) and forget its tokens')
+    .description('delete an account-access consent (DELETE, UK) or a funds-confirmation consent (variant A) at the bank and forget its tokens')
     .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
     .addHelpText('after', `
 --json prints { consentId, fn, deleted: true, status }.

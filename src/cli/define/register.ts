@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import type { Io } from '../io.ts';
+import { action, withCommon } from '../lazy.ts';
+
+const register = (name: 'create' | 'show' | 'del') => () => import('../commands/register.ts').then((m) => ({ run: m[name] }));
+
+export function defineRegister(program: Command, io: Io): void {
+  const group = program.command('register')
+    .description('register obtpp at the bank (dynamic client registration, OBIE DCR 3.3 / RFC 7591); show or delete the registration')
+    .addHelpText('after', '\nExample:\n  $ obtpp register --profile sb.yaml && obtpp register show --remote');
+  // `obtpp register` alone registers: `create` is the group's default.
+  withCommon(group.command('create', { isDefault: true }))
+    .description('register obtpp at the bank with the profile\'s software statement (the default of obtpp register)')
+    .addHelpText('after', `
+Sends a request JWT signed with registration.key, carrying registration.softwareStatement, the token
+endpoint auth method and the redirect URIs. The issued client secret and registration access token
+go to the session state only.
+--json prints { clientId, tokenEndpointAuthMethod, registrationClientUri, endpoint, registeredAt, clientSecret: "held …" }.
+
+Example:
+  $ obtpp register --profile sb.yaml
+  $ obtpp register show --reveal --json | jq -r .clientSecret`)
+    .action(action(io, register('create')));
+  withCommon(group.command('show'))
+    .description('the registration kept in the session state; --reveal prints its client secret and registration access token')
+    .option('--reveal', 'print the client secret and the registration access token (secrets!)')
+    .option('--remote', 'also read the registration at the bank (RFC 7592 GET with the registration access token)')
+    .addHelpText('after', `
+--json prints { clientId, tokenEndpointAuthMethod, registrationClientUri, endpoint, registeredAt, clientSecret, registrationAccessToken? , remote? }.
+
+Example:
+  $ obtpp register show --remote`)
+    .action(action(io, register('show')));
+  withCommon(group.command('delete'))
+    .description('delete the registration at the bank (RFC 7592 DELETE) and forget its secrets')
+    .addHelpText('after', `
+--json prints { clientId, deleted: true, status }.
+
+Example:
+  $ obtpp register delete`)
+    .action(action(io, register('del')));
+}

@@ -1,0 +1,163 @@
+// DCR-01, DCR-02: dynamic client registration (OBIE DCR 3.3, RFC 7591 and 7592), through the same
+// registration code `obtpp register` uses. Every registration a scenario makes is deleted again
+// where the bank offers RFC 7592.
+import { After } from '@cucumber/cucumber';
+import { Given, When, Then } from './support/define.ts';
+import type { ConformanceWorld } from './support/world.ts';
+import { describeAnswer, quote } from './support/judge.ts';
+import { NotApplicableError, type ApiResult } from '../src/client/operations.ts';
+import { AuthorisationError, HttpError } from '../src/errors.ts';
+import type { Variant } from '../src/profile/types.ts';
+import type { HttpResult } from '../src/client/http.ts';
+import {
+  registrationClaims, signRegistration, sendRegistration, registrationFrom, manageRegistration, type Registration,
+} from '../src/auth/register.ts';
+
+/** The profile has no registration block: the bank's registration is not for this run to judge. */
+class RegistrationNotConfigured extends NotApplicableError {
+  constructor(variant: Variant, why: string) {
+    super('createAccountAccessConsent', variant);
+    this.message = why;
+  }
+}
+
+const registrations = new WeakMap<ConformanceWorld, Registration[]>();
+
+async function endpoint(world: ConformanceWorld): Promise<string> {
+  if (!world.ctx.profile.registration) throw new RegistrationNotConfigured(world.variant, 'the profile has no registration block (software statement and key), so dynamic client registration is not judged');
+  const auth = await world.lane.auth();
+  const at = auth.registrationEndpoint;
+  if (!at) throw new RegistrationNotConfigured(world.variant, 'the bank\'s discovery document advertises no registration_endpoint, and the profile gives none (registration.endpoint)');
+  return at;
+}
+
+/** Sends one registration; the answer becomes the scenario's last. */
+async function register(world: ConformanceWorld, variant: 'valid' | 'no-ssa' | 'self-signed-ssa'): Promise<HttpResult> {
+  const at = await endpoint(world);
+  const profile = world.ctx.profile;
+  const auth = await world.lane.auth();
+  let ssa: string | null | undefined;
+  if (variant === 'no-ssa') ssa = null;
+  if (variant === 'self-signed-ssa') {
+    // The same statement, signed with the TPP's own key in place of the directory's.
+    const payload = JSON.parse(Buffer.from(profile.registration!.softwareStatement.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    ssa = await signRegistration(profile, payload);
+  }
+  try {
+    const r = await sendRegistration(world.lane.http, at, await signRegistration(profile, registrationClaims(profile, auth.issuer, { softwareStatement: ssa })));
+    world.last = { ...r, operation: 'createAccountAccessConsent' } as ApiResult;
+    if (r.status === 201) {
+      try {
+        const reg = registrationFrom(r);
+        registrations.set(world, [...(registrations.get(world) ?? []), reg]);
+      } catch {
+        // judged by the steps that need the client
+      }
+    }
+    return r;
+  } catch (error) {
+    if (error instanceof HttpError) throw world.violation(`registering: the bank gave no usable answer: ${error.message}`);
+    throw error;
+  }
+}
+
+function latest(world: ConformanceWorld): Registration {
+  const reg = registrations.get(world)?.at(-1);
+  if (!reg) throw world.violation(`the registration must answer 201 with a client_id, got ${describeAnswer(world.answer())}`);
+  return reg;
+}
+
+Given('a registration with the profile\'s software statement is accepted', async function (this: ConformanceWorld) {
+  const r = await register(this, 'valid');
+  if (r.status !== 201) throw this.blocked('DCR-02', `a registration with the profile's software statement (a set-up of this scenario) was refused: ${describeAnswer(this.answer())}`);
+});
+
+When('the TPP registers with a request that carries no software statement', async function (this: ConformanceWorld) {
+  await register(this, 'no-ssa');
+  this.notes.push('a registration without a software statement');
+});
+
+When('the TPP registers with a software statement it signed itself', async function (this: ConformanceWorld) {
+  await register(this, 'self-signed-ssa');
+  this.notes.push('a registration whose software statement the TPP signed itself');
+});
+
+Then('the bank refuses the registration', function (this: ConformanceWorld) {
+  const r = this.answer();
+  if (r.status >= 400 && r.status < 500) return;
+  const error = (r.body as { error?: unknown } | undefined)?.error;
+  throw this.violation(`the bank must refuse ${this.notes.at(-1)} (RFC 7591: 400 invalid_software_statement), got ${describeAnswer(r)}${error ? ` (${quote(error)})` : ''}`);
+});
+
+When('the TPP registers with the profile\'s software statement', async function (this: ConformanceWorld) {
+  await register(this, 'valid');
+});
+
+Given('the TPP has registered with the profile\'s software statement', async function (this: ConformanceWorld) {
+  const r = await register(this, 'valid');
+  if (r.status !== 201) throw this.blocked('DCR-02', `a registration with the profile's software statement was refused: ${describeAnswer(this.answer())}`);
+});
+
+Then('the registration names the client it issued', function (this: ConformanceWorld) {
+  latest(this);
+});
+
+Then('the registered client can obtain a client-credentials token', async function (this: ConformanceWorld) {
+  const reg = latest(this);
+  if (!reg.clientSecret) throw this.blocked(undefined, `the bank registered client ${reg.clientId} with ${reg.tokenEndpointAuthMethod ?? 'no'} client authentication and no client_secret: obtpp obtains tokens for registered clients with a client secret only`);
+  try {
+    await (await this.lane.auth()).clientCredentialsAs(reg.clientId, reg.clientSecret, reg.tokenEndpointAuthMethod ?? 'client_secret_basic', this.ctx.profile.auth.scopes.ais);
+  } catch (error) {
+    if (error instanceof AuthorisationError || error instanceof HttpError) throw this.violation(`the registered client ${reg.clientId} could not obtain a client-credentials token: ${error.message}`);
+    throw error;
+  }
+});
+
+async function manage(world: ConformanceWorld, method: 'GET' | 'DELETE'): Promise<void> {
+  const reg = latest(world);
+  if (!reg.registrationClientUri || !reg.registrationAccessToken) {
+    throw new RegistrationNotConfigured(world.variant, 'the bank gave no registration_client_uri and registration access token: it does not offer RFC 7592 management');
+  }
+  try {
+    const r = await manageRegistration(world.lane.http, reg, method);
+    world.last = { ...r, operation: 'createAccountAccessConsent' } as ApiResult;
+    if (method === 'DELETE' && r.status === 204) (reg as { deleted?: boolean }).deleted = true;
+  } catch (error) {
+    if (error instanceof HttpError) throw world.violation(`${method} of the registration: the bank gave no usable answer: ${error.message}`);
+    throw error;
+  }
+}
+
+When('the TPP reads the registration with its registration access token', async function (this: ConformanceWorld) {
+  await manage(this, 'GET');
+});
+
+When('the TPP deletes the registration with its registration access token', async function (this: ConformanceWorld) {
+  await manage(this, 'DELETE');
+});
+
+Then('the registration reads back the client it issued', function (this: ConformanceWorld) {
+  const reg = latest(this);
+  const got = (this.answer().body as { client_id?: unknown } | undefined)?.client_id;
+  if (got !== reg.clientId) throw this.violation(`expected the registration of client ${reg.clientId}, got client_id ${quote(got)}`);
+});
+
+Then('the deleted client can no longer obtain a client-credentials token', async function (this: ConformanceWorld) {
+  const reg = latest(this);
+  if (!reg.clientSecret) throw this.blocked(undefined, `client ${reg.clientId} has no client_secret to try`);
+  try {
+    await (await this.lane.auth()).clientCredentialsAs(reg.clientId, reg.clientSecret, reg.tokenEndpointAuthMethod ?? 'client_secret_basic', this.ctx.profile.auth.scopes.ais);
+  } catch (error) {
+    if (error instanceof AuthorisationError) return;
+    throw error;
+  }
+  throw this.violation(`client ${reg.clientId} still obtains tokens after its registration was deleted (204)`);
+});
+
+// Registrations the scenario made and did not delete are deleted, where the bank offers it (not judged).
+After({ tags: '@dcr' }, async function (this: ConformanceWorld) {
+  for (const reg of registrations.get(this) ?? []) {
+    if ((reg as { deleted?: boolean }).deleted || !reg.registrationClientUri || !reg.registrationAccessToken) continue;
+    await manageRegistration(this.lane.http, reg, 'DELETE').catch(() => undefined);
+  }
+});
