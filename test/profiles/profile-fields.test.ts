@@ -136,7 +136,7 @@ test('operations the profile does not list are not applicable, with the reason, 
     await server.close();
   }
   assert.deepEqual(await problems(base({ implements: ['listAccounts', 'getAccounts'] })), [
-    '$.implements[1]: expected one of "createAccountAccessConsent", "getAccountAccessConsent", "deleteAccountAccessConsent", "listAccounts", "getAccount", "getBalances", "getTransactions", "getTransaction", "createFundsConsent", "getFundsConsent", "deleteFundsConsent", "confirmFunds", "createPaymentConsent", "getPayment", "getPaymentStatus"',
+    '$.implements[1]: expected one of "createAccountAccessConsent", "getAccountAccessConsent", "deleteAccountAccessConsent", "listAccounts", "getAccount", "getBalances", "getTransactions", "getTransaction", "createFundsConsent", "getFundsConsent", "deleteFundsConsent", "confirmFunds", "createPaymentConsent", "getPayment", "getPaymentStatus", "submitPayment", "getPaymentOrder", "getPaymentDetails", "getPaymentFunds"',
     '$.implements: expected a list of operation names, or { A: [...], B: [...] }',
   ]);
   const listed = await profileFromObject(base({ implements: ['listAccounts'] }), { source: 'test.yaml', env: {} });
