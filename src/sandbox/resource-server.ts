@@ -736,10 +736,11 @@ export function createResourceServer(ctx: ResourceContext) {
   }
 
   async function getPaymentStatus(r: Req): Promise<Reply> {
-    if (faults.has('payment-status-unreadable')) throw new ApiError(500, 'UK.OBIE.UnexpectedError', 'the payment status could not be read');
     const o = await ownOrder(r);
+    const c = o ? undefined : await ownPayment(r);
+    if (faults.has('payment-status-unreadable')) throw new ApiError(500, 'UK.OBIE.UnexpectedError', 'the payment status could not be read');
     if (o) return { status: 200, body: { Data: { ConsentId: o.ConsentId, DomesticPaymentId: o.DomesticPaymentId, Status: o.Status, StatusUpdateDateTime: iso(o.StatusUpdateDateTime) }, Links: links(r), Meta: {} } };
-    const c = await ownPayment(r);
+    if (!c) throw notFound('payment', 'paymentId');
     return { status: 200, body: { Data: { ConsentId: c.ConsentId, Status: c.Status, StatusUpdateDateTime: iso(c.StatusUpdateDateTime) }, Links: links(r), Meta: {} } };
   }
 
