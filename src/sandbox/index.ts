@@ -7,6 +7,7 @@
  * It is a sandbox, not a bank: fresh keys, in-memory state, published PSU passwords.
  */
 import { randomBytes } from 'node:crypto';
+import { UsageError } from '../errors.ts';
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -23,6 +24,7 @@ import { handleInteraction } from './pages.ts';
 import { createResourceServer } from './resource-server.ts';
 import type { Variant } from './resource-server.ts';
 import { Store } from './store.ts';
+import { BgStore, createBerlinGroupBank, ibanOf, XS2A_PATH } from './berlin-group/index.ts';
 
 export { listFaults, parseFaults, UnknownFaultError, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 export type { ChaosFaultName, FaultInfo, FaultName } from './faults.ts';
@@ -46,6 +48,12 @@ export interface SandboxOptions {
   anchor?: Date;
   /** The bank's clock for consent dates and expiry, in ms; default Date.now (tests drive expiry with it). */
   clock?: () => number;
+  /**
+   * The standard the bank speaks: `obie` (UK Open Banking v3.1, the default) or `berlin-group`
+   * (NextGenPSD2 XS2A 1.3.x under `/{A|B}/xs2a/v1/…`, SCA by redirect or OAuth2). Faults are
+   * the obie bank's: with berlin-group none may be given yet.
+   */
+  dialect?: 'obie' | 'berlin-group';
 }
 
 /** A client registered at the sandbox's authorisation server. */
@@ -72,12 +80,14 @@ export interface SandboxPsu {
   username: string;
   password: string;
   name: string;
-  accounts: Array<{ AccountId: string; Identification: string; SchemeName: string; Name: string; Currency: string }>;
+  accounts: Array<{ AccountId: string; Identification: string; SchemeName: string; Name: string; Currency: string; iban?: string }>;
 }
 
 /** A running sandbox bank. */
 export interface Sandbox {
   issuer: string;
+  /** The dialect the bank speaks. */
+  dialect: 'obie' | 'berlin-group';
   baseUrls: Record<Variant, string>;
   clients: SandboxClient[];
   psus: SandboxPsu[];
@@ -92,6 +102,11 @@ export interface Sandbox {
   profile(variant?: Variant | 'all', clientIndex?: number): Record<string, unknown>;
   /** Every access token, refresh token and authorization code issued so far (for secret scans). */
   issuedTokens(): string[];
+  /**
+   * berlin-group only: the PSU revokes a valid consent at the bank (online banking, out of the
+   * TPP's sight): its status becomes revokedByPsu. False when there is no such valid consent.
+   */
+  psuRevoke(consentId: string): boolean;
   /** Closes the server and every open connection. */
   stop(): Promise<void>;
 }
@@ -107,6 +122,9 @@ function urlHost(host: string): string {
 /** Starts the sandbox bank and resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const faults = parseFaults(options.faults);
+  const dialect = options.dialect ?? 'obie';
+  if (dialect !== 'obie' && dialect !== 'berlin-group') throw new UsageError(`unknown sandbox dialect ${JSON.stringify(dialect)}: obie or berlin-group`);
+  if (dialect === 'berlin-group' && faults.size > 0) throw new UsageError(`the berlin-group sandbox has no faults yet (asked for ${[...faults].join(', ')})`);
   const host = options.host ?? '127.0.0.1';
   // tls-host-mismatch is about the certificate: it brings TLS with it.
   const mismatch = faults.has('tls-host-mismatch');
@@ -115,7 +133,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rsaKey(), rsaKey(),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
-  const store = new Store(buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined))), options.clock);
+  const fixtures = buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined)));
+  const store = new Store(fixtures, options.clock);
+  const bgStore = dialect === 'berlin-group' ? new BgStore(fixtures, options.clock) : undefined;
 
   // The provider needs the issuer, which needs the port: listen first, then build the handlers.
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
@@ -134,7 +154,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const port = (server.address() as AddressInfo).port;
   const issuer = `${pki ? 'https' : 'http'}://${urlHost(host)}:${port}`;
-  const baseUrls: Record<Variant, string> = { A: `${issuer}/A/${API}`, B: `${issuer}/B/${API}` };
+  const baseUrls: Record<Variant, string> = bgStore
+    ? { A: `${issuer}/A/${XS2A_PATH}`, B: `${issuer}/B/${XS2A_PATH}` }
+    : { A: `${issuer}/A/${API}`, B: `${issuer}/B/${API}` };
   const audience = `${issuer}/${API}`;
   const callback = `${issuer}/tpp/callback`;
   const redirectUris = [callback, ...(options.redirectUris ?? [])];
@@ -143,9 +165,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const issued = new Set<string>();
   const provider = createAuthServer({
     issued,
-    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls,
+    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store: bgStore ?? store, faults, tls: useTls,
     clients: clients.map((c) => c.metadata),
+    ...(bgStore ? { resourceScopes: () => bgStore.scopes() } : {}),
   });
+  const bg = bgStore ? createBerlinGroupBank({ provider, store: bgStore, issuer, baseUrls }) : undefined;
   const oidc = provider.callback();
   const resources = createResourceServer({ provider, store, faults, baseUrls, audience });
   const pagesContext = { provider, store, faults };
@@ -158,9 +182,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(res.writableEnded ? undefined : `sandbox error: ${(error as Error).message}`);
     };
-    if (rs) {
+    // The berlin-group bank serves its own API and PSU pages; the callback and the issuer are shared.
+    if (bg?.handle(req, res, url, done)) return;
+    if (rs && !bg) {
       resources(req, res, rs[1] as Variant, rs[2] ?? '/', url.search).catch(done);
-    } else if (interaction) {
+    } else if (interaction && !bg) {
       handleInteraction(pagesContext, req, res, interaction[1], interaction[2]).catch(done);
     } else if (url.pathname === '/tpp/callback') {
       // The TPP catches this redirect in the browser; a person in manual mode sees this.
@@ -172,16 +198,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const sandbox: Sandbox = {
     issuer,
+    dialect,
     baseUrls,
     clients: clients.map((c) => c.client),
     psus: store.psus.map((p) => ({
       username: p.username, password: p.password, name: p.name,
-      accounts: p.accounts.map((a) => ({ AccountId: a.AccountId, Identification: a.Identification, SchemeName: a.SchemeName, Name: a.Name, Currency: a.Currency })),
+      accounts: p.accounts.map((a) => ({
+        AccountId: a.AccountId, Identification: a.Identification, SchemeName: a.SchemeName, Name: a.Name,
+        ...(bgStore ? { Currency: 'EUR', iban: ibanOf(a) } : { Currency: a.Currency }),
+      })),
     })),
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
     faults: [...faults],
     profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
     issuedTokens: () => [...issued],
+    psuRevoke: (consentId) => {
+      const consent = bgStore?.consents.get(consentId);
+      if (!consent || bgStore!.refresh(consent).status !== 'valid') return false;
+      consent.status = 'revokedByPsu';
+      return true;
+    },
     stop: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -226,6 +262,7 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
 }
 
 function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number): Record<string, unknown> {
+  if (sb.dialect === 'berlin-group') throw new UsageError('profiles for the berlin-group sandbox are not written yet: the harness does not speak NextGenPSD2 yet (issue 15)');
   const client = sb.clients[clientIndex];
   if (!client) throw new RangeError(`the sandbox has ${sb.clients.length} clients; there is no client ${clientIndex}`);
   const variants: Variant[] = variant === 'all' ? ['A', 'B'] : [variant];
