@@ -262,7 +262,6 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
 }
 
 function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number): Record<string, unknown> {
-  if (sb.dialect === 'berlin-group') throw new UsageError('profiles for the berlin-group sandbox are not written yet: the harness does not speak NextGenPSD2 yet (issue 15)');
   const client = sb.clients[clientIndex];
   if (!client) throw new RangeError(`the sandbox has ${sb.clients.length} clients; there is no client ${clientIndex}`);
   const variants: Variant[] = variant === 'all' ? ['A', 'B'] : [variant];
@@ -270,21 +269,29 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
   const clientAuth: Record<string, unknown> = { method: client.authMethod };
   if (client.clientSecret) clientAuth.secret = client.clientSecret;
   if (client.authMethod !== 'client_secret_basic' && client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
+  const bg = sb.dialect === 'berlin-group';
   return {
-    name: `obtpp sandbox${variant === 'all' ? '' : ` (variant ${variant})`}`,
+    name: `obtpp sandbox${bg ? ' (berlin-group)' : ''}${variant === 'all' ? '' : ` (variant ${variant})`}`,
+    ...(bg ? { dialect: 'berlin-group', sca: { approaches: ['redirect', 'oauth'] }, psuIpAddress: '127.0.0.1' } : {}),
     variants,
     baseUrl: sb.baseUrls[variants[0]],
     variantBaseUrls: Object.fromEntries(variants.map((v) => [v, sb.baseUrls[v]])),
     tppName: client.clientName,
-    paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' },
+    ...(bg ? {
+      // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
+      implements: {
+        A: ['createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
+        B: ['createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
+      },
+    } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
     auth: {
       issuer: sb.issuer,
       clientId: client.clientId,
       clientAuth,
       redirectUri: client.redirectUri,
-      scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
-      intentBinding: { method: 'claims' },
-      offlineAccess: true,
+      ...(bg
+        ? { scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' }, intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' }, offlineAccess: false }
+        : { scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' }, intentBinding: { method: 'claims' }, offlineAccess: true }),
     },
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
     // Loopback answers in milliseconds: tight limits make a hung or flooding bank (the chaos faults) cost seconds.

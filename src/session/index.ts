@@ -90,6 +90,7 @@ export class Session {
     if (!name) throw new UsageError('no profile: pass --profile FILE (e.g. one written by obtpp sandbox --write-profile)');
     const path = statePath(options.state, options.env, options.cwd);
     const profile = await loadProfile(name, { env: options.env, cwd: options.cwd });
+    if (profile.dialect !== 'obie') throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: the TPP commands speak only the obie dialect so far (Berlin Group is a preview, issue 15; see docs/berlin-group.md)`);
     let variant = profile.variants[0];
     if (options.variant !== undefined) {
       const v = options.variant.toUpperCase();
