@@ -70,7 +70,7 @@ export const profileSchema = {
     name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
     dialect: {
       enum: ['obie', 'berlin-group'],
-      description: "Wire format of the standard the bank speaks: 'obie' (UK Open Banking v3.1) or 'berlin-group' (NextGenPSD2 XS2A 1.3.x, preview: profiles load, the commands and conform do not speak it yet). Default 'obie'. berlin-group changes the defaults: paths /v1/consents, /v1/accounts, /v1/accounts/{AccountId}/transactions/{resourceId}, /v1/funds-confirmations, /v1/payments/sepa-credit-transfers; scopes AIS, PIIS, PIS bound as {scope}:{intentId}.",
+      description: "Wire format of the standard the bank speaks: 'obie' (UK Open Banking v3.1) or 'berlin-group' (NextGenPSD2 XS2A 1.3.x, preview: consent create ais, consent authorise and accounts speak it; the other commands and conform do not yet). Default 'obie'. berlin-group changes the defaults: paths /v1/consents, /v1/accounts, /v1/accounts/{AccountId}/transactions/{resourceId}, /v1/funds-confirmations, /v1/payments/sepa-credit-transfers; scopes AIS, PIIS, PIS bound as {scope}:{intentId}.",
     },
     sca: {
       type: 'object', additionalProperties: false, required: ['approaches'],

@@ -72,7 +72,7 @@ test('a UK profile may not carry the Berlin Group fields', async () => {
   }
 });
 
-test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable profile; the commands and conform refuse it in one line', async () => {
+test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable profile; consent create ais → consent authorise (redirect SCA, Chromium) → accounts work against it; the other commands and conform refuse it in one line', async () => {
   const file = join(dir, 'bg.yaml');
   child = spawn(process.execPath, [bin, 'sandbox', '--dialect', 'berlin-group', '--write-profile', file], { cwd: dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -86,10 +86,43 @@ test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable pro
   assert.equal(doc.dialect, 'berlin-group');
   const check = await obtpp(['profile', 'check', file]);
   assert.equal(check.code, 0, check.stderr);
-  const accounts = await obtpp(['accounts', '--profile', file]);
-  assert.equal(accounts.code, 2);
-  assert.equal(accounts.stderr.trim().split('\n').length, 1, accounts.stderr);
-  assert.match(accounts.stderr, /speaks berlin-group: the TPP commands speak only the obie dialect so far/);
+  const state = ['--profile', file, '--state', join(dir, 'state.json')];
+  const created = await obtpp(['consent', 'create', 'ais', ...state, '--expires', '+30d', '--json']);
+  assert.equal(created.code, 0, created.stderr);
+  const consent = JSON.parse(created.stdout);
+  assert.equal(consent.consentStatus, 'received');
+  assert.ok(consent._links.scaRedirect.href, 'the redirect approach, the profile\'s first');
+  const authorised = await obtpp(['consent', 'authorise', ...state, '--accounts', 'alice-savings', '--json']);
+  assert.equal(authorised.code, 0, authorised.stderr);
+  assert.deepEqual(JSON.parse(authorised.stdout), { status: 'authorised', consentId: consent.consentId, fn: 'ais', accounts: ['alice-savings'] });
+  const accounts = await obtpp(['accounts', ...state, '--json']);
+  assert.equal(accounts.code, 0, accounts.stderr);
+  assert.deepEqual(JSON.parse(accounts.stdout).accounts.map((a: { resourceId: string }) => a.resourceId), ['alice-savings']);
+  const table = await obtpp(['accounts', ...state]);
+  assert.match(table.stdout, /alice-savings\s+Rainy day\s+EUR\s+SVGS\s+DE\d{2}/);
+  const listed = await obtpp(['consent', 'list', ...state, '--json']);
+  assert.equal(JSON.parse(listed.stdout).consents[0].status, 'valid');
+  const balances = await obtpp(['balances', 'alice-savings', ...state]);
+  assert.equal(balances.code, 2);
+  assert.equal(balances.stderr.trim().split('\n').length, 1, balances.stderr);
+  assert.match(balances.stderr, /speaks berlin-group: this command speaks only the obie dialect so far/);
+  const uk = await obtpp(['consent', 'create', 'ais', ...state, '--permissions', 'ReadBalances']);
+  assert.equal(uk.code, 2);
+  assert.match(uk.stderr, /UK Open Banking terms/);
+  // The same with SCA by OAuth2: the consent in the scope, the token kept and sent with Consent-ID.
+  const oauthFile = join(dir, 'bg-oauth.yaml');
+  await writeFile(oauthFile, (await readFile(file, 'utf8')).replace(/sca:\n  approaches:\n    - redirect\n    - oauth/, 'sca:\n  approaches:\n    - oauth'));
+  const oauthState = ['--profile', oauthFile, '--state', join(dir, 'state-oauth.json')];
+  const oauthCreated = await obtpp(['consent', 'create', 'ais', ...oauthState, '--json']);
+  assert.equal(oauthCreated.code, 0, oauthCreated.stderr);
+  assert.ok(JSON.parse(oauthCreated.stdout)._links.scaOAuth, oauthCreated.stdout);
+  const oauthAuthorised = await obtpp(['consent', 'authorise', ...oauthState, '--accounts', 'alice-current', '--json']);
+  assert.equal(oauthAuthorised.code, 0, oauthAuthorised.stderr);
+  assert.match(JSON.parse(oauthAuthorised.stdout).scope, /AIS:consent-/);
+  const oauthAccounts = await obtpp(['accounts', ...oauthState, '--json']);
+  assert.equal(oauthAccounts.code, 0, oauthAccounts.stderr);
+  assert.deepEqual(JSON.parse(oauthAccounts.stdout).accounts.map((a: { resourceId: string }) => a.resourceId), ['alice-current']);
+
   const conform = await obtpp(['conform', '--profile', file, '--report-dir', join(dir, 'r')]);
   assert.equal(conform.code, 2);
   assert.match(conform.stderr, /obtpp conform judges only the obie dialect so far/);
