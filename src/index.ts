@@ -28,6 +28,11 @@ export type { ClientOptions, ObtppClient } from './api/client.ts';
 export { createClient } from './api/client.ts';
 /** Request bodies of the obie dialect (`obie.buildAccountAccessConsent(…)`) and accessors for the answers (`obie.consentIdOf(body)`). */
 export * as obie from './dialects/obie/builders.ts';
+/**
+ * Request bodies, headers and accessors of the berlin-group dialect, NextGenPSD2 XS2A 1.3.x
+ * (`berlinGroup.buildConsent(…)`, `berlinGroup.bgHeaders(…)`, `berlinGroup.linkOf(body, 'scaRedirect')`). Preview.
+ */
+export * as berlinGroup from './dialects/berlin-group/builders.ts';
 export {
   ExitCode, ObtppError, UsageError, ProfileError, StateError, BankUnreachableError, BrowserUnavailableError,
   HttpError, BankError, AuthorisationError,

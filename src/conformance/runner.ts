@@ -143,6 +143,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
   } else {
     if (faults.length) throw new UsageError('--sandbox-fault works only with the embedded sandbox (run without --profile)');
     profile = await loadProfile(options.profile, { env, cwd });
+    if (profile.dialect !== 'obie') throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: obtpp conform judges only the obie dialect so far (Berlin Group is a preview, issue 15; see docs/berlin-group.md)`);
     variants = options.variant && options.variant !== 'all' ? [options.variant] : profile.variants;
     const unsupported = variants.filter((v) => !profile!.variants.includes(v));
     if (unsupported.length) throw new UsageError(`profile ${profile.name} does not implement variant ${unsupported.join(', ')} (its variants: ${profile.variants.join(', ')})`);

@@ -18,6 +18,23 @@ export const DEFAULTS = {
     paymentOrders: '/{payment-product}',
   },
   scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
+  /** What `dialect: berlin-group` changes (NextGenPSD2 XS2A 1.3.x). */
+  berlinGroup: {
+    paths: {
+      accountAccessConsents: '/v1/consents',
+      accounts: '/v1/accounts',
+      transactionDetail: '/v1/accounts/{AccountId}/transactions/{resourceId}',
+      // 1.3.x has no funds-confirmation consent (PIIS is set up at the bank); 2.x puts it here.
+      fundsConfirmationConsents: '/v2/consents/confirmation-of-funds',
+      fundsConfirmations: '/v1/funds-confirmations',
+      paymentProduct: 'sepa-credit-transfers',
+      paymentsPrefix: '/v1/payments',
+    },
+    scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' },
+    intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' },
+    sca: { approaches: ['redirect', 'oauth'] },
+    psuIpAddress: '127.0.0.1',
+  },
   timeouts: { requestMs: 10_000, browserStepMs: 10_000, authorisationMs: 60_000 },
   limits: { maxBodyBytes: 5 * 1024 * 1024 },
 } as const;
@@ -109,6 +126,11 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   if (schemaProblems.length === 0 && ia?.intentBinding?.method === 'request-object' && !ia.clientAuth?.privateKey && !ia.clientAuth?.privateKeyFile) {
     problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
   }
+  // The Berlin Group fields mean nothing to a UK bank.
+  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown } | undefined;
+  for (const field of ['sca', 'psuIpAddress'] as const) {
+    if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
+  }
   if (problems.length > 0) {
     throw new ProfileError(problems.map((p) => `profile ${source}: ${p}`).join('\n'), problems, {
       hint: 'fix the fields named above; profiles/example-bank.yaml documents every field',
@@ -154,9 +176,12 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     };
   }
 
+  const dialect: Profile['dialect'] = p.dialect ?? 'obie';
+  const bg = dialect === 'berlin-group' ? DEFAULTS.berlinGroup : undefined;
   const profile: Profile = {
     name: p.name,
-    dialect: p.dialect ?? 'obie',
+    dialect,
+    ...(bg ? { sca: { approaches: [...(p.sca?.approaches ?? bg.sca.approaches)] }, psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress } : {}),
     variants: p.variants as Variant[],
     baseUrl: stripSlash(p.baseUrl ?? p.apis.ais.baseUrl),
     variantBaseUrls: stripAll(p.variantBaseUrls),
@@ -164,15 +189,15 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       fn, { ...(a.baseUrl ? { baseUrl: stripSlash(a.baseUrl) } : {}), variantBaseUrls: stripAll(a.variantBaseUrls) },
     ])),
     implements: implementsOf(p.implements, p.variants),
-    paths: { ...DEFAULTS.paths, ...(p.paths ?? {}) },
+    paths: { ...(bg?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) },
     auth: {
       issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
       discoveryUrl: auth.discoveryUrl,
       clientId: auth.clientId,
       clientAuth,
       redirectUri: auth.redirectUri,
-      scopes: { ...DEFAULTS.scopes, ...(auth.scopes ?? {}) },
-      intentBinding: auth.intentBinding ?? { method: 'claims' },
+      scopes: { ...(bg?.scopes ?? DEFAULTS.scopes), ...(auth.scopes ?? {}) },
+      intentBinding: auth.intentBinding ?? (bg ? { ...bg.intentBinding } : { method: 'claims' }),
       resource: auth.resource,
       offlineAccess: auth.offlineAccess ?? true,
     },

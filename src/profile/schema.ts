@@ -69,7 +69,21 @@ export const profileSchema = {
   properties: {
     $schema: { type: 'string' },
     name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
-    dialect: { enum: ['obie'], description: "Wire format of the standard the bank speaks. Default 'obie'." },
+    dialect: {
+      enum: ['obie', 'berlin-group'],
+      description: "Wire format of the standard the bank speaks: 'obie' (UK Open Banking v3.1) or 'berlin-group' (NextGenPSD2 XS2A 1.3.x, preview: consent create ais, consent authorise and accounts speak it; the other commands and conform do not yet). Default 'obie'. berlin-group changes the defaults: paths /v1/consents, /v1/accounts, /v1/accounts/{AccountId}/transactions/{resourceId}, /v1/funds-confirmations, /v1/payments/sepa-credit-transfers; scopes AIS, PIIS, PIS bound as {scope}:{intentId}.",
+    },
+    sca: {
+      type: 'object', additionalProperties: false, required: ['approaches'],
+      description: "berlin-group only: the SCA approaches the bank offers, in the TPP's order of preference. redirect: the scaRedirect link (needs TPP-Redirect-URI, the profile's auth.redirectUri); oauth: scaOAuth, the authorisation server with the consent in the scope.",
+      properties: {
+        approaches: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['redirect', 'oauth', 'decoupled', 'embedded'] } },
+      },
+    },
+    psuIpAddress: {
+      type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$',
+      description: "berlin-group only: the PSU-IP-Address sent on consent and payment creation (the PSU's address as the TPP sees it). Default 127.0.0.1.",
+    },
     variants: {
       type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['A', 'B'] },
       description: 'Which variants of the specification the bank implements.',

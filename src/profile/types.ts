@@ -146,7 +146,11 @@ export interface RegistrationSettings {
 
 export interface Profile {
   name: string;
-  dialect: 'obie';
+  dialect: 'obie' | 'berlin-group';
+  /** berlin-group: the SCA approaches the bank offers, in the TPP's order of preference. */
+  sca?: { approaches: Array<'redirect' | 'oauth' | 'decoupled' | 'embedded'> };
+  /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */
+  psuIpAddress?: string;
   variants: Variant[];
   /** The resource base URL; when the profile gives only per-API URLs, the AIS one. */
   baseUrl: string;

@@ -25,7 +25,14 @@ export interface AuthServerOptions {
   resources: string[];
   clients: ClientMetadata[];
   signingKey: RsaKey;
-  store: Store;
+  /** What the provider needs of the bank's state (the obie Store, or the berlin-group one). */
+  /** The bank's state: either dialect's store (the UK one's consents are what request objects name). */
+  store: Pick<Store, 'intentByGrant' | 'psu'> & { consents: { get(id: string): object | undefined } };
+  /**
+   * The resource scopes a token may carry, asked afresh at each authorisation and token request;
+   * default the UK ones. The berlin-group bank names its consents here (`AIS:{consentId}`).
+   */
+  resourceScopes?: () => string;
   faults: Faults;
   tls: boolean;
   /** Collects every token and code issued. */
@@ -35,7 +42,7 @@ export interface AuthServerOptions {
 }
 
 /** The consent an authorization-code grant was bound to, from the grant id of the current exchange. */
-function intentOf(ctx: KoaContextWithOIDC, store: Store, grantId?: string): string | undefined {
+function intentOf(ctx: KoaContextWithOIDC, store: Pick<Store, 'intentByGrant'>, grantId?: string): string | undefined {
   const e = ctx.oidc.entities;
   const id = grantId ?? e.AuthorizationCode?.grantId ?? e.RefreshToken?.grantId ?? e.Grant?.jti;
   return id ? store.intentByGrant.get(id) : undefined;
@@ -146,7 +153,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
           if (faults.has('intent-not-bound')) return;
           const intent = requestObjectIntent(claims.claims);
           if (intent === undefined) return;
-          const consent = store.consents.get(intent);
+          const consent = store.consents.get(intent) as { clientId?: string; decided?: boolean } | undefined;
           if (!consent || consent.clientId !== client.clientId || consent.decided) {
             throw new errors.InvalidRequestObject('openbanking_intent_id does not name a consent awaiting this client\'s authorisation');
           }
@@ -163,7 +170,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, indicator) => {
           if (!o.resources.includes(indicator)) throw new errors.InvalidTarget();
-          return { scope: 'accounts fundsconfirmations payments', audience: o.resources[0], accessTokenTTL: ACCESS_TOKEN_TTL, accessTokenFormat: 'opaque' };
+          return { scope: o.resourceScopes?.() ?? 'accounts fundsconfirmations payments', audience: o.resources[0], accessTokenTTL: ACCESS_TOKEN_TTL, accessTokenFormat: 'opaque' };
         },
       },
       mTLS: o.tls

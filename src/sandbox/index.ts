@@ -7,6 +7,7 @@
  * It is a sandbox, not a bank: fresh keys, in-memory state, published PSU passwords.
  */
 import { randomBytes } from 'node:crypto';
+import { UsageError } from '../errors.ts';
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -24,6 +25,7 @@ import { issueSoftwareStatement } from './registration.ts';
 import { createResourceServer } from './resource-server.ts';
 import type { Variant } from './resource-server.ts';
 import { Store } from './store.ts';
+import { BgStore, createBerlinGroupBank, ibanOf, XS2A_PATH } from './berlin-group/index.ts';
 
 export { listFaults, parseFaults, UnknownFaultError, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 export type { ChaosFaultName, FaultInfo, FaultName } from './faults.ts';
@@ -47,6 +49,12 @@ export interface SandboxOptions {
   anchor?: Date;
   /** The bank's clock for consent dates and expiry, in ms; default Date.now (tests drive expiry with it). */
   clock?: () => number;
+  /**
+   * The standard the bank speaks: `obie` (UK Open Banking v3.1, the default) or `berlin-group`
+   * (NextGenPSD2 XS2A 1.3.x under `/{A|B}/xs2a/v1/…`, SCA by redirect or OAuth2). Faults are
+   * the obie bank's: with berlin-group none may be given yet.
+   */
+  dialect?: 'obie' | 'berlin-group';
 }
 
 /** A client registered at the sandbox's authorisation server. */
@@ -73,12 +81,14 @@ export interface SandboxPsu {
   username: string;
   password: string;
   name: string;
-  accounts: Array<{ AccountId: string; Identification: string; SchemeName: string; Name: string; Currency: string }>;
+  accounts: Array<{ AccountId: string; Identification: string; SchemeName: string; Name: string; Currency: string; iban?: string }>;
 }
 
 /** A running sandbox bank. */
 export interface Sandbox {
   issuer: string;
+  /** The dialect the bank speaks. */
+  dialect: 'obie' | 'berlin-group';
   baseUrls: Record<Variant, string>;
   clients: SandboxClient[];
   psus: SandboxPsu[];
@@ -99,6 +109,11 @@ export interface Sandbox {
   profile(variant?: Variant | 'all', clientIndex?: number): Record<string, unknown>;
   /** Every access token, refresh token and authorization code issued so far (for secret scans). */
   issuedTokens(): string[];
+  /**
+   * berlin-group only: the PSU revokes a valid consent at the bank (online banking, out of the
+   * TPP's sight): its status becomes revokedByPsu. False when there is no such valid consent.
+   */
+  psuRevoke(consentId: string): boolean;
   /** Closes the server and every open connection. */
   stop(): Promise<void>;
 }
@@ -114,6 +129,9 @@ function urlHost(host: string): string {
 /** Starts the sandbox bank and resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const faults = parseFaults(options.faults);
+  const dialect = options.dialect ?? 'obie';
+  if (dialect !== 'obie' && dialect !== 'berlin-group') throw new UsageError(`unknown sandbox dialect ${JSON.stringify(dialect)}: obie or berlin-group`);
+  if (dialect === 'berlin-group' && faults.size > 0) throw new UsageError(`the berlin-group sandbox has no faults yet (asked for ${[...faults].join(', ')})`);
   const host = options.host ?? '127.0.0.1';
   // tls-host-mismatch is about the certificate: it brings TLS with it.
   const mismatch = faults.has('tls-host-mismatch');
@@ -122,7 +140,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rsaKey(), rsaKey(), rsaKey(), rsaKey(),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
-  const store = new Store(buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined))), options.clock);
+  const fixtures = buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined)));
+  const store = new Store(fixtures, options.clock);
+  const bgStore = dialect === 'berlin-group' ? new BgStore(fixtures, options.clock) : undefined;
 
   // The provider needs the issuer, which needs the port: listen first, then build the handlers.
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
@@ -141,7 +161,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const port = (server.address() as AddressInfo).port;
   const issuer = `${pki ? 'https' : 'http'}://${urlHost(host)}:${port}`;
-  const baseUrls: Record<Variant, string> = { A: `${issuer}/A/${API}`, B: `${issuer}/B/${API}` };
+  const baseUrls: Record<Variant, string> = bgStore
+    ? { A: `${issuer}/A/${XS2A_PATH}`, B: `${issuer}/B/${XS2A_PATH}` }
+    : { A: `${issuer}/A/${API}`, B: `${issuer}/B/${API}` };
   const audience = `${issuer}/${API}`;
   const callback = `${issuer}/tpp/callback`;
   const redirectUris = [callback, ...(options.redirectUris ?? [])];
@@ -150,9 +172,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const issued = new Set<string>();
   const provider = createAuthServer({
     issued,
-    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store, faults, tls: useTls, directory: directoryKey,
+    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store: bgStore ?? store, faults, tls: useTls, directory: directoryKey,
     clients: clients.map((c) => c.metadata),
+    ...(bgStore ? { resourceScopes: () => bgStore.scopes() } : {}),
   });
+  const bg = bgStore ? createBerlinGroupBank({ provider, store: bgStore, issuer, baseUrls }) : undefined;
   const oidc = provider.callback();
   // Message signing: the bank signs with its authorisation server's key (published at {issuer}/jwks);
   // the bad-response-signature fault signs with a key outside that JWKS under the same kid. TPPs sign
@@ -176,9 +200,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(res.writableEnded ? undefined : `sandbox error: ${(error as Error).message}`);
     };
-    if (rs) {
+    // The berlin-group bank serves its own API and PSU pages; the callback and the issuer are shared.
+    if (bg?.handle(req, res, url, done)) return;
+    if (rs && !bg) {
       resources(req, res, rs[1] as Variant, rs[2] ?? '/', url.search).catch(done);
-    } else if (interaction) {
+    } else if (interaction && !bg) {
       handleInteraction(pagesContext, req, res, interaction[1], interaction[2]).catch(done);
     } else if (url.pathname === '/tpp/callback') {
       // The TPP catches this redirect in the browser; a person in manual mode sees this.
@@ -198,11 +224,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const sandbox: Sandbox = {
     issuer,
+    dialect,
     baseUrls,
     clients: clients.map((c) => c.client),
     psus: store.psus.map((p) => ({
       username: p.username, password: p.password, name: p.name,
-      accounts: p.accounts.map((a) => ({ AccountId: a.AccountId, Identification: a.Identification, SchemeName: a.SchemeName, Name: a.Name, Currency: a.Currency })),
+      accounts: p.accounts.map((a) => ({
+        AccountId: a.AccountId, Identification: a.Identification, SchemeName: a.SchemeName, Name: a.Name,
+        ...(bgStore ? { Currency: 'EUR', iban: ibanOf(a) } : { Currency: a.Currency }),
+      })),
     })),
     tppSigning: { privateKeyPem: clientKey.privatePem, kid: clientKey.kid },
     jwksUri: `${issuer}/jwks`,
@@ -211,6 +241,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     registration: { softwareStatement, keyPem: clientKey.privatePem, kid: clientKey.kid },
     profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
     issuedTokens: () => [...issued],
+    psuRevoke: (consentId) => {
+      const consent = bgStore?.consents.get(consentId);
+      if (!consent || bgStore!.refresh(consent).status !== 'valid') return false;
+      consent.status = 'revokedByPsu';
+      return true;
+    },
     stop: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -263,21 +299,29 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
   const clientAuth: Record<string, unknown> = { method: client.authMethod };
   if (client.clientSecret) clientAuth.secret = client.clientSecret;
   if (client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
+  const bg = sb.dialect === 'berlin-group';
   return {
-    name: `obtpp sandbox${variant === 'all' ? '' : ` (variant ${variant})`}`,
+    name: `obtpp sandbox${bg ? ' (berlin-group)' : ''}${variant === 'all' ? '' : ` (variant ${variant})`}`,
+    ...(bg ? { dialect: 'berlin-group', sca: { approaches: ['redirect', 'oauth'] }, psuIpAddress: '127.0.0.1' } : {}),
     variants,
     baseUrl: sb.baseUrls[variants[0]],
     variantBaseUrls: Object.fromEntries(variants.map((v) => [v, sb.baseUrls[v]])),
     tppName: client.clientName,
-    paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' },
+    ...(bg ? {
+      // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
+      implements: {
+        A: ['createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
+        B: ['createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
+      },
+    } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
     auth: {
       issuer: sb.issuer,
       clientId: client.clientId,
       clientAuth,
       redirectUri: client.redirectUri,
-      scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
-      intentBinding: { method: 'claims' },
-      offlineAccess: true,
+      ...(bg
+        ? { scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' }, intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' }, offlineAccess: false }
+        : { scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' }, intentBinding: { method: 'claims' }, offlineAccess: true }),
     },
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
     // Payment requests are signed with the key every client registered; the bank's answers verify against its JWKS.

@@ -44,6 +44,8 @@ export interface SessionOptions {
   /** Every redacted exchange, as it happens (--verbose). */
   onExchange?: (exchange: Exchange) => void;
   warn?: (message: string) => void;
+  /** The dialects the command speaks; a profile in another is refused in one line. Default obie only. */
+  dialects?: ReadonlyArray<Profile['dialect']>;
 }
 
 export interface AuthoriseRequest {
@@ -91,6 +93,9 @@ export class Session {
     if (!name) throw new UsageError('no profile: pass --profile FILE (e.g. one written by obtpp sandbox --write-profile)');
     const path = statePath(options.state, options.env, options.cwd);
     const profile = await loadProfile(name, { env: options.env, cwd: options.cwd });
+    if (!(options.dialects ?? ['obie']).includes(profile.dialect)) {
+      throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: this command speaks only the obie dialect so far (with berlin-group: consent create ais, consent authorise, consent list, accounts; issue 15, see docs/berlin-group.md)`);
+    }
     let variant = profile.variants[0];
     if (options.variant !== undefined) {
       const v = options.variant.toUpperCase();
@@ -99,6 +104,11 @@ export class Session {
       variant = v;
     }
     return new Session(profile, variant, new StateFile(path), options);
+  }
+
+  /** The environment the session was opened with (where the PSU browser looks for Chromium). */
+  envOf(): Record<string, string | undefined> {
+    return this.env;
   }
 
   /** Releases the HTTP connections and the browser. */

@@ -36,6 +36,8 @@ export interface ConsentRecord {
   /** Accounts the PSU selected (authorisation) and those seen by listing. */
   accountIds?: string[];
   accounts?: AccountSummary[];
+  /** berlin-group: the SCA approach the bank gave the consent and its link (scaRedirect, or scaOAuth). */
+  sca?: { approach: 'redirect' | 'oauth'; href: string };
 }
 
 export interface StoredToken {

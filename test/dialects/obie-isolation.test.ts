@@ -14,3 +14,14 @@ test('src/dialects imports nothing from src/sandbox', () => {
     assert.doesNotMatch(source, /from\s+['"][^'"]*sandbox[^'"]*['"]|import\(\s*['"][^'"]*sandbox/, f);
   }
 });
+
+// …and the bank imports nothing of its examiner: no dialect, client, step or conformance code.
+test('src/sandbox imports nothing from src/dialects, src/client, src/conformance or the steps', () => {
+  const root = fileURLToPath(new URL('../../src/sandbox/', import.meta.url));
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  assert.ok(files.some((f) => f.startsWith('berlin-group')), 'the berlin-group bank is scanned too');
+  for (const f of files) {
+    const source = readFileSync(join(root, f), 'utf8');
+    assert.doesNotMatch(source, /from\s+['"][^'"]*\/(dialects|client|conformance|step-definitions)\/[^'"]*['"]|import\(\s*['"][^'"]*\/(dialects|client|conformance)\//, f);
+  }
+});

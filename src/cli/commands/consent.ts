@@ -74,13 +74,34 @@ function created(out: Out, record: ConsentRecord): void {
   out.line(`created ${FN_NAMES[record.fn]} ${out.c.bold(record.id)} (${record.status}); next: obtpp consent authorise`);
 }
 
+/** The speakers of both dialects (the rest speak obie only, so far). */
+const BOTH = { dialects: ['obie', 'berlin-group'] } as const;
+
 export async function createAis(io: Io, flags: AisFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect === 'berlin-group') return createBgAis(session, out, flags);
     const { body, summary } = aisConsent(flags);
     const { result, record } = await out.step('creating the account-access consent', () => session.createConsent('ais', body, summary));
     if (out.json) return out.document(result.body);
     created(out, record);
-  });
+  }, BOTH);
+}
+
+/**
+ * berlin-group: a recurring, bank-offered consent (the PSU picks the accounts at the bank) for
+ * accounts, balances and transactions, valid until --expires (a date), 4 accesses a day.
+ */
+async function createBgAis(session: Session, out: Out, flags: AisFlags): Promise<void> {
+  if (flags.permissions !== undefined || flags.from !== undefined || flags.to !== undefined) {
+    throw new UsageError('--permissions, --from and --to are UK Open Banking terms: a berlin-group consent names access, validUntil (--expires) and frequencyPerDay');
+  }
+  const validUntil = parseWhen('--expires', flags.expires ?? '+90d').slice(0, 10);
+  const { buildConsent } = await import('../../dialects/berlin-group/builders.ts');
+  const { createBgConsent } = await import('../../session/berlin-group.ts');
+  const body = buildConsent({ access: { accounts: [], balances: [], transactions: [] }, recurringIndicator: true, validUntil, frequencyPerDay: 4 });
+  const { result, record } = await out.step('creating the consent (POST /v1/consents)', () => createBgConsent(session, body, { expiration: validUntil }));
+  if (out.json) return out.document(result.body);
+  out.line(`created consent ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise`);
 }
 
 export async function createCof(io: Io, flags: CofFlags): Promise<void> {
@@ -194,7 +215,7 @@ export async function list(io: Io, flags: CommonFlags): Promise<void> {
       r.current ? '*' : '', r.id, r.fn, r.status, when(r.createdAt), r.expiration ? when(r.expiration) : '—', r.token, summary(r),
     ]), out.c));
     out.line(out.c.dim('* the current consent of its kind (used when --consent is not given)'));
-  });
+  }, BOTH);
 }
 
 function summary(r: ConsentRecord): string {
@@ -219,8 +240,11 @@ export async function authoriseConsent(session: Session, out: Out, record: Conse
     log: (line: string) => void out.io.stderr.write(line + '\n'),
   };
   const doing = `${flags.reject ? 'rejecting' : 'authorising'} ${FN_NAMES[record.fn]} ${record.id} as the PSU${manual ? '' : ' (headless Chromium)'}`;
+  const run = session.profile.dialect === 'berlin-group'
+    ? async () => (await import('../../session/berlin-group.ts')).authoriseBg(session, record, request)
+    : () => session.authorise(record, request);
   // Manual mode prints instructions on stderr: no spinner over them.
-  const outcome = manual ? await session.authorise(record, request) : await out.step(doing, () => session.authorise(record, request), (o) => describeOutcome(o));
+  const outcome = manual ? await run() : await out.step(doing, run, (o) => describeOutcome(o));
   return outcome;
 }
 
@@ -241,7 +265,7 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
     if (out.json) return out.document(outcome);
     out.line(describeOutcome(outcome));
     if (outcome.status === 'authorised') out.line(next(record.fn));
-  });
+  }, BOTH);
 }
 
 function next(fn: Fn): string {

@@ -63,10 +63,29 @@ const signed = (amount: string | undefined, indicator: string | undefined) => (a
 export async function accounts(io: Io, accountId: string | undefined, flags: DataFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await aisConsentOf(session, flags);
+    if (session.profile.dialect === 'berlin-group') {
+      const { readBgAccounts } = await import('../../session/berlin-group.ts');
+      const result = await out.step(accountId ? `reading account ${accountId}` : 'reading the accounts', () => readBgAccounts(session, record, accountId));
+      if (out.json) return out.document(result.body);
+      return printBgAccounts(out, accountId ? [((result.body as { account?: unknown })?.account ?? {}) as Record<string, unknown>] : bgAccountsOf(result.body));
+    }
     const result = await out.step(accountId ? `reading account ${accountId}` : 'reading the accounts', () => session.withUserToken(record, (token) => readAccounts(session, record, token, accountId)));
     if (out.json) return out.document(result.body);
     printAccounts(out, result.body);
-  });
+  }, { dialects: ['obie', 'berlin-group'] });
+}
+
+/** NextGenPSD2 `accounts[]` (tolerant: any shape). */
+function bgAccountsOf(body: unknown): Record<string, unknown>[] {
+  const list = (body as { accounts?: unknown })?.accounts;
+  return Array.isArray(list) ? list.filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null) : [];
+}
+
+function printBgAccounts(out: Out, list: Record<string, unknown>[]): void {
+  const s = (a: Record<string, unknown>, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+  const rows = list.map((a) => [s(a, 'resourceId'), s(a, 'name') ?? s(a, 'displayName') ?? s(a, 'ownerName'), s(a, 'currency'), s(a, 'cashAccountType'), s(a, 'iban') ?? s(a, 'bban')]);
+  if (rows.length === 0) return out.line('no accounts');
+  out.line(table(['ACCOUNT', 'NAME', 'CCY', 'TYPE', 'IBAN'], rows, out.c));
 }
 
 export async function balances(io: Io, accountId: string, flags: DataFlags): Promise<void> {

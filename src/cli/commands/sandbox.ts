@@ -8,6 +8,7 @@ interface SandboxFlags {
   port?: string;
   host: string;
   tls?: boolean;
+  dialect?: 'obie' | 'berlin-group';
   fault: string[];
   listFaults?: boolean;
   json?: boolean;
@@ -24,7 +25,8 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
 
   // oidc-provider is heavy: loaded only when a sandbox really starts.
   const { startSandbox } = await import('../../sandbox/index.ts');
-  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults });
+  const dialect = flags.dialect ?? 'obie';
+  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect });
   try {
     let profileFile: string | undefined;
     if (flags.writeProfile) {
@@ -41,20 +43,21 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
     if (flags.json) {
       io.stdout.write(JSON.stringify({
-        issuer: sb.issuer, baseUrls: sb.baseUrls, faults,
+        issuer: sb.issuer, dialect: sb.dialect, baseUrls: sb.baseUrls, faults,
         clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
-        psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId) })),
+        psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(sb.dialect === 'berlin-group' ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
         profile: profileFile,
       }, null, 2) + '\n');
     } else {
       const out = (line = '') => io.stdout.write(line + '\n');
       out(`issuer (OpenID discovery at /.well-known/openid-configuration): ${sb.issuer}`);
-      out(`variant A: ${sb.baseUrls.A}`);
-      out(`variant B: ${sb.baseUrls.B}`);
+      const api = sb.dialect === 'berlin-group' ? ' (NextGenPSD2 XS2A: /v1/consents, /v1/accounts, …)' : '';
+      out(`variant A: ${sb.baseUrls.A}${api}`);
+      out(`variant B: ${sb.baseUrls.B}${api}`);
       out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
       out(`redirect:  ${sb.clients[0].redirectUri}`);
       out('PSU logins (sandbox only):');
-      for (const p of sb.psus) out(`  ${p.username.padEnd(6)} / ${p.password.padEnd(13)} ${p.accounts.map((a) => a.AccountId).join(', ')}`);
+      for (const p of sb.psus) out(`  ${p.username.padEnd(6)} / ${p.password.padEnd(13)} ${p.accounts.map((a) => (a.iban ? `${a.AccountId} (${a.iban})` : a.AccountId)).join(', ')}`);
       out(profileFile ? `profile:   ${profileFile}` : 'profile:   pass --write-profile FILE to get one (it carries the client secret)');
     }
     err('Ctrl-C stops the sandbox.');

@@ -131,7 +131,7 @@ export function validate(name: SchemaName, body: unknown): Problem[] {
   return problemsOf(fn.errors ?? []).map((p) => withLevel(p, 'MUST', source));
 }
 
-function problemsOf(errors: ErrorObject[]): SchemaProblem[] {
+export function problemsOf(errors: ErrorObject[]): SchemaProblem[] {
   // A value of the wrong type also fails its format, pattern, …: report only the type there.
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   const problems: SchemaProblem[] = [];
@@ -148,11 +148,11 @@ function problemsOf(errors: ErrorObject[]): SchemaProblem[] {
   return problems;
 }
 
-function problemKey(p: SchemaProblem): string {
+export function problemKey(p: SchemaProblem): string {
   return `${p.path}\u0000${p.expected}`;
 }
 
-function withLevel(p: SchemaProblem, level: ProblemLevel, source: string): Problem {
+export function withLevel(p: SchemaProblem, level: ProblemLevel, source: string): Problem {
   return { ...p, message: formatProblem(p), level, source };
 }
 
@@ -160,7 +160,7 @@ function withLevel(p: SchemaProblem, level: ProblemLevel, source: string): Probl
  * The source of a strict-only problem: the annotation on the schema node that holds the failing
  * keyword (`#/properties/Data/…/else/required` → the `else` node), else good practice.
  */
-function shouldSourceOf(schema: object, schemaPath: string): string {
+export function shouldSourceOf(schema: object, schemaPath: string): string {
   const tokens = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   tokens.pop();
   let node: unknown = schema;
@@ -209,7 +209,7 @@ export function show(value: unknown): string {
   return s.length > MAX_GOT ? `${s.slice(0, MAX_GOT - 1)}…` : s;
 }
 
-function describeNonObject(body: unknown): string {
+export function describeNonObject(body: unknown): string {
   if (body === undefined) return 'undefined (no body)';
   if (body === null) return 'null';
   if (typeof body === 'string') return body.trim() === '' ? 'an empty body' : `text ${show(body)}`;

@@ -1,0 +1,23 @@
+/**
+ * The berlin-group dialect: NextGenPSD2 XS2A 1.3.x (FACTS §6). Schemas at two levels and their
+ * judge (MUST failures, SHOULD warnings), request builders and headers, and tolerant accessors for
+ * statuses, `_links` and both error shapes.
+ */
+export { judgeBg, validateBg, judgeBgError, bgSchemaOf, compileAllBg } from './validate.ts';
+export { BG_SCHEMA_LEVELS, BG_SCHEMA_NAMES, BG_SHOULD_SOURCES, mustSourceOf } from './schemas/index.ts';
+export type { BgSchemaName } from './schemas/index.ts';
+export { CONSENT_STATUSES, SCA_STATUSES, ACCOUNT_ACCESS_TYPES } from './schemas/consents.ts';
+export { BALANCE_TYPES, BOOKING_STATUSES, ACCOUNT_STATUSES } from './schemas/accounts.ts';
+export { TRANSACTION_STATUSES, FINAL_TRANSACTION_STATUSES, PAYMENT_PRODUCTS, PAYMENT_SERVICES } from './schemas/payments.ts';
+export { ERROR_CODES } from './schemas/errors.ts';
+export { AMOUNT_VALUE_PATTERN, CURRENCY_CODE_PATTERN, IBAN_PATTERN, BIC_PATTERN, SCA_LINKS } from './schemas/common.ts';
+export {
+  buildConsent, detailedAccess, buildFundsConfirmation, buildPaymentInitiation, transactionsQuery, bgHeaders, isoDate, VALID_UNTIL_MAX,
+  linksOf, linkOf, scaApproachOf, consentIdOf, consentStatusOf, paymentIdOf, transactionStatusOf, scaStatusOf, authorisationIdOf,
+  accountsOf, balancesOf, transactionsOf, fundsAvailableOf, errorMessagesOf, errorCodesOf,
+} from './builders.ts';
+export type {
+  ConsentStatus, ScaStatus, TransactionStatus, BookingStatus, BalanceType, PaymentProduct, AccountAccessType,
+  AccountReference, Amount, AccountAccess, ConsentRequestBody, FundsConfirmationRequestBody, PaymentInitiationBody,
+  BgHeaderOptions, LinkName, WireObject, BgErrorMessage,
+} from './builders.ts';

@@ -1,0 +1,89 @@
+/** Single payments: POST /v1/payments/{payment-product}, GET, /status (FACTS §6.5). */
+import { accountReference, amount, BIC_PATTERN, closedEnum, COUNTRY_CODE_PATTERN, isoDate, levels, linksObject, patterned, psuMessage, str, text, tppMessage, bool } from './common.ts';
+import type { Level } from './common.ts';
+import { createLinks, SCA_STATUSES } from './consents.ts';
+
+/** ISO 20022 transaction statuses (`transactionStatus`). */
+export const TRANSACTION_STATUSES = ['ACCC', 'ACCP', 'ACSC', 'ACSP', 'ACTC', 'ACWC', 'ACWP', 'RCVD', 'PDNG', 'RJCT', 'CANC', 'ACFC', 'PATC', 'PART'] as const;
+/** Statuses after which a payment does not change any more. */
+export const FINAL_TRANSACTION_STATUSES = ['ACCC', 'ACSC', 'RJCT', 'CANC'] as const;
+export const PAYMENT_SERVICES = ['payments', 'bulk-payments', 'periodic-payments'] as const;
+/** The JSON payment products; the `pain.001-*` ones take XML and are not built here. */
+export const PAYMENT_PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'] as const;
+
+const address = (level: Level) => ({
+  type: 'object',
+  required: ['country'],
+  properties: { streetName: text(70), buildingNumber: str, townName: str, postCode: str, country: patterned(COUNTRY_CODE_PATTERN, level) },
+}) as const;
+
+const paymentProperties = (level: Level) => ({
+  endToEndIdentification: text(35),
+  instructionIdentification: text(35),
+  debtorName: text(70),
+  debtorAccount: accountReference(level),
+  ultimateDebtor: text(70),
+  instructedAmount: amount(level),
+  creditorAccount: accountReference(level),
+  creditorAgent: patterned(BIC_PATTERN, level),
+  creditorName: text(70),
+  creditorAddress: address(level),
+  creditorId: text(35),
+  ultimateCreditor: text(70),
+  purposeCode: str,
+  chargeBearer: str,
+  remittanceInformationUnstructured: text(140),
+  requestedExecutionDate: isoDate,
+});
+
+const PAYMENT_REQUIRED = ['debtorAccount', 'instructedAmount', 'creditorAccount', 'creditorName'] as const;
+
+/** The body of a JSON single payment (`paymentInitiation_json`). */
+export const paymentInitiation = levels((level) => ({
+  type: 'object',
+  required: [...PAYMENT_REQUIRED],
+  properties: paymentProperties(level),
+}));
+
+/** The 201 answer (`paymentInitiationRequestResponse-201`). */
+export const paymentInitiationRequestResponse201 = levels((level) => ({
+  type: 'object',
+  required: ['transactionStatus', 'paymentId', '_links'],
+  properties: {
+    transactionStatus: closedEnum(TRANSACTION_STATUSES),
+    paymentId: str,
+    transactionFees: amount(level),
+    currencyConversionFee: amount(level),
+    estimatedTotalAmount: amount(level),
+    estimatedInterbankSettlementAmount: amount(level),
+    transactionFeeIndicator: bool,
+    scaMethods: { type: 'array' },
+    chosenScaMethod: { type: 'object' },
+    challengeData: { type: 'object' },
+    _links: createLinks(level),
+    psuMessage,
+    tppMessages: { type: 'array', items: tppMessage },
+    scaStatus: closedEnum(SCA_STATUSES),
+  },
+}));
+
+/** GET /v1/payments/{product}/{paymentId} (`paymentInitiationWithStatusResponse`). */
+export const paymentInitiationWithStatusResponse = levels((level) => ({
+  type: 'object',
+  required: [...PAYMENT_REQUIRED],
+  properties: { ...paymentProperties(level), transactionStatus: closedEnum(TRANSACTION_STATUSES), tppMessages: { type: 'array', items: tppMessage } },
+}));
+
+/** GET …/status (`paymentInitiationStatusResponse-200_json`). */
+export const paymentInitiationStatusResponse200 = levels((level) => ({
+  type: 'object',
+  required: ['transactionStatus'],
+  properties: {
+    transactionStatus: closedEnum(TRANSACTION_STATUSES),
+    fundsAvailable: bool,
+    psuMessage,
+    psuName: text(140),
+    _links: linksObject(level, []),
+    tppMessages: { type: 'array', items: tppMessage },
+  },
+}));

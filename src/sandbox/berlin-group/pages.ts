@@ -1,0 +1,258 @@
+/**
+ * The PSU's pages at the NextGenPSD2 bank, for both SCA approaches it offers:
+ * - redirect: the `scaRedirect` link opens /bg/sca/{authorisationId}: login, then the consent or
+ *   payment, then Approve or Reject; the bank sends the PSU back to TPP-Redirect-URI (or, after a
+ *   rejection, TPP-Nok-Redirect-URI when given);
+ * - OAuth2: the authorisation request (scope `AIS:{consentId}` or `PIS:{paymentId}`) lands on the
+ *   oidc-provider interaction /interaction/{uid}, with the same pages.
+ * The data-testids are the UK bank's (username, password, login, consent-page, account-option,
+ * approve, reject, consent-error), so the built-in sandbox driver walks both banks.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { FixturePsu } from '../fixtures.ts';
+import { html, page, readBody, sendHtml } from '../http.ts';
+import { bgAmount, ibanOf } from './data.ts';
+import type { BgAuthorisation, BgConsent, BgPayment, BgStore } from './store.ts';
+
+type Resource = BgConsent | BgPayment;
+
+export interface BgPagesContext {
+  provider: Provider;
+  store: BgStore;
+}
+
+function pending(resource: Resource): boolean {
+  return resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD';
+}
+
+const LISTS = ['accounts', 'balances', 'transactions'] as const;
+
+/**
+ * Applies the PSU's approval. Returns what to tell the PSU when it cannot be applied (the page is
+ * shown again), else undefined. The PSU approves the resource as a whole; accounts posted are
+ * checked to be the PSU's own.
+ */
+function approve(store: BgStore, resource: Resource, psu: FixturePsu, form: URLSearchParams): string | undefined {
+  const mine = (iban: string) => psu.accounts.find((a) => ibanOf(a) === iban);
+  if (resource.kind === 'ais') {
+    const access = resource.access as Record<string, unknown>;
+    const all = psu.accounts.map((a) => a.AccountId);
+    let covered: BgConsent['covered'];
+    if (access.allPsd2) covered = { accounts: all, balances: all, transactions: all };
+    else if (access.availableAccountsWithBalance) covered = { accounts: all, balances: all, transactions: [] };
+    else if (access.availableAccounts) covered = { accounts: all, balances: [], transactions: [] };
+    else if (resource.bankOffered) {
+      const ticked = form.getAll('accounts');
+      if (ticked.length === 0) return 'Tick at least one account to share, or reject.';
+      if (!ticked.every((id) => all.includes(id))) return 'Only your own accounts can be shared.';
+      const chosen = [...new Set(ticked)];
+      covered = { accounts: chosen, balances: access.balances ? chosen : [], transactions: access.transactions ? chosen : [] };
+    } else {
+      const ids: Record<string, string[]> = {};
+      for (const list of LISTS) {
+        const refs = (access[list] as Array<{ iban: string }> | undefined) ?? [];
+        const accounts = refs.map((r) => mine(r.iban.replace(/\s/g, '')));
+        if (accounts.some((a) => !a)) return 'This consent names an account that is not yours.';
+        ids[list] = accounts.map((a) => a!.AccountId);
+      }
+      const union = [...new Set([...ids.accounts, ...ids.balances, ...ids.transactions])];
+      covered = { accounts: union, balances: ids.balances, transactions: ids.transactions };
+    }
+    resource.covered = covered;
+    resource.status = 'valid';
+  } else {
+    const debtor = mine(String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, ''));
+    if (!debtor) return 'The account to pay from is not one of yours.';
+    const covered = debtor.booked + debtor.creditLine >= resource.amountMinor;
+    resource.transactionStatus = !covered ? 'RJCT' : resource.product === 'instant-sepa-credit-transfers' ? 'ACSC' : 'ACTC';
+  }
+  resource.psu = psu.username;
+  return undefined;
+}
+
+function reject(resource: Resource, psu: FixturePsu): void {
+  if (resource.kind === 'ais') resource.status = 'rejected';
+  else resource.transactionStatus = 'RJCT';
+  resource.psu = psu.username;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redirect SCA
+
+/** Handles /bg/sca/{authorisationId}[/login|/confirm]. */
+export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, authorisationId: string, step: string | undefined): Promise<void> {
+  const found = ctx.store.byAuthorisation(authorisationId);
+  if (!found || found.authorisation.approach !== 'REDIRECT') {
+    return sendHtml(res, 404, page('Unknown authorisation', '<p class="error" data-testid="consent-error">This authorisation is unknown. Start again from your provider.</p>'));
+  }
+  const { resource, authorisation } = found;
+  const tpp = authorisation.redirectUri ? new URL(authorisation.redirectUri).host : 'the provider';
+  const action = `/bg/sca/${html(authorisationId)}`;
+  const method = req.method ?? 'GET';
+  if (!pending(resource) || authorisation.scaStatus === 'finalised' || authorisation.scaStatus === 'failed') {
+    return sendHtml(res, 200, page('This request cannot be authorised', `<p class="error" data-testid="consent-error">This ${resource.kind === 'ais' ? 'consent' : 'payment'} is no longer awaiting authorisation.</p>`));
+  }
+  if (method === 'POST' && step === 'login') {
+    const form = new URLSearchParams(await readBody(req));
+    const psu = ctx.store.psu(form.get('username') ?? '');
+    if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
+    authorisation.psu = psu.username;
+    authorisation.scaStatus = 'psuAuthenticated';
+    return redirect(res, action);
+  }
+  const psu = ctx.store.psu(authorisation.psu);
+  if (!psu) return sendHtml(res, 200, loginPage(action, tpp));
+  if (method === 'POST' && step === 'confirm') {
+    const form = new URLSearchParams(await readBody(req));
+    const decision = form.get('decision');
+    if (decision === 'reject') {
+      reject(resource, psu);
+      authorisation.scaStatus = 'failed';
+      return back(res, authorisation, false);
+    }
+    if (decision !== 'approve') return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, 'Choose Approve or Reject.'));
+    const problem = approve(ctx.store, resource, psu, form);
+    if (problem) return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, problem));
+    authorisation.scaStatus = 'finalised';
+    return back(res, authorisation, true);
+  }
+  return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu));
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
+}
+
+/** Back to the TPP; without a redirect URI (impossible for REDIRECT resources) a page says so. */
+function back(res: ServerResponse, a: BgAuthorisation, ok: boolean): void {
+  const target = ok ? a.redirectUri : (a.nokRedirectUri ?? a.redirectUri);
+  if (target) return redirect(res, target);
+  sendHtml(res, 200, page('Done', '<p data-testid="sca-done">You may close this window.</p>'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// OAuth2 SCA (oidc-provider interactions)
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** The consent or payment the authorisation request's scope names (`AIS:{id}` / `PIS:{id}`). */
+function resourceOfScope(store: BgStore, scope: unknown): Resource | undefined {
+  for (const s of String(scope ?? '').split(' ')) {
+    const m = /^(AIS|PIS):(.+)$/.exec(s);
+    const r = m ? (m[1] === 'AIS' ? store.consents.get(m[2]) : store.payments.get(m[2])) : undefined;
+    if (r) return r;
+  }
+  return undefined;
+}
+
+/** Handles /interaction/{uid}[/login|/confirm|/abort] of the berlin-group bank. */
+export async function handleOAuthInteraction(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, uid: string, step: string | undefined): Promise<void> {
+  let d: Interaction;
+  try {
+    d = await ctx.provider.interactionDetails(req, res);
+  } catch {
+    return sendHtml(res, 400, page('Session expired', '<p class="error" data-testid="consent-error">This authorisation has expired or is unknown. Start again from your provider.</p>'));
+  }
+  if (d.uid !== uid) return sendHtml(res, 400, page('Session mismatch', '<p class="error" data-testid="consent-error">This page does not belong to the current authorisation.</p>'));
+  const method = req.method ?? 'GET';
+  const client = await ctx.provider.Client.find(String(d.params.client_id));
+  const tpp = String(client?.clientName ?? d.params.client_id);
+  const action = `/interaction/${html(uid)}`;
+  if (method === 'POST' && step === 'abort') {
+    return void (await ctx.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the PSU cancelled' }, { mergeWithLastSubmission: false }));
+  }
+  const resource = resourceOfScope(ctx.store, d.params.scope);
+  const problem = !resource ? 'The request does not name a consent or payment of this bank (scope AIS:{consentId} or PIS:{paymentId}).'
+    : resource.approach !== 'OAUTH' ? 'This request was not set up for OAuth2 authorisation.'
+      : !pending(resource) ? `This ${resource.kind === 'ais' ? 'consent' : 'payment'} is no longer awaiting authorisation.` : undefined;
+  if (problem || !resource) {
+    return sendHtml(res, 200, page('This request cannot be authorised', `<p class="error" data-testid="consent-error">${html(problem)}</p>
+<form method="post" action="${action}/abort"><button type="submit" data-testid="cancel">Return to the provider</button></form>`));
+  }
+  const authorisation = resource.authorisations.find((a) => a.approach === 'OAUTH' && a.scaStatus !== 'finalised' && a.scaStatus !== 'failed');
+  if (method === 'POST' && step === 'login') {
+    const form = new URLSearchParams(await readBody(req));
+    const psu = ctx.store.psu(form.get('username') ?? '');
+    if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(`${action}`, tpp, 'The username or password is not right.'));
+    if (authorisation) authorisation.scaStatus = 'psuAuthenticated';
+    return void (await ctx.provider.interactionFinished(req, res, { login: { accountId: psu.username } }, { mergeWithLastSubmission: false }));
+  }
+  const psu = d.lastSubmission?.login ? ctx.store.psu(d.session?.accountId) : undefined;
+  if (!psu) return sendHtml(res, 200, loginPage(action, tpp));
+  if (method === 'POST' && step === 'confirm') {
+    const form = new URLSearchParams(await readBody(req));
+    if (form.get('decision') === 'reject') {
+      reject(resource, psu);
+      if (authorisation) authorisation.scaStatus = 'failed';
+      return void (await ctx.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the PSU rejected the request' }, { mergeWithLastSubmission: true }));
+    }
+    if (form.get('decision') !== 'approve') return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, 'Choose Approve or Reject.'));
+    const refused = approve(ctx.store, resource, psu, form);
+    if (refused) return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, refused));
+    if (authorisation) authorisation.scaStatus = 'finalised';
+    const grant = new ctx.provider.Grant({ accountId: d.session!.accountId, clientId: String(d.params.client_id) });
+    const details = d.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+    for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    const grantId = await grant.save();
+    ctx.store.intentByGrant.set(grantId, resource.id);
+    return void (await ctx.provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true }));
+  }
+  return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages
+
+function loginPage(action: string, tpp: string, error?: string): string {
+  return page('Log in to the sandbox bank', `
+<p><strong data-testid="tpp-name">${html(tpp)}</strong> has sent you here to authorise a request. Log in with your bank credentials.</p>
+${error ? `<p class="error" data-testid="login-error">${html(error)}</p>` : ''}
+<form method="post" action="${action}/login" autocomplete="off">
+<label>Username <input id="username" name="username" data-testid="username" autofocus required></label>
+<label>Password <input id="password" name="password" type="password" data-testid="password" required></label>
+<button id="login" type="submit" data-testid="login">Log in</button>
+</form>`);
+}
+
+function decisionPage(action: string, tpp: string, resource: Resource, psu: FixturePsu, error?: string): string {
+  const sections: string[] = [];
+  let intro: string;
+  if (resource.kind === 'ais') {
+    const access = resource.access as Record<string, unknown>;
+    intro = 'wants to read information about your accounts.';
+    const global = ['allPsd2', 'availableAccountsWithBalance', 'availableAccounts'].find((k) => access[k]);
+    const what = global ? [`${global}: ${String(access[global])}`] : LISTS.filter((l) => access[l]).map((l) => l);
+    sections.push(`<h2>What will be shared</h2><ul>${what.map((w) => `<li data-testid="permission">${html(w)}</li>`).join('')}</ul>`);
+    sections.push(`<dl><dt>Access ends</dt><dd data-testid="expiration">${html(resource.validUntil)}</dd>
+<dt>Accesses a day without you</dt><dd data-testid="frequency">${html(resource.frequencyPerDay)}</dd>
+<dt>Recurring</dt><dd data-testid="recurring">${resource.recurringIndicator ? 'yes' : 'no (one-off)'}</dd></dl>`);
+    if (resource.bankOffered) {
+      sections.push(`<fieldset><legend>Accounts to share</legend>${psu.accounts.map((a) =>
+        `<label><input type="checkbox" name="accounts" value="${html(a.AccountId)}" data-testid="account-option" data-account-id="${html(a.AccountId)}" data-identification="${html(ibanOf(a))}" data-name="${html(a.Name)}"> ${html(a.Name)} — ${html(a.Nickname)} — ${html(ibanOf(a))}</label>`).join('')}</fieldset>`);
+    } else if (!global) {
+      const ibans = [...new Set(LISTS.flatMap((l) => ((access[l] as Array<{ iban: string }> | undefined) ?? []).map((r) => r.iban)))];
+      sections.push(`<h2>Accounts</h2><ul>${ibans.map((i) => `<li data-testid="account">${html(i)}</li>`).join('')}</ul>`);
+    }
+  } else {
+    const b = resource.body as { instructedAmount: { currency: string; amount: string }; creditorName: string; creditorAccount: { iban: string }; debtorAccount: { iban: string }; remittanceInformationUnstructured?: string };
+    intro = `wants to make a payment (${resource.product}) from your account.`;
+    sections.push(`<dl><dt>Amount</dt><dd data-testid="amount">${html(b.instructedAmount.currency)} ${html(b.instructedAmount.amount)}</dd>
+<dt>To</dt><dd data-testid="creditor">${html(b.creditorName)} ${html(b.creditorAccount.iban)}</dd>
+<dt>From</dt><dd data-testid="debtor-account">${html(b.debtorAccount.iban)}</dd>
+${b.remittanceInformationUnstructured ? `<dt>Reference</dt><dd data-testid="reference">${html(b.remittanceInformationUnstructured)}</dd>` : ''}</dl>`);
+    const debtor = psu.accounts.find((a) => ibanOf(a) === b.debtorAccount.iban.replace(/\s/g, ''));
+    if (debtor) sections.push(`<p>Available on that account: EUR ${bgAmount(debtor.booked + debtor.creditLine)}</p>`);
+  }
+  return page('Authorise this request', `
+<div data-testid="consent-page" data-consent-id="${html(resource.id)}">
+<p>Logged in as ${html(psu.name)}. <strong data-testid="tpp-name">${html(tpp)}</strong> ${html(intro)}</p>
+${error ? `<p class="error" data-testid="consent-error">${html(error)}</p>` : ''}
+<form method="post" action="${action}">
+${sections.join('\n')}
+<p>You approve or reject this request as a whole.</p>
+<button id="approve" type="submit" name="decision" value="approve" data-testid="approve">Approve</button>
+<button id="reject" type="submit" name="decision" value="reject" data-testid="reject" formnovalidate>Reject</button>
+</form></div>`);
+}

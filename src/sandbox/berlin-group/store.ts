@@ -1,0 +1,122 @@
+/**
+ * The NextGenPSD2 bank's state for one run: account-information consents, payments, their
+ * authorisation sub-resources and the daily access counters, in memory.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FixtureAccount, FixturePsu } from '../fixtures.ts';
+import { ibanOf } from './data.ts';
+
+export type BgConsentStatus = 'received' | 'rejected' | 'valid' | 'revokedByPsu' | 'expired' | 'terminatedByTpp';
+export type BgScaStatus = 'received' | 'psuAuthenticated' | 'finalised' | 'failed';
+export type ScaApproach = 'REDIRECT' | 'OAUTH';
+
+/** One SCA of a consent or payment (`/authorisations/{authorisationId}`). */
+export interface BgAuthorisation {
+  authorisationId: string;
+  scaStatus: BgScaStatus;
+  approach: ScaApproach;
+  /** Where the PSU goes back after a redirect SCA (TPP-Redirect-URI / TPP-Nok-Redirect-URI). */
+  redirectUri?: string;
+  nokRedirectUri?: string;
+  /** The PSU who logged in on the SCA page (the page's own session: the id is unguessable). */
+  psu?: string;
+}
+
+interface Resource {
+  id: string;
+  /** The PSU who authorised or rejected it. */
+  psu?: string;
+  authorisations: BgAuthorisation[];
+  approach: ScaApproach;
+  created: Date;
+}
+
+/** `access` as the TPP wrote it, kept to echo unchanged. */
+export type Access = Record<string, unknown>;
+
+export interface BgConsent extends Resource {
+  kind: 'ais';
+  access: Access;
+  recurringIndicator: boolean;
+  /** As asked, or shortened by the bank. */
+  validUntil: string;
+  frequencyPerDay: number;
+  combinedServiceIndicator: boolean;
+  status: BgConsentStatus;
+  lastActionDate: string;
+  /** AccountIds the consent covers, per service, fixed at authorisation. */
+  covered: { accounts: string[]; balances: string[]; transactions: string[] };
+  /** The PSU chooses the accounts at the bank (bank-offered consent: empty lists in `access`). */
+  bankOffered: boolean;
+}
+
+export interface BgPayment extends Resource {
+  kind: 'pis';
+  product: string;
+  body: Record<string, unknown>;
+  amountMinor: number;
+  transactionStatus: string;
+}
+
+export class BgStore {
+  readonly psus: FixturePsu[];
+  readonly consents = new Map<string, BgConsent>();
+  readonly payments = new Map<string, BgPayment>();
+  /** oidc-provider grant id → the consent or payment the grant was authorised for (OAuth SCA). */
+  readonly intentByGrant = new Map<string, string>();
+  /** `${consentId} ${path} ${day}` → accesses without the PSU (frequencyPerDay). */
+  readonly accesses = new Map<string, number>();
+  readonly now: () => number;
+
+  constructor(psus: FixturePsu[], now: () => number = Date.now) {
+    this.psus = psus;
+    this.now = now;
+  }
+
+  psu(username: string | undefined): FixturePsu | undefined {
+    return this.psus.find((p) => p.username === username);
+  }
+
+  /** The account with this IBAN (spaces ignored), and its PSU. */
+  byIban(iban: unknown): { psu: FixturePsu; account: FixtureAccount } | undefined {
+    if (typeof iban !== 'string') return undefined;
+    const wanted = iban.replace(/\s/g, '');
+    for (const psu of this.psus) {
+      const account = psu.accounts.find((a) => ibanOf(a) === wanted);
+      if (account) return { psu, account };
+    }
+    return undefined;
+  }
+
+  account(id: string): { psu: FixturePsu; account: FixtureAccount } | undefined {
+    for (const psu of this.psus) {
+      const account = psu.accounts.find((a) => a.AccountId === id);
+      if (account) return { psu, account };
+    }
+    return undefined;
+  }
+
+  newId(prefix: string): string {
+    return `${prefix}-${randomUUID()}`;
+  }
+
+  /** The consent or payment an authorisation id belongs to. */
+  byAuthorisation(authorisationId: string): { resource: BgConsent | BgPayment; authorisation: BgAuthorisation } | undefined {
+    for (const resource of [...this.consents.values(), ...this.payments.values()]) {
+      const authorisation = resource.authorisations.find((a) => a.authorisationId === authorisationId);
+      if (authorisation) return { resource, authorisation };
+    }
+    return undefined;
+  }
+
+  /** A valid consent past its validUntil becomes expired (the bank's clock, day granularity). */
+  refresh(consent: BgConsent): BgConsent {
+    if (consent.status === 'valid' && new Date(this.now()).toISOString().slice(0, 10) > consent.validUntil) consent.status = 'expired';
+    return consent;
+  }
+
+  /** The resource scopes the authorisation server knows: one per consent and payment (`AIS:{id}`, `PIS:{id}`). */
+  scopes(): string {
+    return [...[...this.consents.keys()].map((id) => `AIS:${id}`), ...[...this.payments.keys()].map((id) => `PIS:${id}`)].join(' ');
+  }
+}

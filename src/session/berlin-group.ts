@@ -1,0 +1,121 @@
+/**
+ * The terminal client's Berlin Group path (NextGenPSD2 XS2A 1.3.x, preview): create an
+ * account-information consent, have the PSU authorise it (SCA by redirect: the bank's scaRedirect
+ * page in Chromium; by OAuth2: the authorisation server with the consent in the scope), and list
+ * the accounts. Requests go through the same tpp client; bodies and headers come from the
+ * berlin-group dialect.
+ */
+import { tmpdir } from 'node:os';
+import { BankError, UsageError } from '../errors.ts';
+import type { ApiResult } from '../client/operations.ts';
+import { accountsOf, bgHeaders, consentIdOf, consentStatusOf, linkOf, type ConsentRequestBody } from '../dialects/berlin-group/builders.ts';
+import type { AccountSummary, ConsentRecord } from './state.ts';
+import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
+
+/** The approach the TPP asks for: the profile's first of redirect and oauth. */
+function approachOf(session: Session): 'redirect' | 'oauth' {
+  const chosen = (session.profile.sca?.approaches ?? ['redirect']).find((a) => a === 'redirect' || a === 'oauth');
+  if (!chosen) throw new UsageError(`profile ${session.profile.name}: obtpp speaks the redirect and oauth SCA approaches only (sca.approaches: ${session.profile.sca?.approaches.join(', ')})`);
+  return chosen;
+}
+
+/** The headers of a call without the UK ones (x-fapi-interaction-id, x-idempotency-key). */
+const bare = (headers: Record<string, string>, token?: string) => ({ token: token ?? null, interactionId: false as const, idempotencyKey: false as const, headers });
+
+/** POST /v1/consents; remembers the consent and its SCA link, makes it current. */
+export async function createBgConsent(session: Session, body: ConsentRequestBody, summary: Partial<ConsentRecord>): Promise<{ result: ApiResult; record: ConsentRecord }> {
+  const approach = approachOf(session);
+  const headers = bgHeaders({
+    psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1',
+    ...(approach === 'redirect' ? { tppRedirectUri: session.profile.auth.redirectUri, tppRedirectPreferred: true } : {}),
+  });
+  const result = session.check(await session.client.createAccountAccessConsent(body, bare(headers)), [201]);
+  const id = consentIdOf(result.body);
+  if (!id) throw new BankError(result.status, `the bank answered the consent with ${result.status} but no consentId`, { exchange: result.exchange });
+  const href = linkOf(result.body, approach === 'redirect' ? 'scaRedirect' : 'scaOAuth', result.exchange.url);
+  const record: ConsentRecord = {
+    ...summary, id, fn: 'ais', status: consentStatusOf(result.body) ?? 'unknown', createdAt: new Date().toISOString(),
+    ...(href ? { sca: { approach, href } } : {}),
+  };
+  await session.update((s) => {
+    s.consents[id] = record;
+    s.current.ais = id;
+    s.last = id;
+  });
+  return { result, record };
+}
+
+/** GET /v1/consents/{consentId}/status, remembered. */
+async function readStatus(session: Session, record: ConsentRecord): Promise<string | undefined> {
+  const url = `${session.client.baseUrlOf('ais')}${session.profile.paths.accountAccessConsents}/${encodeURIComponent(record.id)}/status`;
+  const result = await session.http.request('GET', url, { headers: bgHeaders() });
+  if (result.status !== 200) throw new BankError(result.status, `the bank refused GET …/consents/${record.id}/status: ${result.status}`, { exchange: result.exchange });
+  const status = consentStatusOf(result.body);
+  await session.rememberStatus(record.id, status);
+  return status;
+}
+
+/**
+ * The PSU's SCA for a consent. Redirect: the scaRedirect page in Chromium (the profile's driver),
+ * until the bank sends the PSU back to the redirect URI; then the consent's status says the
+ * outcome. OAuth2: the authorisation-code journey with the consent in the scope (the tokens are kept).
+ */
+export async function authoriseBg(session: Session, record: ConsentRecord, request: AuthoriseRequest): Promise<AuthoriseOutcome> {
+  if (!record.sca) throw new UsageError(`consent ${record.id} carries no SCA link obtpp knows of (created by another tool?): create one with obtpp consent create ais`);
+  if (record.sca.approach === 'oauth') {
+    const outcome = await session.authorise(record, request);
+    const status = await readStatus(session, record);
+    return outcome.status === 'authorised' && status !== 'valid'
+      ? { status: 'rejected', consentId: record.id, fn: 'ais', error: `consent ${status ?? 'without a status'}` }
+      : outcome;
+  }
+  if (request.manual) throw new UsageError('--manual is not offered for the redirect SCA approach yet: open the scaRedirect link yourself (obtpp consent list --json shows it)');
+  const { PsuBrowser } = await import('../psu/index.ts');
+  const browser = new PsuBrowser({ env: session.envOf(), log: request.log });
+  const p = session.profile;
+  try {
+    const journey = await browser.journey(record.sca.href, {
+      redirectUri: p.auth.redirectUri,
+      driver: p.psu.driver,
+      username: p.psu.username,
+      password: p.psu.password,
+      reject: request.reject,
+      ...(request.accounts ? { accounts: { ids: request.accounts } } : p.psu.accounts ? { accounts: p.psu.accounts } : {}),
+      stepTimeoutMs: p.timeouts.browserStepMs,
+      totalTimeoutMs: p.timeouts.authorisationMs,
+      evidenceDir: tmpdir(),
+      onStep: request.onStep,
+      trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
+    });
+    const status = await readStatus(session, record);
+    await session.update((s) => {
+      const r = s.consents[record.id];
+      if (r && journey.selectedAccounts.length) r.accountIds = [...journey.selectedAccounts];
+      s.current.ais = record.id;
+      s.last = record.id;
+    });
+    if (status === 'valid') return { status: 'authorised', consentId: record.id, fn: 'ais', accounts: [...journey.selectedAccounts] };
+    return { status: 'rejected', consentId: record.id, fn: 'ais', error: status ?? 'unknown', description: `the consent's status is ${status ?? 'unknown'}` };
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+/** GET /v1/accounts (or one account) under the consent (Consent-ID; the token when SCA was OAuth2). */
+export async function readBgAccounts(session: Session, record: ConsentRecord, accountId?: string): Promise<ApiResult> {
+  const call = async (token?: string) => {
+    const o = bare(bgHeaders({ consentId: record.id }), token);
+    return session.check(accountId ? await session.client.getAccount(accountId, o) : await session.client.listAccounts(o), [200]);
+  };
+  const result = record.sca?.approach === 'oauth' ? await session.withUserToken(record, call) : await call();
+  const list = accountId ? [((result.body as { account?: unknown })?.account ?? {}) as Record<string, unknown>] : accountsOf(result.body);
+  const seen: AccountSummary[] = list.filter((a) => typeof a.resourceId === 'string').map((a) => ({
+    AccountId: a.resourceId as string,
+    ...(typeof a.currency === 'string' ? { Currency: a.currency } : {}),
+    ...(typeof a.iban === 'string' ? { SchemeName: 'IBAN', Identification: a.iban } : {}),
+    ...(typeof a.name === 'string' ? { Nickname: a.name } : {}),
+    ...(typeof a.ownerName === 'string' ? { Name: a.ownerName } : {}),
+  }));
+  if (seen.length) await session.rememberAccounts(record.id, seen);
+  return result;
+}
