@@ -156,7 +156,8 @@ describe('sandbox: intent binding, PSU pages and the wire', () => {
   test('each variant answers exactly its endpoint set', async () => {
     const cc = await basic.cc('accounts fundsconfirmations payments');
     const aOnly = ['GET /funds-confirmation-consents/x', 'DELETE /funds-confirmation-consents/x', 'POST /domestic-payments', 'GET /domestic-payments/x', 'GET /domestic-payments/x/status', 'GET /alice-current/transactions/x'];
-    const both = ['POST /account-access-consents', 'POST /consents', 'GET /accounts', 'GET /accounts/x', 'GET /accounts/x/balances', 'GET /accounts/x/transactions', 'POST /funds-confirmation-consents', 'POST /funds-confirmations'];
+    // The consent's read and delete: UK endpoints in both variants (the spec leaves revocation "not shown").
+    const both = ['POST /account-access-consents', 'POST /consents', 'GET /account-access-consents/x', 'DELETE /account-access-consents/x', 'GET /consents/x', 'DELETE /consents/x', 'GET /accounts', 'GET /accounts/x', 'GET /accounts/x/balances', 'GET /accounts/x/transactions', 'POST /funds-confirmation-consents', 'POST /funds-confirmations'];
     for (const line of [...aOnly, ...both]) {
       const [method, path] = line.split(' ');
       const a = await basic.api('A', method, path, { token: cc, body: method === 'POST' ? {} : undefined });
@@ -164,6 +165,6 @@ describe('sandbox: intent binding, PSU pages and the wire', () => {
       assert.notEqual(a.status, 404, `A ${line}`);
       assert.equal(b.status === 404, aOnly.includes(line), `B ${line}: ${b.status}`);
     }
-    for (const path of ['/account-access-consents/x', '/payments', '/statements']) assert.equal((await basic.api('A', 'GET', path, { token: cc })).status, 404, path);
+    for (const path of ['/account-access-consents/x/status', '/payments', '/statements']) assert.equal((await basic.api('A', 'GET', path, { token: cc })).status, 404, path);
   });
 });
