@@ -32,3 +32,8 @@ console.log('');
 console.log('| benchmark | runs | median | min | max | goal | note |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.name} | ${r.runs} | ${fmt(r.medianMs)} | ${fmt(r.minMs)} | ${fmt(r.maxMs)} | ${r.goal ?? ''} | ${r.note ?? ''} |`);
+// Where one conformance run's CPU goes (bench/profile.ts), and how busy the machine was meanwhile.
+console.log('');
+console.log(execFileSync(process.execPath, [join(here, 'profile.ts')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim());
+console.log('');
+console.log(`load average at the end: ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(', ')}`);
