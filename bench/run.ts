@@ -16,6 +16,7 @@ const run = (script: string, ...args: string[]) =>
 const rows = [
   ...run('cold-start.ts', '15'),
   ...run('authorise.ts', '15', '--json'),
+  ...run('contexts.ts', '15', '--json'),
   ...run('exchange.ts', '200'),
   ...(await import('node:fs')).existsSync(join(here, 'cli.ts')) ? run('cli.ts', '--json') : [],
   ...run('conform.ts', '3'),
