@@ -16,6 +16,7 @@ const run = (script: string, ...args: string[]) =>
 const rows = [
   ...run('cold-start.ts', '15'),
   ...run('authorise.ts', '15', '--json'),
+  ...run('contexts.ts', '15', '--json'),
   ...run('exchange.ts', '200'),
   ...(await import('node:fs')).existsSync(join(here, 'cli.ts')) ? run('cli.ts', '--json') : [],
   ...run('conform.ts', '3'),
@@ -32,3 +33,8 @@ console.log('');
 console.log('| benchmark | runs | median | min | max | goal | note |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.name} | ${r.runs} | ${fmt(r.medianMs)} | ${fmt(r.minMs)} | ${fmt(r.maxMs)} | ${r.goal ?? ''} | ${r.note ?? ''} |`);
+// Where one conformance run's CPU goes (bench/profile.ts), and how busy the machine was meanwhile.
+console.log('');
+console.log(execFileSync(process.execPath, [join(here, 'profile.ts')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim());
+console.log('');
+console.log(`load average at the end: ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(', ')}`);

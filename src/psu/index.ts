@@ -1,6 +1,8 @@
 /**
  * The PSU's side of the redirect flow, in headless Chromium (puppeteer): one browser per run,
- * launched on first use and reused; a fresh incognito browser context per authorisation. The
+ * launched on first use and reused; one incognito browser context per lane (journeys at once),
+ * wiped through the DevTools protocol between journeys (cookies, storage of every origin the
+ * journey visited, cache, history, other windows), so no journey sees another's session. The
  * redirect back to the TPP is caught inside the browser (request interception), so nothing has to
  * listen on the redirect URI. Two drivers for the bank's pages — the built-in one for the sandbox,
  * and the declarative one a profile spells out in steps — plus manual mode for real banks.
@@ -42,6 +44,8 @@ const LAUNCH_ARGS = [
   '--disable-dev-shm-usage',
   '--disable-extensions',
   '--mute-audio',
+  // A reused page must not keep the previous journey's pages alive for "back".
+  '--disable-features=BackForwardCache',
 ];
 
 const CALLBACK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>obtpp</title></head><body>Back at the TPP.</body></html>';
@@ -93,7 +97,7 @@ export class PsuBrowser {
       if (b?.connected) return slot;
       this.browsers.delete(key);
     }
-    const fresh: Slot = { browser: Promise.resolve(undefined as never) };
+    const fresh: Slot = { browser: Promise.resolve(undefined as never), idle: [] };
     fresh.browser = this.launch(spki, !!trust.insecure, (dir) => (fresh.userDataDir = dir));
     fresh.browser.catch(() => this.browsers.get(key) === fresh && this.browsers.delete(key));
     this.browsers.set(key, fresh);
@@ -102,37 +106,31 @@ export class PsuBrowser {
   }
 
   /**
-   * A fresh incognito context and its page. One is kept ready in advance, so that the next
-   * authorisation does not wait for Chromium to make it.
+   * A context and its page for the next journey: a lane a finished journey has wiped, else one
+   * prepared in advance, else a new one. Wiping reuses the context's renderer, which costs a
+   * fraction of a new context's; a lane whose wipe failed is closed and replaced.
    */
-  private async freshPage(slot: Slot): Promise<Fresh> {
-    const make = async (): Promise<Fresh> => {
-      const browser = await slot.browser;
-      const context = await browser.createBrowserContext();
-      const page = await context.newPage();
-      const cdp = await page.createCDPSession();
-      return { context, page, cdp };
-    };
-    // Taken synchronously: two journeys starting together must not get the same page.
-    const taken = slot.spare;
-    slot.spare = undefined;
+  private async freshPage(slot: Slot): Promise<Lane> {
+    // Taken synchronously: two journeys starting together must not get the same lane.
+    const taken = slot.idle.shift();
     let ready = taken ? await taken.catch(() => undefined) : undefined;
-    if (!ready || ready.page.isClosed()) ready = await make();
+    if (!ready || ready.page.isClosed()) ready = await newLane(slot);
     return ready;
   }
 
-  /** Prepares the next journey's context while nothing else runs (after a journey, not during it). */
+  /** Prepares a context for the next journey while nothing else runs, unless one is ready already. */
   private prepareSpare(slot: Slot): void {
-    if (slot.spare || this.closed) return;
-    const spare = (async (): Promise<Fresh> => {
-      const browser = await slot.browser;
-      const context = await browser.createBrowserContext();
-      const page = await context.newPage();
-      const cdp = await page.createCDPSession();
-      return { context, page, cdp };
-    })();
+    if (slot.idle.length || this.closed) return;
+    const spare = newLane(slot);
     spare.catch(() => undefined);
-    slot.spare = spare;
+    slot.idle.push(spare);
+  }
+
+  /** Closes a lane's context in the background (awaited by close()). */
+  private discard(lane: Lane): void {
+    const closing = lane.context.close().catch(() => undefined);
+    this.closing.add(closing);
+    void closing.then(() => this.closing.delete(closing));
   }
 
   private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
@@ -173,14 +171,22 @@ export class PsuBrowser {
     }
     const opts: JourneyOptions = { ...options, stepTimeoutMs: options.stepTimeoutMs || this.stepTimeoutMs };
     const slot = await this.launched(opts.trust);
-    let context: BrowserContext | undefined;
+    let lane: Lane | undefined;
+    let redirect: Catcher | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let finished = false;
+    const origins = new Set<string>();
+    const visited = (frame: { url(): string }) => {
+      const origin = originOf(frame.url());
+      if (origin) origins.add(origin);
+    };
     try {
-      const fresh = await this.freshPage(slot);
-      context = fresh.context;
-      const page = fresh.page;
+      lane = await this.freshPage(slot);
+      const page = lane.page;
+      page.on('framenavigated', visited);
       const j = new PageJourney(page, opts);
-      const callback = await catchRedirect(fresh.cdp, opts.redirectUri, () => (j.done = true));
+      redirect = await catchRedirect(lane.cdp, opts.redirectUri, () => (j.done = true));
+      const callback = redirect;
 
       const drive = async (): Promise<void> => {
         await j.step(0, 'open the authorization URL', async () => {
@@ -217,6 +223,9 @@ export class PsuBrowser {
       driven.catch(() => undefined);
       timeout.catch(() => undefined);
       const callbackUrl = await Promise.race([callback.url, driven, timeout]);
+      // Only a journey that came back is reused: one cut short may still be loading or waiting.
+      finished = j.done;
+      if (finished && lane.page.url()) visited(lane.page.mainFrame());
       return {
         callbackUrl,
         offeredAccounts: j.offeredAccounts,
@@ -228,13 +237,20 @@ export class PsuBrowser {
       };
     } finally {
       clearTimeout(timer);
-      // Closing the context is Chromium's business; the journey's answer need not wait for it.
-      if (context) {
-        const closing = context.close().catch(() => undefined);
-        this.closing.add(closing);
-        void closing.then(() => this.closing.delete(closing));
+      if (lane) {
+        lane.page.off('framenavigated', visited);
+        // Wiping or closing the context is Chromium's business; the journey's answer need not wait for it.
+        if (finished && !this.closed) {
+          const wiped = wipe(lane, origins, redirect).then(
+            () => lane,
+            () => (this.discard(lane!), undefined),
+          );
+          slot.idle.push(wiped);
+        } else {
+          this.discard(lane);
+          this.prepareSpare(slot);
+        }
       }
-      this.prepareSpare(slot);
     }
   }
 
@@ -245,9 +261,11 @@ export class PsuBrowser {
     this.browsers.clear();
     await Promise.all([...this.closing]);
     for (const slot of slots) {
-      // A context still being prepared is finished and closed first: Chromium exits promptly then.
-      const spare = await slot.spare?.catch(() => undefined);
-      await spare?.context.close().catch(() => undefined);
+      // Contexts still being prepared or wiped are finished and closed first: Chromium exits promptly then.
+      for (const idle of slot.idle.splice(0)) {
+        const lane = await idle.catch(() => undefined);
+        await lane?.context.close().catch(() => undefined);
+      }
       const b = await slot.browser.catch(() => undefined);
       await b?.close().catch(() => undefined);
       if (slot.userDataDir) await rm(slot.userDataDir, { recursive: true, force: true }).catch(() => undefined);
@@ -269,12 +287,12 @@ function spkiHashes(pem: string): string[] {
  * answering it inside the browser so nothing needs to listen there. Only requests under the
  * redirect URI are paused (CDP Fetch with a URL pattern): the bank's own requests go untouched.
  */
-async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () => void): Promise<{ url: Promise<string> }> {
+async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () => void): Promise<Catcher> {
   const target = new URL(redirectUri);
   const prefix = target.origin + target.pathname;
   let resolve!: (url: string) => void;
   const caught = new Promise<string>((r) => (resolve = r));
-  cdp.on('Fetch.requestPaused', (event: { requestId: string; request: { url: string } }) => {
+  const onPaused = (event: { requestId: string; request: { url: string } }) => {
     let hit = false;
     try {
       const u = new URL(event.request.url);
@@ -296,19 +314,71 @@ async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () 
     } else {
       void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
     }
-  });
+  };
+  cdp.on('Fetch.requestPaused', onPaused);
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${prefix.replace(/[\\*?]/g, (c) => `\\${c}`)}*`, requestStage: 'Request' }] });
-  return { url: caught };
+  return {
+    url: caught,
+    dispose: async () => {
+      cdp.off('Fetch.requestPaused', onPaused);
+      await cdp.send('Fetch.disable');
+    },
+  };
+}
+
+/** The redirect catcher of one journey. */
+interface Catcher {
+  url: Promise<string>;
+  /** Stops catching (the lane's next journey has its own redirect URI). */
+  dispose(): Promise<void>;
+}
+
+/** A new incognito context with one page and a CDP session on it. */
+async function newLane(slot: Slot): Promise<Lane> {
+  const browser = await slot.browser;
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const cdp = await page.createCDPSession();
+  return { context, page, cdp };
+}
+
+/**
+ * Everything a journey left in its context, gone: every cookie of the context, the storage of
+ * every origin its frames showed (local and session storage, IndexedDB, cache storage, service
+ * workers…), the HTTP cache and any window the bank opened (back-forward cache is off, so no
+ * earlier page stays alive either). The page stays
+ * on the TPP's callback page (no script of the bank's), so its renderer serves the next journey.
+ * Throws when any of it fails; the lane is then closed, never reused.
+ */
+async function wipe(lane: Lane, origins: Set<string>, redirect: Catcher | undefined): Promise<void> {
+  const { context, page, cdp } = lane;
+  await redirect?.dispose();
+  for (const other of await context.pages()) if (other !== page) await other.close();
+  await cdp.send('Network.clearBrowserCookies');
+  await cdp.send('Network.clearBrowserCache');
+  for (const origin of origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+  if ((await context.cookies()).length) throw new Error('cookies survived the wipe');
+}
+
+/** The origin of a URL that can hold cookies or storage (http, https), else undefined. */
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface Slot {
   browser: Promise<Browser>;
   userDataDir?: string;
-  spare?: Promise<Fresh>;
+  /** Lanes ready for a journey, or being prepared or wiped for one; undefined when the wipe failed. */
+  idle: Array<Promise<Lane | undefined>>;
 }
 
-/** A fresh incognito context, its page, and a CDP session on that page. */
-interface Fresh {
+/** One lane: an incognito context, its page, and a CDP session on that page. */
+interface Lane {
   context: BrowserContext;
   page: Page;
   cdp: CDPSession;

@@ -1,0 +1,94 @@
+/**
+ * What isolating one PSU journey from the next costs Chromium, per journey: a fresh incognito
+ * context and page (what obtpp did before), against one page reused and wiped through CDP (what
+ * PsuBrowser does now: cookies, the origin's storage, cache). Each loads one page that sets a
+ * cookie and storage. Chromium's CPU is read from /proc (all its processes). Linux only.
+ *   node bench/contexts.ts [N=15] [--json]
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import puppeteer from 'puppeteer';
+import { PsuBrowser } from '../src/psu/index.ts';
+import { stats } from './stats.ts';
+
+const args = process.argv.slice(2);
+const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 15);
+const asJson = args.includes('--json');
+
+const server = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'sid=x; Path=/' });
+  res.end('<!doctype html><form><input id=u><button>go</button></form><script>localStorage.x=1;sessionStorage.y=2</script>');
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+const origin = new URL(url).origin;
+
+const browser = await puppeteer.launch({
+  executablePath: PsuBrowser.executablePath(),
+  headless: true,
+  pipe: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--disable-extensions', '--headless', '--disable-features=BackForwardCache'],
+});
+
+/** CPU ms used so far by Chromium's processes (the browser and its children). */
+function chromiumCpuMs(): number {
+  const root = browser.process()!.pid!;
+  const procs = new Map<number, { ppid: number; ms: number }>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(d), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * 10 });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, p] of procs) if (!mine.has(pid) && mine.has(p.ppid)) (mine.add(pid), (grew = true));
+  }
+  return [...mine].reduce((sum, pid) => sum + (procs.get(pid)?.ms ?? 0), 0);
+}
+
+async function measure(name: string, once: () => Promise<void>) {
+  await once();
+  const wall: number[] = [];
+  const cpu0 = chromiumCpuMs();
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await once();
+    wall.push(performance.now() - t0);
+  }
+  // A renderer that exited took its last ticks with it: this undercounts the fresh contexts, if anything.
+  const cpuMs = (chromiumCpuMs() - cpu0) / n;
+  return { name, ...stats(wall), note: `Chromium CPU ${cpuMs.toFixed(0)} ms per journey` };
+}
+
+try {
+  const rows = [];
+  rows.push(await measure('isolation per journey: fresh context + page, one page load', async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await context.close();
+  }));
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const cdp = await page.createCDPSession();
+  rows.push(await measure('isolation per journey: one page reused, wiped via CDP, one page load', async () => {
+    await page.goto(url);
+    await cdp.send('Network.clearBrowserCookies');
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+  }));
+  for (const r of rows) {
+    if (asJson) console.log(JSON.stringify(r));
+    else console.log(`${r.name}: median ${r.medianMs.toFixed(0)} ms (min ${r.minMs.toFixed(0)}, max ${r.maxMs.toFixed(0)}), ${r.note}`);
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
