@@ -190,7 +190,8 @@ export class TppClient {
       if (typeof value !== 'string' || value === '') throw new UnfilledPathError(operation, `{${k}}`);
       return encodeURIComponent(value);
     };
-    const orders = `${p.paymentsPrefix.replace(/\/+$/, '')}${p.paymentOrders.replace('{payment-product}', encodeURIComponent(p.paymentProduct))}`;
+    // Only the payment-order operations need it (a dialect without payment orders has no such path).
+    const orders = () => `${p.paymentsPrefix.replace(/\/+$/, '')}${(p.paymentOrders ?? '/{payment-product}').replace('{payment-product}', encodeURIComponent(p.paymentProduct))}`;
     switch (operation) {
       case 'createAccountAccessConsent': return p.accountAccessConsents;
       case 'getAccountAccessConsent':
@@ -210,9 +211,9 @@ export class TppClient {
       case 'createPaymentConsent': return product;
       case 'getPayment': return `${product}/${id('paymentId')}`;
       case 'getPaymentStatus': return `${product}/${id('paymentId')}/status`;
-      case 'submitPayment': return orders;
-      case 'getPaymentOrder': return `${orders}/${id('paymentOrderId')}`;
-      case 'getPaymentDetails': return `${orders}/${id('paymentOrderId')}/payment-details`;
+      case 'submitPayment': return orders();
+      case 'getPaymentOrder': return `${orders()}/${id('paymentOrderId')}`;
+      case 'getPaymentDetails': return `${orders()}/${id('paymentOrderId')}/payment-details`;
       case 'getPaymentFunds': return `${product}/${id('paymentId')}/funds-confirmation`;
     }
   }

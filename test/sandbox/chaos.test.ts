@@ -9,6 +9,7 @@ import { Agent, request } from 'undici';
 import { listFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, startSandbox } from '../../src/sandbox/index.ts';
 import type { ChaosFaultName, Sandbox } from '../../src/sandbox/index.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp, tppSignature } from './tpp.ts';
+import { RULE_ID } from '../../src/conformance/rule-id.ts';
 
 const JOINT = '40400411290147';
 
