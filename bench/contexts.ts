@@ -7,9 +7,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdirSync, readFileSync } from 'node:fs';
 import puppeteer from 'puppeteer';
 import { PsuBrowser } from '../src/psu/index.ts';
+import { treeCpuMs } from './proc.ts';
 import { stats } from './stats.ts';
 
 const args = process.argv.slice(2);
@@ -33,24 +33,7 @@ const browser = await puppeteer.launch({
 
 /** CPU ms used so far by Chromium's processes (the browser and its children). */
 function chromiumCpuMs(): number {
-  const root = browser.process()!.pid!;
-  const procs = new Map<number, { ppid: number; ms: number }>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(d), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * 10 });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const mine = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, p] of procs) if (!mine.has(pid) && mine.has(p.ppid)) (mine.add(pid), (grew = true));
-  }
-  return [...mine].reduce((sum, pid) => sum + (procs.get(pid)?.ms ?? 0), 0);
+  return [...treeCpuMs(browser.process()!.pid!).values()].reduce((sum, ms) => sum + ms, 0);
 }
 
 async function measure(name: string, once: () => Promise<void>) {

@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { treeCpuMs } from './proc.ts';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,30 +17,15 @@ import { fileURLToPath } from 'node:url';
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli', 'main.js');
 const asJson = process.argv.includes('--json');
 const work = mkdtempSync(join(tmpdir(), 'obtpp-profile-'));
-const TICK_MS = 10; // USER_HZ 100 on Linux
 
 /** CPU ms of every process under `root` (itself excluded), by pid: the last value seen survives the process. */
 const chromium = new Map<number, number>();
 let nodeCpuMs = 0;
 function sample(root: number): void {
-  const procs = new Map<number, { ppid: number; ms: number }>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(d), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * TICK_MS });
-    } catch {
-      // gone meanwhile
-    }
+  for (const [pid, ms] of treeCpuMs(root)) {
+    if (pid === root) nodeCpuMs = ms;
+    else chromium.set(pid, ms);
   }
-  const mine = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, p] of procs) if (!mine.has(pid) && mine.has(p.ppid)) (mine.add(pid), (grew = true));
-  }
-  for (const pid of mine) if (pid !== root) chromium.set(pid, procs.get(pid)!.ms);
-  if (procs.has(root)) nodeCpuMs = procs.get(root)!.ms;
 }
 
 const t0 = performance.now();
