@@ -408,7 +408,7 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
       } catch (error) {
         const took = sentAt > 0 ? Date.now() - sentAt : 0;
         if (attempt < 3 && took >= windowMs - 1_000) {
-          windowMs = Math.min(Math.max(15_000, 2 * took + 5_000), MAX_EXPIRY_WINDOW_MS);
+          windowMs = widerWindow(took);
           continue;
         }
         throw error;
@@ -428,13 +428,18 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
       if (attempt >= 3 || windowMs >= MAX_EXPIRY_WINDOW_MS) {
         throw world.blocked(undefined, `a consent expiring ${Math.round(windowMs / 1000)} s after creation could not be authorised and used before it expired, so expiry cannot be judged`);
       }
-      windowMs = Math.min(Math.max(15_000, 2 * took + 5_000), MAX_EXPIRY_WINDOW_MS);
+      windowMs = widerWindow(took);
     }
   }, fn === 'ais' ? 'AIS-08' : 'COF-06');
 }
 
 /** The widest expiry window tried: beyond it, expiry is not judged rather than waited for. */
 const MAX_EXPIRY_WINDOW_MS = 90_000;
+
+/** An expiry window wide enough for a journey that took `tookMs`, with room to use the consent once. */
+function widerWindow(tookMs: number): number {
+  return Math.min(Math.max(15_000, 2 * tookMs + 5_000), MAX_EXPIRY_WINDOW_MS);
+}
 
 /** The body of a funds-confirmation request in the currency of the PSU's first account. */
 export async function fundsRequest(world: ConformanceWorld, consentId: string, amount: string) {
