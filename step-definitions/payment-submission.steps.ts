@@ -1,19 +1,12 @@
 import { generateKeyPair } from 'jose';
 import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
-import { paymentBody, createConsent, authoriseConsent, newIdempotencyKey, tokenOf } from './support/setups.ts';
+import type { ConformanceWorld } from './support/world.ts';
+import { paymentBody, freshPayment, newIdempotencyKey, tokenOf } from './support/setups.ts';
 import { describeAnswer, expectStatus, quote } from './support/judge.ts';
 import { buildPaymentOrder, consentIdOf, paymentOrderIdOf } from '../src/dialects/obie/index.ts';
 import type { PaymentConsentBody } from '../src/dialects/obie/index.ts';
 import { SigningOffError, type ApiResult } from '../src/client/operations.ts';
 import { signDetached } from '../src/client/jws.ts';
-
-/** The payment order scenarios submit: each its own consent (a submission consumes it). */
-async function freshPayment(world: ConformanceWorld, amount: string): Promise<ConsentRecord> {
-  const record = await createConsent(world, 'pis', await paymentBody(world, amount, true));
-  world.payment = record;
-  return authoriseConsent(world, record);
-}
 
 async function submit(world: ConformanceWorld, body: unknown, key?: string): Promise<ApiResult> {
   const token = tokenOf(world.payment!);

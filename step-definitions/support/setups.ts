@@ -361,6 +361,22 @@ export async function sharedPayment(world: ConformanceWorld, amount: string): Pr
   return record;
 }
 
+/**
+ * A payment-order consent for one scenario alone (a submission consumes it), authorised by the PSU
+ * ahead of that scenario like a shared set-up: each amount names one scenario's consent, so it is
+ * prepared in the background and handed out once. Its authorisation failing is PIS-02's failure,
+ * which leaves the scenario that needed it not judged.
+ */
+export async function freshPayment(world: ConformanceWorld, amount: string): Promise<ConsentRecord> {
+  const record = await freshPaymentSetup(world, amount);
+  const taken = record as ConsentRecord & { taken?: boolean };
+  // Two scenarios naming the same amount would share a consent one of them consumes: a fault of the suite.
+  if (taken.taken) throw new Error(`two scenarios ask for the fresh payment-order consent for ${amount}: each needs an amount of its own`);
+  taken.taken = true;
+  world.payment = record;
+  return record;
+}
+
 export function newIdempotencyKey(): string {
   return `obtpp-${randomUUID()}`.slice(0, 40);
 }
@@ -447,6 +463,14 @@ export async function fundsRequest(world: ConformanceWorld, consentId: string, a
   return buildFundsConfirmation({ consentId, reference: world.uniqueRef('obtpp').slice(0, 35), amount, currency: currencyOf(world, first) });
 }
 
+/** A scenario's fresh payment consent, made (or started ahead of the scenario) once per amount. */
+function freshPaymentSetup(world: ConformanceWorld, amount: string): Promise<ConsentRecord> {
+  return sharedSetup(world, `${world.variant}:pis:fresh:${amount}`, async () => {
+    const payment = await createConsent(world, 'pis', await paymentBody(world, amount, true));
+    return authoriseConsent(world, payment);
+  }, AUTHORISE_RULE.pis);
+}
+
 /**
  * The set-ups a scenario's Given steps share, by step text: the runner lists the steps of the
  * selected scenarios, and these start (each on a lane of its own) with the first scenario.
@@ -462,6 +486,8 @@ export const SHARED_GIVENS: Array<[RegExp, (world: ConformanceWorld, ...args: st
     (w, name, p) => sharedAis(w, name!, splitList(p!), { accounts: 'all' })],
   [/^the PSU has authorised the "([^"]+)" funds-confirmation consent for their first account$/, (w, name) => sharedFunds(w, name!)],
   [/^the PSU has authorised a payment-order consent for ([\d.]+) in the account's currency to a creditor, from the PSU's first account$/, (w, amount) => sharedPayment(w, amount!)],
+  [/^the PSU has authorised a fresh payment-order consent for ([\d.]+) in the account's currency to a creditor, from the PSU's first account$/, (w, amount) => freshPaymentSetup(w, amount!)],
+  [/^the PISP has submitted the payment order of a fresh authorised consent for ([\d.]+)$/, (w, amount) => freshPaymentSetup(w, Number(amount).toFixed(2))],
   [/^the PSU has authorised a consent that expires a few seconds later/, (w) => expiringConsent(w, 'ais')],
   [/^the PSU has authorised a funds-confirmation consent that expires a few seconds later/, (w) => expiringConsent(w, 'cof')],
 ];
