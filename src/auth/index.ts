@@ -9,7 +9,7 @@
 import * as client from 'openid-client';
 import { AuthorisationError, ExitCode, HttpError, ObtppError, ProfileError } from '../errors.ts';
 import type { Exchange } from '../client/exchange.ts';
-import type { HttpClient } from '../client/http.ts';
+import type { HttpClient, HttpResult } from '../client/http.ts';
 import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
 
@@ -35,7 +35,8 @@ export interface PendingAuthorisation {
   url: string;
   state: string;
   nonce: string;
-  codeVerifier: string;
+  /** Absent only when the request was sent without PKCE on purpose (the SEC-13 check). */
+  codeVerifier?: string;
   intentId: string;
   fn: Fn;
   redirectUri: string;
@@ -59,6 +60,17 @@ export class DiscoveryError extends ObtppError {
     this.url = url;
     this.response = options.response;
   }
+}
+
+/** How an authorisation request carries PKCE: S256 (always, for obtpp's own), or the bad ones SEC-13 sends. */
+export type PkceMethod = 'S256' | 'plain' | 'none';
+
+/** How `begin()` departs from obtpp's own authorisation requests, for the conformance checks. */
+export interface BeginOptions {
+  /** `plain` sends the verifier as the challenge, `none` no code_challenge (and `finish` then no verifier). Default S256. */
+  pkce?: PkceMethod;
+  /** Push the request (true) or not (false) whatever `auth.par` says; default as `usesPar`. */
+  par?: boolean;
 }
 
 /** Discovery documents already fetched, by discovery URL (so a run discovers once). */
@@ -169,6 +181,11 @@ export class Auth {
       config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
       config.timeout = Math.ceil(http.timeoutMs / 1000);
     }
+    if (a.par === 'always' && !(a.clientAuth.method === 'tls_client_auth' ? config.serverMetadata().mtls_endpoint_aliases?.pushed_authorization_request_endpoint : undefined) && !config.serverMetadata().pushed_authorization_request_endpoint) {
+      throw new ProfileError(`$.auth.par: always, but the bank's discovery document (${config.serverMetadata().issuer}) advertises no pushed_authorization_request_endpoint`, ['$.auth.par'], {
+        hint: 'set auth.par to auto (PAR where the bank offers it) or never',
+      });
+    }
     return new Auth(profile, http, config, signingKey);
   }
 
@@ -205,16 +222,41 @@ export class Auth {
   /**
    * Builds the authorization URL for one consent: PKCE (S256), state, nonce, the function's scope
    * with `openid` (and `offline_access` when the profile asks), the intent id bound as
-   * `profile.auth.intentBinding` says, and `resource` when the profile has one.
+   * `profile.auth.intentBinding` says, and `resource` when the profile has one. Where the bank
+   * offers pushed authorization requests (and `auth.par` is not `never`), the parameters are
+   * pushed (RFC 9126) and the URL carries only the client id and the request_uri.
+   *
+   * `options` are for the conformance suite's checks (SEC-12, SEC-13): see BeginOptions.
    */
-  async begin(intentId: string, fn: Fn): Promise<PendingAuthorisation> {
+  async begin(intentId: string, fn: Fn, options: BeginOptions = {}): Promise<PendingAuthorisation> {
+    const par = options.par ?? this.usesPar;
+    const { params, state, nonce, codeVerifier } = await this.authorizationParams(intentId, fn, options.pkce ?? 'S256');
+    let url: URL;
+    try {
+      let pushed: URLSearchParams | Record<string, string> = params;
+      if (this.profile.auth.intentBinding.method === 'request-object') {
+        const typ = this.profile.auth.intentBinding.requestObjectTyp;
+        const modify: client.ModifyAssertionOptions = typ
+          ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
+          : {};
+        url = await client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, modify);
+        pushed = url.searchParams;
+      } else {
+        url = client.buildAuthorizationUrl(this.config, params);
+      }
+      if (par) url = await client.buildAuthorizationUrlWithPAR(this.config, pushed);
+    } catch (error) {
+      throw mapError(error, par ? 'the pushed authorization request' : 'building the authorization request');
+    }
+    return { url: url.href, state, nonce, ...(codeVerifier ? { codeVerifier } : {}), intentId, fn, redirectUri: this.profile.auth.redirectUri };
+  }
+
+  /** The parameters of one authorisation request (before any request object or PAR). */
+  private async authorizationParams(intentId: string, fn: Fn, pkce: PkceMethod): Promise<{ params: Record<string, string>; state: string; nonce: string; codeVerifier?: string }> {
     const a = this.profile.auth;
     const binding = a.intentBinding;
-    const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
-    this.http.redactor.add(codeVerifier);
-
     let fnScope = a.scopes[fn];
     if (binding.method === 'scope') {
       const template = binding.scopeTemplate ?? '{scope}:{intentId}';
@@ -225,37 +267,54 @@ export class Auth {
         .join(' ');
     }
     const scope = ['openid', fnScope, a.offlineAccess ? 'offline_access' : ''].filter(Boolean).join(' ');
-    const params: Record<string, string> = {
-      redirect_uri: a.redirectUri,
-      response_type: 'code',
-      scope,
-      state,
-      nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
-      code_challenge_method: 'S256',
-    };
+    const params: Record<string, string> = { redirect_uri: a.redirectUri, response_type: 'code', scope, state, nonce };
+    let codeVerifier: string | undefined;
+    if (pkce !== 'none') {
+      codeVerifier = client.randomPKCECodeVerifier();
+      this.http.redactor.add(codeVerifier);
+      params.code_challenge = pkce === 'S256' ? await client.calculatePKCECodeChallenge(codeVerifier) : codeVerifier;
+      params.code_challenge_method = pkce;
+    }
     if (a.resource) params.resource = a.resource;
     if (binding.method === 'claims' || binding.method === 'request-object') {
       const claim = { openbanking_intent_id: { value: intentId, essential: true } };
       params.claims = JSON.stringify({ id_token: claim, userinfo: claim });
     }
     if (binding.method === 'query') params[binding.parameter ?? 'consent_id'] = intentId;
+    return { params, state, nonce, ...(codeVerifier ? { codeVerifier } : {}) };
+  }
 
-    let url: URL;
-    try {
-      if (binding.method === 'request-object') {
-        const typ = binding.requestObjectTyp;
-        const options: client.ModifyAssertionOptions = typ
-          ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
-          : {};
-        url = await client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, options);
-      } else {
-        url = client.buildAuthorizationUrl(this.config, params);
-      }
-    } catch (error) {
-      throw mapError(error, 'building the authorization request');
-    }
-    return { url: url.href, state, nonce, codeVerifier, intentId, fn, redirectUri: a.redirectUri };
+  /** The bank's pushed authorization request endpoint (RFC 9126), when its discovery advertises one. */
+  get parEndpoint(): string | undefined {
+    const meta = this.config.serverMetadata();
+    const aliases = this.profile.auth.clientAuth.method === 'tls_client_auth' ? meta.mtls_endpoint_aliases?.pushed_authorization_request_endpoint : undefined;
+    return aliases ?? meta.pushed_authorization_request_endpoint;
+  }
+
+  /**
+   * Whether obtpp pushes its authorization requests (PAR): `auth.par: auto` (the default) where the
+   * bank advertises a PAR endpoint, `always` (and `Auth.create` refused a bank without one), `never`.
+   */
+  get usesPar(): boolean {
+    const par = this.profile.auth.par;
+    return par !== 'never' && this.parEndpoint !== undefined;
+  }
+
+  /** The PKCE methods the bank's discovery advertises (code_challenge_methods_supported). */
+  get pkceMethods(): string[] {
+    return this.config.serverMetadata().code_challenge_methods_supported ?? [];
+  }
+
+  /**
+   * One pushed authorization request sent WITHOUT client authentication (SEC-12): the parameters of
+   * an authorisation for the consent and the client_id, form-encoded, nothing else. The answer as it came.
+   */
+  async unauthenticatedPar(intentId: string, fn: Fn): Promise<HttpResult> {
+    const at = this.parEndpoint;
+    if (!at) throw new ProfileError('the bank advertises no pushed_authorization_request_endpoint', ['$.auth.par']);
+    const { params } = await this.authorizationParams(intentId, fn, 'S256');
+    const body = new URLSearchParams({ client_id: this.profile.auth.clientId, ...params }).toString();
+    return this.http.request('POST', at, { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body });
   }
 
   /** The registration endpoint (DCR): the profile's, else the one discovery advertises. */

@@ -200,6 +200,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       intentBinding: auth.intentBinding ?? (bg ? { ...bg.intentBinding } : { method: 'claims' }),
       resource: auth.resource,
       offlineAccess: auth.offlineAccess ?? true,
+      par: auth.par ?? 'auto',
+      ...(auth.pkce ? { pkce: auth.pkce } : {}),
     },
     ...(signing ? { signing } : {}),
     bank: bankJwks ? { jwks: bankJwks } : {},

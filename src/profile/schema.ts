@@ -179,6 +179,8 @@ export const profileSchema = {
         },
         resource: url,
         offlineAccess: { type: 'boolean' },
+        par: { enum: ['auto', 'always', 'never'], description: 'Pushed authorization requests (RFC 9126): auto (default) where the bank\'s discovery advertises pushed_authorization_request_endpoint; always (a bank without one is a profile error); never (the plain authorization URL).' },
+        pkce: { enum: ['required', 'optional'], description: 'Whether the bank requires PKCE (the SEC-13 check): required judges a request without code_challenge at MUST level; optional: not judged unless the bank offers PAR (FAPI requires PKCE there). Absent: judged on the bank\'s discovery (S256 advertised: a SHOULD).' },
       },
     },
     psu: {

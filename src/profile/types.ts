@@ -101,6 +101,17 @@ export interface AuthSettings {
   resource?: string;
   /** Ask for offline_access (a refresh token). Default true. */
   offlineAccess: boolean;
+  /**
+   * Pushed authorization requests (RFC 9126): `auto` (default) where the bank's discovery advertises
+   * a PAR endpoint, `always` (a bank without one is a profile error), `never` (plain authorization URL).
+   */
+  par: 'auto' | 'always' | 'never';
+  /**
+   * What the bank says of PKCE, for the SEC-13 check: `required` (the bank documents that it requires
+   * PKCE: a request without is judged at MUST level), `optional` (it does not: not judged unless it
+   * offers PAR, where FAPI requires PKCE); absent: judged on what its discovery advertises.
+   */
+  pkce?: 'required' | 'optional';
 }
 
 export type DriverStep =

@@ -1,6 +1,6 @@
 /**
  * `obtpp register`: dynamic client registration (OBIE DCR 3.3 / RFC 7591) with the profile's
- * software statement, and the registration's read and delete (RFC 7592). The client secret and
+ * software statement, and the registration's read, update and delete (RFC 7592). The client secret and
  * the registration access token go to the session state only; `register show --reveal` is the one
  * command that prints them.
  */
@@ -48,6 +48,32 @@ export async function show(io: Io, flags: CommonFlags & { reveal?: boolean; remo
     const doc = { ...view(stored, flags.reveal === true), ...(remote !== undefined ? { remote } : {}) };
     if (out.json) return out.document(doc);
     print(out, doc);
+  });
+}
+
+export async function update(io: Io, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const stored = await registered(session);
+    const { updatableMetadata, updateRegistration } = await import('../../auth/register.ts');
+    const changes = updatableMetadata(session.profile);
+    const r = await out.step(`updating registration ${stored.clientId}`, () => updateRegistration(session.http, asRegistration(stored), changes));
+    if (r.status !== 200) {
+      const b = r.body as { error?: unknown; error_description?: unknown } | undefined;
+      const why = typeof b?.error === 'string' ? ` (${b.error}${typeof b.error_description === 'string' ? `: ${b.error_description}` : ''})` : '';
+      throw new UsageError(`the bank answered the registration update with ${r.status}${why}; the registration is unchanged in the session state`);
+    }
+    const body = r.body as Record<string, unknown>;
+    // The bank may rotate the registration access token or the secret on an update (RFC 7592 §2.2).
+    const next: StoredRegistration = {
+      ...stored,
+      ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}),
+      ...(typeof body.registration_access_token === 'string' ? { registrationAccessToken: body.registration_access_token } : {}),
+      ...(typeof body.token_endpoint_auth_method === 'string' ? { tokenEndpointAuthMethod: body.token_endpoint_auth_method } : {}),
+    };
+    await session.update((s) => void (s.registration = next));
+    const set = Object.keys(changes).filter((k) => JSON.stringify(body[k]) === JSON.stringify(changes[k]));
+    if (out.json) return out.document({ clientId: stored.clientId, status: r.status, set, registration: hideSecrets(body, false) });
+    out.line(`updated registration ${out.c.bold(stored.clientId)} (${r.status}): ${set.join(', ') || 'nothing the profile sets'} as the profile says`);
   });
 }
 
