@@ -76,6 +76,8 @@ export interface BeginOptions {
 /** Discovery documents already fetched, by discovery URL (so a run discovers once). */
 const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
 const DISCOVERY_TTL_MS = 5 * 60_000;
+/** The client id discovery runs under before `obtpp register` issued one (it never reaches the bank). */
+const UNREGISTERED = 'obtpp-unregistered';
 /** A cached client-credentials token is reused until this long before it expires. */
 const EXPIRY_MARGIN_MS = 30_000;
 
@@ -106,9 +108,17 @@ export class Auth {
    * authentication as `profile.auth.clientAuth` says. `http` must be the profile's HttpClient
    * (with its mTLS certificate for tls_client_auth).
    */
-  static async create(profile: Profile, http: HttpClient): Promise<Auth> {
+  static async create(profile: Profile, http: HttpClient, options: { unregistered?: boolean } = {}): Promise<Auth> {
     const a = profile.auth;
     const where = a.discoveryUrl ?? a.issuer;
+    // A profile that leaves the client to `obtpp register`, before any registration: discovery (and
+    // registration itself) only, as no client (`unregistered`); anything else needs the client first.
+    const clientless = a.clientFrom === 'registration' && !a.clientId;
+    if (clientless && !options.unregistered) {
+      throw new ProfileError(`profile ${profile.source}: $.auth.clientId: the profile gives no client of its own and none is registered yet`, ['$.auth.clientId'], {
+        hint: 'run obtpp register (the TPP commands then use the client it issued; obtpp conform needs the profile\'s own), or give auth.clientId and auth.clientAuth',
+      });
+    }
     if (!where) throw new ProfileError('$.auth: an issuer or a discoveryUrl is required', ['$.auth.issuer']);
     const server = new URL(where);
     const insecure = server.protocol === 'http:';
@@ -125,9 +135,9 @@ export class Auth {
       signingKey = await importSigningKey(a.clientAuth);
     }
 
-    let clientAuth: client.ClientAuth;
+    let clientAuth: client.ClientAuth = client.None();
     const metadata: Partial<client.ClientMetadata> = {};
-    switch (a.clientAuth.method) {
+    if (!clientless) switch (a.clientAuth.method) {
       case 'client_secret_basic':
       case 'client_secret_post': {
         const secret = a.clientAuth.secret;
@@ -144,6 +154,7 @@ export class Auth {
         break;
     }
 
+    const clientId = clientless ? UNREGISTERED : a.clientId;
     const execute = insecure ? [client.allowInsecureRequests] : [];
     const key = server.href;
     let cached = discovered.get(key);
@@ -151,13 +162,13 @@ export class Auth {
     let config: client.Configuration;
     try {
       if (cached) {
-        config = new client.Configuration(cached.metadata, a.clientId, metadata, clientAuth);
+        config = new client.Configuration(cached.metadata, clientId, metadata, clientAuth);
         for (const fn of execute) fn(config);
       } else {
         const seen: Exchange[] = [];
         const stop = http.recordInto(seen);
         try {
-          config = await client.discovery(server, a.clientId, metadata, clientAuth, {
+          config = await client.discovery(server, clientId, metadata, clientAuth, {
             execute,
             [client.customFetch]: http.fetch as unknown as client.CustomFetch,
             timeout: Math.ceil(http.timeoutMs / 1000),
@@ -176,7 +187,7 @@ export class Auth {
     config.timeout = Math.ceil(http.timeoutMs / 1000);
     // With mTLS client auth, a bank may publish separate mTLS endpoints; use them when it does.
     if (a.clientAuth.method === 'tls_client_auth' && config.serverMetadata().mtls_endpoint_aliases) {
-      config = new client.Configuration({ ...config.serverMetadata() }, a.clientId, { ...metadata, use_mtls_endpoint_aliases: true }, clientAuth);
+      config = new client.Configuration({ ...config.serverMetadata() }, clientId, { ...metadata, use_mtls_endpoint_aliases: true }, clientAuth);
       for (const fn of execute) fn(config);
       config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
       config.timeout = Math.ceil(http.timeoutMs / 1000);

@@ -136,12 +136,13 @@ export const profileSchema = {
     },
     auth: {
       type: 'object', additionalProperties: false,
-      required: ['clientId', 'clientAuth', 'redirectUri'],
+      required: ['redirectUri'],
       anyOf: [{ required: ['issuer'] }, { required: ['discoveryUrl'] }],
+      dependencies: { clientId: ['clientAuth'], clientAuth: ['clientId'] },
       properties: {
         issuer: url,
         discoveryUrl: url,
-        clientId: { type: 'string', minLength: 1 },
+        clientId: { type: 'string', minLength: 1, description: 'The client the bank issued obtpp. Absent (with clientAuth) in a profile with a registration block: the TPP commands use the client obtpp register issued (the session state); given, it takes precedence over a registered one.' },
         clientAuth: {
           type: 'object', additionalProperties: false,
           required: ['method'],

@@ -92,8 +92,15 @@ export interface AuthSettings {
   /** The issuer; discovery is `${issuer}/.well-known/openid-configuration` unless discoveryUrl is set. */
   issuer?: string;
   discoveryUrl?: string;
+  /** The client obtpp is at the bank; '' until the session fills in the registered one (clientFrom). */
   clientId: string;
   clientAuth: ClientAuth;
+  /**
+   * `registration`: the profile gives no client of its own; the session uses the one `obtpp register`
+   * issued (its id and secret from the session state; the registration key for private_key_jwt).
+   * Absent: the profile's client, which takes precedence over any registered one.
+   */
+  clientFrom?: 'registration';
   redirectUri: string;
   scopes: Record<Fn, string>;
   intentBinding: IntentBinding;

@@ -15,7 +15,7 @@ export async function create(io: Io, flags: CommonFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const { registrationOf, registrationClaims, signRegistration, sendRegistration, registrationFrom } = await import('../../auth/register.ts');
     const settings = registrationOf(session.profile);
-    const auth = await session.auth();
+    const auth = await session.authForRegistration();
     const endpoint = auth.registrationEndpoint;
     if (!endpoint) throw new UsageError('the bank\'s discovery document advertises no registration_endpoint: give registration.endpoint in the profile');
     const reg = await out.step(`registering obtpp at ${endpoint} (${settings.tokenEndpointAuthMethod})`, async () =>
@@ -29,7 +29,11 @@ export async function create(io: Io, flags: CommonFlags): Promise<void> {
       endpoint,
       registeredAt: Date.now(),
     };
-    await session.update((s) => void (s.registration = stored));
+    await session.update((s) => {
+      s.registration = stored;
+      // The session's client is the registered one: tokens of an earlier client are no use to it.
+      if (session.profile.auth.clientFrom === 'registration') s.clientCredentials = {};
+    });
     if (out.json) return out.document(view(stored, false));
     out.line(`registered client ${out.c.bold(stored.clientId)} (${stored.tokenEndpointAuthMethod ?? 'client auth not stated'}); its client secret and registration access token are in the session state (obtpp register show --reveal)`);
   });
@@ -83,7 +87,10 @@ export async function del(io: Io, flags: CommonFlags): Promise<void> {
     const { manageRegistration } = await import('../../auth/register.ts');
     const r = await out.step(`deleting registration ${stored.clientId}`, () => manageRegistration(session.http, asRegistration(stored), 'DELETE'));
     if (r.status !== 204 && r.status !== 200) throw new UsageError(`the bank answered the registration delete with ${r.status}; the registration is kept in the session state`);
-    await session.update((s) => void delete s.registration);
+    await session.update((s) => {
+      delete s.registration;
+      if (session.profile.auth.clientFrom === 'registration') s.clientCredentials = {};
+    });
     if (out.json) return out.document({ clientId: stored.clientId, deleted: true, status: r.status });
     out.line(`deleted registration ${stored.clientId} (${r.status}); its secrets are forgotten`);
   });
