@@ -128,9 +128,6 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   if (schemaProblems.length === 0 && ia?.intentBinding?.method === 'request-object' && !ia.clientAuth?.privateKey && !ia.clientAuth?.privateKeyFile && !(registers && ia.clientId === undefined)) {
     problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
   }
-  if (schemaProblems.length === 0 && ia && ia.clientId === undefined && !registers) {
-    problems.push('$.auth.clientId: required (with auth.clientAuth), unless the profile has a registration block and obtpp register issues the client');
-  }
   // The Berlin Group fields mean nothing to a UK bank.
   const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown } | undefined;
   for (const field of ['sca', 'psuIpAddress'] as const) {

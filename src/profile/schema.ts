@@ -66,6 +66,9 @@ export const profileSchema = {
       properties: { apis: { required: ['ais', 'cof', 'pis'], properties: { ais: { required: ['baseUrl'] }, cof: { required: ['baseUrl'] }, pis: { required: ['baseUrl'] } } } },
     },
   ],
+  // The client: the profile's own, unless a registration block leaves it to obtpp register.
+  if: { not: { required: ['registration'] } },
+  then: { properties: { auth: { required: ['clientId'] } } },
   properties: {
     $schema: { type: 'string' },
     name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
@@ -138,7 +141,10 @@ export const profileSchema = {
       type: 'object', additionalProperties: false,
       required: ['redirectUri'],
       anyOf: [{ required: ['issuer'] }, { required: ['discoveryUrl'] }],
-      dependencies: { clientId: ['clientAuth'], clientAuth: ['clientId'] },
+      allOf: [
+        { if: { required: ['clientId'] }, then: { required: ['clientAuth'] } },
+        { if: { required: ['clientAuth'] }, then: { required: ['clientId'] } },
+      ],
       properties: {
         issuer: url,
         discoveryUrl: url,

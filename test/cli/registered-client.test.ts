@@ -63,6 +63,6 @@ describe('obtpp: the registered client is the session\'s client', () => {
     await writeFile(file, JSON.stringify(raw), { mode: 0o600 });
     const run = await h.obtpp(['profile', 'check', file]);
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr, /\$\.auth\.clientId: required \(with auth\.clientAuth\), unless the profile has a registration block/);
+    assert.match(run.stderr, /\$\.auth\.clientId: is required but missing/);
   });
 });
