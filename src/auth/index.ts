@@ -192,7 +192,7 @@ export class Auth {
       config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
       config.timeout = Math.ceil(http.timeoutMs / 1000);
     }
-    if (a.par === 'always' && !(a.clientAuth.method === 'tls_client_auth' ? config.serverMetadata().mtls_endpoint_aliases?.pushed_authorization_request_endpoint : undefined) && !config.serverMetadata().pushed_authorization_request_endpoint) {
+    if (a.par === 'always' && !parEndpointOf(config.serverMetadata(), a.clientAuth.method)) {
       throw new ProfileError(`$.auth.par: always, but the bank's discovery document (${config.serverMetadata().issuer}) advertises no pushed_authorization_request_endpoint`, ['$.auth.par'], {
         hint: 'set auth.par to auto (PAR where the bank offers it) or never',
       });
@@ -244,22 +244,23 @@ export class Auth {
     const { params, state, nonce, codeVerifier } = await this.authorizationParams(intentId, fn, options.pkce ?? 'S256');
     let url: URL;
     try {
-      let pushed: URLSearchParams | Record<string, string> = params;
-      if (this.profile.auth.intentBinding.method === 'request-object') {
-        const typ = this.profile.auth.intentBinding.requestObjectTyp;
-        const modify: client.ModifyAssertionOptions = typ
-          ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
-          : {};
-        url = await client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, modify);
-        pushed = url.searchParams;
-      } else {
-        url = client.buildAuthorizationUrl(this.config, params);
-      }
-      if (par) url = await client.buildAuthorizationUrlWithPAR(this.config, pushed);
+      url = await this.authorizationUrl(params);
+      if (par) url = await client.buildAuthorizationUrlWithPAR(this.config, url.searchParams);
     } catch (error) {
       throw mapError(error, par ? 'the pushed authorization request' : 'building the authorization request');
     }
     return { url: url.href, state, nonce, ...(codeVerifier ? { codeVerifier } : {}), intentId, fn, redirectUri: this.profile.auth.redirectUri };
+  }
+
+  /** The authorization URL of these parameters: in a signed request object where the intent is bound so, else on the query. */
+  private async authorizationUrl(params: Record<string, string>): Promise<URL> {
+    const binding = this.profile.auth.intentBinding;
+    if (binding.method !== 'request-object') return client.buildAuthorizationUrl(this.config, params);
+    const typ = binding.requestObjectTyp;
+    const modify: client.ModifyAssertionOptions = typ
+      ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
+      : {};
+    return client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, modify);
   }
 
   /** The parameters of one authorisation request (before any request object or PAR). */
@@ -297,9 +298,7 @@ export class Auth {
 
   /** The bank's pushed authorization request endpoint (RFC 9126), when its discovery advertises one. */
   get parEndpoint(): string | undefined {
-    const meta = this.config.serverMetadata();
-    const aliases = this.profile.auth.clientAuth.method === 'tls_client_auth' ? meta.mtls_endpoint_aliases?.pushed_authorization_request_endpoint : undefined;
-    return aliases ?? meta.pushed_authorization_request_endpoint;
+    return parEndpointOf(this.config.serverMetadata(), this.profile.auth.clientAuth.method);
   }
 
   /**
@@ -317,14 +316,15 @@ export class Auth {
   }
 
   /**
-   * One pushed authorization request sent WITHOUT client authentication (SEC-12): the parameters of
-   * an authorisation for the consent and the client_id, form-encoded, nothing else. The answer as it came.
+   * One pushed authorization request sent WITHOUT client authentication (SEC-12): what obtpp would
+   * push for the consent (the client_id, and the parameters or the signed request object), form-encoded,
+   * and nothing that authenticates the client. The answer as it came.
    */
   async unauthenticatedPar(intentId: string, fn: Fn): Promise<HttpResult> {
     const at = this.parEndpoint;
     if (!at) throw new ProfileError('the bank advertises no pushed_authorization_request_endpoint', ['$.auth.par']);
     const { params } = await this.authorizationParams(intentId, fn, 'S256');
-    const body = new URLSearchParams({ client_id: this.profile.auth.clientId, ...params }).toString();
+    const body = (await this.authorizationUrl(params)).searchParams.toString();
     return this.http.request('POST', at, { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body });
   }
 
@@ -510,6 +510,12 @@ function discoveryError(error: unknown, server: URL, exchange: Exchange | undefi
     cause: error,
     response: { status: response.status, ...(contentType ? { contentType } : {}), ...(excerpt ? { excerpt } : {}) },
   });
+}
+
+/** The PAR endpoint a client of this auth method uses (the mTLS alias for tls_client_auth, where published). */
+function parEndpointOf(meta: client.ServerMetadata, method: Profile['auth']['clientAuth']['method']): string | undefined {
+  const alias = method === 'tls_client_auth' ? meta.mtls_endpoint_aliases?.pushed_authorization_request_endpoint : undefined;
+  return alias ?? meta.pushed_authorization_request_endpoint;
 }
 
 function isLoopback(hostname: string): boolean {

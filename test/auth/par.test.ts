@@ -70,6 +70,12 @@ describe('auth: pushed authorization requests', () => {
     const pushed = t.http.exchanges.find((e) => e.method === 'POST' && e.url === `${sb.issuer}/request`);
     assert.match(String(pushed?.request.body), /(^|&)request=/, 'the request object was pushed');
     assert.equal(r.tokens.claims?.openbanking_intent_id, consentId);
+
+    const bare = await t.auth.unauthenticatedPar(await createAisConsent(t, sb.baseUrls.A), 'ais');
+    assert.equal(bare.status, 401, 'the unauthenticated push (SEC-12) carries the signed request object, and is refused for want of client authentication only');
+    const sent = String(t.http.exchanges.at(-1)?.request.body);
+    assert.match(sent, /(^|&)request=/);
+    assert.doesNotMatch(sent, /client_assertion/);
   });
 
   test('never: the plain authorization URL, even where the bank offers PAR', async () => {
