@@ -135,6 +135,9 @@ async function manage(world: ConformanceWorld, method: Management): Promise<void
     if (method.endsWith('without token')) world.notes.push(`a registration ${method.startsWith('GET') ? 'read' : 'update'} without the registration access token`);
     world.last = { ...r, operation: 'createAccountAccessConsent' } as ApiResult;
     if (method === 'DELETE' && r.status === 204) (reg as { deleted?: boolean }).deleted = true;
+    // A bank may rotate the registration access token on an update (RFC 7592 §2.2): later calls use the new one.
+    const rotated = method === 'PUT' && r.status === 200 ? (r.body as { registration_access_token?: unknown } | undefined)?.registration_access_token : undefined;
+    if (typeof rotated === 'string') reg.registrationAccessToken = rotated;
   } catch (error) {
     if (error instanceof HttpError) throw world.violation(`${method} of the registration: the bank gave no usable answer: ${error.message}`);
     throw error;
