@@ -177,3 +177,30 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       And the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
       When the TPP sends the PSU to the bank with a well-formed request object naming the "full" consent, which the PSU already authorised
       Then the bank refuses the authorisation request with an OAuth error, without showing a login page
+
+  @SEC-12 @level-MUST @source-standard
+  Rule: SEC-12 — Where the bank offers pushed authorization requests, it refuses one without client authentication (RFC 9126)
+
+    @A @B
+    Scenario: A pushed authorization request that carries only a client_id is refused
+      Given the AISP has created a consent "pushed" with permissions "ReadAccountsBasic"
+      And the bank accepts a pushed authorization request for the consent "pushed" from the authenticated TPP
+      When the TPP pushes an authorization request for the consent "pushed" without client authentication
+      Then the bank refuses the pushed authorization request
+
+  @SEC-13 @level-MUST @source-standard
+  Rule: SEC-13 — Where the bank requires PKCE, an authorisation request without it is refused, and the plain method too
+
+    @A @B
+    Scenario: An authorisation request without a code_challenge is refused
+      Given the AISP has created a consent "no pkce" with permissions "ReadAccountsBasic"
+      And the bank requires PKCE
+      When the TPP sends the PSU to the bank for the consent "no pkce" without a code_challenge
+      Then the bank refuses the authorisation request, or the token request without a code_verifier
+
+    @A @B
+    Scenario: An authorisation request with the plain code_challenge_method is refused
+      Given the AISP has created a consent "plain pkce" with permissions "ReadAccountsBasic"
+      And the bank requires PKCE
+      When the TPP sends the PSU to the bank for the consent "plain pkce" with the plain code_challenge_method
+      Then the bank refuses the plain method, as FAPI asks

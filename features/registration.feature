@@ -40,3 +40,21 @@ Feature: Dynamic client registration
       When the TPP deletes the registration with its registration access token
       Then the bank answers 204 No Content
       And the deleted client can no longer obtain a client-credentials token
+
+  @DCR-03 @level-MUST @source-standard
+  Rule: DCR-03 — Where the bank offers RFC 7592, the registration is updated with its registration access token, and never without it
+
+    @A @B
+    Scenario: The registration is updated with the profile's metadata and reads back updated
+      Given the TPP has registered with the profile's software statement
+      When the TPP updates the registration with its registration access token, as the profile describes the client
+      Then the bank answers 200 OK
+      And the registration reads back with the redirect URIs and scope of the update
+
+    @A @B
+    Scenario: The registration is neither read nor updated without its registration access token
+      Given the TPP has registered with the profile's software statement
+      When the TPP reads the registration without its registration access token
+      Then the bank refuses the registration request
+      When the TPP updates the registration without its registration access token
+      Then the bank refuses the registration request

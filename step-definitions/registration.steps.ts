@@ -1,4 +1,4 @@
-// DCR-01, DCR-02: dynamic client registration (OBIE DCR 3.3, RFC 7591 and 7592), through the same
+// DCR-01, DCR-02, DCR-03: dynamic client registration (OBIE DCR 3.3, RFC 7591 and 7592), through the same
 // registration code `obtpp register` uses. Every registration a scenario makes is deleted again
 // where the bank offers RFC 7592.
 import { After } from '@cucumber/cucumber';
@@ -10,7 +10,8 @@ import { AuthorisationError, HttpError } from '../src/errors.ts';
 import type { Variant } from '../src/profile/types.ts';
 import type { HttpResult } from '../src/client/http.ts';
 import {
-  registrationClaims, signRegistration, sendRegistration, registrationFrom, manageRegistration, type Registration,
+  registrationClaims, signRegistration, sendRegistration, registrationFrom, manageRegistration, updateRegistration, updatableMetadata, manageWithoutToken,
+  type Registration,
 } from '../src/auth/register.ts';
 
 /** The profile has no registration block: the bank's registration is not for this run to judge. */
@@ -113,15 +114,30 @@ Then('the registered client can obtain a client-credentials token', async functi
   }
 });
 
-async function manage(world: ConformanceWorld, method: 'GET' | 'DELETE'): Promise<void> {
+/** The kind of RFC 7592 call a scenario makes: with the token (read, update, delete), or without it (read, update). */
+type Management = 'GET' | 'PUT' | 'DELETE' | 'GET without token' | 'PUT without token';
+
+/** What the last update sent (the registration must read back with it). */
+const updates = new WeakMap<ConformanceWorld, Record<string, unknown>>();
+
+async function manage(world: ConformanceWorld, method: Management): Promise<void> {
   const reg = latest(world);
   if (!reg.registrationClientUri || !reg.registrationAccessToken) {
     throw new RegistrationNotConfigured(world.variant, 'the bank gave no registration_client_uri and registration access token: it does not offer RFC 7592 management');
   }
   try {
-    const r = await manageRegistration(world.lane.http, reg, method);
+    const changes = updatableMetadata(world.ctx.profile);
+    if (method === 'PUT') updates.set(world, changes);
+    const r = method === 'PUT' ? await updateRegistration(world.lane.http, reg, changes)
+      : method === 'GET without token' ? await manageWithoutToken(world.lane.http, reg, 'GET')
+        : method === 'PUT without token' ? await manageWithoutToken(world.lane.http, reg, 'PUT', { ...reg.metadata, ...changes })
+          : await manageRegistration(world.lane.http, reg, method);
+    if (method.endsWith('without token')) world.notes.push(`a registration ${method.startsWith('GET') ? 'read' : 'update'} without the registration access token`);
     world.last = { ...r, operation: 'createAccountAccessConsent' } as ApiResult;
     if (method === 'DELETE' && r.status === 204) (reg as { deleted?: boolean }).deleted = true;
+    // A bank may rotate the registration access token on an update (RFC 7592 §2.2): later calls use the new one.
+    const rotated = method === 'PUT' && r.status === 200 ? (r.body as { registration_access_token?: unknown } | undefined)?.registration_access_token : undefined;
+    if (typeof rotated === 'string') reg.registrationAccessToken = rotated;
   } catch (error) {
     if (error instanceof HttpError) throw world.violation(`${method} of the registration: the bank gave no usable answer: ${error.message}`);
     throw error;
@@ -135,6 +151,42 @@ When('the TPP reads the registration with its registration access token', async 
 When('the TPP deletes the registration with its registration access token', async function (this: ConformanceWorld) {
   await manage(this, 'DELETE');
 });
+
+When('the TPP updates the registration with its registration access token, as the profile describes the client', async function (this: ConformanceWorld) {
+  await manage(this, 'PUT');
+});
+
+When('the TPP reads the registration without its registration access token', async function (this: ConformanceWorld) {
+  await manage(this, 'GET without token');
+});
+
+When('the TPP updates the registration without its registration access token', async function (this: ConformanceWorld) {
+  await manage(this, 'PUT without token');
+});
+
+Then('the bank refuses the registration request', function (this: ConformanceWorld) {
+  const r = this.answer();
+  if (r.status >= 400 && r.status < 500) return;
+  throw this.violation(`the bank must refuse ${this.notes.at(-1)} (RFC 7592 §2: the registration access token is required, RFC 6750: 401 invalid_token), got ${describeAnswer(r)}`);
+});
+
+Then('the registration reads back with the redirect URIs and scope of the update', async function (this: ConformanceWorld) {
+  const reg = latest(this);
+  const sent = updates.get(this)!;
+  const answered = this.answer().body as Record<string, unknown> | undefined;
+  if (answered?.client_id !== reg.clientId) throw this.violation(`the update must answer the registration of client ${reg.clientId}, got client_id ${quote(answered?.client_id)}`);
+  const read = await manageRegistration(this.lane.http, reg, 'GET');
+  if (read.status !== 200) throw this.violation(`after the update, the registration must still read back (200), got ${describeAnswer(read as ApiResult)}`);
+  const body = read.body as Record<string, unknown>;
+  const differs = ['redirect_uris', 'scope'].filter((k) => sent[k] !== undefined && !sameValue(body[k], sent[k]));
+  if (differs.length) throw this.violation(`after an update that answered 200, the registration reads back ${differs.map((k) => `${k} ${quote(body[k])} (the update sent ${quote(sent[k])})`).join(', ')}`);
+});
+
+/** Equal as metadata: arrays in any order, scopes as sets of words. */
+function sameValue(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown) => (Array.isArray(v) ? [...v].map(String).sort().join(' ') : typeof v === 'string' ? v.split(/\s+/).filter(Boolean).sort().join(' ') : JSON.stringify(v));
+  return norm(a) === norm(b);
+}
 
 Then('the registration reads back the client it issued', function (this: ConformanceWorld) {
   const reg = latest(this);

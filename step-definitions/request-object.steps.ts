@@ -41,7 +41,7 @@ async function send(world: ConformanceWorld, record: ConsentRecord, defect: Defe
 }
 
 /** Why the answer is a refusal per OIDC (an error on the redirect URI, or a 4xx), or undefined when it is not. */
-function refusal(world: ConformanceWorld, r: ApiResult & { url?: string }): string | undefined {
+export function refusal(world: ConformanceWorld, r: ApiResult & { url?: string }): string | undefined {
   if (r.status >= 400 && r.status < 500) return `${r.status}`;
   const location = r.headers.location;
   if (r.status >= 300 && r.status < 400 && typeof location === 'string') {
@@ -53,7 +53,7 @@ function refusal(world: ConformanceWorld, r: ApiResult & { url?: string }): stri
   return undefined;
 }
 
-function where(r: ApiResult & { url?: string }): string {
+export function where(r: ApiResult & { url?: string }): string {
   const location = r.headers.location;
   return typeof location === 'string' ? `${r.status} to ${new URL(location, r.url ?? 'http://x').pathname}` : describeAnswer(r);
 }

@@ -3,7 +3,7 @@ import { AuthorisationError } from '../errors.ts';
 import type { AccountChoice, Fn, Profile } from '../profile/types.ts';
 import { parseAccountChoice } from '../profile/load.ts';
 import type { PsuBrowser, JourneyResult } from '../psu/index.ts';
-import type { Auth, PendingAuthorisation, TokenSet } from './index.ts';
+import type { Auth, BeginOptions, PendingAuthorisation, TokenSet } from './index.ts';
 
 export interface AuthoriseContext {
   auth: Auth;
@@ -28,6 +28,8 @@ export interface AuthoriseOptions {
   evidenceDir?: string;
   /** Called with each PSU step as it starts. */
   onStep?: (description: string) => void;
+  /** How the authorization request departs from obtpp's own (the conformance suite's PKCE check). */
+  request?: BeginOptions;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function authorise(
   options: AuthoriseOptions = {},
 ): Promise<AuthoriseResult> {
   const { auth, browser, profile } = ctx;
-  const pending = await auth.begin(consent.intentId, consent.fn);
+  const pending = await auth.begin(consent.intentId, consent.fn, options.request);
   const journey = await browser.journey(pending.url, {
     redirectUri: pending.redirectUri,
     driver: profile.psu.driver,

@@ -9,7 +9,7 @@
 import * as client from 'openid-client';
 import { AuthorisationError, ExitCode, HttpError, ObtppError, ProfileError } from '../errors.ts';
 import type { Exchange } from '../client/exchange.ts';
-import type { HttpClient } from '../client/http.ts';
+import type { HttpClient, HttpResult } from '../client/http.ts';
 import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
 
@@ -35,7 +35,8 @@ export interface PendingAuthorisation {
   url: string;
   state: string;
   nonce: string;
-  codeVerifier: string;
+  /** Absent only when the request was sent without PKCE on purpose (the SEC-13 check). */
+  codeVerifier?: string;
   intentId: string;
   fn: Fn;
   redirectUri: string;
@@ -61,9 +62,22 @@ export class DiscoveryError extends ObtppError {
   }
 }
 
+/** How an authorisation request carries PKCE: S256 (always, for obtpp's own), or the bad ones SEC-13 sends. */
+export type PkceMethod = 'S256' | 'plain' | 'none';
+
+/** How `begin()` departs from obtpp's own authorisation requests, for the conformance checks. */
+export interface BeginOptions {
+  /** `plain` sends the verifier as the challenge, `none` no code_challenge (and `finish` then no verifier). Default S256. */
+  pkce?: PkceMethod;
+  /** Push the request (true) or not (false) whatever `auth.par` says; default as `usesPar`. */
+  par?: boolean;
+}
+
 /** Discovery documents already fetched, by discovery URL (so a run discovers once). */
 const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
 const DISCOVERY_TTL_MS = 5 * 60_000;
+/** The client id discovery runs under before `obtpp register` issued one (it never reaches the bank). */
+const UNREGISTERED = 'obtpp-unregistered';
 /** A cached client-credentials token is reused until this long before it expires. */
 const EXPIRY_MARGIN_MS = 30_000;
 
@@ -94,9 +108,17 @@ export class Auth {
    * authentication as `profile.auth.clientAuth` says. `http` must be the profile's HttpClient
    * (with its mTLS certificate for tls_client_auth).
    */
-  static async create(profile: Profile, http: HttpClient): Promise<Auth> {
+  static async create(profile: Profile, http: HttpClient, options: { unregistered?: boolean } = {}): Promise<Auth> {
     const a = profile.auth;
     const where = a.discoveryUrl ?? a.issuer;
+    // A profile that leaves the client to `obtpp register`, before any registration: discovery (and
+    // registration itself) only, as no client (`unregistered`); anything else needs the client first.
+    const clientless = a.clientFrom === 'registration' && !a.clientId;
+    if (clientless && !options.unregistered) {
+      throw new ProfileError(`profile ${profile.source}: $.auth.clientId: the profile gives no client of its own and none is registered yet`, ['$.auth.clientId'], {
+        hint: 'run obtpp register (the TPP commands then use the client it issued; obtpp conform needs the profile\'s own), or give auth.clientId and auth.clientAuth',
+      });
+    }
     if (!where) throw new ProfileError('$.auth: an issuer or a discoveryUrl is required', ['$.auth.issuer']);
     const server = new URL(where);
     const insecure = server.protocol === 'http:';
@@ -113,9 +135,9 @@ export class Auth {
       signingKey = await importSigningKey(a.clientAuth);
     }
 
-    let clientAuth: client.ClientAuth;
+    let clientAuth: client.ClientAuth = client.None();
     const metadata: Partial<client.ClientMetadata> = {};
-    switch (a.clientAuth.method) {
+    if (!clientless) switch (a.clientAuth.method) {
       case 'client_secret_basic':
       case 'client_secret_post': {
         const secret = a.clientAuth.secret;
@@ -132,6 +154,7 @@ export class Auth {
         break;
     }
 
+    const clientId = clientless ? UNREGISTERED : a.clientId;
     const execute = insecure ? [client.allowInsecureRequests] : [];
     const key = server.href;
     let cached = discovered.get(key);
@@ -139,13 +162,13 @@ export class Auth {
     let config: client.Configuration;
     try {
       if (cached) {
-        config = new client.Configuration(cached.metadata, a.clientId, metadata, clientAuth);
+        config = new client.Configuration(cached.metadata, clientId, metadata, clientAuth);
         for (const fn of execute) fn(config);
       } else {
         const seen: Exchange[] = [];
         const stop = http.recordInto(seen);
         try {
-          config = await client.discovery(server, a.clientId, metadata, clientAuth, {
+          config = await client.discovery(server, clientId, metadata, clientAuth, {
             execute,
             [client.customFetch]: http.fetch as unknown as client.CustomFetch,
             timeout: Math.ceil(http.timeoutMs / 1000),
@@ -164,10 +187,15 @@ export class Auth {
     config.timeout = Math.ceil(http.timeoutMs / 1000);
     // With mTLS client auth, a bank may publish separate mTLS endpoints; use them when it does.
     if (a.clientAuth.method === 'tls_client_auth' && config.serverMetadata().mtls_endpoint_aliases) {
-      config = new client.Configuration({ ...config.serverMetadata() }, a.clientId, { ...metadata, use_mtls_endpoint_aliases: true }, clientAuth);
+      config = new client.Configuration({ ...config.serverMetadata() }, clientId, { ...metadata, use_mtls_endpoint_aliases: true }, clientAuth);
       for (const fn of execute) fn(config);
       config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
       config.timeout = Math.ceil(http.timeoutMs / 1000);
+    }
+    if (a.par === 'always' && !parEndpointOf(config.serverMetadata(), a.clientAuth.method)) {
+      throw new ProfileError(`$.auth.par: always, but the bank's discovery document (${config.serverMetadata().issuer}) advertises no pushed_authorization_request_endpoint`, ['$.auth.par'], {
+        hint: 'set auth.par to auto (PAR where the bank offers it) or never',
+      });
     }
     return new Auth(profile, http, config, signingKey);
   }
@@ -205,16 +233,42 @@ export class Auth {
   /**
    * Builds the authorization URL for one consent: PKCE (S256), state, nonce, the function's scope
    * with `openid` (and `offline_access` when the profile asks), the intent id bound as
-   * `profile.auth.intentBinding` says, and `resource` when the profile has one.
+   * `profile.auth.intentBinding` says, and `resource` when the profile has one. Where the bank
+   * offers pushed authorization requests (and `auth.par` is not `never`), the parameters are
+   * pushed (RFC 9126) and the URL carries only the client id and the request_uri.
+   *
+   * `options` are for the conformance suite's checks (SEC-12, SEC-13): see BeginOptions.
    */
-  async begin(intentId: string, fn: Fn): Promise<PendingAuthorisation> {
+  async begin(intentId: string, fn: Fn, options: BeginOptions = {}): Promise<PendingAuthorisation> {
+    const par = options.par ?? this.usesPar;
+    const { params, state, nonce, codeVerifier } = await this.authorizationParams(intentId, fn, options.pkce ?? 'S256');
+    let url: URL;
+    try {
+      url = await this.authorizationUrl(params);
+      if (par) url = await client.buildAuthorizationUrlWithPAR(this.config, url.searchParams);
+    } catch (error) {
+      throw mapError(error, par ? 'the pushed authorization request' : 'building the authorization request');
+    }
+    return { url: url.href, state, nonce, ...(codeVerifier ? { codeVerifier } : {}), intentId, fn, redirectUri: this.profile.auth.redirectUri };
+  }
+
+  /** The authorization URL of these parameters: in a signed request object where the intent is bound so, else on the query. */
+  private async authorizationUrl(params: Record<string, string>): Promise<URL> {
+    const binding = this.profile.auth.intentBinding;
+    if (binding.method !== 'request-object') return client.buildAuthorizationUrl(this.config, params);
+    const typ = binding.requestObjectTyp;
+    const modify: client.ModifyAssertionOptions = typ
+      ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
+      : {};
+    return client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, modify);
+  }
+
+  /** The parameters of one authorisation request (before any request object or PAR). */
+  private async authorizationParams(intentId: string, fn: Fn, pkce: PkceMethod): Promise<{ params: Record<string, string>; state: string; nonce: string; codeVerifier?: string }> {
     const a = this.profile.auth;
     const binding = a.intentBinding;
-    const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
-    this.http.redactor.add(codeVerifier);
-
     let fnScope = a.scopes[fn];
     if (binding.method === 'scope') {
       const template = binding.scopeTemplate ?? '{scope}:{intentId}';
@@ -225,37 +279,53 @@ export class Auth {
         .join(' ');
     }
     const scope = ['openid', fnScope, a.offlineAccess ? 'offline_access' : ''].filter(Boolean).join(' ');
-    const params: Record<string, string> = {
-      redirect_uri: a.redirectUri,
-      response_type: 'code',
-      scope,
-      state,
-      nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
-      code_challenge_method: 'S256',
-    };
+    const params: Record<string, string> = { redirect_uri: a.redirectUri, response_type: 'code', scope, state, nonce };
+    let codeVerifier: string | undefined;
+    if (pkce !== 'none') {
+      codeVerifier = client.randomPKCECodeVerifier();
+      this.http.redactor.add(codeVerifier);
+      params.code_challenge = pkce === 'S256' ? await client.calculatePKCECodeChallenge(codeVerifier) : codeVerifier;
+      params.code_challenge_method = pkce;
+    }
     if (a.resource) params.resource = a.resource;
     if (binding.method === 'claims' || binding.method === 'request-object') {
       const claim = { openbanking_intent_id: { value: intentId, essential: true } };
       params.claims = JSON.stringify({ id_token: claim, userinfo: claim });
     }
     if (binding.method === 'query') params[binding.parameter ?? 'consent_id'] = intentId;
+    return { params, state, nonce, ...(codeVerifier ? { codeVerifier } : {}) };
+  }
 
-    let url: URL;
-    try {
-      if (binding.method === 'request-object') {
-        const typ = binding.requestObjectTyp;
-        const options: client.ModifyAssertionOptions = typ
-          ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
-          : {};
-        url = await client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, options);
-      } else {
-        url = client.buildAuthorizationUrl(this.config, params);
-      }
-    } catch (error) {
-      throw mapError(error, 'building the authorization request');
-    }
-    return { url: url.href, state, nonce, codeVerifier, intentId, fn, redirectUri: a.redirectUri };
+  /** The bank's pushed authorization request endpoint (RFC 9126), when its discovery advertises one. */
+  get parEndpoint(): string | undefined {
+    return parEndpointOf(this.config.serverMetadata(), this.profile.auth.clientAuth.method);
+  }
+
+  /**
+   * Whether obtpp pushes its authorization requests (PAR): `auth.par: auto` (the default) where the
+   * bank advertises a PAR endpoint, `always` (and `Auth.create` refused a bank without one), `never`.
+   */
+  get usesPar(): boolean {
+    const par = this.profile.auth.par;
+    return par !== 'never' && this.parEndpoint !== undefined;
+  }
+
+  /** The PKCE methods the bank's discovery advertises (code_challenge_methods_supported). */
+  get pkceMethods(): string[] {
+    return this.config.serverMetadata().code_challenge_methods_supported ?? [];
+  }
+
+  /**
+   * One pushed authorization request sent WITHOUT client authentication (SEC-12): what obtpp would
+   * push for the consent (the client_id, and the parameters or the signed request object), form-encoded,
+   * and nothing that authenticates the client. The answer as it came.
+   */
+  async unauthenticatedPar(intentId: string, fn: Fn): Promise<HttpResult> {
+    const at = this.parEndpoint;
+    if (!at) throw new ProfileError('the bank advertises no pushed_authorization_request_endpoint', ['$.auth.par']);
+    const { params } = await this.authorizationParams(intentId, fn, 'S256');
+    const body = (await this.authorizationUrl(params)).searchParams.toString();
+    return this.http.request('POST', at, { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body });
   }
 
   /** The registration endpoint (DCR): the profile's, else the one discovery advertises. */
@@ -440,6 +510,12 @@ function discoveryError(error: unknown, server: URL, exchange: Exchange | undefi
     cause: error,
     response: { status: response.status, ...(contentType ? { contentType } : {}), ...(excerpt ? { excerpt } : {}) },
   });
+}
+
+/** The PAR endpoint a client of this auth method uses (the mTLS alias for tls_client_auth, where published). */
+function parEndpointOf(meta: client.ServerMetadata, method: Profile['auth']['clientAuth']['method']): string | undefined {
+  const alias = method === 'tls_client_auth' ? meta.mtls_endpoint_aliases?.pushed_authorization_request_endpoint : undefined;
+  return alias ?? meta.pushed_authorization_request_endpoint;
 }
 
 function isLoopback(hostname: string): boolean {

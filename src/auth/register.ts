@@ -132,3 +132,45 @@ export async function manageRegistration(http: HttpClient, reg: Registration, me
   learn(http, result);
   return result;
 }
+
+/** RFC 7592 §2.2: fields a client must not send in an update (the bank's own, or secrets). */
+const NOT_IN_UPDATE = ['registration_access_token', 'registration_client_uri', 'client_secret', 'client_secret_expires_at', 'client_id_issued_at', 'software_statement'];
+
+/**
+ * What the profile decides of a registered client, as an update would set it: its redirect URIs,
+ * scope, token endpoint auth method (and its signing alg), grant and response types.
+ */
+export function updatableMetadata(profile: Profile): Record<string, unknown> {
+  const claims = registrationClaims(profile, '');
+  const keys = ['redirect_uris', 'scope', 'token_endpoint_auth_method', 'token_endpoint_auth_signing_alg', 'grant_types', 'response_types'];
+  return Object.fromEntries(keys.filter((k) => claims[k] !== undefined).map((k) => [k, claims[k]]));
+}
+
+/**
+ * RFC 7592 update: the registration as the bank holds it (read first, since an update replaces the
+ * whole metadata and a field left out is a field dropped), with `changes` over it, PUT with the
+ * registration access token. Answers the PUT as it came (200 with the metadata, or the bank's error).
+ */
+export async function updateRegistration(http: HttpClient, reg: Registration, changes: Record<string, unknown>): Promise<HttpResult> {
+  const current = await manageRegistration(http, reg, 'GET');
+  if (current.status !== 200 || typeof current.body !== 'object' || current.body === null) return current;
+  return manageRegistration(http, reg, 'PUT', { ...withoutBanksOwn(current.body as Record<string, unknown>), ...changes });
+}
+
+/**
+ * The same RFC 7592 call WITHOUT the registration access token (DCR-03 judges that the bank refuses
+ * it): a read, or an update sending `metadata`. The answer as it came.
+ */
+export async function manageWithoutToken(http: HttpClient, reg: Registration, method: 'GET' | 'PUT', metadata?: Record<string, unknown>): Promise<HttpResult> {
+  if (!reg.registrationClientUri) throw new RegistrationSetupError('the bank gave no registration_client_uri: it does not offer RFC 7592 management');
+  const headers = { accept: 'application/json' };
+  const result = method === 'PUT'
+    ? await http.request('PUT', reg.registrationClientUri, { headers, json: { ...withoutBanksOwn(metadata ?? {}), client_id: reg.clientId } })
+    : await http.request('GET', reg.registrationClientUri, { headers });
+  learn(http, result);
+  return result;
+}
+
+function withoutBanksOwn(metadata: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(metadata).filter(([k]) => !NOT_IN_UPDATE.includes(k)));
+}

@@ -4,7 +4,7 @@ import { httpFromProfile } from '../client/factory.ts';
 import type { HttpClient } from '../client/http.ts';
 import { TppClient } from '../client/operations.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { Auth } from '../auth/index.ts';
+import { Auth, type BeginOptions } from '../auth/index.ts';
 import { authorise, type AuthoriseResult } from '../auth/authorise.ts';
 import { PsuBrowser } from '../psu/index.ts';
 
@@ -123,7 +123,7 @@ export class RunContext {
    * lower `priority` goes first: 0 for consents whose clock is running, 1 for set-ups others wait
    * on, 2 for a scenario's own journey, 3 for set-ups prepared ahead).
    */
-  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: AccountChoice; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number } = {}): Promise<AuthoriseResult> {
+  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: AccountChoice; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number; request?: BeginOptions } = {}): Promise<AuthoriseResult> {
     if (!options.slotHeld) await this.acquire(options.priority ?? 2);
     try {
       return await authorise(

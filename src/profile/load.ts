@@ -122,8 +122,10 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const schemaProblems = await validate(interpolated);
   problems.push(...schemaProblems.filter((p) => !unset.has(p.slice(0, p.indexOf(': ')))));
   // A rule across two objects, which the schema cannot say where a reader would look for it.
-  const ia = (interpolated as { auth?: { intentBinding?: { method?: unknown }; clientAuth?: { privateKey?: unknown; privateKeyFile?: unknown } } })?.auth;
-  if (schemaProblems.length === 0 && ia?.intentBinding?.method === 'request-object' && !ia.clientAuth?.privateKey && !ia.clientAuth?.privateKeyFile) {
+  const ia = (interpolated as { auth?: { clientId?: unknown; intentBinding?: { method?: unknown }; clientAuth?: { privateKey?: unknown; privateKeyFile?: unknown } } })?.auth;
+  const registers = (interpolated as { registration?: unknown })?.registration !== undefined;
+  // Without a client of its own, the profile's registration key signs what the client's key would have.
+  if (schemaProblems.length === 0 && ia?.intentBinding?.method === 'request-object' && !ia.clientAuth?.privateKey && !ia.clientAuth?.privateKeyFile && !(registers && ia.clientId === undefined)) {
     problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
   }
   // The Berlin Group fields mean nothing to a UK bank.
@@ -140,7 +142,11 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const baseDir = source.startsWith('builtin:') || source === 'sandbox' ? process.cwd() : dirname(source);
 
   const auth = p.auth;
-  const clientAuth = { ...auth.clientAuth };
+  // A profile without a client of its own uses the one obtpp register issues (the session fills it in).
+  const registered = auth.clientId === undefined;
+  const clientAuth = registered
+    ? { method: p.registration.tokenEndpointAuthMethod ?? 'client_secret_basic', ...(p.registration.kid ? { kid: p.registration.kid } : {}), ...(p.registration.alg ? { alg: p.registration.alg } : {}) }
+    : { ...auth.clientAuth };
   if (clientAuth.privateKeyFile) clientAuth.privateKey = await readReferenced(clientAuth.privateKeyFile, '$.auth.clientAuth.privateKeyFile', baseDir, source);
   let mtls = p.mtls ? { ...p.mtls } : undefined;
   if (mtls) {
@@ -155,7 +161,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const signing = p.signing ? {
     key: await secretValue(p.signing.key, '$.signing.key', baseDir, source),
     kid: p.signing.kid as string,
-    issuer: (p.signing.issuer ?? auth.clientId) as string,
+    issuer: (p.signing.issuer ?? auth.clientId ?? '') as string,
     trustAnchor: (p.signing.trustAnchor ?? 'openbanking.org.uk') as string,
     enabled: p.signing.enabled ?? true,
   } : undefined;
@@ -167,6 +173,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     const ssa = r.softwareStatementFile ? (await readReferenced(r.softwareStatementFile, '$.registration.softwareStatementFile', baseDir, source)).trim() : r.softwareStatement;
     const key = r.keyFile ? await readReferenced(r.keyFile, '$.registration.keyFile', baseDir, source) : r.key;
     for (const s of [ssa, key]) if (s) secrets.add(s);
+    if (registered && key) clientAuth.privateKey = key;
     registration = {
       softwareStatement: ssa, ...(key ? { key } : {}), ...(r.kid ? { kid: r.kid } : {}), alg: r.alg ?? 'PS256',
       ...(r.endpoint ? { endpoint: r.endpoint } : {}),
@@ -193,13 +200,16 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     auth: {
       issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
       discoveryUrl: auth.discoveryUrl,
-      clientId: auth.clientId,
+      clientId: auth.clientId ?? '',
       clientAuth,
+      ...(registered ? { clientFrom: 'registration' as const } : {}),
       redirectUri: auth.redirectUri,
       scopes: { ...(bg?.scopes ?? DEFAULTS.scopes), ...(auth.scopes ?? {}) },
       intentBinding: auth.intentBinding ?? (bg ? { ...bg.intentBinding } : { method: 'claims' }),
       resource: auth.resource,
       offlineAccess: auth.offlineAccess ?? true,
+      par: auth.par ?? 'auto',
+      ...(auth.pkce ? { pkce: auth.pkce } : {}),
     },
     ...(signing ? { signing } : {}),
     bank: bankJwks ? { jwks: bankJwks } : {},

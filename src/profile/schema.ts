@@ -66,6 +66,9 @@ export const profileSchema = {
       properties: { apis: { required: ['ais', 'cof', 'pis'], properties: { ais: { required: ['baseUrl'] }, cof: { required: ['baseUrl'] }, pis: { required: ['baseUrl'] } } } },
     },
   ],
+  // The client: the profile's own, unless a registration block leaves it to obtpp register.
+  if: { not: { required: ['registration'] } },
+  then: { properties: { auth: { required: ['clientId'] } } },
   properties: {
     $schema: { type: 'string' },
     name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
@@ -136,12 +139,16 @@ export const profileSchema = {
     },
     auth: {
       type: 'object', additionalProperties: false,
-      required: ['clientId', 'clientAuth', 'redirectUri'],
+      required: ['redirectUri'],
       anyOf: [{ required: ['issuer'] }, { required: ['discoveryUrl'] }],
+      allOf: [
+        { if: { required: ['clientId'] }, then: { required: ['clientAuth'] } },
+        { if: { required: ['clientAuth'] }, then: { required: ['clientId'] } },
+      ],
       properties: {
         issuer: url,
         discoveryUrl: url,
-        clientId: { type: 'string', minLength: 1 },
+        clientId: { type: 'string', minLength: 1, description: 'The client the bank issued obtpp. Absent (with clientAuth) in a profile with a registration block: the TPP commands use the client obtpp register issued (the session state); given, it takes precedence over a registered one.' },
         clientAuth: {
           type: 'object', additionalProperties: false,
           required: ['method'],
@@ -179,6 +186,8 @@ export const profileSchema = {
         },
         resource: url,
         offlineAccess: { type: 'boolean' },
+        par: { enum: ['auto', 'always', 'never'], description: 'Pushed authorization requests (RFC 9126): auto (default) where the bank\'s discovery advertises pushed_authorization_request_endpoint; always (a bank without one is a profile error); never (the plain authorization URL).' },
+        pkce: { enum: ['required', 'optional'], description: 'Whether the bank requires PKCE (the SEC-13 check): required judges a request without code_challenge at MUST level; optional: not judged unless the bank offers PAR (FAPI requires PKCE there). Absent: judged on the bank\'s discovery (S256 advertised: a SHOULD).' },
       },
     },
     psu: {

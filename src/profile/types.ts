@@ -92,8 +92,15 @@ export interface AuthSettings {
   /** The issuer; discovery is `${issuer}/.well-known/openid-configuration` unless discoveryUrl is set. */
   issuer?: string;
   discoveryUrl?: string;
+  /** The client obtpp is at the bank; '' until the session fills in the registered one (clientFrom). */
   clientId: string;
   clientAuth: ClientAuth;
+  /**
+   * `registration`: the profile gives no client of its own; the session uses the one `obtpp register`
+   * issued (its id and secret from the session state; the registration key for private_key_jwt).
+   * Absent: the profile's client, which takes precedence over any registered one.
+   */
+  clientFrom?: 'registration';
   redirectUri: string;
   scopes: Record<Fn, string>;
   intentBinding: IntentBinding;
@@ -101,6 +108,17 @@ export interface AuthSettings {
   resource?: string;
   /** Ask for offline_access (a refresh token). Default true. */
   offlineAccess: boolean;
+  /**
+   * Pushed authorization requests (RFC 9126): `auto` (default) where the bank's discovery advertises
+   * a PAR endpoint, `always` (a bank without one is a profile error), `never` (plain authorization URL).
+   */
+  par: 'auto' | 'always' | 'never';
+  /**
+   * What the bank says of PKCE, for the SEC-13 check: `required` (the bank documents that it requires
+   * PKCE: a request without is judged at MUST level), `optional` (it does not: not judged unless it
+   * offers PAR, where FAPI requires PKCE); absent: judged on what its discovery advertises.
+   */
+  pkce?: 'required' | 'optional';
 }
 
 export type DriverStep =

@@ -10,6 +10,7 @@ import Provider, { errors } from 'oidc-provider';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { memoryAdapter } from './adapter.ts';
 import { registrationGate } from './registration.ts';
+import { unauthenticatedPar } from './par.ts';
 import type { Faults } from './faults.ts';
 import { html, page } from './http.ts';
 import { sameDn } from './keys.ts';
@@ -103,7 +104,8 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     scopes: ['openid', 'offline_access', 'accounts', 'fundsconfirmations', 'payments'],
     claims: { openid: ['sub'], openbanking_intent_id: null },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', ...(o.tls ? ['tls_client_auth' as const] : [])],
-    pkce: { required: () => true },
+    // FAPI: PKCE with S256 on every authorisation request (pushed or not); the fault drops the requirement.
+    pkce: { required: () => !faults.has('pkce-not-required') },
     responseTypes: ['code'],
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // Every authorisation is for one consent: never reuse an earlier grant of the session.
@@ -159,6 +161,9 @@ export function createAuthServer(o: AuthServerOptions): Provider {
           }
         },
       },
+      // RFC 9126, as a FAPI bank may offer it (FAPI 1 Advanced: "may support"); the TPP uses it where
+      // advertised. Not required: SEC-11 judges request objects sent to the authorization endpoint itself.
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
       revocation: { enabled: true },
       // DCR (RFC 7591) and its management (RFC 7592); the software statement is checked in front (registration.ts).
       registration: { enabled: true, initialAccessToken: false },
@@ -190,6 +195,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
   };
   const provider = new Provider(o.issuer, configuration);
   provider.use(registrationGate({ provider, issuer: o.issuer, directory: o.directory, faults }));
+  if (faults.has('par-without-client-auth-accepted')) provider.use(unauthenticatedPar(provider));
   // Errors are the client's business; the sandbox's terminal stays readable.
   provider.on('server_error', () => undefined);
   return provider;

@@ -76,7 +76,10 @@ const RULE_TABLE = [
   ['unsigned-requests-accepted', 'SEC-10', 'payment requests with a missing, tampered or wrongly-keyed x-jws-signature are accepted'],
   ['request-object-none-accepted', 'SEC-11', 'an unsigned request object (alg none) is accepted: its parameters are taken as if sent on the query, and the PSU is shown the login page'],
   ['request-object-exp-not-required', 'SEC-11', 'a request object without exp is accepted'],
+  ['par-without-client-auth-accepted', 'SEC-12', 'a pushed authorization request without client authentication (only a client_id) is accepted: 201 with a request_uri'],
+  ['pkce-not-required', 'SEC-13', 'authorisation requests (pushed or not) without PKCE are accepted, and their code is exchanged without a code_verifier'],
   ['registration-without-ssa-accepted', 'DCR-01', 'a registration without a software statement, or with one the directory did not sign, is accepted'],
+  ['registration-managed-without-token', 'DCR-03', 'the registration (RFC 7592) is read, updated and deleted without its registration access token'],
 ] as const;
 
 const { requestMs, browserStepMs } = SANDBOX_TIMEOUTS;

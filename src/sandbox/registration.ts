@@ -70,7 +70,14 @@ async function readAll(stream: Readable): Promise<string> {
  */
 export function registrationGate(o: { provider: Provider; issuer: string; directory: RsaKey; faults: Faults }) {
   const directoryKey = importJWK(o.directory.publicJwk as JWK, 'PS256');
+  // The registration-managed-without-token fault: each client's registration access token, to stand in for a TPP that sent none.
+  const tokens = new Map<string, string>();
+  const keepTokens = o.faults.has('registration-managed-without-token');
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    const managed = ctx.path.startsWith(`${REGISTRATION_PATH}/`) ? decodeURIComponent(ctx.path.slice(REGISTRATION_PATH.length + 1)) : undefined;
+    if (managed !== undefined && keepTokens && !ctx.req.headers.authorization && tokens.has(managed)) {
+      ctx.req.headers.authorization = `Bearer ${tokens.get(managed)}`;
+    }
     if (ctx.path !== REGISTRATION_PATH || ctx.method !== 'POST') return next();
     let metadata: Record<string, unknown>;
     try {
@@ -87,7 +94,9 @@ export function registrationGate(o: { provider: Provider; issuer: string; direct
     ctx.req.headers['content-length'] = String(json.length);
     // oidc-provider reads the body from ctx.req: give it the JSON registration to read.
     ctx.req = Object.assign(Readable.from([json]), { headers: ctx.req.headers, method: ctx.req.method, url: ctx.req.url, socket: ctx.req.socket }) as unknown as typeof ctx.req;
-    return next();
+    await next();
+    const issued = ctx.body as { client_id?: unknown; registration_access_token?: unknown } | undefined;
+    if (keepTokens && typeof issued?.client_id === 'string' && typeof issued.registration_access_token === 'string') tokens.set(issued.client_id, issued.registration_access_token);
   };
 
   async function check(ctx: KoaContextWithOIDC): Promise<Record<string, unknown>> {

@@ -19,10 +19,27 @@ import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
 import {
   StateFile, emptyProfileState, profileKey, statePath,
-  type AccountSummary, type ConsentRecord, type ProfileState, type StoredToken,
+  type AccountSummary, type ConsentRecord, type ProfileState, type StoredRegistration, type StoredToken,
 } from './state.ts';
 
 export type { ConsentRecord, ProfileState, StoredToken, AccountSummary } from './state.ts';
+
+/**
+ * The profile with the client `obtpp register` issued in place of the one it does not give: the
+ * client id and secret from the session state, the method the bank registered (the registration
+ * key, already in the profile, for private_key_jwt), and the signing issuer when the profile left it
+ * to the client id. Used only for a profile without auth.clientId: a client the profile gives wins.
+ */
+export function withRegisteredClient(profile: Profile, reg: StoredRegistration): Profile {
+  const a = profile.auth;
+  const method = (reg.tokenEndpointAuthMethod ?? a.clientAuth.method) as Profile['auth']['clientAuth']['method'];
+  return {
+    ...profile,
+    auth: { ...a, clientId: reg.clientId, clientAuth: { ...a.clientAuth, method, ...(reg.clientSecret ? { secret: reg.clientSecret } : {}) } },
+    ...(profile.signing ? { signing: { ...profile.signing, issuer: profile.signing.issuer || reg.clientId } } : {}),
+    secrets: [...profile.secrets, ...[reg.clientSecret, reg.registrationAccessToken].filter((x): x is string => typeof x === 'string')],
+  };
+}
 
 /** A token is used until this long before it expires; then it is refreshed (or fetched anew). */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -83,7 +100,8 @@ export class Session {
     this.client = new TppClient(profile, variant, this.http);
     this.warn = options.warn;
     this.state = state;
-    this.identity = { profile: profile.name, baseUrl: this.client.baseUrl, clientId: profile.auth.clientId, variant };
+    // A profile that leaves its client to `obtpp register` keeps one state, whichever client is registered.
+    this.identity = { profile: profile.name, baseUrl: this.client.baseUrl, clientId: profile.auth.clientFrom === 'registration' ? '' : profile.auth.clientId, variant };
     this.key = profileKey(this.identity);
   }
 
@@ -103,7 +121,13 @@ export class Session {
       if (!profile.variants.includes(v)) throw new UsageError(`--variant ${v}: profile ${profile.name} has only variant ${profile.variants.join(' and ')}`);
       variant = v;
     }
-    return new Session(profile, variant, new StateFile(path), options);
+    const state = new StateFile(path);
+    if (profile.auth.clientFrom !== 'registration') return new Session(profile, variant, state, options);
+    const unfilled = new Session(profile, variant, state, options);
+    const registered = (await unfilled.read()).registration;
+    if (!registered) return unfilled;
+    await unfilled.close();
+    return new Session(withRegisteredClient(profile, registered), variant, state, options);
   }
 
   /** The environment the session was opened with (where the PSU browser looks for Chromium). */
@@ -158,6 +182,16 @@ export class Session {
     this.authPromise ??= import('../auth/index.ts').then(({ Auth }) => Auth.create(this.profile, this.http));
     this.authPromise.catch(() => (this.authPromise = undefined));
     return this.authPromise;
+  }
+
+  /**
+   * The authorisation server for registering: as `auth()`, or, for a profile that leaves its client
+   * to `obtpp register` and has none yet, discovered as no client (registration needs none).
+   */
+  async authForRegistration(): Promise<Auth> {
+    if (this.profile.auth.clientFrom !== 'registration' || this.profile.auth.clientId) return this.auth();
+    const { Auth } = await import('../auth/index.ts');
+    return Auth.create(this.profile, this.http, { unregistered: true });
   }
 
   /** The client-credentials token of a function: the cached one while valid, else a fresh one (saved). */

@@ -35,7 +35,11 @@ after(async () => {
 });
 
 async function tpp(clientIndex = 0, patch?: (raw: Record<string, any>) => void): Promise<Tpp> {
-  const t = await tppFor(sb, clientIndex, patch);
+  // These tests read the authorization URL's parameters: the plain URL, not PAR's (test/auth/par.test.ts).
+  const t = await tppFor(sb, clientIndex, (raw) => {
+    raw.auth.par = 'never';
+    patch?.(raw);
+  });
   tpps.push(t);
   return t;
 }

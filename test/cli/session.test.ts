@@ -299,7 +299,7 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
   /** The client secret and registration access token `register` obtained (for the secret scan below). */
   const dcrSecrets: string[] = [];
 
-  test('register: DCR with the profile\'s software statement, secrets only in the state and under --reveal; show, delete', async () => {
+  test('register: DCR with the profile\'s software statement, secrets only in the state and under --reveal; show, update, delete', async () => {
     const created = await h.json(['register', '--verbose']);
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/reg → 201/);
@@ -318,6 +318,14 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     const revealed = await h.json(['register', 'show', '--reveal']);
     assert.equal(revealed.doc.clientSecret, stored.clientSecret);
     assert.equal(revealed.doc.registrationAccessToken, stored.registrationAccessToken);
+
+    const updated = await h.json(['register', 'update', '--verbose']);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.equal(updated.doc.status, 200);
+    assert.ok(updated.doc.set.includes('redirect_uris') && updated.doc.set.includes('scope'), JSON.stringify(updated.doc.set));
+    assert.equal(updated.doc.registration.client_id, stored.clientId);
+    assert.match(updated.stderr, /PUT http:\/\/127\.0\.0\.1:\d+\/reg\/\S+ → 200/);
+    for (const secret of dcrSecrets) assert.ok(!updated.stderr.includes(secret) && !updated.stdout.includes(secret), 'no DCR secret printed by register update --verbose');
 
     const deleted = await h.json(['register', 'delete']);
     assert.deepEqual(deleted.doc, { clientId: stored.clientId, deleted: true, status: 204 });

@@ -6,6 +6,9 @@ import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/i
 import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index.ts';
 import type { DataFaultName } from '../../src/sandbox/faults.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
+import { profileFromObject } from '../../src/profile/load.ts';
+import { httpFromProfile } from '../../src/client/factory.ts';
+import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
 
 const HOUR = 3_600_000;
 const JOINT = '40400411290147';
@@ -217,6 +220,33 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     });
     assert.equal(res.status, 201, await res.clone().text());
     assert.ok((await res.json() as { client_secret?: string }).client_secret);
+  },
+  'par-without-client-auth-accepted': async ({ sb, tpp }) => {
+    const consent = (await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() })).body.Data.ConsentId;
+    const { url } = await tpp.authorizationUrl(consent, 'accounts');
+    const res = await fetch(`${sb.issuer}/request`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: url.searchParams.toString() });
+    assert.equal(res.status, 201, await res.clone().text());
+    assert.match((await res.json() as { request_uri: string }).request_uri, /^urn:ietf:params:oauth:request_uri:/);
+  },
+  'pkce-not-required': async ({ tpp }) => {
+    const consent = (await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() })).body.Data.ConsentId;
+    const { url } = await tpp.authorizationUrl(consent, 'accounts');
+    url.searchParams.delete('code_challenge');
+    url.searchParams.delete('code_challenge_method');
+    const res = await fetch(url, { redirect: 'manual' });
+    assert.match(res.headers.get('location') ?? '', /^\/interaction\//, 'a request without PKCE goes on to the login page');
+  },
+  'registration-managed-without-token': async ({ sb }) => {
+    const profile = await profileFromObject(sb.profile(), { source: 'sandbox', env: {} });
+    const http = httpFromProfile(profile);
+    try {
+      const reg = registrationFrom(await sendRegistration(http, `${sb.issuer}/reg`, await signRegistration(profile, registrationClaims(profile, sb.issuer))));
+      const res = await fetch(reg.registrationClientUri!);
+      assert.equal(res.status, 200, 'read without the registration access token');
+      assert.equal((await res.json() as { client_id: string }).client_id, reg.clientId);
+    } finally {
+      await http.close();
+    }
   },
   'create-200': async ({ tpp }) => {
     assert.equal((await tpp.api('A', 'POST', '/account-access-consents', { token: await tpp.cc('accounts'), body: aisBody() })).status, 200);

@@ -2,7 +2,8 @@
 // TPP's own registration code: a request JWT with the directory-signed software statement gives a
 // client that obtains tokens; no statement, a statement the directory did not sign, an unsigned
 // JSON request or a redirect URI the statement does not list are refused; the registration reads
-// back and is deleted with its registration access token, after which the client is gone.
+// back, is updated (never without the token) and is deleted with its registration access token,
+// after which the client is gone.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from '../../src/sandbox/index.ts';
@@ -12,7 +13,9 @@ import { httpFromProfile } from '../../src/client/factory.ts';
 import type { HttpClient } from '../../src/client/http.ts';
 import { Auth } from '../../src/auth/index.ts';
 import type { Profile } from '../../src/profile/types.ts';
-import { manageRegistration, registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
+import {
+  manageRegistration, manageWithoutToken, registrationClaims, registrationFrom, sendRegistration, signRegistration, updatableMetadata, updateRegistration,
+} from '../../src/auth/register.ts';
 
 describe('sandbox: dynamic client registration', () => {
   let sb: Sandbox;
@@ -51,6 +54,29 @@ describe('sandbox: dynamic client registration', () => {
     assert.equal((await manageRegistration(http, reg, 'DELETE')).status, 204);
     await assert.rejects(auth.clientCredentialsAs(reg.clientId, reg.clientSecret!, 'client_secret_basic', 'accounts'), /invalid_client/);
     assert.equal((await manageRegistration(http, reg, 'GET')).status, 401, 'the registration access token is gone with it');
+  });
+
+  test('RFC 7592 update: the whole metadata as read, with the profile\'s changes, reads back updated; neither read nor update without the registration access token', async () => {
+    const reg = registrationFrom(await sendRegistration(http, auth.registrationEndpoint!, await signRegistration(profile, registrationClaims(profile, auth.issuer))));
+    try {
+      const changes = { ...updatableMetadata(profile), scope: 'openid accounts' };
+      const put = await updateRegistration(http, reg, changes);
+      assert.equal(put.status, 200, put.text);
+      const read = await manageRegistration(http, reg, 'GET');
+      assert.equal((read.body as any).scope, 'openid accounts');
+      assert.deepEqual((read.body as any).redirect_uris, profile.registration!.redirectUris);
+      assert.ok((read.body as any).jwks, 'what the update did not change (the software statement\'s keys) is kept');
+      assert.ok((await auth.clientCredentialsAs(reg.clientId, reg.clientSecret!, 'client_secret_basic', 'accounts')).accessToken, 'the updated client still obtains tokens');
+
+      for (const method of ['GET', 'PUT'] as const) {
+        const bare = await manageWithoutToken(http, reg, method, changes);
+        assert.ok(bare.status === 400 || bare.status === 401, `${method} without the token: ${bare.status} ${bare.text}`);
+      }
+      const other = await http.request('PUT', reg.registrationClientUri!, { headers: { authorization: `Bearer ${reg.registrationAccessToken}` }, json: { ...changes, client_id: 'someone-else' } });
+      assert.equal(other.status, 400, 'an update naming another client_id is refused');
+    } finally {
+      await manageRegistration(http, reg, 'DELETE');
+    }
   });
 
   test('no software statement, one the directory did not sign, an unsigned request, or a redirect URI the statement lacks: refused', async () => {

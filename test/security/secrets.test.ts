@@ -102,6 +102,7 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
       ['consent', 'list', ...p, '--json'],
       ['register', ...p, '--verbose'],
       ['register', 'show', ...p, '--remote', '--verbose'],
+      ['register', 'update', ...p, '--verbose'],
       ['profile', 'check', basicProfile],
       ['profile', 'check', jwtProfile, '--json'],
     ];

@@ -1,6 +1,6 @@
 /**
  * `obtpp register`: dynamic client registration (OBIE DCR 3.3 / RFC 7591) with the profile's
- * software statement, and the registration's read and delete (RFC 7592). The client secret and
+ * software statement, and the registration's read, update and delete (RFC 7592). The client secret and
  * the registration access token go to the session state only; `register show --reveal` is the one
  * command that prints them.
  */
@@ -15,7 +15,7 @@ export async function create(io: Io, flags: CommonFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const { registrationOf, registrationClaims, signRegistration, sendRegistration, registrationFrom } = await import('../../auth/register.ts');
     const settings = registrationOf(session.profile);
-    const auth = await session.auth();
+    const auth = await session.authForRegistration();
     const endpoint = auth.registrationEndpoint;
     if (!endpoint) throw new UsageError('the bank\'s discovery document advertises no registration_endpoint: give registration.endpoint in the profile');
     const reg = await out.step(`registering obtpp at ${endpoint} (${settings.tokenEndpointAuthMethod})`, async () =>
@@ -29,7 +29,11 @@ export async function create(io: Io, flags: CommonFlags): Promise<void> {
       endpoint,
       registeredAt: Date.now(),
     };
-    await session.update((s) => void (s.registration = stored));
+    await session.update((s) => {
+      s.registration = stored;
+      // The session's client is the registered one: tokens of an earlier client are no use to it.
+      if (session.profile.auth.clientFrom === 'registration') s.clientCredentials = {};
+    });
     if (out.json) return out.document(view(stored, false));
     out.line(`registered client ${out.c.bold(stored.clientId)} (${stored.tokenEndpointAuthMethod ?? 'client auth not stated'}); its client secret and registration access token are in the session state (obtpp register show --reveal)`);
   });
@@ -51,13 +55,42 @@ export async function show(io: Io, flags: CommonFlags & { reveal?: boolean; remo
   });
 }
 
+export async function update(io: Io, flags: CommonFlags): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    const stored = await registered(session);
+    const { updatableMetadata, updateRegistration } = await import('../../auth/register.ts');
+    const changes = updatableMetadata(session.profile);
+    const r = await out.step(`updating registration ${stored.clientId}`, () => updateRegistration(session.http, asRegistration(stored), changes));
+    if (r.status !== 200) {
+      const b = r.body as { error?: unknown; error_description?: unknown } | undefined;
+      const why = typeof b?.error === 'string' ? ` (${b.error}${typeof b.error_description === 'string' ? `: ${b.error_description}` : ''})` : '';
+      throw new UsageError(`the bank answered the registration update with ${r.status}${why}; the registration is unchanged in the session state`);
+    }
+    const body = r.body as Record<string, unknown>;
+    // The bank may rotate the registration access token or the secret on an update (RFC 7592 §2.2).
+    const next: StoredRegistration = {
+      ...stored,
+      ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}),
+      ...(typeof body.registration_access_token === 'string' ? { registrationAccessToken: body.registration_access_token } : {}),
+      ...(typeof body.token_endpoint_auth_method === 'string' ? { tokenEndpointAuthMethod: body.token_endpoint_auth_method } : {}),
+    };
+    await session.update((s) => void (s.registration = next));
+    const set = Object.keys(changes).filter((k) => JSON.stringify(body[k]) === JSON.stringify(changes[k]));
+    if (out.json) return out.document({ clientId: stored.clientId, status: r.status, set, registration: hideSecrets(body, false) });
+    out.line(`updated registration ${out.c.bold(stored.clientId)} (${r.status}): ${set.join(', ') || 'nothing the profile sets'} as the profile says`);
+  });
+}
+
 export async function del(io: Io, flags: CommonFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const stored = await registered(session);
     const { manageRegistration } = await import('../../auth/register.ts');
     const r = await out.step(`deleting registration ${stored.clientId}`, () => manageRegistration(session.http, asRegistration(stored), 'DELETE'));
     if (r.status !== 204 && r.status !== 200) throw new UsageError(`the bank answered the registration delete with ${r.status}; the registration is kept in the session state`);
-    await session.update((s) => void delete s.registration);
+    await session.update((s) => {
+      delete s.registration;
+      if (session.profile.auth.clientFrom === 'registration') s.clientCredentials = {};
+    });
     if (out.json) return out.document({ clientId: stored.clientId, deleted: true, status: r.status });
     out.line(`deleted registration ${stored.clientId} (${r.status}); its secrets are forgotten`);
   });

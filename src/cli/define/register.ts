@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
 
-const register = (name: 'create' | 'show' | 'del') => () => import('../commands/register.ts').then((m) => ({ run: m[name] }));
+const register = (name: 'create' | 'show' | 'update' | 'del') => () => import('../commands/register.ts').then((m) => ({ run: m[name] }));
 
 export function defineRegister(program: Command, io: Io): void {
   const group = program.command('register')
-    .description('register obtpp at the bank (dynamic client registration, OBIE DCR 3.3 / RFC 7591); show or delete the registration')
+    .description('register obtpp at the bank (dynamic client registration, OBIE DCR 3.3 / RFC 7591); show, update or delete the registration')
     .addHelpText('after', '\nExample:\n  $ obtpp register --profile sb.yaml && obtpp register show --remote');
   // `obtpp register` alone registers: `create` is the group's default.
   withCommon(group.command('create', { isDefault: true }))
@@ -31,6 +31,16 @@ Example:
 Example:
   $ obtpp register show --remote`)
     .action(action(io, register('show')));
+  withCommon(group.command('update'))
+    .description('update the registration at the bank from the profile (RFC 7592 PUT with the registration access token)')
+    .addHelpText('after', `
+Reads the registration as the bank holds it, sets what the profile's registration block decides
+(redirectUris, scope, tokenEndpointAuthMethod; grant and response types) and sends it back whole.
+--json prints { clientId, status, set: [fields now as the profile says], registration: { …the bank's answer, without secrets } }.
+
+Example:
+  $ obtpp register update --profile sb.yaml`)
+    .action(action(io, register('update')));
   withCommon(group.command('delete'))
     .description('delete the registration at the bank (RFC 7592 DELETE) and forget its secrets')
     .addHelpText('after', `
