@@ -29,7 +29,7 @@ const BG_RULE_TABLE = [
   ['bg-funds-always-true', 'COF-05', 'POST /v1/funds-confirmations answers fundsAvailable true for any amount'],
   ['bg-rejected-consent-opens-data', 'SEC-04', 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered'],
   ['bg-create-200', 'SEC-05', 'POST /v1/consents answers 200 instead of 201'],
-  ['bg-error-body-not-standard', 'SEC-06', 'error bodies are {"error": "…"}: neither tppMessages nor RFC 7807'],
+  ['bg-error-code-missing', 'SEC-06', 'error bodies carry tppMessages without the code each message requires (also when the TPP accepts application/problem+json)'],
   ['bg-request-id-not-echoed', 'SEC-07', 'X-Request-ID is not echoed (a new one on every answer)'],
 ] as const;
 

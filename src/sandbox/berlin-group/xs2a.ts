@@ -496,7 +496,8 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
 
   /** The error body: RFC 7807 when the TPP accepts application/problem+json, else tppMessages. */
   function errorReply(req: IncomingMessage, e: BgError): Reply {
-    if (faults.has('bg-error-body-not-standard')) return { status: e.status, body: { error: e.message.slice(0, 500) } };
+    // The fault: every error message without the code the standard requires of it.
+    if (faults.has('bg-error-code-missing')) return { status: e.status, body: { tppMessages: [{ category: 'ERROR', text: e.message.slice(0, 500) }] } };
     if (/application\/problem\+json/i.test(req.headers.accept ?? '')) {
       return {
         status: e.status,
