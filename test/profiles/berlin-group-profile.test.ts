@@ -106,6 +106,22 @@ test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable pro
   assert.equal(balances.code, 2);
   assert.equal(balances.stderr.trim().split('\n').length, 1, balances.stderr);
   assert.match(balances.stderr, /speaks berlin-group: this command speaks only the obie dialect so far/);
+  // consent get / delete, funds confirm and payment status speak the dialect too.
+  const got = await obtpp(['consent', 'get', ...state, '--json']);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(JSON.parse(got.stdout).consentStatus, 'valid');
+  const iban = /DE\d{20}/.exec(out)?.[0];
+  assert.ok(iban, 'the sandbox prints its IBANs');
+  const funds = await obtpp(['funds', 'confirm', ...state, '--iban', iban!, '--amount', '0.01', '--json']);
+  assert.equal(funds.code, 0, funds.stderr);
+  assert.deepEqual(JSON.parse(funds.stdout), { fundsAvailable: true });
+  const noIban = await obtpp(['funds', 'confirm', ...state, '--amount', '1']);
+  assert.equal(noIban.code, 2);
+  assert.match(noIban.stderr, /--iban is required/);
+  const unknownPayment = await obtpp(['payment', 'status', 'no-such-payment', ...state]);
+  assert.equal(unknownPayment.code, 1);
+  assert.match(unknownPayment.stderr, /refused GET \/v1\/payments\/sepa-credit-transfers\/no-such-payment\/status: 404/);
+  assert.doesNotMatch(unknownPayment.stderr, /x-jws-signature/, 'no UK message signing in this dialect');
   const uk = await obtpp(['consent', 'create', 'ais', ...state, '--permissions', 'ReadBalances']);
   assert.equal(uk.code, 2);
   assert.match(uk.stderr, /UK Open Banking terms/);
@@ -124,6 +140,10 @@ test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable pro
   assert.deepEqual(JSON.parse(oauthAccounts.stdout).accounts.map((a: { resourceId: string }) => a.resourceId), ['alice-current']);
 
   // conform judges the dialect (test/conformance/berlin-group-conform.test.ts runs all of it): one rule here.
+  const deleted = await obtpp(['consent', 'delete', consent.consentId, ...state]);
+  assert.equal(deleted.code, 0, deleted.stderr);
+  const after = await obtpp(['consent', 'get', consent.consentId, ...state, '--json']);
+  assert.equal(JSON.parse(after.stdout).consentStatus, 'terminatedByTpp');
   const conform = await obtpp(['conform', '--profile', file, '--variant', 'B', '--tags', '@BG-01', '--report-dir', join(dir, 'r'), '--json']);
   assert.equal(conform.code, 0, conform.stderr);
   assert.equal(JSON.parse(conform.stdout).variants[0].rules.find((r: { id: string }) => r.id === 'BG-01').status, 'passed');
