@@ -306,7 +306,9 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
 
     const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
     const summary = options.transformSummary ? options.transformSummary(built) : built;
-    await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses());
+    const foreign = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
+      .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
+    await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses(), foreign);
     await finish(summary);
     const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, options.strict);
     const result: ConformanceResult = { summary, reportDir, exitCode };

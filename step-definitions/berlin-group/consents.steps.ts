@@ -54,9 +54,10 @@ Given('two NextGenPSD2 consents the PSU authorised through the bank\'s OAuth2 SC
 
 When('the TPP asks for a NextGenPSD2 consent to the PSU\'s accounts, balances and transactions', async function (this: ConformanceWorld) {
   const request = consentRequest(FULL());
-  const r = await postConsent(this, request, approachOf(this));
+  const approach = approachOf(this);
+  const r = await postConsent(this, request, approach);
   const id = consentIdOf(r.body);
-  if (id) bg(this).consent = { id, request, created: r, approach: approachOf(this) };
+  if (id) bg(this).consent = { id, request, created: r, approach };
 });
 
 When('the TPP asks for a NextGenPSD2 consent without access', async function (this: ConformanceWorld) {

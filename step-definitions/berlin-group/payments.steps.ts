@@ -30,9 +30,7 @@ async function initiate(world: ConformanceWorld, withAmount: boolean): Promise<v
   const headers = bgHeaders({ psuIpAddress: psuIp(world), ...(approach === 'redirect' ? { tppRedirectUri: p.auth.redirectUri, tppRedirectPreferred: true } : {}) });
   const r = await world.call('initiating the payment', (c) => c.createPaymentConsent(body, plain(world, headers)));
   const id = paymentIdOf(r.body);
-  if (id) bg(world).payment = { id, product: p.paths.paymentProduct, created: r };
-  bg(world).consent = undefined;
-  (bg(world) as { paymentApproach?: string }).paymentApproach = approach;
+  if (id) bg(world).payment = { id, created: r, approach };
 }
 
 function thePayment(world: ConformanceWorld) {
@@ -52,8 +50,7 @@ When('the TPP initiates a NextGenPSD2 payment without instructedAmount', async f
 for (const [text, reject] of [['authorises', false], ['rejects', true]] as const) {
   When(`the PSU ${text} the NextGenPSD2 payment`, async function (this: ConformanceWorld) {
     const payment = thePayment(this);
-    const approach = (bg(this) as { paymentApproach?: 'redirect' | 'oauth' }).paymentApproach ?? 'redirect';
-    await sca(this, { id: payment.id, created: payment.created, approach }, { reject, fn: 'pis' });
+    await sca(this, { id: payment.id, created: payment.created, approach: payment.approach }, { reject, fn: 'pis' });
   });
 }
 

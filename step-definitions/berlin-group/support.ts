@@ -5,12 +5,12 @@
  * in the scope), and the judging of bodies at two levels (MUST fails, SHOULD warns).
  */
 import { randomUUID } from 'node:crypto';
-import type { ApiResult, CallOptions, TppClient } from '../../src/client/operations.ts';
+import type { ApiResult, CallOptions } from '../../src/client/operations.ts';
 import { NotApplicableError, type Operation } from '../../src/client/operations.ts';
 import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import {
-  accountsOf, bgHeaders, buildConsent, consentIdOf, isoDate, judgeBg, judgeBgError, linkOf, paymentIdOf,
+  accountsOf, bgHeaders, buildConsent, consentIdOf, isoDate, judgeBg, judgeBgError, linkOf,
   type AccountAccess, type BgSchemaName, type ConsentRequestBody,
 } from '../../src/dialects/berlin-group/index.ts';
 import { ConformanceWorld, NotJudgeable } from '../support/world.ts';
@@ -41,7 +41,7 @@ export interface BgState {
   consent?: BgConsent;
   consents: BgConsent[];
   full?: BgFullConsent;
-  payment?: { id: string; product: string; created: ApiResult };
+  payment?: { id: string; created: ApiResult; approach: Approach };
   /** The X-Request-ID of the last request. */
   requestId?: string;
   /** The validUntil the last consent asked for. */
@@ -189,11 +189,6 @@ export function fullConsent(world: ConformanceWorld): Promise<BgFullConsent> {
   });
 }
 
-/** Runs a call of the tpp client. */
-export function send(world: ConformanceWorld, what: string, fn: (client: TppClient) => Promise<ApiResult>): Promise<ApiResult> {
-  return world.call(what, fn);
-}
-
 /** A GET on a path the tpp client has no operation for (a consent's /status), through the same lane. */
 export async function getPath(world: ConformanceWorld, what: string, url: string, options: CallOptions): Promise<ApiResult> {
   return world.call(what, async (client) => {
@@ -238,8 +233,3 @@ function judged(world: ConformanceWorld, what: string, invalid: string, j: BodyJ
   warn(world, what, j.should);
   if (j.must.length) throw violationWithProblems(world, `the body of ${describeAnswer(r)} ${invalid} (${j.must.length} problem${j.must.length === 1 ? '' : 's'}):`, j.must);
 }
-
-/** The payment product the profile names (sepa-credit-transfers by default). */
-export const productOf = (world: ConformanceWorld): string => world.ctx.profile.paths.paymentProduct;
-
-export { paymentIdOf };

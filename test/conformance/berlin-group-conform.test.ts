@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../src/sandbox/index.ts';
+import { appendForeignRules } from '../../src/conformance/junit.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -81,6 +82,11 @@ test('obtpp conform --dialect berlin-group certifies the embedded NextGenPSD2 sa
     const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
     assert.match(junit, /failures="0"/);
     assert.match(junit, /BG-07 — /);
+    // The other dialect's rules are in the JUnit report too: skipped, with the reason, never passed.
+    const foreign = summary.variants.flatMap((v: any) => v.rules.filter((r: any) => /^not part of the berlin-group dialect/.test(r.reason ?? '')));
+    const sc = summary.totals.scenarios;
+    assert.equal(Number(/<testsuite[^>]+tests="(\d+)"/.exec(junit)![1]), sc.passed + sc.failed + sc.notJudged + sc.notApplicable + sc.skipped + foreign.length);
+    assert.match(junit, /name="SEC-09 — [^"]*" time="0">\s*<skipped message="not applicable: not part of the berlin-group dialect/);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
     assert.match(html, /not part of the berlin-group dialect/);
   } finally {
@@ -130,4 +136,12 @@ test('the berlin-group dialect\'s usage errors: one line, exit 2, before anythin
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('appendForeignRules adds one skipped test case per rule of another dialect and counts them', () => {
+  const xml = '<?xml version="1.0"?>\n<testsuite name="x" time="1" tests="2" skipped="1" failures="0" errors="0">\n  <testcase classname="c" name="n"/>\n</testsuite>\n';
+  const out = appendForeignRules(xml, [{ variant: 'A', id: 'SEC-09', title: 'Signed <answers>', reason: 'not part of the berlin-group dialect' }]);
+  assert.match(out, /tests="3" skipped="2"/);
+  assert.match(out, /<testcase classname="Rules of another dialect \(variant A\)" name="SEC-09 — Signed &lt;answers&gt;" time="0">\n {4}<skipped message="not applicable: not part of the berlin-group dialect"\/>\n {2}<\/testcase>\n<\/testsuite>\n$/);
+  assert.equal(appendForeignRules(xml, []), xml);
 });
