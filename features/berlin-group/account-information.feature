@@ -100,3 +100,12 @@ Feature: Account information (Berlin Group NextGenPSD2)
       Then the bank answers the NextGenPSD2 request with 204
       When the TPP lists the accounts under the NextGenPSD2 consent
       Then the bank refuses the NextGenPSD2 request with 401 or 403
+
+  @BG-09 @level-MUST @source-official-schema
+  Rule: BG-09 — dateFrom and dateTo bound the transactions returned
+
+    @A @B
+    Scenario: Booked transactions outside dateFrom and dateTo are not returned
+      Given the PSU's full NextGenPSD2 consent
+      When the TPP reads the booked transactions of the first consented account from 60 to 30 days ago
+      Then every booked transaction is dated within those days

@@ -175,7 +175,7 @@ async function firstAccount(world: ConformanceWorld): Promise<{ consent: BgConse
   return { consent: c, accountId: id };
 }
 
-const lastMonth = () => transactionsQuery({ bookingStatus: 'booked', dateFrom: new Date(Date.now() - 89 * 86_400_000) });
+const last89Days = () => transactionsQuery({ bookingStatus: 'booked', dateFrom: new Date(Date.now() - 89 * 86_400_000) });
 const queryOf = (q: URLSearchParams) => Object.fromEntries(q.entries());
 
 When('the TPP reads the balances of the consented account', async function (this: ConformanceWorld) {
@@ -185,7 +185,32 @@ When('the TPP reads the balances of the consented account', async function (this
 
 When('the TPP reads the transactions of the consented account', async function (this: ConformanceWorld) {
   const { consent, accountId } = await firstAccount(this);
-  await this.call('reading the transactions', (client) => client.getTransactions(accountId, { ...dataOptions(this, consent), query: queryOf(lastMonth()) }));
+  await this.call('reading the transactions', (client) => client.getTransactions(accountId, { ...dataOptions(this, consent), query: queryOf(last89Days()) }));
+});
+
+When('the TPP reads the booked transactions of the first consented account from {int} to {int} days ago', async function (this: ConformanceWorld, from: number, to: number) {
+  const { consent, accountId } = await firstAccount(this);
+  const day = (n: number) => new Date(Date.now() - n * 86_400_000);
+  const q = transactionsQuery({ bookingStatus: 'booked', dateFrom: day(from), dateTo: day(to) });
+  // The same account over a wider period, to know whether the bank's data gives anything to judge.
+  const wide = await this.call('reading the transactions', (client) => client.getTransactions(accountId, { ...dataOptions(this, consent), query: queryOf(last89Days()) }));
+  this.batch = [wide];
+  await this.call('reading the transactions', (client) => client.getTransactions(accountId, { ...dataOptions(this, consent), query: queryOf(q) }));
+});
+
+Then('every booked transaction is dated within those days', function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectStatus(this, r, [200]);
+  const query = new URL(r.exchange.url).searchParams;
+  const from = query.get('dateFrom')!;
+  const to = query.get('dateTo')!;
+  const dateOf = (t: Record<string, unknown>) => String(t.bookingDate ?? t.valueDate ?? '');
+  const outside = (t: Record<string, unknown>) => dateOf(t) < from || dateOf(t) > to;
+  const stray = transactionsOf(r.body, 'booked').filter(outside);
+  if (stray.length) throw this.violation(`${stray.length} booked transaction(s) dated outside ${from} to ${to} were returned, e.g. ${quote(stray[0])}`);
+  if (!transactionsOf(this.batch[0]!.body, 'booked').some(outside)) {
+    throw this.blocked(undefined, `the account has no booked transaction outside ${from} to ${to} in the last 89 days: nothing shows whether the dates bound the answer`);
+  }
 });
 
 When('the TPP reads the first consented account in detail', async function (this: ConformanceWorld) {
@@ -195,7 +220,7 @@ When('the TPP reads the first consented account in detail', async function (this
 
 When('the TPP reads the first booked transaction of the first consented account in detail', async function (this: ConformanceWorld) {
   const { consent, accountId } = await firstAccount(this);
-  const list = await this.call('reading the transactions', (client) => client.getTransactions(accountId, { ...dataOptions(this, consent), query: queryOf(lastMonth()) }));
+  const list = await this.call('reading the transactions', (client) => client.getTransactions(accountId, { ...dataOptions(this, consent), query: queryOf(last89Days()) }));
   const id = transactionsOf(list.body, 'booked').map((t) => t.transactionId).find((x): x is string => typeof x === 'string');
   if (list.status !== 200 || !id) throw this.blocked(list.status === 200 ? undefined : 'AIS-11', `no booked transaction with a transactionId to read in detail: ${describeAnswer(list)}`);
   await this.call('reading the transaction', (client) => client.getTransaction(accountId, id, dataOptions(this, consent)));
@@ -206,7 +231,7 @@ When('the TPP reads every consented account\'s balances and booked transactions'
   this.batch = [await this.call('listing the accounts', (client) => client.listAccounts(dataOptions(this, full)))];
   for (const a of full.accounts) {
     this.batch.push(await this.call('reading the balances', (client) => client.getBalances(a.resourceId, dataOptions(this, full))));
-    this.batch.push(await this.call('reading the transactions', (client) => client.getTransactions(a.resourceId, { ...dataOptions(this, full), query: queryOf(lastMonth()) })));
+    this.batch.push(await this.call('reading the transactions', (client) => client.getTransactions(a.resourceId, { ...dataOptions(this, full), query: queryOf(last89Days()) })));
   }
 });
 

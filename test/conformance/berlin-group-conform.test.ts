@@ -46,7 +46,7 @@ async function bgRules(): Promise<Map<string, Set<string>>> {
 async function assertCertified(summary: any, variants: string[]): Promise<void> {
   const mine = await bgRules();
   assert.ok(mine.size >= 20, `the berlin-group features judge ${mine.size} rules`);
-  for (const id of ['BG-01', 'BG-02', 'BG-03', 'BG-04', 'BG-05', 'BG-06', 'BG-07', 'BG-08']) assert.ok(mine.has(id), `${id} is encoded`);
+  for (const id of ['BG-01', 'BG-02', 'BG-03', 'BG-04', 'BG-05', 'BG-06', 'BG-07', 'BG-08', 'BG-09']) assert.ok(mine.has(id), `${id} is encoded`);
   for (const v of variants) {
     const rules = summary.variants.find((x: any) => x.variant === v).rules;
     for (const [id, where] of mine) {
@@ -144,4 +144,15 @@ test('appendForeignRules adds one skipped test case per rule of another dialect 
   assert.match(out, /tests="3" skipped="2"/);
   assert.match(out, /<testcase classname="Rules of another dialect \(variant A\)" name="SEC-09 — Signed &lt;answers&gt;" time="0">\n {4}<skipped message="not applicable: not part of the berlin-group dialect"\/>\n {2}<\/testcase>\n<\/testsuite>\n$/);
   assert.equal(appendForeignRules(xml, []), xml);
+});
+
+test('docs/rules.md lists the berlin-group bank\'s faults as the sandbox has them, and each names a berlin-group rule', async () => {
+  const { listBgFaults } = await import('../../src/sandbox/berlin-group/faults.ts');
+  const text = await readFile(join(root, 'docs', 'rules.md'), 'utf8');
+  const section = text.split('### Berlin Group sandbox faults')[1]!.split('\n## ')[0]!;
+  const documented = [...section.matchAll(/^\| (bg-[a-z0-9-]+) \| ([A-Z]+-\d+) \| (.+) \|$/gm)].map((m) => ({ name: m[1], rule: m[2], description: m[3]!.replace(/ \(a SHOULD: a warning\)$/, '') }));
+  assert.deepEqual(documented, listBgFaults().map(({ name, rule, description }) => ({ name, rule, description })));
+  const rules = await bgRules();
+  for (const f of listBgFaults()) assert.ok(rules.has(f.rule), `${f.name} breaks ${f.rule}, a rule of the berlin-group features`);
+  for (const id of rules.keys()) if (id !== 'AIS-10') assert.ok(listBgFaults().some((f) => f.rule === id), `a fault breaks ${id}`);
 });

@@ -23,6 +23,7 @@ const BG_RULE_TABLE = [
   ['bg-valid-until-extended', 'BG-06', 'GET /v1/consents/{consentId} reads back a validUntil a year later than the one asked'],
   ['bg-token-not-bound', 'BG-07', 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)'],
   ['bg-payment-stays-rcvd', 'BG-08', 'GET /v1/payments/{product}/{paymentId} reads transactionStatus RCVD after the PSU authorised or rejected the payment'],
+  ['bg-transactions-date-to-ignored', 'BG-09', 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned'],
   ['bg-payment-without-amount-accepted', 'PIS-01', 'POST /v1/payments/{product} without instructedAmount is accepted (201)'],
   ['bg-payment-status-not-iso', 'PIS-03', 'GET …/{paymentId}/status answers transactionStatus "DONE", no ISO 20022 code'],
   ['bg-funds-balance-disclosed', 'COF-04', 'POST /v1/funds-confirmations discloses the account\'s balance next to fundsAvailable'],

@@ -343,7 +343,7 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     const { account } = coveredAccount(c, r.params.accountId, 'transactions');
     const self = `${r.base}/v1/accounts/${account.AccountId}`;
     const booked = account.transactions
-      .filter((t) => isoDay(t.booking) >= dateFrom && (dateTo === null || isoDay(t.booking) <= dateTo))
+      .filter((t) => isoDay(t.booking) >= dateFrom && (dateTo === null || faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo))
       .reverse()
       .map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
     const report: Record<string, unknown> = { _links: { account: { href: self } } };
