@@ -21,6 +21,15 @@ Feature: Account information (Berlin Group NextGenPSD2)
       When the TPP asks for a NextGenPSD2 consent without access
       Then the bank refuses the NextGenPSD2 request with 400
 
+  @AIS-02 @level-MUST @source-spec
+  Rule: AIS-02 — The consent's contents are not changed during the authorisation step
+
+    @A @B
+    Scenario: A consent naming its accounts reads back unchanged after the PSU's authorisation
+      Given a NextGenPSD2 consent to the PSU's first account by IBAN, which the PSU authorised
+      When the TPP reads the NextGenPSD2 consent
+      Then the NextGenPSD2 consent reads back with the access, recurringIndicator and frequencyPerDay asked
+
   @AIS-04 @level-MUST @source-spec
   Rule: AIS-04 — The PSU selects the accounts, and GET /v1/accounts returns exactly those
 

@@ -3,10 +3,11 @@
  * plumbing (features/berlin-group): consents, the PSU's SCA, data calls under Consent-ID.
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectRefusal, expectStatus, parseStatuses, quote, WARNING_MEDIA_TYPE } from '../support/judge.ts';
-import { accountsOf, bgHeaders, consentIdOf, consentStatusOf, transactionsOf, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
+import { accountsOf, bgHeaders, consentIdOf, consentStatusOf, detailedAccess, transactionsOf, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
 import {
   bankOffered, bg, consentRequest, consentThroughSca, consentUrl, dataOptions, expectBgError, expectBgSchema, fullConsent,
   getPath, plain, postConsent, approachOf, theConsent, type BgConsent,
@@ -39,6 +40,12 @@ Given('a NextGenPSD2 consent the PSU rejected', async function (this: Conformanc
 
 Given('a one-off NextGenPSD2 consent the PSU authorised', async function (this: ConformanceWorld) {
   await consentThroughSca(this, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { accounts: { pick: 'all' } });
+});
+
+Given('a NextGenPSD2 consent to the PSU\'s first account by IBAN, which the PSU authorised', async function (this: ConformanceWorld) {
+  const account = (await fullConsent(this)).accounts.find((a) => a.iban);
+  if (!account?.iban) throw this.blocked('AIS-11', 'the PSU\'s accounts carry no IBAN to name in a consent');
+  await consentThroughSca(this, consentRequest(detailedAccess([{ iban: account.iban }])), { accounts: { pick: 'all' } });
 });
 
 Given('the PSU\'s full NextGenPSD2 consent', async function (this: ConformanceWorld) {
@@ -111,6 +118,17 @@ Then('the NextGenPSD2 consent reads back with status {string}', function (this: 
   expectBgSchema(this, r, 'consentInformationResponse-200_json');
   const got = consentStatusOf(r.body);
   if (got !== status) throw this.violation(`expected the consent to read back with consentStatus ${quote(status)}, got ${quote(got)}`);
+});
+
+Then('the NextGenPSD2 consent reads back with the access, recurringIndicator and frequencyPerDay asked', function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectStatus(this, r, [200]);
+  expectBgSchema(this, r, 'consentInformationResponse-200_json');
+  const asked = theConsent(this).request;
+  const body = r.body as Record<string, unknown>;
+  for (const field of ['access', 'recurringIndicator', 'frequencyPerDay'] as const) {
+    if (!isDeepStrictEqual(body[field], asked[field])) throw this.violation(`the consent reads back with ${field} ${quote(body[field])}, not the ${quote(asked[field])} the PSU authorised`);
+  }
 });
 
 Then('the NextGenPSD2 consent reads back with recurringIndicator false and frequencyPerDay 1', function (this: ConformanceWorld) {

@@ -78,7 +78,7 @@ test('obtpp conform --dialect berlin-group certifies the embedded NextGenPSD2 sa
     assert.match(summary.profile, /berlin-group/);
     await assertCertified(summary, ['A', 'B']);
     assert.match(run.stdout, /CONFORMANT/);
-    assert.match(run.stdout, /Not applicable \(another dialect's rules\):\n {2}AIS-02, .*: not part of the berlin-group dialect/);
+    assert.match(run.stdout, /Not applicable \(another dialect's rules\):\n {2}AIS-03, .*: not part of the berlin-group dialect/);
     const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
     assert.match(junit, /failures="0"/);
     assert.match(junit, /BG-07 — /);

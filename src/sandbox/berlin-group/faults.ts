@@ -10,6 +10,7 @@ import type { FaultInfo } from '../faults.ts';
 const BG_RULE_TABLE = [
   ['bg-consent-created-valid', 'AIS-01', 'the 201 of POST /v1/consents says consentStatus "valid" before the PSU has done anything'],
   ['bg-consent-without-access-accepted', 'AIS-01', 'POST /v1/consents without access is accepted (201), as a consent to all the PSU\'s accounts'],
+  ['bg-consent-reads-back-changed', 'AIS-02', 'GET /v1/consents/{consentId} of an authorised consent reads back access as allPsd2, whatever accounts it named'],
   ['bg-unselected-accounts', 'AIS-04', 'GET /v1/accounts lists, and data calls accept, every account of the PSU, not only those the PSU selected'],
   ['bg-no-consent-id-data-access', 'AIS-05', 'GET /v1/accounts without Consent-ID is answered with the most recent valid consent'],
   ['bg-access-not-enforced', 'AIS-09', 'balances and transactions are returned for every account of the consent, whatever its access names'],

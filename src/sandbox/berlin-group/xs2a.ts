@@ -188,7 +188,7 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     return {
       status: 200,
       body: {
-        access: c.access, recurringIndicator: changed ? true : c.recurringIndicator, validUntil, frequencyPerDay: changed ? 4 : c.frequencyPerDay,
+        access: faults.has('bg-consent-reads-back-changed') && c.status === 'valid' ? { allPsd2: 'allAccounts' } : c.access, recurringIndicator: changed ? true : c.recurringIndicator, validUntil, frequencyPerDay: changed ? 4 : c.frequencyPerDay,
         lastActionDate: c.lastActionDate, consentStatus: reportedStatus(c),
       },
     };
