@@ -238,9 +238,12 @@ export class TppClient {
   getPaymentDetails(paymentOrderId: string, o?: CallOptions) { return this.call('getPaymentDetails', 'GET', { paymentOrderId }, undefined, o); }
   getPaymentFunds(paymentId: string, o?: CallOptions) { return this.call('getPaymentFunds', 'GET', { paymentId }, undefined, o); }
 
-  /** Whether this profile signs payment requests and checks the bank's payment signatures. */
+  /**
+   * Whether this profile signs payment requests and checks the bank's payment signatures
+   * (x-jws-signature, a UK Open Banking header: never for a berlin-group bank).
+   */
   get signs(): boolean {
-    return this.profile.signing?.enabled === true;
+    return this.profile.signing?.enabled === true && this.profile.dialect !== 'berlin-group';
   }
 
   private signer?: Promise<MessageSigner>;

@@ -17,16 +17,35 @@ export function annotateSkipped(xml: string, causes: ReadonlyMap<string, string>
   );
 }
 
-/** Rewrites junit.xml in place with the causes of its skipped test cases. A missing file is left missing. */
-export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>): Promise<void> {
-  if (!causes.size) return;
+/** A rule no scenario of the run judged because it belongs to another dialect: one skipped test case each. */
+export interface ForeignRule { variant: string; id: string; title: string; reason: string }
+
+/**
+ * Adds a skipped test case for each rule of another dialect (no scenario of it ran), with the
+ * reason, so that a CI server lists every rule of the catalogue and shows none of those as passed.
+ */
+export function appendForeignRules(xml: string, rules: readonly ForeignRule[]): string {
+  if (!rules.length) return xml;
+  const cases = rules.map((r) => `  <testcase classname="${escapeXml(`Rules of another dialect (variant ${r.variant})`)}" name="${escapeXml(`${r.id} — ${r.title}`)}" time="0">\n    <skipped message="${escapeXml(`not applicable: ${r.reason}`)}"/>\n  </testcase>\n`).join('');
+  const bump = (name: string) => (head: string) => head.replace(new RegExp(`\\b${name}="(\\d+)"`), (_m, n: string) => `${name}="${Number(n) + rules.length}"`);
+  return xml
+    .replace(/<testsuite\b[^>]*>/, (head) => bump('skipped')(bump('tests')(head)))
+    .replace(/<\/testsuite>\s*$/, `${cases}</testsuite>\n`);
+}
+
+/**
+ * Rewrites junit.xml in place with the causes of its skipped test cases and the rules of another
+ * dialect. A missing file is left missing.
+ */
+export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>, foreign: readonly ForeignRule[] = []): Promise<void> {
+  if (!causes.size && !foreign.length) return;
   let xml: string;
   try {
     xml = await readFile(file, 'utf8');
   } catch {
     return;
   }
-  const annotated = annotateSkipped(xml, causes);
+  const annotated = appendForeignRules(annotateSkipped(xml, causes), foreign);
   if (annotated !== xml) await writeFile(file, annotated);
 }
 

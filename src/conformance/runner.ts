@@ -5,6 +5,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Profile, Variant } from '../profile/types.ts';
+
+/** The standards a run can judge: each scenario belongs to one (a feature tagged `@dialect-berlin-group`, else obie). */
+export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile } from '../profile/load.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { SummaryBuilder, type Summary } from './summary.ts';
@@ -27,6 +30,11 @@ export interface RunConformanceOptions {
   parallel?: number;
   /** PSU journeys at once in the one browser. Default 2. */
   journeys?: number;
+  /**
+   * The dialect of the embedded sandbox bank: `obie` (the default) or `berlin-group`; only without
+   * `profile` (a profile names its own dialect).
+   */
+  dialect?: Dialect;
   /** Faults to switch on in the embedded sandbox (see `listFaults()`); only without `profile`. */
   sandboxFaults?: string[];
   /** With `strict`, an `incomplete` verdict (a rule that could not be judged) exits 1. Default false. */
@@ -135,21 +143,24 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
   }
   if (options.variant !== undefined && !['A', 'B', 'all'].includes(options.variant)) throw new UsageError(`--variant ${options.variant}: expected A, B or all`);
   const faults = options.sandboxFaults ?? [];
+  if (options.dialect !== undefined && options.dialect !== 'obie' && options.dialect !== 'berlin-group') throw new UsageError(`--dialect ${options.dialect}: expected obie or berlin-group`);
   let profile: Awaited<ReturnType<typeof loadProfile>> | undefined;
   let variants: Variant[];
+  let dialect: Dialect = options.dialect ?? 'obie';
   if (!options.profile) {
-    if (faults.length) (await import('../sandbox/faults.ts')).parseFaults(faults);
+    if (faults.length) await parseSandboxFaults(dialect, faults);
     variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
   } else {
     if (faults.length) throw new UsageError('--sandbox-fault works only with the embedded sandbox (run without --profile)');
     profile = await loadProfile(options.profile, { env, cwd });
-    if (profile.dialect !== 'obie') throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: obtpp conform judges only the obie dialect so far (Berlin Group is a preview, issue 15; see docs/berlin-group.md)`);
+    if (options.dialect && options.dialect !== profile.dialect) throw new UsageError(`--dialect ${options.dialect}, but profile ${profile.name} speaks ${profile.dialect}: leave --dialect out (the profile's dialect decides)`);
+    dialect = profile.dialect === 'berlin-group' ? 'berlin-group' : 'obie';
     variants = options.variant && options.variant !== 'all' ? [options.variant] : profile.variants;
     const unsupported = variants.filter((v) => !profile!.variants.includes(v));
     if (unsupported.length) throw new UsageError(`profile ${profile.name} does not implement variant ${unsupported.join(', ')} (its variants: ${profile.variants.join(', ')})`);
   }
-  const sources = await instantiateFeatures(root, ['A', 'B']);
-  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run');
+  const sources = await instantiateFeatures(root, ['A', 'B'], dialect);
+  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect);
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
 
@@ -168,7 +179,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
     summaryWritten = true;
     await options.afterReports?.({ summary, reportDir, profile: bankProfile });
   };
-  const profileName = profile?.name ?? `embedded sandbox${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
   try {
     checkAbort();
     await mkdir(work, { recursive: true, mode: 0o700 });
@@ -178,7 +189,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
       await requireBrowser(env);
       checkAbort();
       const { startSandbox } = await import('../sandbox/index.ts');
-      const sb = await startSandbox({ faults, quiet: true });
+      const sb = await startSandbox({ faults, quiet: true, dialect });
       sandbox = sb;
       checkAbort();
       profilePath = join(work, 'sandbox-profile.json');
@@ -293,9 +304,11 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
     }
     if (signal?.aborted) throw new Interrupted();
 
-    const built = builder.build({ version, profile: profileName, startedAt, variants });
+    const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
     const summary = options.transformSummary ? options.transformSummary(built) : built;
-    await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses());
+    const foreign = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
+      .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
+    await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses(), foreign);
     await finish(summary);
     const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, options.strict);
     const result: ConformanceResult = { summary, reportDir, exitCode };
@@ -314,7 +327,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
       dirReady = true;
     }
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
-    const built = builder.build({ version, profile: profileName, startedAt, variants });
+    const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = options.transformSummary ? options.transformSummary(built) : built;
     await finish(summary);
@@ -370,11 +383,23 @@ async function packageVersion(): Promise<string> {
   }
 }
 
-/** Every feature file instantiated per variant: tagged @variant-X, its name saying which. */
-async function instantiateFeatures(root: string, variants: Variant[]): Promise<Array<FeatureSource & { variant: Variant; file: string }>> {
-  const files = (await readdir(join(root, 'features'))).filter((f) => f.endsWith('.feature')).sort();
-  const texts = await Promise.all(files.map((f) => readFile(join(root, 'features', f), 'utf8')));
-  return variants.flatMap((v) => files.map((file, i) => ({
+/** Where each dialect's own feature files live, below features/ (the obie ones are features/ itself). */
+const DIALECT_FEATURES: Record<Exclude<Dialect, 'obie'>, string> = { 'berlin-group': 'berlin-group' };
+
+/**
+ * Every feature file instantiated per variant: tagged @variant-X, its name saying which. A
+ * berlin-group run also instantiates the obie features (none of their scenarios is selected), so
+ * that the rules with no berlin-group scenario are reported not-applicable, with the reason.
+ */
+async function instantiateFeatures(root: string, variants: Variant[], dialect: Dialect = 'obie'): Promise<Array<FeatureSource & { variant: Variant; file: string }>> {
+  const list = async (dir: string, prefix: string) => (await readdir(join(root, 'features', dir))).filter((f) => f.endsWith('.feature')).sort()
+    .map((f) => ({ path: join(root, 'features', dir, f), file: prefix + f }));
+  const files = [
+    ...(await list('', '')),
+    ...(dialect === 'obie' ? [] : await list(DIALECT_FEATURES[dialect], `${DIALECT_FEATURES[dialect]}-`)),
+  ];
+  const texts = await Promise.all(files.map((f) => readFile(f.path, 'utf8')));
+  return variants.flatMap((v) => files.map(({ file }, i) => ({
     variant: v,
     file,
     uri: `features/${v}/${file}`,
@@ -382,28 +407,40 @@ async function instantiateFeatures(root: string, variants: Variant[]): Promise<A
   })));
 }
 
+/** The fault names of the embedded sandbox of a dialect, checked (an unknown one is a usage error naming the valid ones). */
+async function parseSandboxFaults(dialect: Dialect, faults: string[]): Promise<void> {
+  if (dialect === 'berlin-group') (await import('../sandbox/berlin-group/faults.ts')).parseBgFaults(faults);
+  else (await import('../sandbox/faults.ts')).parseFaults(faults);
+}
+
 /**
  * The tag expression of the run and the scenarios it selects. Nothing selected is a usage error
  * that names the filter which matched nothing.
  */
-async function select(sources: Array<FeatureSource & { variant: Variant }>, variants: Variant[], userTags: string | undefined, what: string) {
+async function select(sources: Array<FeatureSource & { variant: Variant }>, variants: Variant[], userTags: string | undefined, what: string, dialect: Dialect = 'obie') {
   const { parseUserTags, planSources } = await import('./plan.ts');
   const expression = userTags?.trim() ? userTags.trim() : undefined;
   if (expression) parseUserTags(expression);
+  // A berlin-group run selects only its dialect's scenarios (an obie run has no other feature files).
   const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
-  const tags = expression ? `(${variantTags}) and (${expression})` : variantTags;
+  const dialectTag = dialect === 'obie' ? '' : ` and @dialect-${dialect}`;
+  const base = dialectTag ? `(${variantTags})${dialectTag}` : variantTags;
+  const tags = expression ? `(${base}) and (${expression})` : base;
   const mine = sources.filter((s) => variants.includes(s.variant));
   const planned = planSources(mine, tags);
   if (planned.length) return { tags, planned };
 
   const names = variants.length > 1 ? `variants ${variants.join(' and ')}` : `variant ${variants[0]}`;
   if (!expression) throw new UsageError(`${what} selects no scenario: the features have none for ${names}`);
-  const elsewhere = planSources(sources, `((@A and @variant-A) or (@B and @variant-B)) and (${expression})`);
+  const elsewhere = planSources(sources, `((@A and @variant-A) or (@B and @variant-B))${dialectTag} and (${expression})`);
   if (elsewhere.length) {
     const other = [...new Set(elsewhere.map((p) => (p.tags.includes('@variant-B') ? 'B' : 'A')))].join(' and ');
     throw new UsageError(`--tags "${expression}" selects no scenario of ${names} (it selects ${elsewhere.length} of variant ${other})`, {
       hint: `choose --variant ${other.split(' ')[0]} or other tags`,
     });
+  }
+  if (dialectTag && planSources(sources, `(${variantTags}) and (${expression})`).length) {
+    throw new UsageError(`--tags "${expression}" selects no scenario of the ${dialect} dialect (only obie ones)`, { hint: 'docs/rules.md says which rules each dialect has' });
   }
   throw new UsageError(`--tags "${expression}" matches no scenario`, {
     hint: 'the tags are @ais, @cof, @pis, @security, @dcr, @A, @B and one per rule, e.g. @AIS-01',

@@ -195,7 +195,11 @@ export class SummaryBuilder {
     });
   }
 
-  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[] }): Summary {
+  /**
+   * `dialect`: the standard the bank speaks (default obie). A rule whose scenarios are all of
+   * another dialect (features tagged `@dialect-…`) is not-applicable, with the reason.
+   */
+  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string }): Summary {
     const runs: Array<PickleRun & { tags: string[] }> = [];
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)!.testCaseId);
@@ -214,7 +218,7 @@ export class SummaryBuilder {
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
-      const rules = this.rulesOf(variant).map(({ id, title, applicable, level, source }): RuleResult => {
+      const rules = this.rulesOf(variant, meta.dialect ?? 'obie').map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
         const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
         const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
         const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
@@ -230,6 +234,7 @@ export class SummaryBuilder {
         else if (judged.length) status = 'passed';
         else status = 'skipped';
         const reason = status !== 'not-applicable' ? undefined
+          : otherDialect ? `not part of the ${meta.dialect ?? 'obie'} dialect (a rule of ${otherDialect} only)`
           : !applicable ? `not part of variant ${variant}`
           : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
         return {
@@ -293,12 +298,19 @@ export class SummaryBuilder {
     return causes;
   }
 
-  /** Every rule of the features instantiated for a variant, whether any scenario applies there, and its level and source. */
-  private rulesOf(variant: Variant): Array<{ id: string; title: string; applicable: boolean; level?: Level; source?: string }> {
-    const out: Array<{ id: string; title: string; applicable: boolean; level?: Level; source?: string }> = [];
+  /**
+   * Every rule of the features instantiated for a variant, whether any scenario applies there, and
+   * its level and source. A rule id with scenarios in several dialects is one rule, described in the
+   * run's dialect's words; a rule with none in the run's dialect names the dialect it belongs to.
+   */
+  private rulesOf(variant: Variant, dialect: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string }> {
+    type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
+    const byId = new Map<string, Row>();
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature || !feature.tags.some((t: any) => t.name === `@variant-${variant}`)) continue;
+      const docDialect = feature.tags.map((t: any) => /^@dialect-(.+)$/.exec(t.name)?.[1]).find(Boolean) ?? 'obie';
+      const mine = docDialect === dialect;
       for (const child of feature.children) {
         const rule = child.rule;
         if (!rule) continue;
@@ -309,10 +321,13 @@ export class SummaryBuilder {
         const title = rule.name.replace(/^[A-Z]{2,5}-\d{2,3}\s*[—–-]\s*/, '');
         const level = tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean) as Level | undefined;
         const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
-        out.push({ id, title, applicable, ...(level ? { level } : {}), ...(source ? { source } : {}) });
+        const row: Row = { id, title, applicable: mine && applicable, ...(mine ? {} : { otherDialect: docDialect }), ...(level ? { level } : {}), ...(source ? { source } : {}) };
+        const known = byId.get(id);
+        // The run's dialect's own rule wins; another dialect's stands in only where the run's has none.
+        if (!known || (mine && known.otherDialect)) byId.set(id, row);
       }
     }
-    return out.sort((a, b) => a.id.localeCompare(b.id));
+    return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 }
 

@@ -14,6 +14,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ClientMetadata } from 'oidc-provider';
 import { acceptUnsignedRequestObject, createAuthServer } from './auth-server.ts';
+import { parseBgFaults, type BgFaultName } from './berlin-group/faults.ts';
 import { MISMATCHED_NAME, parseFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 import type { FaultName } from './faults.ts';
 import { anchorDay, buildFixtures } from './fixtures.ts';
@@ -51,8 +52,8 @@ export interface SandboxOptions {
   clock?: () => number;
   /**
    * The standard the bank speaks: `obie` (UK Open Banking v3.1, the default) or `berlin-group`
-   * (NextGenPSD2 XS2A 1.3.x under `/{A|B}/xs2a/v1/…`, SCA by redirect or OAuth2). Faults are
-   * the obie bank's: with berlin-group none may be given yet.
+   * (NextGenPSD2 XS2A 1.3.x under `/{A|B}/xs2a/v1/…`, SCA by redirect or OAuth2). Each has its
+   * own faults: with berlin-group they are those of `listBgFaults()` (berlin-group/faults.ts).
    */
   dialect?: 'obie' | 'berlin-group';
 }
@@ -98,7 +99,8 @@ export interface Sandbox {
   jwksUri: string;
   /** PEMs of the private PKI, with tls only. */
   tls?: { caPem: string; clientCertPem: string; clientKeyPem: string };
-  faults: FaultName[];
+  /** The faults switched on (with berlin-group, names of `listBgFaults()`). */
+  faults: Array<FaultName | BgFaultName>;
   /** What the TPP needs to register itself (DCR): the directory's software statement and the key it names. */
   registration: { softwareStatement: string; keyPem: string; kid: string };
   /**
@@ -128,10 +130,11 @@ function urlHost(host: string): string {
 
 /** Starts the sandbox bank and resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const faults = parseFaults(options.faults);
   const dialect = options.dialect ?? 'obie';
   if (dialect !== 'obie' && dialect !== 'berlin-group') throw new UsageError(`unknown sandbox dialect ${JSON.stringify(dialect)}: obie or berlin-group`);
-  if (dialect === 'berlin-group' && faults.size > 0) throw new UsageError(`the berlin-group sandbox has no faults yet (asked for ${[...faults].join(', ')})`);
+  // Each dialect's bank has its own faults (the berlin-group ones in berlin-group/faults.ts).
+  const bgFaults = dialect === 'berlin-group' ? parseBgFaults(options.faults) : undefined;
+  const faults = parseFaults(bgFaults ? [] : options.faults);
   const host = options.host ?? '127.0.0.1';
   // tls-host-mismatch is about the certificate: it brings TLS with it.
   const mismatch = faults.has('tls-host-mismatch');
@@ -176,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clients: clients.map((c) => c.metadata),
     ...(bgStore ? { resourceScopes: () => bgStore.scopes() } : {}),
   });
-  const bg = bgStore ? createBerlinGroupBank({ provider, store: bgStore, issuer, baseUrls }) : undefined;
+  const bg = bgStore ? createBerlinGroupBank({ provider, store: bgStore, issuer, baseUrls, faults: bgFaults ?? new Set() }) : undefined;
   const oidc = provider.callback();
   // Message signing: the bank signs with its authorisation server's key (published at {issuer}/jwks);
   // the bad-response-signature fault signs with a key outside that JWKS under the same kid. TPPs sign
@@ -237,7 +240,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tppSigning: { privateKeyPem: clientKey.privatePem, kid: clientKey.kid },
     jwksUri: `${issuer}/jwks`,
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
-    faults: [...faults],
+    faults: [...(bgFaults ?? faults)],
     registration: { softwareStatement, keyPem: clientKey.privatePem, kid: clientKey.kid },
     profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
     issuedTokens: () => [...issued],
@@ -310,8 +313,8 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
     ...(bg ? {
       // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
       implements: {
-        A: ['createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
-        B: ['createAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
+        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
+        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
       },
     } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
     auth: {

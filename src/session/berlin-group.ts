@@ -8,7 +8,9 @@
 import { tmpdir } from 'node:os';
 import { BankError, UsageError } from '../errors.ts';
 import type { ApiResult } from '../client/operations.ts';
-import { accountsOf, bgHeaders, consentIdOf, consentStatusOf, linkOf, type ConsentRequestBody } from '../dialects/berlin-group/builders.ts';
+import {
+  accountsOf, bgHeaders, buildFundsConfirmation, consentIdOf, consentStatusOf, linkOf, transactionStatusOf, type ConsentRequestBody,
+} from '../dialects/berlin-group/builders.ts';
 import type { AccountSummary, ConsentRecord } from './state.ts';
 import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
 
@@ -117,5 +119,39 @@ export async function readBgAccounts(session: Session, record: ConsentRecord, ac
     ...(typeof a.ownerName === 'string' ? { Name: a.ownerName } : {}),
   }));
   if (seen.length) await session.rememberAccounts(record.id, seen);
+  return result;
+}
+
+/** GET /v1/consents/{consentId}: the consent as the bank holds it (its status remembered). */
+export async function readBgConsent(session: Session, record: ConsentRecord): Promise<ApiResult> {
+  const result = session.check(await session.client.getAccountAccessConsent(record.id, bare(bgHeaders())), [200]);
+  await session.rememberStatus(record.id, consentStatusOf(result.body));
+  return result;
+}
+
+/** DELETE /v1/consents/{consentId}: the TPP ends the consent (terminatedByTpp); its tokens are forgotten. */
+export async function deleteBgConsent(session: Session, record: ConsentRecord): Promise<ApiResult> {
+  const result = session.check(await session.client.deleteAccountAccessConsent(record.id, bare(bgHeaders())), [204, 200]);
+  await session.update((s) => {
+    const r = s.consents[record.id];
+    if (r) r.status = 'terminatedByTpp';
+    delete s.tokens[record.id];
+    if (s.current.ais === record.id) delete s.current.ais;
+  });
+  return result;
+}
+
+/** POST /v1/funds-confirmations for an account by IBAN (PIIS: the PSU's consent is given at the bank, out of band). */
+export async function confirmBgFunds(session: Session, o: { iban: string; amount: string; currency: string }): Promise<ApiResult> {
+  const body = buildFundsConfirmation({ account: { iban: o.iban }, amount: o.amount, currency: o.currency });
+  return session.check(await session.client.confirmFunds(body, bare(bgHeaders())), [200]);
+}
+
+/** GET /v1/payments/{payment-product}/{paymentId}, or its /status. */
+export async function readBgPayment(session: Session, paymentId: string, what: 'payment' | 'status'): Promise<ApiResult> {
+  const o = bare(bgHeaders());
+  const c = session.client;
+  const result = session.check(what === 'status' ? await c.getPaymentStatus(paymentId, o) : await c.getPayment(paymentId, o), [200]);
+  await session.rememberStatus(paymentId, transactionStatusOf(result.body));
   return result;
 }

@@ -1,8 +1,8 @@
 /**
  * Profiles with `dialect: berlin-group` (issue 15, preview): the loader accepts them with the
  * NextGenPSD2 defaults, the berlin-group sandbox writes one that loads, the Berlin Group fields are
- * refused on a UK profile, and the TPP commands and conform refuse such a profile in one line
- * (exit 2) until they speak the dialect — through the real binary.
+ * refused on a UK profile, the TPP commands that do not speak the dialect yet refuse such a profile
+ * in one line (exit 2), and conform judges it — through the real binary.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,7 +72,7 @@ test('a UK profile may not carry the Berlin Group fields', async () => {
   }
 });
 
-test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable profile; consent create ais → consent authorise (redirect SCA, Chromium) → accounts work against it; the other commands and conform refuse it in one line', async () => {
+test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable profile; consent create ais → consent authorise (redirect SCA, Chromium) → accounts work against it; the other commands refuse it in one line, conform judges it', async () => {
   const file = join(dir, 'bg.yaml');
   child = spawn(process.execPath, [bin, 'sandbox', '--dialect', 'berlin-group', '--write-profile', file], { cwd: dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -106,6 +106,22 @@ test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable pro
   assert.equal(balances.code, 2);
   assert.equal(balances.stderr.trim().split('\n').length, 1, balances.stderr);
   assert.match(balances.stderr, /speaks berlin-group: this command speaks only the obie dialect so far/);
+  // consent get / delete, funds confirm and payment status speak the dialect too.
+  const got = await obtpp(['consent', 'get', ...state, '--json']);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(JSON.parse(got.stdout).consentStatus, 'valid');
+  const iban = /DE\d{20}/.exec(out)?.[0];
+  assert.ok(iban, 'the sandbox prints its IBANs');
+  const funds = await obtpp(['funds', 'confirm', ...state, '--iban', iban!, '--amount', '0.01', '--json']);
+  assert.equal(funds.code, 0, funds.stderr);
+  assert.deepEqual(JSON.parse(funds.stdout), { fundsAvailable: true });
+  const noIban = await obtpp(['funds', 'confirm', ...state, '--amount', '1']);
+  assert.equal(noIban.code, 2);
+  assert.match(noIban.stderr, /--iban is required/);
+  const unknownPayment = await obtpp(['payment', 'status', 'no-such-payment', ...state]);
+  assert.equal(unknownPayment.code, 1);
+  assert.match(unknownPayment.stderr, /refused GET \/v1\/payments\/sepa-credit-transfers\/no-such-payment\/status: 404/);
+  assert.doesNotMatch(unknownPayment.stderr, /x-jws-signature/, 'no UK message signing in this dialect');
   const uk = await obtpp(['consent', 'create', 'ais', ...state, '--permissions', 'ReadBalances']);
   assert.equal(uk.code, 2);
   assert.match(uk.stderr, /UK Open Banking terms/);
@@ -123,9 +139,14 @@ test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable pro
   assert.equal(oauthAccounts.code, 0, oauthAccounts.stderr);
   assert.deepEqual(JSON.parse(oauthAccounts.stdout).accounts.map((a: { resourceId: string }) => a.resourceId), ['alice-current']);
 
-  const conform = await obtpp(['conform', '--profile', file, '--report-dir', join(dir, 'r')]);
-  assert.equal(conform.code, 2);
-  assert.match(conform.stderr, /obtpp conform judges only the obie dialect so far/);
+  // conform judges the dialect (test/conformance/berlin-group-conform.test.ts runs all of it): one rule here.
+  const deleted = await obtpp(['consent', 'delete', consent.consentId, ...state]);
+  assert.equal(deleted.code, 0, deleted.stderr);
+  const after = await obtpp(['consent', 'get', consent.consentId, ...state, '--json']);
+  assert.equal(JSON.parse(after.stdout).consentStatus, 'terminatedByTpp');
+  const conform = await obtpp(['conform', '--profile', file, '--variant', 'B', '--tags', '@BG-01', '--report-dir', join(dir, 'r'), '--json']);
+  assert.equal(conform.code, 0, conform.stderr);
+  assert.equal(JSON.parse(conform.stdout).variants[0].rules.find((r: { id: string }) => r.id === 'BG-01').status, 'passed');
   child.kill('SIGINT');
   await new Promise((r) => child!.once('exit', r));
 });

@@ -12,6 +12,7 @@ interface Options {
   parallel?: number;
   journeys?: number;
   sandboxFault?: string[];
+  dialect?: 'obie' | 'berlin-group';
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
@@ -79,6 +80,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     parallel: options.parallel ?? 1,
     journeys: options.journeys,
     sandboxFaults: options.sandboxFault ?? [],
+    ...(options.dialect ? { dialect: options.dialect } : {}),
     strict: options.strict,
     cwd: io.cwd,
     env: io.env,
@@ -148,7 +150,14 @@ function renderTable(summary: Summary, c: any): string {
     if (failures.length > 20) lines.push(`  … and ${failures.length - 20} more in summary.json`);
   }
   // Rules the profile says the bank does not offer (a variant's own gaps are plain from the table).
-  const offered = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.reason && !/^not part of variant /.test(r.reason)).map((r) => ({ v: v.variant, r })));
+  const otherDialect = (reason: string | undefined) => /^not part of the \S+ dialect/.test(reason ?? '');
+  const offered = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.reason && !/^not part of variant /.test(r.reason) && !otherDialect(r.reason)).map((r) => ({ v: v.variant, r })));
+  // Rules of another dialect, once: the reason is the same in every variant.
+  const foreign = [...new Map(summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && otherDialect(r.reason)).map((r) => [r.id, r.reason!] as const)))];
+  if (foreign.length) {
+    lines.push('', c.bold('Not applicable (another dialect\'s rules):'));
+    lines.push(`  ${foreign.map(([id]) => id).join(', ')}: ${foreign[0]![1].replace(/ \(a rule of .*\)$/, '')}`);
+  }
   if (offered.length) {
     lines.push('', c.bold('Not applicable:'));
     for (const { v, r } of offered) lines.push(`  [${v}] ${r.id} ${r.reason}`);

@@ -130,6 +130,7 @@ export async function createPis(io: Io, flags: PisFlags): Promise<void> {
 export async function get(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await session.consent(undefined, consentArg(id, flags));
+    if (session.profile.dialect === 'berlin-group') return getBg(session, out, record);
     const c = session.client;
     const result = session.check(
       await session.withClientToken(record.fn, (token) =>
@@ -139,7 +140,20 @@ export async function get(io: Io, id: string | undefined, flags: CommonFlags & {
     await session.rememberStatus(record.id, statusOf(result.body));
     if (out.json) return out.document(result.body);
     printConsentBody(out, record, result.body);
-  });
+  }, BOTH);
+}
+
+/** berlin-group: GET /v1/consents/{consentId} (the account-information consents obtpp creates there). */
+async function getBg(session: Session, out: Out, record: ConsentRecord): Promise<void> {
+  const { readBgConsent } = await import('../../session/berlin-group.ts');
+  const result = await out.step(`reading consent ${record.id} (GET /v1/consents/{consentId})`, () => readBgConsent(session, record));
+  if (out.json) return out.document(result.body);
+  const b = (result.body ?? {}) as Record<string, unknown>;
+  const rows: Array<[string, unknown]> = [
+    ['consentId', record.id], ['consentStatus', b.consentStatus], ['validUntil', b.validUntil], ['frequencyPerDay', b.frequencyPerDay],
+    ['recurring', b.recurringIndicator], ['lastActionDate', b.lastActionDate],
+  ];
+  for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${String(v)}`);
 }
 
 function printConsentBody(out: Out, record: ConsentRecord, body: unknown): void {
@@ -161,6 +175,12 @@ function printConsentBody(out: Out, record: ConsentRecord, body: unknown): void 
 export async function del(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await session.consent(undefined, consentArg(id, flags));
+    if (session.profile.dialect === 'berlin-group') {
+      const { deleteBgConsent } = await import('../../session/berlin-group.ts');
+      const result = await out.step(`deleting consent ${record.id} (DELETE /v1/consents/{consentId})`, () => deleteBgConsent(session, record));
+      if (out.json) return out.document({ consentId: record.id, fn: record.fn, deleted: true, status: result.status });
+      return out.line(`deleted consent ${record.id} (${result.status}): the bank reads it terminatedByTpp; its tokens are forgotten`);
+    }
     if (record.fn === 'pis') {
       throw new UsageError(`${FN_NAMES[record.fn]} ${record.id}: the specification has no DELETE for it (obtpp consent forget ${record.id} drops it from the session state)`);
     }
@@ -178,7 +198,7 @@ export async function del(io: Io, id: string | undefined, flags: CommonFlags & {
     });
     if (out.json) return out.document({ consentId: record.id, fn: record.fn, deleted: true, status: result.status });
     out.line(`deleted ${FN_NAMES[fn]} ${record.id} (${result.status}); its tokens are forgotten`);
-  });
+  }, BOTH);
 }
 
 export async function forget(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {

@@ -23,24 +23,45 @@ export function printPayment(out: Out, body: unknown): void {
   for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
 }
 
+/** The speakers of both dialects. */
+const BOTH = { dialects: ['obie', 'berlin-group'] } as const;
+
+/** berlin-group: GET /v1/payments/{payment-product}/{paymentId} or its /status. */
+async function readBg(session: Session, out: Out, pid: string, what: 'payment' | 'status'): Promise<void> {
+  const { readBgPayment } = await import('../../session/berlin-group.ts');
+  const result = await out.step(`reading ${what === 'status' ? 'the status of ' : ''}payment ${pid}`, () => readBgPayment(session, pid, what));
+  if (out.json) return out.document(result.body);
+  const b = (result.body ?? {}) as Record<string, any>;
+  if (what === 'status') return out.line(`payment ${pid}: ${str(b, 'transactionStatus') ?? 'no status'}`);
+  const rows: Array<[string, string | undefined]> = [
+    ['paymentId', pid], ['Status', str(b, 'transactionStatus')],
+    ['Amount', str(b, 'instructedAmount', 'amount') && `${str(b, 'instructedAmount', 'amount')} ${str(b, 'instructedAmount', 'currency') ?? ''}`],
+    ['Creditor', str(b, 'creditorAccount', 'iban') && `${str(b, 'creditorAccount', 'iban')} (${str(b, 'creditorName') ?? ''})`],
+    ['Debtor', str(b, 'debtorAccount', 'iban')], ['Reference', str(b, 'remittanceInformationUnstructured')],
+  ];
+  for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
+}
+
 export async function get(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const pid = await paymentId(session, consentArg(id, flags));
+    if (session.profile.dialect === 'berlin-group') return readBg(session, out, pid, 'payment');
     const result = await out.step(`reading payment ${pid}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPayment(pid, { token })), [200]));
     await session.rememberStatus(pid, statusOf(result.body));
     if (out.json) return out.document(result.body);
     printPayment(out, result.body);
-  });
+  }, BOTH);
 }
 
 export async function status(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const pid = await paymentId(session, consentArg(id, flags));
+    if (session.profile.dialect === 'berlin-group') return readBg(session, out, pid, 'status');
     const result = await out.step(`reading the status of payment ${pid}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentStatus(pid, { token })), [200]));
     await session.rememberStatus(pid, statusOf(result.body));
     if (out.json) return out.document(result.body);
     out.line(`payment ${pid}: ${statusOf(result.body) ?? 'no status'}${str(result.body, 'Data', 'StatusUpdateDateTime') ? ` (since ${str(result.body, 'Data', 'StatusUpdateDateTime')})` : ''}`);
-  });
+  }, BOTH);
 }
 
 /** Prints a payment order (OBWriteDomesticResponse5). */

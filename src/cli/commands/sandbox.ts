@@ -2,6 +2,7 @@ import { writeFile, chmod } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { listFaults, parseFaults } from '../../sandbox/faults.ts';
+import { listBgFaults, parseBgFaults } from '../../sandbox/berlin-group/faults.ts';
 import type { Io } from '../io.ts';
 
 interface SandboxFlags {
@@ -18,10 +19,11 @@ interface SandboxFlags {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export async function run(io: Io, flags: SandboxFlags): Promise<void> {
-  if (flags.listFaults) return printFaults(io, flags.json === true);
+  const bg = flags.dialect === 'berlin-group';
+  if (flags.listFaults) return printFaults(io, flags.json === true, bg ? listBgFaults() : listFaults());
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
-  const faults = [...parseFaults(flags.fault)];
+  const faults = [...(bg ? parseBgFaults(flags.fault) : parseFaults(flags.fault))];
 
   // oidc-provider is heavy: loaded only when a sandbox really starts.
   const { startSandbox } = await import('../../sandbox/index.ts');
@@ -70,8 +72,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   }
 }
 
-function printFaults(io: Io, json: boolean): void {
-  const faults = listFaults();
+function printFaults(io: Io, json: boolean, faults: ReturnType<typeof listFaults>): void {
   if (json) {
     io.stdout.write(JSON.stringify(faults, null, 2) + '\n');
     return;

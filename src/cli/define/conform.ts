@@ -20,7 +20,8 @@ export function defineConform(program: Command, io: Io): void {
       if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError(`--journeys takes a whole number from 1 to 16, not ${v}`);
       return n;
     })
-    .option('--sandbox-fault <name...>', 'switch sandbox faults on for this run (see obtpp sandbox --list-faults)')
+    .addOption(new Option('--dialect <dialect>', 'the standard of the embedded sandbox bank: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x); a profile names its own').choices(['obie', 'berlin-group']))
+    .option('--sandbox-fault <name...>', 'switch sandbox faults on for this run (see obtpp sandbox [--dialect berlin-group] --list-faults)')
     .option('--strict', 'exit 1 when a rule could not be judged (verdict incomplete); without it an incomplete run exits 0')
     .option('--attest <key>', 'sign the report dir: attestation.jws, with this private key (PEM/JWK file, or ${env:NAME}); check it with obtpp verify')
     .option('--waivers <file>', 'expected failures (YAML/JSON: rule, variant?, scenario?, reason, owner, expires) are reported as waived; an expired waiver fails the run')
@@ -38,6 +39,8 @@ Examples:
   $ obtpp conform
   $ obtpp conform --profile mybank.yaml --report-dir reports/ci
   $ obtpp conform --variant A --tags @cof
-  $ obtpp conform --sandbox-fault funds-answer-wrong`)
+  $ obtpp conform --sandbox-fault funds-answer-wrong
+  $ obtpp conform --dialect berlin-group            the embedded NextGenPSD2 sandbox bank
+  $ obtpp conform --profile bg.yaml                 a profile with dialect: berlin-group`)
     .action(action(io, () => import('../commands/conform.ts')));
 }

@@ -11,12 +11,14 @@ export function defineFunds(program: Command, io: Io): void {
     .option('--currency <ccy>', 'currency (default GBP)')
     .option('--reference <text>', 'Reference (default obtpp)')
     .option('--consent <id>', 'the COF consent (default: the current one)')
+    .option('--iban <iban>', 'berlin-group: the account to check (POST /v1/funds-confirmations; the PSU gave its consent at the bank); currency default EUR')
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBFundsConfirmationResponse1: Data.FundsAvailable true|false).
 Exit 0 whatever the answer; exit 1 only when the bank refuses the request.
 
 Example:
   $ obtpp funds confirm --amount 10.00 --currency GBP
-  $ obtpp funds confirm --amount 5000 --json | jq .Data.FundsAvailable`)
+  $ obtpp funds confirm --amount 5000 --json | jq .Data.FundsAvailable
+  $ obtpp funds confirm --profile bg.yaml --iban DE89370400440532013000 --amount 10.00`)
     .action(action(io, () => import('../commands/funds.ts').then((m) => ({ run: m.confirm }))));
 }

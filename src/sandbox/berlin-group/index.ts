@@ -10,9 +10,12 @@ import type { Variant } from '../resource-server.ts';
 import { handleOAuthInteraction, handleScaRedirect } from './pages.ts';
 import type { BgStore } from './store.ts';
 import { createXs2a } from './xs2a.ts';
+import type { BgFaults } from './faults.ts';
 
 export { BgStore } from './store.ts';
 export { ibanOf } from './data.ts';
+export { listBgFaults, parseBgFaults } from './faults.ts';
+export type { BgFaultName, BgFaults } from './faults.ts';
 
 /** Where the XS2A interface lives under the issuer, per variant (`{base}/v1/consents` …). */
 export const XS2A_PATH = 'xs2a';
@@ -22,7 +25,7 @@ export interface BerlinGroupBank {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, done: (error: unknown) => void): boolean;
 }
 
-export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; issuer: string; baseUrls: Record<Variant, string> }): BerlinGroupBank {
+export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; issuer: string; baseUrls: Record<Variant, string>; faults: BgFaults }): BerlinGroupBank {
   const xs2a = createXs2a(o);
   const pages = { provider: o.provider, store: o.store };
   return {

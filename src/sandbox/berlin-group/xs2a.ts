@@ -13,12 +13,15 @@ import { BodyTooLargeError, readBody } from '../http.ts';
 import type { Variant } from '../resource-server.ts';
 import { accountDetails, balances, CURRENCY, ibanOf, ibanValid, isoDay, parseBgAmount, piisActivated, transaction } from './data.ts';
 import type { Access, BgAuthorisation, BgConsent, BgPayment, BgStore, ScaApproach } from './store.ts';
+import type { BgFaults } from './faults.ts';
 
 export interface Xs2aContext {
   provider: Provider;
   store: BgStore;
   issuer: string;
   baseUrls: Record<Variant, string>;
+  /** The faults switched on (each breaks one rule; see faults.ts). */
+  faults: BgFaults;
 }
 
 interface Reply {
@@ -72,7 +75,7 @@ function header(r: Req, name: string): string | undefined {
 }
 
 export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string) => Promise<void> {
-  const { store, provider, issuer } = ctx;
+  const { store, provider, issuer, faults } = ctx;
   const today = () => isoDay(new Date(store.now()));
 
   // ---------------------------------------------------------------------------------------------
@@ -128,6 +131,7 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     if (!header(r, 'PSU-IP-Address')) throw format('PSU-IP-Address is required', 'PSU-IP-Address');
     const b = r.body;
     if (!isObject(b)) throw format('the body must be a JSON object');
+    if (faults.has('bg-consent-without-access-accepted') && b.access === undefined) b.access = { allPsd2: 'allAccounts' };
     const { bankOffered } = validateAccess(b.access);
     if (typeof b.recurringIndicator !== 'boolean') throw format('recurringIndicator is required and must be a boolean', 'recurringIndicator');
     if (!validDate(b.validUntil)) throw format('validUntil is required and must be an ISODate (YYYY-MM-DD)', 'validUntil');
@@ -150,10 +154,10 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     store.consents.set(consent.id, consent);
     const self = `${r.base}/v1/consents/${consent.id}`;
     return {
-      status: 201,
+      status: faults.has('bg-create-200') ? 200 : 201,
       headers: { Location: self, 'ASPSP-SCA-Approach': approach },
       body: {
-        consentStatus: consent.status,
+        consentStatus: faults.has('bg-consent-created-valid') ? 'valid' : consent.status,
         consentId: consent.id,
         _links: { ...scaLinks(authorisation), self: { href: self }, status: { href: `${self}/status` }, scaStatus: { href: `${self}/authorisations/${authorisation.authorisationId}` } },
       },
@@ -169,13 +173,29 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     return store.refresh(consent);
   }
 
+  /** The status the bank tells the TPP (some faults misreport it). */
+  function reportedStatus(c: BgConsent): string {
+    if (faults.has('bg-consent-stays-received') && c.status === 'valid') return 'received';
+    if (faults.has('bg-rejected-stays-received') && c.status === 'rejected') return 'received';
+    if (faults.has('bg-deleted-reads-valid') && c.status === 'terminatedByTpp') return 'valid';
+    return c.status;
+  }
+
   function getConsent(r: Req): Reply {
     const c = consentOf(r, r.params.consentId, 'path');
-    return { status: 200, body: { access: c.access, recurringIndicator: c.recurringIndicator, validUntil: c.validUntil, frequencyPerDay: c.frequencyPerDay, lastActionDate: c.lastActionDate, consentStatus: c.status } };
+    const changed = faults.has('bg-frequency-read-back-changed');
+    const validUntil = faults.has('bg-valid-until-extended') ? isoDay(new Date(Date.parse(`${c.validUntil}T00:00:00Z`) + 365 * 86_400_000)) : c.validUntil;
+    return {
+      status: 200,
+      body: {
+        access: faults.has('bg-consent-reads-back-changed') && c.status === 'valid' ? { allPsd2: 'allAccounts' } : c.access, recurringIndicator: changed ? true : c.recurringIndicator, validUntil, frequencyPerDay: changed ? 4 : c.frequencyPerDay,
+        lastActionDate: c.lastActionDate, consentStatus: reportedStatus(c),
+      },
+    };
   }
 
   function getConsentStatus(r: Req): Reply {
-    return { status: 200, body: { consentStatus: consentOf(r, r.params.consentId, 'path').status } };
+    return { status: 200, body: { consentStatus: reportedStatus(consentOf(r, r.params.consentId, 'path')) } };
   }
 
   function deleteConsent(r: Req): Reply {
@@ -215,14 +235,27 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
 
   /** The valid consent of a data call; under OAuth SCA the token must be for that consent. */
   async function dataConsent(r: Req, path: string): Promise<BgConsent> {
-    const id = header(r, 'Consent-ID');
+    let id = header(r, 'Consent-ID');
+    if (!id && faults.has('bg-no-consent-id-data-access')) id = [...store.consents.values()].reverse().find((x) => store.refresh(x).status === 'valid')?.id;
     if (!id) throw format('Consent-ID is required', 'Consent-ID');
     const c = consentOf(r, id, 'header');
     if (c.status === 'expired') throw new BgError(401, 'CONSENT_EXPIRED', 'the consent has expired');
-    if (c.status !== 'valid') throw new BgError(401, 'CONSENT_INVALID', `the consent is ${c.status}, not valid`);
+    const opens = c.status === 'valid'
+      || (faults.has('bg-deleted-consent-opens-data') && c.status === 'terminatedByTpp')
+      || (faults.has('bg-rejected-consent-opens-data') && c.status === 'rejected');
+    if (!opens) throw new BgError(401, 'CONSENT_INVALID', `the consent is ${c.status}, not valid`);
+    if (c.status === 'rejected') {
+      // The rejected-consent fault: everything the PSU was offered opens.
+      const all = store.psu(c.psu)?.accounts.map((a) => a.AccountId) ?? [];
+      c.covered = { accounts: all, balances: all, transactions: all };
+    }
+    if (faults.has('bg-unselected-accounts') && c.psu) {
+      const all = store.psu(c.psu)?.accounts.map((a) => a.AccountId) ?? [];
+      c.covered = { accounts: all, balances: c.covered.balances.length ? all : [], transactions: c.covered.transactions.length ? all : [] };
+    }
     if (c.approach === 'OAUTH') await requireToken(r, `AIS:${c.id}`);
     // frequencyPerDay bounds the accesses without the PSU (no PSU-IP-Address), per resource and day.
-    if (!header(r, 'PSU-IP-Address')) {
+    if (!header(r, 'PSU-IP-Address') && !faults.has('bg-frequency-not-enforced')) {
       const key = `${c.id} ${path} ${today()}`;
       const n = (store.accesses.get(key) ?? 0) + 1;
       if (n > c.frequencyPerDay) throw new BgError(429, 'ACCESS_EXCEEDED', `frequencyPerDay (${c.frequencyPerDay}) reached for this resource today`);
@@ -237,13 +270,15 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     if (!m) throw new BgError(401, 'TOKEN_INVALID', 'this resource was authorised by OAuth2: an access token is required');
     const token = await provider.AccessToken.find(m[1]);
     if (!token || token.isExpired) throw new BgError(401, 'TOKEN_INVALID', 'the access token is invalid or has expired');
-    if (!String(token.scope ?? '').split(' ').includes(scope)) throw new BgError(401, 'TOKEN_INVALID', `the access token is not for ${scope}`);
+    const scopes = String(token.scope ?? '').split(' ');
+    const unbound = faults.has('bg-token-not-bound') && scopes.some((s) => s.startsWith(scope.split(':')[0] + ':'));
+    if (!scopes.includes(scope) && !unbound) throw new BgError(401, 'TOKEN_INVALID', `the access token is not for ${scope}`);
   }
 
   function coveredAccount(c: BgConsent, accountId: string, service: 'accounts' | 'balances' | 'transactions') {
     const found = store.account(accountId);
     if (!found || !c.covered.accounts.includes(accountId)) throw new BgError(403, 'RESOURCE_UNKNOWN', 'the account is not addressable under this consent');
-    if (!c.covered[service].includes(accountId)) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this account`);
+    if (!c.covered[service].includes(accountId) && !faults.has('bg-access-not-enforced')) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this account`);
     return found;
   }
 
@@ -281,7 +316,14 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
   async function getBalances(r: Req): Promise<Reply> {
     const c = await dataConsent(r, `/accounts/${r.params.accountId}/balances`);
     const { account } = coveredAccount(c, r.params.accountId, 'balances');
-    return { status: 200, body: { account: { iban: ibanOf(account), currency: CURRENCY }, balances: balances(account, new Date(store.now())) } };
+    const list = balances(account, new Date(store.now()));
+    const shown = faults.has('bg-balance-amount-number')
+      ? list.map((b) => {
+        const amount = b.balanceAmount as { currency: string; amount: string };
+        return { ...b, balanceAmount: { ...amount, amount: Number(amount.amount) } };
+      })
+      : list;
+    return { status: 200, body: { account: { iban: ibanOf(account), currency: CURRENCY }, balances: shown } };
   }
 
   async function listTransactions(r: Req): Promise<Reply> {
@@ -301,7 +343,7 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     const { account } = coveredAccount(c, r.params.accountId, 'transactions');
     const self = `${r.base}/v1/accounts/${account.AccountId}`;
     const booked = account.transactions
-      .filter((t) => isoDay(t.booking) >= dateFrom && (dateTo === null || isoDay(t.booking) <= dateTo))
+      .filter((t) => isoDay(t.booking) >= dateFrom && (dateTo === null || faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo))
       .reverse()
       .map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
     const report: Record<string, unknown> = { _links: { account: { href: self } } };
@@ -343,7 +385,9 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     if (!found) throw new BgError(400, 'RESOURCE_UNKNOWN', 'no such account', 'account.iban');
     if (!piisActivated(found.psu)) throw new BgError(400, 'NO_PIIS_ACTIVATION', 'the PSU has not activated confirmation of funds for this account');
     const available = found.account.booked + found.account.creditLine;
-    return { status: 200, body: { fundsAvailable: available >= amount } };
+    const body: Record<string, unknown> = { fundsAvailable: faults.has('bg-funds-always-true') || available >= amount };
+    if (faults.has('bg-funds-balance-disclosed')) body.balances = balances(found.account, new Date(store.now()));
+    return { status: 200, body };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -367,6 +411,7 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     if (!isObject(b)) throw format('the body must be a JSON object');
     accountRef(b.debtorAccount, 'debtorAccount');
     accountRef(b.creditorAccount, 'creditorAccount');
+    if (faults.has('bg-payment-without-amount-accepted') && b.instructedAmount === undefined) b.instructedAmount = { currency: CURRENCY, amount: '1.00' };
     if (!isObject(b.instructedAmount)) throw format('instructedAmount is required', 'instructedAmount');
     const amount = parseBgAmount(b.instructedAmount.amount);
     if (amount === undefined || amount <= 0) throw format('instructedAmount.amount must be a positive amount', 'instructedAmount.amount');
@@ -405,9 +450,9 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
 
   const getPayment = (r: Req): Reply => {
     const p = paymentOf(r);
-    return { status: 200, body: { ...p.body, transactionStatus: p.transactionStatus } };
+    return { status: 200, body: { ...p.body, transactionStatus: faults.has('bg-payment-stays-rcvd') ? 'RCVD' : p.transactionStatus } };
   };
-  const getPaymentStatus = (r: Req): Reply => ({ status: 200, body: { transactionStatus: paymentOf(r).transactionStatus } });
+  const getPaymentStatus = (r: Req): Reply => ({ status: 200, body: { transactionStatus: faults.has('bg-payment-status-not-iso') ? 'DONE' : paymentOf(r).transactionStatus } });
 
   // ---------------------------------------------------------------------------------------------
   // Routing
@@ -451,6 +496,8 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
 
   /** The error body: RFC 7807 when the TPP accepts application/problem+json, else tppMessages. */
   function errorReply(req: IncomingMessage, e: BgError): Reply {
+    // The fault: every error message without the code the standard requires of it.
+    if (faults.has('bg-error-code-missing')) return { status: e.status, body: { tppMessages: [{ category: 'ERROR', text: e.message.slice(0, 500) }] } };
     if (/application\/problem\+json/i.test(req.headers.accept ?? '')) {
       return {
         status: e.status,
@@ -504,7 +551,8 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
   return async function handle(req, res, variant, path, search) {
     const reply = await dispatch(req, variant, path, search);
     const sent = req.headers['x-request-id'];
-    const headers: Record<string, string> = { 'cache-control': 'no-store', ...(typeof sent === 'string' && sent !== '' ? { 'X-Request-ID': sent } : { 'X-Request-ID': randomUUID() }) };
+    const echo = typeof sent === 'string' && sent !== '' && !faults.has('bg-request-id-not-echoed');
+    const headers: Record<string, string> = { 'cache-control': 'no-store', 'X-Request-ID': echo ? sent : randomUUID() };
     let payload: string | undefined;
     if (reply.body !== undefined) {
       payload = JSON.stringify(reply.body);
