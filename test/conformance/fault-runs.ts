@@ -39,36 +39,43 @@ export interface FaultOutcome {
   line: string;
 }
 
+/** A fault's run that takes longer than this is a hang: its worker is killed, and the fault counts as missed. */
+const RUN_BOUND_MS = 300_000;
+
 /**
  * Runs every row in `workers` forked processes (a free worker takes the next row) and returns the
- * outcomes in the rows' order. A worker that dies fails the rows it had not finished.
+ * outcomes in the rows' order. A worker that dies, or whose run hangs past the bound, fails the row
+ * it was running; a new worker takes the rows left.
  */
 export async function checkFaults(rows: FaultRow[], workers: number, onOutcome: (o: FaultOutcome) => void = () => undefined): Promise<FaultOutcome[]> {
   const outcomes = new Map<FaultRow, FaultOutcome>();
+  const record = (o: FaultOutcome) => {
+    outcomes.set(o.row, o);
+    onOutcome(o);
+  };
   let next = 0;
-  const worker = () => new Promise<void>((resolve) => {
+  const worker = (): Promise<void> => new Promise<void>((resolve) => {
     const child = fork(self, [], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
     let current: FaultRow | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const give = () => {
       current = rows[next++];
-      if (current) child.send({ row: current });
-      else child.send({ done: true });
+      if (current) {
+        child.send({ row: current });
+        timer = setTimeout(() => child.kill('SIGKILL'), RUN_BOUND_MS);
+      } else child.send({ done: true });
     };
     child.on('message', (m: { ready?: true; outcome?: Omit<FaultOutcome, 'row'> }) => {
-      if (m.outcome && current) {
-        const o = { row: current, ...m.outcome };
-        outcomes.set(current, o);
-        onOutcome(o);
-      }
+      clearTimeout(timer);
+      if (m.outcome && current) record({ row: current, ...m.outcome });
       give();
     });
     child.once('exit', (code, signal) => {
-      if (current && !outcomes.has(current)) {
-        const o = { row: current, caught: false, problems: [`${current.name} (${current.rule}): the worker exited (${signal ?? code}) during its run`], line: `# ${current.label}fault ${current.name}: MISSED (worker exited)` };
-        outcomes.set(current, o);
-        onOutcome(o);
-      }
-      resolve();
+      clearTimeout(timer);
+      const lost = current && !outcomes.has(current) ? current : undefined;
+      if (lost) record({ row: lost, caught: false, problems: [`${lost.name} (${lost.rule}): the worker exited (${signal ?? code}) during its run (bound ${RUN_BOUND_MS} ms)`], line: `# ${lost.label}fault ${lost.name}: MISSED (worker exited)` });
+      // A worker lost mid-run is replaced while rows are left.
+      resolve(lost && next < rows.length ? worker() : undefined);
     });
   });
   await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, rows.length)) }, worker));
@@ -106,6 +113,8 @@ async function work(): Promise<void> {
   const browser = await lib.openBrowser();
   const rows: Array<FaultRow | undefined> = [];
   let wake: (() => void) | undefined;
+  // The test that forked this worker is gone: so is the worker (and its browser, whose pipe closes).
+  process.once('disconnect', () => process.exit(1));
   process.on('message', (m: { row?: FaultRow; done?: true }) => {
     rows.push(m.row);
     wake?.();
@@ -118,6 +127,7 @@ async function work(): Promise<void> {
     process.send!({ ready: true });
     for (let row = await take(); row; row = await take()) process.send!({ outcome: await checkFault(lib, browser, row) });
   } finally {
+    process.removeAllListeners('disconnect');
     await browser.close();
     process.disconnect();
   }
