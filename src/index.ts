@@ -14,12 +14,14 @@ import type { Profile } from './profile/types.ts';
 import type { LoadOptions } from './profile/load.ts';
 import type { RunConformanceOptions, ConformanceResult } from './conformance/runner.ts';
 import type { Sandbox, SandboxOptions, FaultInfo } from './sandbox/index.ts';
+import type { PsuBrowser } from './psu/index.ts';
 
 export type { RunConformanceOptions, ConformanceResult, ConformanceEvent } from './conformance/runner.ts';
 export type { Summary, RuleResult, RuleStatus } from './conformance/summary.ts';
 export type { Sandbox, SandboxOptions, SandboxClient, SandboxPsu, FaultInfo } from './sandbox/index.ts';
 export type { Profile, Variant, Fn } from './profile/types.ts';
 export type { LoadOptions } from './profile/load.ts';
+export type { PsuBrowser } from './psu/index.ts';
 export type { Exchange } from './client/exchange.ts';
 export type { Operation, CallOptions, ApiResult } from './client/operations.ts';
 export type { SignatureCheck } from './client/jws.ts';
@@ -64,6 +66,25 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const sandbox = await import('./sandbox/index.ts');
   return sandbox.startSandbox(options);
+}
+
+/**
+ * A PSU browser (headless Chromium, started at its first journey) for several `runConformance`
+ * calls one after another: `runConformance({ browser })` uses it instead of starting its own and
+ * leaves it open, so Chromium starts once. Each journey still gets a context wiped of the previous
+ * journey's cookies and storage. Close it with `browser.close()` when done.
+ *
+ * @example
+ * const browser = await openBrowser();
+ * try {
+ *   for (const tags of ['@ais', '@pis']) await runConformance({ tags, browser, reportDir: `reports/${tags.slice(1)}` });
+ * } finally {
+ *   await browser.close();
+ * }
+ */
+export async function openBrowser(options: { env?: Record<string, string | undefined> } = {}): Promise<PsuBrowser> {
+  const { PsuBrowser } = await import('./psu/index.ts');
+  return new PsuBrowser({ env: options.env ?? process.env });
 }
 
 /** The sandbox's faults, each breaking one rule (or misbehaving below the spec, for chaos faults). */

@@ -20,6 +20,25 @@ export interface RunParameters {
   prewarm: string[];
   /** How many PSU journeys may run at once in the one browser. */
   journeys: number;
+  /** The key of a browser the caller lent the run ({@link lendBrowser}); absent: the run starts its own. */
+  browserKey?: string;
+}
+
+/**
+ * Browsers lent to runs in this thread, by key. A process-wide registry (not a module variable)
+ * because the runner and the step definitions may be two instances of this module (src/ and
+ * dist/); a browser cannot cross threads, so a worker thread finds nothing and starts its own.
+ */
+const LENT = Symbol.for('obtpp.lentBrowsers');
+function lentBrowsers(): Map<string, PsuBrowser> {
+  const g = globalThis as { [LENT]?: Map<string, PsuBrowser> };
+  return (g[LENT] ??= new Map());
+}
+
+/** Lends `browser` to the runs given the returned key; the function returned takes it back. */
+export function lendBrowser(key: string, browser: PsuBrowser): () => void {
+  lentBrowsers().set(key, browser);
+  return () => void lentBrowsers().delete(key);
 }
 
 /**
@@ -70,6 +89,8 @@ export class RunContext {
   readonly main: Lane;
   private readonly lanes: Lane[] = [];
   private browserInstance?: PsuBrowser;
+  /** True when the browser is the caller's (lent): the run uses it and leaves it open. */
+  private browserLent = false;
   private readonly pool = new Map<string, Promise<unknown>>();
   private running = 0;
   private readonly waiting: Array<{ priority: number; go: () => void }> = [];
@@ -114,7 +135,11 @@ export class RunContext {
   }
 
   browser(): PsuBrowser {
-    this.browserInstance ??= new PsuBrowser({ env: process.env, stepTimeoutMs: this.profile.timeouts.browserStepMs });
+    if (!this.browserInstance) {
+      const lent = this.params.browserKey ? lentBrowsers().get(this.params.browserKey) : undefined;
+      this.browserLent = !!lent;
+      this.browserInstance = lent ?? new PsuBrowser({ env: process.env, stepTimeoutMs: this.profile.timeouts.browserStepMs });
+    }
     return this.browserInstance;
   }
 
@@ -181,7 +206,7 @@ export class RunContext {
   }
 
   async close(): Promise<void> {
-    await this.browserInstance?.close().catch(() => undefined);
+    if (!this.browserLent) await this.browserInstance?.close().catch(() => undefined);
     await Promise.all(this.lanes.map((l) => l.http.close()));
   }
 }

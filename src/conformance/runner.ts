@@ -15,6 +15,8 @@ import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
+import type { PsuBrowser } from '../psu/index.ts';
+import type { ISupportCodeLibrary } from '@cucumber/cucumber/api';
 
 /** Options of {@link runConformance}. Every one has a default. */
 export interface RunConformanceOptions {
@@ -37,6 +39,14 @@ export interface RunConformanceOptions {
   dialect?: Dialect;
   /** Faults to switch on in the embedded sandbox (see `listFaults()`); only without `profile`. */
   sandboxFaults?: string[];
+  /**
+   * A PSU browser from `openBrowser()` to use instead of starting one, so that several runs one
+   * after another in one program start Chromium once. Every journey still gets a context wiped of
+   * the previous journey's cookies and storage, as within a run. The run leaves the browser open
+   * (its owner closes it), also when interrupted. With `parallel` above 1 each worker thread
+   * starts its own browser (a browser cannot cross threads).
+   */
+  browser?: PsuBrowser;
   /** With `strict`, an `incomplete` verdict (a rule that could not be judged) exits 1. Default false. */
   strict?: boolean;
   /** Working directory for relative paths. Default: `process.cwd()`. */
@@ -108,6 +118,16 @@ export function packageRoot(): string {
 class Interrupted extends Error {}
 
 /**
+ * The step definitions, as cucumber collected them in this thread's first run. They are ES
+ * modules, which run once per process: a second run that imported them again would find no step
+ * defined, so it reuses the library (keyed by the files it was loaded from).
+ */
+const supportLibraries = new Map<string, ISupportCodeLibrary>();
+
+/** True while a run is going on in this thread (the step definitions' run context is one per thread). */
+let active = false;
+
+/**
  * Runs the conformance suite through cucumber's programmatic API and writes junit.xml,
  * messages.ndjson (cucumber's own formatters), summary.json and report.html to the report dir.
  *
@@ -117,6 +137,20 @@ class Interrupted extends Error {}
  * throw: it is in the summary, and the result's exit code is 1.
  */
 export async function runConformance(options: RunConformanceOptions = {}): Promise<ConformanceResult> {
+  if (active) {
+    throw new UsageError('runConformance is already running in this thread: runs in one thread go one after another', {
+      hint: 'await the first run; for runs side by side use another process or worker thread',
+    });
+  }
+  active = true;
+  try {
+    return await runOnce(options);
+  } finally {
+    active = false;
+  }
+}
+
+async function runOnce(options: RunConformanceOptions): Promise<ConformanceResult> {
   const startedAt = new Date();
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
@@ -165,6 +199,8 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
   await checkReportDir(reportDir, options.reportDir);
 
   const work = join(tmpdir(), `obtpp-run-${randomUUID()}`);
+  /** Takes a lent browser back from the registry the step definitions find it in. */
+  let unlend: (() => void) | undefined;
   let sandbox: { stop(): Promise<void> } | undefined;
   /** The first folder this run created (removed again when the run ends without a summary). */
   let created: string | undefined;
@@ -227,6 +263,10 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
       prewarm,
       journeys: options.journeys ?? 2,
     };
+    if (options.browser) {
+      parameters.browserKey = `browser-${randomUUID()}`;
+      unlend = (await import('./context.ts')).lendBrowser(parameters.browserKey, options.browser);
+    }
     await mkdir(parameters.evidenceDir, { recursive: true });
 
     const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
@@ -251,6 +291,8 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
 
     // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
     runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
+    const supportKey = JSON.stringify(runConfiguration.support);
+    const support = supportLibraries.get(supportKey);
     // Warming and stopping share the context with the step definitions only when this is the compiled runner.
     const sameThread = (options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js');
     const RunContext = sameThread ? (await import('./context.ts')).RunContext : undefined;
@@ -277,7 +319,8 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
         for (const e of list) builder.add(e);
       }
     };
-    const running = runCucumber(runConfiguration, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, onMessage);
+    const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, onMessage);
+    void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
     const stop = async () => {
       stopped = true;
       // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…
@@ -335,6 +378,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
     emit({ type: 'done', result });
     return result;
   } finally {
+    unlend?.();
     await sandbox?.stop().catch(() => undefined);
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
     if (dirReady && !summaryWritten) {

@@ -114,6 +114,49 @@ test('runConformance: an empty selection rejects with a UsageError (exit code 2)
   }
 });
 
+/** The Chromium processes this process started (their parent is this process), but those in `earlier`. */
+async function chromiumChildren(earlier: string[] = []): Promise<string[]> {
+  const ps = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]);
+  return ps.stdout.split('\n').map((l) => l.trim()).filter((l) => /chrom/i.test(l)).map((l) => l.split(/\s+/)[0]!).filter((pid) => !earlier.includes(pid));
+}
+
+test('runConformance runs after runConformance in one program, one at a time; openBrowser lends them one browser, left open', async () => {
+  const m = await lib();
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-api-again-'));
+  const browser = await m.openBrowser();
+  const env = { ...process.env, CI: 'true' };
+  const ais01 = (r: { summary: any }) => r.summary.variants[0].rules.find((x: any) => x.id === 'AIS-01');
+  // An earlier test's interrupted run may still be closing its browser: only browsers started from here on count.
+  const earlier = await chromiumChildren();
+  try {
+    const running = m.runConformance({ variant: 'A', tags: '@AIS-01', reportDir: join(dir, 'first'), browser, env });
+    await assert.rejects(m.runConformance({ variant: 'A', tags: '@AIS-01', reportDir: join(dir, 'beside') }),
+      (e: any) => e instanceof m.UsageError && e.exitCode === 2 && /already running/.test(e.message), 'a second run at the same time is refused');
+    const first = await running;
+    assert.equal(first.exitCode, 0);
+    assert.equal(ais01(first).status, 'passed');
+    const launched = await chromiumChildren(earlier);
+    assert.equal(launched.length, 1, 'the lent browser is still running after the run');
+
+    // The second run in the same program finds the step definitions (ES modules run once), and its own bank's fault.
+    const second = await m.runConformance({ variant: 'A', tags: '@AIS-01', sandboxFaults: ['consent-status-not-awaiting'], reportDir: join(dir, 'second'), browser, env });
+    assert.equal(second.exitCode, 1);
+    assert.equal(ais01(second).status, 'failed');
+    assert.match(ais01(second).failures[0].message, /expected Data\.Status "AwaitingAuthorisation"/);
+    assert.equal(second.summary.totals.scenarios.passed + second.summary.totals.scenarios.failed, 3, 'every scenario ran its steps');
+    assert.deepEqual(await chromiumChildren(earlier), launched, 'the same browser served the second run');
+
+    // Without a lent browser the run starts its own and stops it.
+    const own = await m.runConformance({ variant: 'A', tags: '@AIS-01', reportDir: join(dir, 'own'), env });
+    assert.equal(ais01(own).status, 'passed');
+    assert.deepEqual(await chromiumChildren(earlier), launched, 'a run\'s own browser is gone when it ends; the lent one stays');
+  } finally {
+    await browser.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(await chromiumChildren(earlier), [], 'closing the lent browser stops Chromium');
+});
+
 test('startSandbox + loadProfile + createClient: a consent created, authorised by the PSU in Chromium, and the accounts read', async () => {
   const m = await lib();
   const sb = await m.startSandbox();

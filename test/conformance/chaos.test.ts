@@ -1,7 +1,8 @@
 // `obtpp conform` survives any bank: against each chaos fault of the sandbox the run ends (no crash,
 // no hang beyond the profile's time-outs), the scenarios touching the broken part fail with a message
 // that names the cause and carry the evidence, the others still pass, and the exit code says which
-// (1, or 3 when nothing could run). Real binary, real sandbox, real Chromium, real sockets.
+// (1, or 3 when nothing could run). Each run is scoped to the function that can see its fault and to
+// the registration scenarios, which see none. Real binary, real sandbox, real Chromium, real sockets.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -33,6 +34,12 @@ function obtpp(args: string[], timeoutMs = BOUND_MS): Promise<Run> {
 }
 
 interface Expectation {
+  /**
+   * The function whose scenarios can see the fault (its feature's tag): the run is scoped to them
+   * and to the registration scenarios (@dcr), which touch none of the functions, so that a
+   * scenario outside the broken part is there to pass.
+   */
+  scope: '@ais' | '@cof' | '@pis';
   /** What the failure message must say: the cause, in the harness's words. */
   cause: RegExp;
   /** The exchange the evidence must hold: its path, and its status or transport error. */
@@ -43,18 +50,18 @@ interface Expectation {
 
 /** Per chaos fault, through the embedded sandbox (tls-host-mismatch has its own test below). */
 const EXPECT: Record<Exclude<ChaosFaultName, 'tls-host-mismatch'>, Expectation> = {
-  'slow-response': { cause: /the bank gave no usable answer: time-out after 3000 ms/, exchange: { path: /\/balances$/, error: 'timeout' } },
-  'connection-reset': { cause: /the bank gave no usable answer: connection to \S+ was closed before the response was complete/, exchange: { path: /\/transactions$/, error: 'connection_reset' } },
-  'html-body': { cause: /body is not JSON: Content-Type text\/html/, exchange: { path: /\/accounts\/[^/]+$/, status: 200 } },
-  'invalid-json': { cause: /body is not JSON although its Content-Type is application\/json/, exchange: { path: /\/funds-confirmations$/, status: 201 } },
-  'wrong-content-type': { cause: /Content-Type text\/plain.*must come with Content-Type application\/json/, exchange: { path: /\/status$/, status: 200 } },
-  'oversized-body': { cause: /the bank gave no usable answer: response body over 1048576 bytes/, exchange: { path: /\/transactions\/[^/]+$/, error: 'body_too_large' } },
-  '500-no-body': { cause: /→ 500 Internal Server Error \(no body\)/, exchange: { path: /\/funds-confirmation-consents\/[^/]+$/, status: 500 } },
-  '503-no-body': { cause: /→ 503 Service Unavailable \(no body\)/, exchange: { path: /\/domestic-payments$/, status: 503 } },
-  '429-retry-after': { cause: /→ 429 Too Many Requests \(Retry-After: 30\)/, exchange: { path: /\/domestic-payments\/[^/]+$/, status: 429 } },
-  'redirect-other-host': { cause: /→ 307 Temporary Redirect \(redirect to https:\/\/gateway\.other-bank\.invalid\/\S+\)/, exchange: { path: /\/funds-confirmation-consents$/, status: 307 } },
-  'login-page-hangs': { cause: /step 0 \(open the authorization URL\): the bank's page did not finish loading within 5000 ms/, screenshot: true },
-  'no-approve-button': { cause: /step 7 \(click \[data-testid="approve"\]\): selector "\[data-testid="approve"\]" not found within 5000 ms/, screenshot: true },
+  'slow-response': { scope: '@ais', cause: /the bank gave no usable answer: time-out after 3000 ms/, exchange: { path: /\/balances$/, error: 'timeout' } },
+  'connection-reset': { scope: '@ais', cause: /the bank gave no usable answer: connection to \S+ was closed before the response was complete/, exchange: { path: /\/transactions$/, error: 'connection_reset' } },
+  'html-body': { scope: '@ais', cause: /body is not JSON: Content-Type text\/html/, exchange: { path: /\/accounts\/[^/]+$/, status: 200 } },
+  'invalid-json': { scope: '@cof', cause: /body is not JSON although its Content-Type is application\/json/, exchange: { path: /\/funds-confirmations$/, status: 201 } },
+  'wrong-content-type': { scope: '@pis', cause: /Content-Type text\/plain.*must come with Content-Type application\/json/, exchange: { path: /\/status$/, status: 200 } },
+  'oversized-body': { scope: '@ais', cause: /the bank gave no usable answer: response body over 1048576 bytes/, exchange: { path: /\/transactions\/[^/]+$/, error: 'body_too_large' } },
+  '500-no-body': { scope: '@cof', cause: /→ 500 Internal Server Error \(no body\)/, exchange: { path: /\/funds-confirmation-consents\/[^/]+$/, status: 500 } },
+  '503-no-body': { scope: '@pis', cause: /→ 503 Service Unavailable \(no body\)/, exchange: { path: /\/domestic-payments$/, status: 503 } },
+  '429-retry-after': { scope: '@pis', cause: /→ 429 Too Many Requests \(Retry-After: 30\)/, exchange: { path: /\/domestic-payments\/[^/]+$/, status: 429 } },
+  'redirect-other-host': { scope: '@cof', cause: /→ 307 Temporary Redirect \(redirect to https:\/\/gateway\.other-bank\.invalid\/\S+\)/, exchange: { path: /\/funds-confirmation-consents$/, status: 307 } },
+  'login-page-hangs': { scope: '@pis', cause: /step 0 \(open the authorization URL\): the bank's page did not finish loading within 5000 ms/, screenshot: true },
+  'no-approve-button': { scope: '@pis', cause: /step 7 \(click \[data-testid="approve"\]\): selector "\[data-testid="approve"\]" not found within 5000 ms/, screenshot: true },
 };
 
 interface Failure { rule: string; scenario: string; message: string; evidence?: { exchanges?: any[]; screenshots?: string[] } }
@@ -75,7 +82,7 @@ describe('obtpp conform against a chaos bank', { concurrency: 2 }, () => {
       let passed = false;
       try {
         const started = Date.now();
-        const run = await obtpp(['conform', '--variant', 'A', '--sandbox-fault', fault, '--report-dir', dir, '--json']);
+        const run = await obtpp(['conform', '--variant', 'A', '--sandbox-fault', fault, '--tags', `${expect.scope} or @dcr`, '--report-dir', dir, '--json']);
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         assert.equal(run.signal, null, `the run was killed after ${BOUND_MS} ms: a hang`);
         assert.equal(run.code, 1, `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`);
@@ -84,6 +91,7 @@ describe('obtpp conform against a chaos bank', { concurrency: 2 }, () => {
         assert.deepEqual(JSON.parse(run.stdout), summary, '--json prints summary.json');
         assert.equal(summary.verdict, 'fail');
         assert.ok(summary.totals.scenarios.passed > 0, 'the other scenarios still ran and passed');
+        assert.ok(summary.variants[0].rules.some((r: any) => r.id.startsWith('DCR-') && r.status === 'passed'), 'the scenarios outside the broken function passed');
         const failures = failuresOf(summary);
         const named = failures.filter((f) => expect.cause.test(f.message));
         assert.ok(named.length > 0, `a failure names the cause ${expect.cause}; got:\n${failures.map((f) => `  ${f.rule}: ${f.message.split('\n')[0]}`).join('\n')}`);

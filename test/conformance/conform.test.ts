@@ -1,12 +1,15 @@
-// `obtpp conform` through the real binary: the embedded sandbox passes, and every sandbox fault is
-// caught by the rule it breaks. These runs use real sockets, the real sandbox and real Chromium.
-import { test } from 'node:test';
+// The embedded sandbox passes `obtpp conform` through the real binary, and every sandbox fault is
+// caught by the rule it breaks, each in its own conformance run (runConformance, the function the
+// binary calls, several runs per worker process: test/conformance/fault-runs.ts). These runs use
+// real sockets, the real sandbox and real Chromium.
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkFaults, type FaultOutcome, type FaultRow } from './fault-runs.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -56,44 +59,64 @@ test('obtpp conform certifies the embedded sandbox: both variants, exit 0, every
   }
 });
 
-test('every sandbox fault makes obtpp conform exit 1 with the fault\'s rule failed', async () => {
-  const list = await obtpp(['sandbox', '--list-faults', '--json']);
+/** One bank's faults: where the list comes from and the run that must catch each fault. */
+interface FaultSuite {
+  /** The test's name says which bank. */
+  bank: string;
+  /** Printed before each fault's name. */
+  label: string;
+  /** The `obtpp` command that lists the bank's faults as JSON. */
+  list: string[];
+  /** At least this many rule faults (the issues' count). */
+  minimum: number;
+  /** The run for one fault: only it switched on, scoped to the scenarios of its rule (its tag). */
+  options: (fault: { name: string; rule: string }) => FaultRow['options'];
+}
+
+// Each fault's run is scoped to the scenarios of the rule it breaks (its tag): a scenario brings
+// its own set-ups (consents, authorisations) through its Given steps, so nothing else need run.
+// The full clean run above proves the other rules pass; here only detection is in question.
+// Chaos faults break no rule of the spec (the bank misbehaves below it): test/conformance/chaos.test.ts
+// judges those. Data faults break nothing (test/conformance/verdicts.test.ts judges those).
+// A bank's faults are one row here.
+const FAULT_SUITES: FaultSuite[] = [
+  {
+    bank: 'sandbox',
+    label: '',
+    list: ['sandbox', '--list-faults', '--json'],
+    minimum: 24,
+    options: (f) => ({ variant: 'A', parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}` }),
+  },
+];
+
+/** Every suite's rule faults, each with its run. */
+async function faultRows(suite: FaultSuite): Promise<FaultRow[]> {
+  const list = await obtpp(suite.list);
   assert.equal(list.code, 0, list.stderr);
-  // Chaos faults break no rule of the spec (the bank misbehaves below it): test/conformance/chaos.test.ts judges those.
-  // Data faults break nothing (test/conformance/verdicts.test.ts judges those).
-  const faults: Array<{ name: string; rule: string; level?: 'SHOULD' }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
-  assert.ok(faults.length >= 24, `at least the 24 faults of the issue, got ${faults.length}`);
-  const missed: string[] = [];
-  const queue = [...faults];
-  // Each fault's run is scoped to the scenarios of the rule it breaks (its tag): a scenario brings
-  // its own set-ups (consents, authorisations) through its Given steps, so nothing else need run.
-  // The full clean run above proves the other rules pass; here only detection is in question.
-  // Two runs at a time: the machine has two cores and each run has its own sandbox and browser.
-  const worker = async () => {
-    for (let fault = queue.shift(); fault; fault = queue.shift()) {
-      const dir = await mkdtemp(join(tmpdir(), `obtpp-fault-${fault.name}-`));
-      try {
-        const run = await obtpp(['conform', '--variant', 'A', '--parallel', '1', '--sandbox-fault', fault.name, '--tags', `@${fault.rule}`, '--report-dir', dir, '--json']);
-        const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
-        const rule = summary.variants[0].rules.find((r: any) => r.id === fault.rule);
-        const failed = run.code === 1 && summary.verdict === 'fail' && rule?.status === 'failed';
-        // A fault that breaks only a SHOULD (stricter than the official schema) is caught as a warning of its rule.
-        const warned = fault.level === 'SHOULD' && rule?.status !== 'failed' && (rule?.warnings?.length ?? 0) > 0;
-        const caught = failed || warned;
-        if (!caught) missed.push(`${fault.name} (${fault.rule}): exit ${run.code}, rule ${rule?.status}`);
-        // The scoped run judged the rule (not merely left it unjudged) and nothing but it ran.
-        const ran = summary.variants[0].rules.filter((r: any) => r.status !== 'skipped' && r.status !== 'not-applicable').map((r: any) => r.id);
-        if (caught && ran.join() !== fault.rule) missed.push(`${fault.name} (${fault.rule}): the scoped run judged ${ran.join(', ')}`);
-        const how = failed ? rule.failures[0].message.split('\n')[0] : warned ? `SHOULD warning: ${rule.warnings[0].problems?.[0] ?? rule.warnings[0].message}` : '';
-        process.stdout.write(`# fault ${fault.name}: ${caught ? 'detected' : 'MISSED'} by ${fault.rule}${caught ? ` — ${how}` : ''}\n`);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  process.stdout.write(`# sandbox faults detected: ${faults.length - missed.length} of ${faults.length}\n`);
-  assert.deepEqual(missed, []);
+  const faults: Array<{ name: string; rule: string; level?: 'SHOULD'; kind?: string }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
+  assert.ok(faults.length >= suite.minimum, `at least the ${suite.minimum} faults of the issues, got ${faults.length}`);
+  return faults.map((f) => ({ label: suite.label, name: f.name, rule: f.rule, ...(f.level ? { level: f.level } : {}), options: suite.options(f) }));
+}
+
+describe('every sandbox fault makes the conformance run exit 1 with the fault\'s rule failed', () => {
+  // All suites' runs go through one pool: two worker processes (the machine has two cores), each
+  // running one fault's conformance run at a time in-process, every run with its own sandbox.
+  let outcomes: Promise<Map<FaultSuite, FaultOutcome[]>> | undefined;
+  const all = () => (outcomes ??= (async () => {
+    const rows = new Map<FaultSuite, FaultRow[]>();
+    for (const suite of FAULT_SUITES) rows.set(suite, await faultRows(suite));
+    const done = await checkFaults([...rows.values()].flat(), 2, (o) => process.stdout.write(`${o.line}\n`));
+    return new Map([...rows].map(([suite, list]) => [suite, done.filter((o) => list.includes(o.row))]));
+  })());
+
+  for (const suite of FAULT_SUITES) {
+    test(`${suite.bank}: each fault is caught by its own rule in a run scoped to that rule`, async () => {
+      const mine = (await all()).get(suite)!;
+      const missed = mine.flatMap((o) => o.problems);
+      process.stdout.write(`# ${suite.label}sandbox faults detected: ${mine.filter((o) => o.caught).length} of ${mine.length}\n`);
+      assert.deepEqual(missed, []);
+    });
+  }
 });
 
 // The Berlin Group bank's faults (obtpp sandbox --dialect berlin-group --list-faults), each caught
