@@ -87,6 +87,14 @@ const FAULT_SUITES: FaultSuite[] = [
     minimum: 24,
     options: (f) => ({ variant: 'A', parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}` }),
   },
+  {
+    // The Berlin Group bank: each fault caught by its rule in a berlin-group run scoped to that rule.
+    bank: 'berlin-group sandbox',
+    label: 'berlin-group ',
+    list: ['sandbox', '--dialect', 'berlin-group', '--list-faults', '--json'],
+    minimum: 20,
+    options: (f) => ({ dialect: 'berlin-group', variant: 'A', parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}` }),
+  },
 ];
 
 /** Every suite's rule faults, each with its run. */
@@ -117,37 +125,4 @@ describe('every sandbox fault makes the conformance run exit 1 with the fault\'s
       assert.deepEqual(missed, []);
     });
   }
-});
-
-// The Berlin Group bank's faults (obtpp sandbox --dialect berlin-group --list-faults), each caught
-// by its rule in a run of the berlin-group dialect scoped to that rule, as above.
-test('every berlin-group sandbox fault makes obtpp conform --dialect berlin-group exit 1 with the fault\'s rule failed', async () => {
-  const list = await obtpp(['sandbox', '--dialect', 'berlin-group', '--list-faults', '--json']);
-  assert.equal(list.code, 0, list.stderr);
-  const faults: Array<{ name: string; rule: string; level?: 'SHOULD' }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
-  assert.ok(faults.length >= 20, `a fault for each berlin-group rule, got ${faults.length}`);
-  const missed: string[] = [];
-  const queue = [...faults];
-  const worker = async () => {
-    for (let fault = queue.shift(); fault; fault = queue.shift()) {
-      const dir = await mkdtemp(join(tmpdir(), `obtpp-bg-fault-${fault.name}-`));
-      try {
-        const run = await obtpp(['conform', '--dialect', 'berlin-group', '--variant', 'A', '--sandbox-fault', fault.name, '--tags', `@${fault.rule}`, '--report-dir', dir, '--json']);
-        const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
-        const rule = summary.variants[0].rules.find((r: any) => r.id === fault.rule);
-        const failed = run.code === 1 && summary.verdict === 'fail' && rule?.status === 'failed';
-        const warned = fault.level === 'SHOULD' && run.code === 0 && rule?.status === 'passed' && (rule?.warnings?.length ?? 0) > 0;
-        if (!failed && !warned) missed.push(`${fault.name} (${fault.rule}): exit ${run.code}, rule ${rule?.status}`);
-        const ran = summary.variants[0].rules.filter((r: any) => r.status !== 'skipped' && r.status !== 'not-applicable').map((r: any) => r.id);
-        if ((failed || warned) && ran.join() !== fault.rule) missed.push(`${fault.name} (${fault.rule}): the scoped run judged ${ran.join(', ')}`);
-        const how = failed ? rule.failures[0].message.split('\n')[0] : warned ? `SHOULD warning: ${rule.warnings[0].problems?.[0] ?? rule.warnings[0].message}` : '';
-        process.stdout.write(`# berlin-group fault ${fault.name}: ${failed || warned ? 'detected' : 'MISSED'} by ${fault.rule}${how ? ` — ${how}` : ''}\n`);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  process.stdout.write(`# berlin-group sandbox faults detected: ${faults.length - missed.length} of ${faults.length}\n`);
-  assert.deepEqual(missed, []);
 });
