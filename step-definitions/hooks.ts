@@ -9,7 +9,8 @@ import { SHARED_GIVENS } from './support/setups.ts';
 /** Media type of the evidence attached to a failed scenario (read back by the summary writer). */
 export const EVIDENCE_MEDIA_TYPE = 'application/vnd.obtpp.evidence+json';
 
-let prewarmed = false;
+/** The runs whose shared set-ups have been started (a program may run several, one after another). */
+const prewarmed = new WeakSet<RunContext>();
 
 /**
  * Starts every shared set-up the selected scenarios will ask for, each on a lane of its own, the
@@ -37,8 +38,8 @@ Before(async function (this: ConformanceWorld, { pickle }) {
   this.ctx = await RunContext.get(this.parameters);
   this.lane = this.ctx.main;
   this.stopRecording = this.lane.record(this.exchanges);
-  if (!prewarmed) {
-    prewarmed = true;
+  if (!prewarmed.has(this.ctx)) {
+    prewarmed.add(this.ctx);
     prewarm(this);
   }
 });
