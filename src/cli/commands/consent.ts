@@ -17,6 +17,8 @@ export interface CofFlags extends CommonFlags { debtorScheme?: string; debtorId?
 export interface PisFlags extends CommonFlags {
   amount?: string; currency?: string; creditorId?: string; creditorName?: string; creditorScheme?: string;
   debtorId?: string; debtorScheme?: string; debtorName?: string; reference?: string; idempotencyKey?: string;
+  /** berlin-group only. */
+  product?: string; creditorIban?: string; debtorIban?: string;
 }
 
 /** The request body and local summary of an account-access consent from its flags. */
@@ -115,12 +117,46 @@ export async function createCof(io: Io, flags: CofFlags): Promise<void> {
 
 export async function createPis(io: Io, flags: PisFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect === 'berlin-group') return createBgPis(session, out, flags);
+    const bgOnly = ([['--product', flags.product], ['--creditor-iban', flags.creditorIban], ['--debtor-iban', flags.debtorIban]] as const).filter(([, v]) => v !== undefined).map(([f]) => f);
+    if (bgOnly.length) throw new UsageError(`${bgOnly.join(', ')}: berlin-group terms; a UK payment-order consent names --creditor-id and --debtor-id (with their schemes)`);
     const { body, summary } = await pisConsent(session, flags);
     const { result, record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey));
     if (out.json) return out.document(result.body);
     created(out, record);
     out.line(`PaymentId ${record.id}: obtpp payment get ${record.id} once authorised`);
+  }, BOTH);
+}
+
+/** berlin-group: the payment itself, POST /v1/payments/{payment-product} (JSON products), with the SCA link it answers. */
+async function createBgPis(session: Session, out: Out, flags: PisFlags): Promise<void> {
+  const ukOnly = ([['--creditor-id', flags.creditorId], ['--creditor-scheme', flags.creditorScheme], ['--debtor-id', flags.debtorId], ['--debtor-scheme', flags.debtorScheme], ['--debtor-name', flags.debtorName], ['--idempotency-key', flags.idempotencyKey]] as const)
+    .filter(([, v]) => v !== undefined).map(([f]) => f);
+  if (ukOnly.length) throw new UsageError(`${ukOnly.join(', ')}: UK Open Banking terms; a berlin-group payment names --debtor-iban, --creditor-iban and --creditor-name`);
+  const { buildPaymentInitiation } = await import('../../dialects/berlin-group/builders.ts');
+  const { PAYMENT_PRODUCTS } = await import('../../dialects/berlin-group/schemas/payments.ts');
+  const product = flags.product ?? session.profile.paths.paymentProduct;
+  if (!(PAYMENT_PRODUCTS as readonly string[]).includes(product)) throw new UsageError(`--product ${product}: expected one of ${PAYMENT_PRODUCTS.join(', ')}`);
+  const iban = (flag: string, value: string | undefined, what: string) => {
+    const v = required(flag, value, what).replace(/\s/g, '').toUpperCase();
+    if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(v)) throw new UsageError(`${flag} ${value}: not an IBAN (two letters, two check digits, up to 30 letters and digits)`);
+    return v;
+  };
+  const body = buildPaymentInitiation({
+    debtor: { iban: iban('--debtor-iban', flags.debtorIban, 'the paying account\'s IBAN, e.g. from obtpp accounts') },
+    creditor: { iban: iban('--creditor-iban', flags.creditorIban, 'the payee\'s IBAN') },
+    creditorName: required('--creditor-name', flags.creditorName, 'the payee\'s name'),
+    amount: parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00')),
+    currency: parseCurrency('--currency', flags.currency ?? 'EUR'),
+    endToEndIdentification: `obtpp-e2e-${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    ...(flags.reference !== undefined ? { remittance: flags.reference } : {}),
   });
+  if (body.creditorName.length > 70) throw new UsageError('--creditor-name: at most 70 characters');
+  if ((body.remittanceInformationUnstructured?.length ?? 0) > 140) throw new UsageError('--reference: at most 140 characters');
+  const { createBgPayment } = await import('../../session/berlin-group.ts');
+  const { result, record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => createBgPayment(session, product, body));
+  if (out.json) return out.document(result.body);
+  out.line(`created payment ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise, then obtpp payment status`);
 }
 
 /**
