@@ -317,7 +317,9 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
   await withSession(io, flags, async (session, out) => {
     const record = await session.consent(undefined, consentArg(id, flags));
     const outcome = await authoriseConsent(session, out, record, flags);
-    if (outcome.status === 'rejected' && outcome.error !== 'access_denied') io.exitCode = 1;
+    // The rejection asked for: access_denied (OAuth2), or a berlin-group consent read rejected / payment RJCT after the redirect SCA.
+    const asked = outcome.status === 'rejected' && (outcome.error === 'access_denied' || (flags.reject === true && ['rejected', 'RJCT'].includes(outcome.error)));
+    if (outcome.status === 'rejected' && !asked) io.exitCode = 1;
     if (out.json) return out.document(outcome);
     out.line(describeOutcome(outcome));
     if (outcome.status === 'authorised') out.line(next(record.fn));

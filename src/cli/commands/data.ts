@@ -116,6 +116,9 @@ export async function transactions(io: Io, accountId: string, flags: Transaction
     toBookingDateTime: flags.to === undefined ? undefined : parseWhen('--to', flags.to),
   };
   await withSession(io, flags, async (session, out) => {
+    if (bookingStatus !== undefined && session.profile.dialect !== 'berlin-group') {
+      throw new UsageError('--booking-status is a berlin-group query parameter: a UK bank lists booked and pending transactions together (their Status tells them apart)');
+    }
     const record = await aisConsentOf(session, flags);
     if (session.profile.dialect === 'berlin-group') {
       const { readBgTransactions } = await bg();
@@ -125,7 +128,6 @@ export async function transactions(io: Io, accountId: string, flags: Transaction
       if (out.json) return out.document(result.body);
       return printBgTransactions(out, result.body);
     }
-    if (bookingStatus !== undefined) throw new UsageError('--booking-status is a berlin-group query parameter: a UK bank lists booked and pending transactions together (their Status tells them apart)');
     const result = await out.step(`reading the transactions of ${accountId}`, () => session.withUserToken(record, async (token) => session.check(await session.client.getTransactions(accountId, { token, query }), [200])));
     if (out.json) return out.document(result.body);
     printTransactions(out, result.body);

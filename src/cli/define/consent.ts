@@ -70,7 +70,7 @@ Example:
     .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
     .option('--accounts <ids>', 'accounts to tick: all, first, first:N (by position, whatever the page calls them), or AccountIds / identifications / names, comma-separated (default the profile\'s psu.accounts, else all)')
     .option('--debtor <id>', 'the debtor to choose when the bank offers the choice (payment without debtor; default the first)')
-    .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied)')
+    .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied; berlin-group: when the consent then reads rejected, the payment RJCT)')
     .option('--manual', 'print the authorization URL on stderr and wait for the redirect back, for you to do the PSU\'s part in your own browser')
     .option('--callback-port <n>', 'manual mode: port of the loopback server that receives the redirect (0: any; paste the final URL there)')
     .addHelpText('after', `
