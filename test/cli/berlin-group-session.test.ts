@@ -180,8 +180,25 @@ test('with SCA by OAuth2: the payment in the scope (PIS:{paymentId}), then accep
   assert.ok(doc(await o('transactions', 'alice-current', '--json')).transactions.booked.length > 0);
 });
 
+test('obtpp flow ais and flow pis against a berlin-group profile; flow cof says what replaces it', async () => {
+  const ais = doc(await bg('flow.json', 'flow', 'ais', '--accounts', 'alice-savings', '--json'));
+  assert.equal(ais.flow, 'ais');
+  assert.equal(ais.authorisation.status, 'authorised');
+  assert.equal(ais.accountId, 'alice-savings');
+  assert.deepEqual(ais.accounts.accounts.map((a: { resourceId: string }) => a.resourceId), ['alice-savings']);
+  assert.equal(ais.balances.account.iban, ibans['alice-savings']);
+  assert.ok(ais.transactions.transactions.booked.length > 0);
+  const human = ok(await bg('flow.json', 'flow', 'ais', '--accounts', 'alice-savings'));
+  assert.match(human.stdout, /^Balances of alice-savings$/m);
+  assert.match(human.stdout, /^closingBooked\s+\S+\s+EUR/m);
+  const pis = doc(await bg('flow.json', 'flow', 'pis', '--product', 'instant-sepa-credit-transfers', '--debtor-iban', ibans['alice-savings'], '--creditor-iban', ibans['bob-current'], '--creditor-name', 'Bob Baker', '--json'));
+  assert.deepEqual([pis.flow, pis.product, pis.authorisation.status, pis.payment.instructedAmount.amount, pis.status.transactionStatus], ['pis', 'instant-sepa-credit-transfers', 'authorised', '10.00', 'ACSC']);
+  refused(await bg('flow.json', 'flow', 'cof'), /flow cof: a berlin-group bank has no funds-confirmation consent to create .*obtpp funds confirm --iban/);
+});
+
 test('the Berlin Group flags on a UK profile are usage errors in one line (exit 2), before any call', async () => {
   const u = (...args: string[]) => obtpp([...args, '--profile', ukFile, '--state', join(dir, 'uk-state.json')]);
   refused(await u('transactions', 'alice-current', '--booking-status', 'pending'), /--booking-status is a berlin-group query parameter/);
   refused(await u('consent', 'create', 'pis', '--amount', '1.00', '--product', 'sepa-credit-transfers', '--creditor-iban', 'DE89370400440532013000'), /--product, --creditor-iban: berlin-group terms/);
+  refused(await u('flow', 'pis', '--debtor-iban', 'DE89370400440532013000', '--creditor-id', '30963452000417', '--creditor-name', 'Bob'), /--debtor-iban: berlin-group terms/);
 });

@@ -54,6 +54,8 @@ export async function cofConsent(session: Session, flags: CofFlags) {
 }
 
 export async function pisConsent(session: Session, flags: PisFlags) {
+  const bgOnly = ([['--product', flags.product], ['--creditor-iban', flags.creditorIban], ['--debtor-iban', flags.debtorIban]] as const).filter(([, v]) => v !== undefined).map(([f]) => f);
+  if (bgOnly.length) throw new UsageError(`${bgOnly.join(', ')}: berlin-group terms; a UK payment-order consent names --creditor-id and --debtor-id (with their schemes)`);
   const amount = parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00'));
   const currency = parseCurrency('--currency', flags.currency ?? 'GBP');
   const creditorId = required('--creditor-id', flags.creditorId, 'the payee\'s account identification (e.g. sort code + account number)');
@@ -94,16 +96,22 @@ export async function createAis(io: Io, flags: AisFlags): Promise<void> {
  * accounts, balances and transactions, valid until --expires (a date), 4 accesses a day.
  */
 async function createBgAis(session: Session, out: Out, flags: AisFlags): Promise<void> {
+  const { body, summary } = await bgAisConsent(flags);
+  const { createBgConsent } = await import('../../session/berlin-group.ts');
+  const { result, record } = await out.step('creating the consent (POST /v1/consents)', () => createBgConsent(session, body, summary));
+  if (out.json) return out.document(result.body);
+  out.line(`created consent ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise`);
+}
+
+/** The berlin-group consent's body from the flags (the UK-only ones refused); shared with `flow ais`. */
+export async function bgAisConsent(flags: AisFlags) {
   if (flags.permissions !== undefined || flags.from !== undefined || flags.to !== undefined) {
     throw new UsageError('--permissions, --from and --to are UK Open Banking terms: a berlin-group consent names access, validUntil (--expires) and frequencyPerDay');
   }
   const validUntil = parseWhen('--expires', flags.expires ?? '+90d').slice(0, 10);
   const { buildConsent } = await import('../../dialects/berlin-group/builders.ts');
-  const { createBgConsent } = await import('../../session/berlin-group.ts');
   const body = buildConsent({ access: { accounts: [], balances: [], transactions: [] }, recurringIndicator: true, validUntil, frequencyPerDay: 4 });
-  const { result, record } = await out.step('creating the consent (POST /v1/consents)', () => createBgConsent(session, body, { expiration: validUntil }));
-  if (out.json) return out.document(result.body);
-  out.line(`created consent ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise`);
+  return { body, summary: { expiration: validUntil } };
 }
 
 export async function createCof(io: Io, flags: CofFlags): Promise<void> {
@@ -118,8 +126,6 @@ export async function createCof(io: Io, flags: CofFlags): Promise<void> {
 export async function createPis(io: Io, flags: PisFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     if (session.profile.dialect === 'berlin-group') return createBgPis(session, out, flags);
-    const bgOnly = ([['--product', flags.product], ['--creditor-iban', flags.creditorIban], ['--debtor-iban', flags.debtorIban]] as const).filter(([, v]) => v !== undefined).map(([f]) => f);
-    if (bgOnly.length) throw new UsageError(`${bgOnly.join(', ')}: berlin-group terms; a UK payment-order consent names --creditor-id and --debtor-id (with their schemes)`);
     const { body, summary } = await pisConsent(session, flags);
     const { result, record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey));
     if (out.json) return out.document(result.body);
@@ -130,6 +136,15 @@ export async function createPis(io: Io, flags: PisFlags): Promise<void> {
 
 /** berlin-group: the payment itself, POST /v1/payments/{payment-product} (JSON products), with the SCA link it answers. */
 async function createBgPis(session: Session, out: Out, flags: PisFlags): Promise<void> {
+  const { product, body } = await bgPayment(session, flags);
+  const { createBgPayment } = await import('../../session/berlin-group.ts');
+  const { result, record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => createBgPayment(session, product, body));
+  if (out.json) return out.document(result.body);
+  out.line(`created payment ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise, then obtpp payment status`);
+}
+
+/** The berlin-group payment initiation (product and body) from the flags (the UK-only ones refused); shared with `flow pis`. */
+export async function bgPayment(session: Session, flags: PisFlags) {
   const ukOnly = ([['--creditor-id', flags.creditorId], ['--creditor-scheme', flags.creditorScheme], ['--debtor-id', flags.debtorId], ['--debtor-scheme', flags.debtorScheme], ['--debtor-name', flags.debtorName], ['--idempotency-key', flags.idempotencyKey]] as const)
     .filter(([, v]) => v !== undefined).map(([f]) => f);
   if (ukOnly.length) throw new UsageError(`${ukOnly.join(', ')}: UK Open Banking terms; a berlin-group payment names --debtor-iban, --creditor-iban and --creditor-name`);
@@ -153,10 +168,7 @@ async function createBgPis(session: Session, out: Out, flags: PisFlags): Promise
   });
   if (body.creditorName.length > 70) throw new UsageError('--creditor-name: at most 70 characters');
   if ((body.remittanceInformationUnstructured?.length ?? 0) > 140) throw new UsageError('--reference: at most 140 characters');
-  const { createBgPayment } = await import('../../session/berlin-group.ts');
-  const { result, record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => createBgPayment(session, product, body));
-  if (out.json) return out.document(result.body);
-  out.line(`created payment ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise, then obtpp payment status`);
+  return { product, body };
 }
 
 /**

@@ -82,12 +82,12 @@ export async function accounts(io: Io, accountId: string | undefined, flags: Dat
 }
 
 /** NextGenPSD2 `accounts[]` (tolerant: any shape). */
-function bgAccountsOf(body: unknown): Record<string, unknown>[] {
+export function bgAccountsOf(body: unknown): Record<string, unknown>[] {
   const list = (body as { accounts?: unknown })?.accounts;
   return Array.isArray(list) ? list.filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null) : [];
 }
 
-function printBgAccounts(out: Out, list: Record<string, unknown>[]): void {
+export function printBgAccounts(out: Out, list: Record<string, unknown>[]): void {
   const s = (a: Record<string, unknown>, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
   const rows = list.map((a) => [s(a, 'resourceId'), s(a, 'name') ?? s(a, 'displayName') ?? s(a, 'ownerName'), s(a, 'currency'), s(a, 'cashAccountType'), s(a, 'iban') ?? s(a, 'bban')]);
   if (rows.length === 0) return out.line('no accounts');
@@ -161,19 +161,21 @@ export async function transaction(io: Io, accountId: string, resourceId: string,
 const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** NextGenPSD2 `balances[]`: type, amount (signed, as the bank gives it), currency, reference date. */
-function printBgBalances(out: Out, body: unknown): void {
+export function printBgBalances(out: Out, body: unknown): void {
   const rows = bgBalancesOf(body).map((b) => [str(b, 'balanceType'), str(b, 'balanceAmount', 'amount'), str(b, 'balanceAmount', 'currency'), str(b, 'referenceDate') ?? str(b, 'lastChangeDateTime')]);
   if (rows.length === 0) return out.line('no balances');
   out.line(table(['TYPE', 'AMOUNT', 'CCY', 'DATE'], rows, out.c));
 }
 
 /** NextGenPSD2 `transactions.booked[]` and `pending[]`: debits carry negative amounts. */
-function printBgTransactions(out: Out, body: unknown): void {
-  const rows = (['booked', 'pending'] as const).flatMap((which) => bgTransactionsOf(body, which).map((t) => [
+export function printBgTransactions(out: Out, body: unknown, limit = Infinity): void {
+  const all = (['booked', 'pending'] as const).flatMap((which) => bgTransactionsOf(body, which).map((t) => ({ which, t })));
+  const rows = all.slice(0, limit).map(({ which, t }) => [
     str(t, 'bookingDate') ?? str(t, 'valueDate'), which,
     `${str(t, 'transactionAmount', 'amount') ?? ''} ${str(t, 'transactionAmount', 'currency') ?? ''}`.trim(),
     str(t, 'transactionId'), str(t, 'creditorName') ?? str(t, 'debtorName') ?? '', str(t, 'remittanceInformationUnstructured') ?? '',
-  ]));
+  ]);
   if (rows.length === 0) return out.line('no transactions');
   out.line(table(['BOOKED', 'STATUS', 'AMOUNT', 'ID', 'COUNTERPARTY', 'INFORMATION'], rows, out.c));
+  if (all.length > rows.length) out.line(out.c.dim(`… ${all.length - rows.length} more (obtpp transactions ACCOUNT --json for all)`));
 }
