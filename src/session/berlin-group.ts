@@ -8,8 +8,10 @@
 import { tmpdir } from 'node:os';
 import { BankError, UsageError } from '../errors.ts';
 import type { ApiResult } from '../client/operations.ts';
+import { TppClient, type CallOptions } from '../client/operations.ts';
 import {
-  accountsOf, bgHeaders, buildFundsConfirmation, consentIdOf, consentStatusOf, linkOf, transactionStatusOf, type ConsentRequestBody,
+  accountsOf, bgHeaders, buildFundsConfirmation, consentIdOf, consentStatusOf, linkOf, paymentIdOf, transactionStatusOf, transactionsQuery,
+  type BookingStatus, type ConsentRequestBody, type PaymentInitiationBody,
 } from '../dialects/berlin-group/builders.ts';
 import type { AccountSummary, ConsentRecord } from './state.ts';
 import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
@@ -24,31 +26,61 @@ function approachOf(session: Session): 'redirect' | 'oauth' {
 /** The headers of a call without the UK ones (x-fapi-interaction-id, x-idempotency-key). */
 const bare = (headers: Record<string, string>, token?: string) => ({ token: token ?? null, interactionId: false as const, idempotencyKey: false as const, headers });
 
-/** POST /v1/consents; remembers the consent and its SCA link, makes it current. */
-export async function createBgConsent(session: Session, body: ConsentRequestBody, summary: Partial<ConsentRecord>): Promise<{ result: ApiResult; record: ConsentRecord }> {
-  const approach = approachOf(session);
-  const headers = bgHeaders({
+/** The headers of a POST that starts an SCA: PSU-IP-Address, and for the redirect approach TPP-Redirect-URI. */
+function creationHeaders(session: Session, approach: 'redirect' | 'oauth'): Record<string, string> {
+  return bgHeaders({
     psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1',
     ...(approach === 'redirect' ? { tppRedirectUri: session.profile.auth.redirectUri, tppRedirectPreferred: true } : {}),
   });
-  const result = session.check(await session.client.createAccountAccessConsent(body, bare(headers)), [201]);
+}
+
+/** Remembers a consent or payment obtpp created (with the SCA link the approach needs) and makes it current. */
+async function remember(session: Session, result: ApiResult, approach: 'redirect' | 'oauth', record: Omit<ConsentRecord, 'createdAt' | 'sca'>): Promise<ConsentRecord> {
+  const href = linkOf(result.body, approach === 'redirect' ? 'scaRedirect' : 'scaOAuth', result.exchange.url);
+  const full: ConsentRecord = { ...record, createdAt: new Date().toISOString(), ...(href ? { sca: { approach, href } } : {}) };
+  await session.update((s) => {
+    s.consents[full.id] = full;
+    s.current[full.fn] = full.id;
+    s.last = full.id;
+  });
+  return full;
+}
+
+/** POST /v1/consents; remembers the consent and its SCA link, makes it current. */
+export async function createBgConsent(session: Session, body: ConsentRequestBody, summary: Partial<ConsentRecord>): Promise<{ result: ApiResult; record: ConsentRecord }> {
+  const approach = approachOf(session);
+  const result = session.check(await session.client.createAccountAccessConsent(body, bare(creationHeaders(session, approach))), [201]);
   const id = consentIdOf(result.body);
   if (!id) throw new BankError(result.status, `the bank answered the consent with ${result.status} but no consentId`, { exchange: result.exchange });
-  const href = linkOf(result.body, approach === 'redirect' ? 'scaRedirect' : 'scaOAuth', result.exchange.url);
-  const record: ConsentRecord = {
-    ...summary, id, fn: 'ais', status: consentStatusOf(result.body) ?? 'unknown', createdAt: new Date().toISOString(),
-    ...(href ? { sca: { approach, href } } : {}),
-  };
-  await session.update((s) => {
-    s.consents[id] = record;
-    s.current.ais = id;
-    s.last = id;
+  const record = await remember(session, result, approach, { ...summary, id, fn: 'ais', status: consentStatusOf(result.body) ?? 'unknown' });
+  return { result, record };
+}
+
+/** The tpp client with another payment product in its paths (payments live under /v1/payments/{payment-product}). */
+function productClient(session: Session, product: string | undefined): TppClient {
+  const p = session.profile;
+  if (product === undefined || product === p.paths.paymentProduct) return session.client;
+  return new TppClient({ ...p, paths: { ...p.paths, paymentProduct: product } }, session.variant, session.http);
+}
+
+/** POST /v1/payments/{payment-product}; remembers the payment (its product and SCA link), makes it the current payment. */
+export async function createBgPayment(session: Session, product: string, body: PaymentInitiationBody): Promise<{ result: ApiResult; record: ConsentRecord }> {
+  const approach = approachOf(session);
+  const result = session.check(await productClient(session, product).createPaymentConsent(body, bare(creationHeaders(session, approach))), [201]);
+  const id = paymentIdOf(result.body);
+  if (!id) throw new BankError(result.status, `the bank answered the payment with ${result.status} but no paymentId`, { exchange: result.exchange });
+  const record = await remember(session, result, approach, {
+    id, fn: 'pis', product, status: transactionStatusOf(result.body) ?? 'unknown',
+    amount: { Amount: body.instructedAmount.amount, Currency: body.instructedAmount.currency },
+    creditor: { SchemeName: 'IBAN', Identification: body.creditorAccount.iban ?? '', Name: body.creditorName },
+    ...(body.debtorAccount.iban ? { debtor: { SchemeName: 'IBAN', Identification: body.debtorAccount.iban } } : {}),
   });
   return { result, record };
 }
 
-/** GET /v1/consents/{consentId}/status, remembered. */
+/** GET /v1/consents/{consentId}/status (or the payment's /status), remembered. */
 async function readStatus(session: Session, record: ConsentRecord): Promise<string | undefined> {
+  if (record.fn === 'pis') return transactionStatusOf((await readBgPayment(session, record.id, 'status', record.product)).body);
   const url = `${session.client.baseUrlOf('ais')}${session.profile.paths.accountAccessConsents}/${encodeURIComponent(record.id)}/status`;
   const result = await session.http.request('GET', url, { headers: bgHeaders() });
   if (result.status !== 200) throw new BankError(result.status, `the bank refused GET …/consents/${record.id}/status: ${result.status}`, { exchange: result.exchange });
@@ -57,18 +89,23 @@ async function readStatus(session: Session, record: ConsentRecord): Promise<stri
   return status;
 }
 
+/** Whether the SCA's outcome is an authorisation: a valid consent, a payment neither rejected nor cancelled (nor left unprocessed). */
+const authorised = (record: ConsentRecord, status: string | undefined) =>
+  record.fn === 'pis' ? status !== undefined && !['RJCT', 'CANC', 'RCVD'].includes(status) : status === 'valid';
+
 /**
  * The PSU's SCA for a consent. Redirect: the scaRedirect page in Chromium (the profile's driver),
  * until the bank sends the PSU back to the redirect URI; then the consent's status says the
  * outcome. OAuth2: the authorisation-code journey with the consent in the scope (the tokens are kept).
  */
 export async function authoriseBg(session: Session, record: ConsentRecord, request: AuthoriseRequest): Promise<AuthoriseOutcome> {
-  if (!record.sca) throw new UsageError(`consent ${record.id} carries no SCA link obtpp knows of (created by another tool?): create one with obtpp consent create ais`);
+  const what = record.fn === 'pis' ? 'payment' : 'consent';
+  if (!record.sca) throw new UsageError(`${what} ${record.id} carries no SCA link obtpp knows of (created by another tool?): create one with obtpp consent create ${record.fn}`);
   if (record.sca.approach === 'oauth') {
     const outcome = await session.authorise(record, request);
     const status = await readStatus(session, record);
-    return outcome.status === 'authorised' && status !== 'valid'
-      ? { status: 'rejected', consentId: record.id, fn: 'ais', error: `consent ${status ?? 'without a status'}` }
+    return outcome.status === 'authorised' && !authorised(record, status)
+      ? { status: 'rejected', consentId: record.id, fn: record.fn, error: `${what} ${status ?? 'without a status'}` }
       : outcome;
   }
   if (request.manual) throw new UsageError('--manual is not offered for the redirect SCA approach yet: open the scaRedirect link yourself (obtpp consent list --json shows it)');
@@ -93,23 +130,26 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
     await session.update((s) => {
       const r = s.consents[record.id];
       if (r && journey.selectedAccounts.length) r.accountIds = [...journey.selectedAccounts];
-      s.current.ais = record.id;
+      s.current[record.fn] = record.id;
       s.last = record.id;
     });
-    if (status === 'valid') return { status: 'authorised', consentId: record.id, fn: 'ais', accounts: [...journey.selectedAccounts] };
-    return { status: 'rejected', consentId: record.id, fn: 'ais', error: status ?? 'unknown', description: `the consent's status is ${status ?? 'unknown'}` };
+    if (authorised(record, status)) return { status: 'authorised', consentId: record.id, fn: record.fn, accounts: [...journey.selectedAccounts] };
+    return { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}` };
   } finally {
     await browser.close().catch(() => undefined);
   }
 }
 
+/** A data call under the consent: Consent-ID, and the PSU's token when the SCA was OAuth2 (refreshed as the UK calls are). */
+function underConsent(session: Session, record: ConsentRecord, call: (o: CallOptions) => Promise<ApiResult>): Promise<ApiResult> {
+  const run = async (token?: string) => session.check(await call(bare(bgHeaders({ consentId: record.id }), token)), [200]);
+  return record.sca?.approach === 'oauth' ? session.withUserToken(record, run) : run();
+}
+
 /** GET /v1/accounts (or one account) under the consent (Consent-ID; the token when SCA was OAuth2). */
 export async function readBgAccounts(session: Session, record: ConsentRecord, accountId?: string): Promise<ApiResult> {
-  const call = async (token?: string) => {
-    const o = bare(bgHeaders({ consentId: record.id }), token);
-    return session.check(accountId ? await session.client.getAccount(accountId, o) : await session.client.listAccounts(o), [200]);
-  };
-  const result = record.sca?.approach === 'oauth' ? await session.withUserToken(record, call) : await call();
+  const c = session.client;
+  const result = await underConsent(session, record, (o) => (accountId ? c.getAccount(accountId, o) : c.listAccounts(o)));
   const list = accountId ? [((result.body as { account?: unknown })?.account ?? {}) as Record<string, unknown>] : accountsOf(result.body);
   const seen: AccountSummary[] = list.filter((a) => typeof a.resourceId === 'string').map((a) => ({
     AccountId: a.resourceId as string,
@@ -147,10 +187,26 @@ export async function confirmBgFunds(session: Session, o: { iban: string; amount
   return session.check(await session.client.confirmFunds(body, bare(bgHeaders())), [200]);
 }
 
-/** GET /v1/payments/{payment-product}/{paymentId}, or its /status. */
-export async function readBgPayment(session: Session, paymentId: string, what: 'payment' | 'status'): Promise<ApiResult> {
+/** GET /v1/accounts/{account-id}/balances under the consent. */
+export function readBgBalances(session: Session, record: ConsentRecord, accountId: string): Promise<ApiResult> {
+  return underConsent(session, record, (o) => session.client.getBalances(accountId, o));
+}
+
+/** GET /v1/accounts/{account-id}/transactions?bookingStatus&dateFrom&dateTo under the consent. */
+export function readBgTransactions(session: Session, record: ConsentRecord, accountId: string, q: { bookingStatus: BookingStatus; dateFrom?: string; dateTo?: string }): Promise<ApiResult> {
+  const query = Object.fromEntries(transactionsQuery(q));
+  return underConsent(session, record, (o) => session.client.getTransactions(accountId, { ...o, query }));
+}
+
+/** GET /v1/accounts/{account-id}/transactions/{transactionId} under the consent. */
+export function readBgTransaction(session: Session, record: ConsentRecord, accountId: string, transactionId: string): Promise<ApiResult> {
+  return underConsent(session, record, (o) => session.client.getTransaction(accountId, transactionId, o));
+}
+
+/** GET /v1/payments/{payment-product}/{paymentId}, or its /status (the product the payment was created with, else the profile's). */
+export async function readBgPayment(session: Session, paymentId: string, what: 'payment' | 'status', product?: string): Promise<ApiResult> {
   const o = bare(bgHeaders());
-  const c = session.client;
+  const c = productClient(session, product);
   const result = session.check(what === 'status' ? await c.getPaymentStatus(paymentId, o) : await c.getPayment(paymentId, o), [200]);
   await session.rememberStatus(paymentId, transactionStatusOf(result.body));
   return result;

@@ -112,7 +112,7 @@ export class Session {
     const path = statePath(options.state, options.env, options.cwd);
     const profile = await loadProfile(name, { env: options.env, cwd: options.cwd });
     if (!(options.dialects ?? ['obie']).includes(profile.dialect)) {
-      throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: this command speaks only the obie dialect so far (with berlin-group: consent create ais, consent authorise, consent list, accounts; issue 15, see docs/berlin-group.md)`);
+      throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: this command speaks only the obie dialect so far (with berlin-group: consent create ais|pis, consent authorise|list|get|delete, accounts, balances, transactions, transaction, funds confirm, payment get|status; see docs/berlin-group.md)`);
     }
     let variant = profile.variants[0];
     if (options.variant !== undefined) {

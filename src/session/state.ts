@@ -38,6 +38,8 @@ export interface ConsentRecord {
   accounts?: AccountSummary[];
   /** berlin-group: the SCA approach the bank gave the consent and its link (scaRedirect, or scaOAuth). */
   sca?: { approach: 'redirect' | 'oauth'; href: string };
+  /** berlin-group: the payment product a payment was created under (its path: /v1/payments/{payment-product}). */
+  product?: string;
 }
 
 export interface StoredToken {

@@ -102,10 +102,11 @@ test('obtpp sandbox --dialect berlin-group --write-profile writes a loadable pro
   assert.match(table.stdout, /alice-savings\s+Rainy day\s+EUR\s+SVGS\s+DE\d{2}/);
   const listed = await obtpp(['consent', 'list', ...state, '--json']);
   assert.equal(JSON.parse(listed.stdout).consents[0].status, 'valid');
-  const balances = await obtpp(['balances', 'alice-savings', ...state]);
-  assert.equal(balances.code, 2);
-  assert.equal(balances.stderr.trim().split('\n').length, 1, balances.stderr);
-  assert.match(balances.stderr, /speaks berlin-group: this command speaks only the obie dialect so far/);
+  // A command that does not speak the dialect (balances, transactions and payments do: test/cli/berlin-group-session.test.ts).
+  const cof = await obtpp(['consent', 'create', 'cof', ...state, '--debtor-id', 'alice-savings']);
+  assert.equal(cof.code, 2);
+  assert.equal(cof.stderr.trim().split('\n').length, 1, cof.stderr);
+  assert.match(cof.stderr, /speaks berlin-group: this command speaks only the obie dialect so far/);
   // consent get / delete, funds confirm and payment status speak the dialect too.
   const got = await obtpp(['consent', 'get', ...state, '--json']);
   assert.equal(got.code, 0, got.stderr);

@@ -17,6 +17,8 @@ export interface CofFlags extends CommonFlags { debtorScheme?: string; debtorId?
 export interface PisFlags extends CommonFlags {
   amount?: string; currency?: string; creditorId?: string; creditorName?: string; creditorScheme?: string;
   debtorId?: string; debtorScheme?: string; debtorName?: string; reference?: string; idempotencyKey?: string;
+  /** berlin-group only. */
+  product?: string; creditorIban?: string; debtorIban?: string;
 }
 
 /** The request body and local summary of an account-access consent from its flags. */
@@ -52,6 +54,8 @@ export async function cofConsent(session: Session, flags: CofFlags) {
 }
 
 export async function pisConsent(session: Session, flags: PisFlags) {
+  const bgOnly = ([['--product', flags.product], ['--creditor-iban', flags.creditorIban], ['--debtor-iban', flags.debtorIban]] as const).filter(([, v]) => v !== undefined).map(([f]) => f);
+  if (bgOnly.length) throw new UsageError(`${bgOnly.join(', ')}: berlin-group terms; a UK payment-order consent names --creditor-id and --debtor-id (with their schemes)`);
   const amount = parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00'));
   const currency = parseCurrency('--currency', flags.currency ?? 'GBP');
   const creditorId = required('--creditor-id', flags.creditorId, 'the payee\'s account identification (e.g. sort code + account number)');
@@ -92,16 +96,22 @@ export async function createAis(io: Io, flags: AisFlags): Promise<void> {
  * accounts, balances and transactions, valid until --expires (a date), 4 accesses a day.
  */
 async function createBgAis(session: Session, out: Out, flags: AisFlags): Promise<void> {
+  const { body, summary } = await bgAisConsent(flags);
+  const { createBgConsent } = await import('../../session/berlin-group.ts');
+  const { result, record } = await out.step('creating the consent (POST /v1/consents)', () => createBgConsent(session, body, summary));
+  if (out.json) return out.document(result.body);
+  out.line(`created consent ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise`);
+}
+
+/** The berlin-group consent's body from the flags (the UK-only ones refused); shared with `flow ais`. */
+export async function bgAisConsent(flags: AisFlags) {
   if (flags.permissions !== undefined || flags.from !== undefined || flags.to !== undefined) {
     throw new UsageError('--permissions, --from and --to are UK Open Banking terms: a berlin-group consent names access, validUntil (--expires) and frequencyPerDay');
   }
   const validUntil = parseWhen('--expires', flags.expires ?? '+90d').slice(0, 10);
   const { buildConsent } = await import('../../dialects/berlin-group/builders.ts');
-  const { createBgConsent } = await import('../../session/berlin-group.ts');
   const body = buildConsent({ access: { accounts: [], balances: [], transactions: [] }, recurringIndicator: true, validUntil, frequencyPerDay: 4 });
-  const { result, record } = await out.step('creating the consent (POST /v1/consents)', () => createBgConsent(session, body, { expiration: validUntil }));
-  if (out.json) return out.document(result.body);
-  out.line(`created consent ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise`);
+  return { body, summary: { expiration: validUntil } };
 }
 
 export async function createCof(io: Io, flags: CofFlags): Promise<void> {
@@ -115,12 +125,50 @@ export async function createCof(io: Io, flags: CofFlags): Promise<void> {
 
 export async function createPis(io: Io, flags: PisFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect === 'berlin-group') return createBgPis(session, out, flags);
     const { body, summary } = await pisConsent(session, flags);
     const { result, record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey));
     if (out.json) return out.document(result.body);
     created(out, record);
     out.line(`PaymentId ${record.id}: obtpp payment get ${record.id} once authorised`);
+  }, BOTH);
+}
+
+/** berlin-group: the payment itself, POST /v1/payments/{payment-product} (JSON products), with the SCA link it answers. */
+async function createBgPis(session: Session, out: Out, flags: PisFlags): Promise<void> {
+  const { product, body } = await bgPayment(session, flags);
+  const { createBgPayment } = await import('../../session/berlin-group.ts');
+  const { result, record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => createBgPayment(session, product, body));
+  if (out.json) return out.document(result.body);
+  out.line(`created payment ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise, then obtpp payment status`);
+}
+
+/** The berlin-group payment initiation (product and body) from the flags (the UK-only ones refused); shared with `flow pis`. */
+export async function bgPayment(session: Session, flags: PisFlags) {
+  const ukOnly = ([['--creditor-id', flags.creditorId], ['--creditor-scheme', flags.creditorScheme], ['--debtor-id', flags.debtorId], ['--debtor-scheme', flags.debtorScheme], ['--debtor-name', flags.debtorName], ['--idempotency-key', flags.idempotencyKey]] as const)
+    .filter(([, v]) => v !== undefined).map(([f]) => f);
+  if (ukOnly.length) throw new UsageError(`${ukOnly.join(', ')}: UK Open Banking terms; a berlin-group payment names --debtor-iban, --creditor-iban and --creditor-name`);
+  const { buildPaymentInitiation } = await import('../../dialects/berlin-group/builders.ts');
+  const { PAYMENT_PRODUCTS } = await import('../../dialects/berlin-group/schemas/payments.ts');
+  const product = flags.product ?? session.profile.paths.paymentProduct;
+  if (!(PAYMENT_PRODUCTS as readonly string[]).includes(product)) throw new UsageError(`--product ${product}: expected one of ${PAYMENT_PRODUCTS.join(', ')}`);
+  const iban = (flag: string, value: string | undefined, what: string) => {
+    const v = required(flag, value, what).replace(/\s/g, '').toUpperCase();
+    if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(v)) throw new UsageError(`${flag} ${value}: not an IBAN (two letters, two check digits, up to 30 letters and digits)`);
+    return v;
+  };
+  const body = buildPaymentInitiation({
+    debtor: { iban: iban('--debtor-iban', flags.debtorIban, 'the paying account\'s IBAN, e.g. from obtpp accounts') },
+    creditor: { iban: iban('--creditor-iban', flags.creditorIban, 'the payee\'s IBAN') },
+    creditorName: required('--creditor-name', flags.creditorName, 'the payee\'s name'),
+    amount: parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00')),
+    currency: parseCurrency('--currency', flags.currency ?? 'EUR'),
+    endToEndIdentification: `obtpp-e2e-${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    ...(flags.reference !== undefined ? { remittance: flags.reference } : {}),
   });
+  if (body.creditorName.length > 70) throw new UsageError('--creditor-name: at most 70 characters');
+  if ((body.remittanceInformationUnstructured?.length ?? 0) > 140) throw new UsageError('--reference: at most 140 characters');
+  return { product, body };
 }
 
 /**
@@ -281,7 +329,9 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
   await withSession(io, flags, async (session, out) => {
     const record = await session.consent(undefined, consentArg(id, flags));
     const outcome = await authoriseConsent(session, out, record, flags);
-    if (outcome.status === 'rejected' && outcome.error !== 'access_denied') io.exitCode = 1;
+    // The rejection asked for: access_denied (OAuth2), or a berlin-group consent read rejected / payment RJCT after the redirect SCA.
+    const asked = outcome.status === 'rejected' && (outcome.error === 'access_denied' || (flags.reject === true && ['rejected', 'RJCT'].includes(outcome.error)));
+    if (outcome.status === 'rejected' && !asked) io.exitCode = 1;
     if (out.json) return out.document(outcome);
     out.line(describeOutcome(outcome));
     if (outcome.status === 'authorised') out.line(next(record.fn));

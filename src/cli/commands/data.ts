@@ -5,10 +5,16 @@ import { withSession } from './common.ts';
 import type { Session, ConsentRecord, AccountSummary } from '../../session/index.ts';
 import type { ApiResult } from '../../client/operations.ts';
 import { accountsOf, balancesOf, transactionsOf } from '../../dialects/obie/builders.ts';
+import { balancesOf as bgBalancesOf, transactionsOf as bgTransactionsOf, type BookingStatus } from '../../dialects/berlin-group/builders.ts';
 import { parseWhen } from '../../session/parse.ts';
+import { UsageError } from '../../errors.ts';
 
 export interface DataFlags extends CommonFlags { consent?: string }
-export interface TransactionsFlags extends DataFlags { from?: string; to?: string }
+export interface TransactionsFlags extends DataFlags { from?: string; to?: string; bookingStatus?: string }
+
+/** The speakers of both dialects. */
+const BOTH = { dialects: ['obie', 'berlin-group'] } as const;
+const bg = () => import('../../session/berlin-group.ts');
 
 /** The AIS consent to read through (--consent, else the current one). */
 function aisConsentOf(session: Session, flags: DataFlags): Promise<ConsentRecord> {
@@ -72,16 +78,16 @@ export async function accounts(io: Io, accountId: string | undefined, flags: Dat
     const result = await out.step(accountId ? `reading account ${accountId}` : 'reading the accounts', () => session.withUserToken(record, (token) => readAccounts(session, record, token, accountId)));
     if (out.json) return out.document(result.body);
     printAccounts(out, result.body);
-  }, { dialects: ['obie', 'berlin-group'] });
+  }, BOTH);
 }
 
 /** NextGenPSD2 `accounts[]` (tolerant: any shape). */
-function bgAccountsOf(body: unknown): Record<string, unknown>[] {
+export function bgAccountsOf(body: unknown): Record<string, unknown>[] {
   const list = (body as { accounts?: unknown })?.accounts;
   return Array.isArray(list) ? list.filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null) : [];
 }
 
-function printBgAccounts(out: Out, list: Record<string, unknown>[]): void {
+export function printBgAccounts(out: Out, list: Record<string, unknown>[]): void {
   const s = (a: Record<string, unknown>, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
   const rows = list.map((a) => [s(a, 'resourceId'), s(a, 'name') ?? s(a, 'displayName') ?? s(a, 'ownerName'), s(a, 'currency'), s(a, 'cashAccountType'), s(a, 'iban') ?? s(a, 'bban')]);
   if (rows.length === 0) return out.line('no accounts');
@@ -91,32 +97,85 @@ function printBgAccounts(out: Out, list: Record<string, unknown>[]): void {
 export async function balances(io: Io, accountId: string, flags: DataFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await aisConsentOf(session, flags);
+    if (session.profile.dialect === 'berlin-group') {
+      const { readBgBalances } = await bg();
+      const result = await out.step(`reading the balances of ${accountId}`, () => readBgBalances(session, record, accountId));
+      if (out.json) return out.document(result.body);
+      return printBgBalances(out, result.body);
+    }
     const result = await out.step(`reading the balances of ${accountId}`, () => session.withUserToken(record, async (token) => session.check(await session.client.getBalances(accountId, { token }), [200])));
     if (out.json) return out.document(result.body);
     printBalances(out, result.body);
-  });
+  }, BOTH);
 }
 
 export async function transactions(io: Io, accountId: string, flags: TransactionsFlags): Promise<void> {
+  const bookingStatus = flags.bookingStatus === undefined ? undefined : parseBookingStatus(flags.bookingStatus);
   const query = {
     fromBookingDateTime: flags.from === undefined ? undefined : parseWhen('--from', flags.from),
     toBookingDateTime: flags.to === undefined ? undefined : parseWhen('--to', flags.to),
   };
   await withSession(io, flags, async (session, out) => {
+    if (bookingStatus !== undefined && session.profile.dialect !== 'berlin-group') {
+      throw new UsageError('--booking-status is a berlin-group query parameter: a UK bank lists booked and pending transactions together (their Status tells them apart)');
+    }
     const record = await aisConsentOf(session, flags);
+    if (session.profile.dialect === 'berlin-group') {
+      const { readBgTransactions } = await bg();
+      // dateFrom: the standard lets a bank demand it (no delta reports); the UK flags' dates, as ISODates.
+      const q = { bookingStatus: bookingStatus ?? 'booked', dateFrom: (query.fromBookingDateTime ?? parseWhen('--from', '-90d')).slice(0, 10), ...(query.toBookingDateTime ? { dateTo: query.toBookingDateTime.slice(0, 10) } : {}) };
+      const result = await out.step(`reading the ${q.bookingStatus} transactions of ${accountId} from ${q.dateFrom}`, () => readBgTransactions(session, record, accountId, q));
+      if (out.json) return out.document(result.body);
+      return printBgTransactions(out, result.body);
+    }
     const result = await out.step(`reading the transactions of ${accountId}`, () => session.withUserToken(record, async (token) => session.check(await session.client.getTransactions(accountId, { token, query }), [200])));
     if (out.json) return out.document(result.body);
     printTransactions(out, result.body);
-  });
+  }, BOTH);
+}
+
+/** --booking-status: what GET …/transactions?bookingStatus= accepts (`information` is for standing orders, not read here). */
+function parseBookingStatus(value: string): BookingStatus {
+  const allowed = ['booked', 'pending', 'both', 'all'] as const;
+  const v = value.trim().toLowerCase();
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--booking-status ${value}: expected one of ${allowed.join(', ')}`);
+  return v as BookingStatus;
 }
 
 export async function transaction(io: Io, accountId: string, resourceId: string, flags: DataFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await aisConsentOf(session, flags);
-    const result = await out.step(`reading transaction ${resourceId}`, () => session.withUserToken(record, async (token) => session.check(await session.client.getTransaction(accountId, resourceId, { token }), [200])));
+    const bgDialect = session.profile.dialect === 'berlin-group';
+    const result = await out.step(`reading transaction ${resourceId}`, async () => bgDialect
+      ? (await bg()).readBgTransaction(session, record, accountId, resourceId)
+      : session.withUserToken(record, async (token) => session.check(await session.client.getTransaction(accountId, resourceId, { token }), [200])));
     if (out.json) return out.document(result.body);
-    const t = transactionsOf(result.body)[0];
+    const details = (result.body as { transactionsDetails?: { transactionDetails?: unknown } } | undefined)?.transactionsDetails;
+    // 1.3.12 wraps the details once more (transactionsDetails.transactionDetails); earlier files do not.
+    const t = bgDialect ? asObject((details as { transactionDetails?: unknown } | undefined)?.transactionDetails ?? details) : transactionsOf(result.body)[0];
     if (!t) return out.line('no transaction in the answer');
     for (const [k, v] of Object.entries(t)) out.line(`${out.c.dim(k.padEnd(22))} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  });
+  }, BOTH);
+}
+
+const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/** NextGenPSD2 `balances[]`: type, amount (signed, as the bank gives it), currency, reference date. */
+export function printBgBalances(out: Out, body: unknown): void {
+  const rows = bgBalancesOf(body).map((b) => [str(b, 'balanceType'), str(b, 'balanceAmount', 'amount'), str(b, 'balanceAmount', 'currency'), str(b, 'referenceDate') ?? str(b, 'lastChangeDateTime')]);
+  if (rows.length === 0) return out.line('no balances');
+  out.line(table(['TYPE', 'AMOUNT', 'CCY', 'DATE'], rows, out.c));
+}
+
+/** NextGenPSD2 `transactions.booked[]` and `pending[]`: debits carry negative amounts. */
+export function printBgTransactions(out: Out, body: unknown, limit = Infinity): void {
+  const all = (['booked', 'pending'] as const).flatMap((which) => bgTransactionsOf(body, which).map((t) => ({ which, t })));
+  const rows = all.slice(0, limit).map(({ which, t }) => [
+    str(t, 'bookingDate') ?? str(t, 'valueDate'), which,
+    `${str(t, 'transactionAmount', 'amount') ?? ''} ${str(t, 'transactionAmount', 'currency') ?? ''}`.trim(),
+    str(t, 'transactionId'), str(t, 'creditorName') ?? str(t, 'debtorName') ?? '', str(t, 'remittanceInformationUnstructured') ?? '',
+  ]);
+  if (rows.length === 0) return out.line('no transactions');
+  out.line(table(['BOOKED', 'STATUS', 'AMOUNT', 'ID', 'COUNTERPARTY', 'INFORMATION'], rows, out.c));
+  if (all.length > rows.length) out.line(out.c.dim(`… ${all.length - rows.length} more (obtpp transactions ACCOUNT --json for all)`));
 }

@@ -2,13 +2,15 @@
 import type { Io } from '../io.ts';
 import type { Out } from '../output.ts';
 import { withSession } from './common.ts';
-import { aisConsent, authoriseConsent, cofConsent, describeOutcome, pisConsent, type AisFlags, type AuthoriseFlags, type CofFlags, type PisFlags } from './consent.ts';
-import { printAccounts, printBalances, printTransactions, readAccounts } from './data.ts';
+import { aisConsent, authoriseConsent, bgAisConsent, bgPayment, cofConsent, describeOutcome, pisConsent, type AisFlags, type AuthoriseFlags, type CofFlags, type PisFlags } from './consent.ts';
+import { bgAccountsOf, printAccounts, printBalances, printBgAccounts, printBgBalances, printBgTransactions, printTransactions, readAccounts } from './data.ts';
 import { confirmArgs, confirmFunds, printConfirmation } from './funds.ts';
 import { printPaymentOrder } from './payment.ts';
 import { FN_NAMES, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
 import { accountsOf, fundsAvailableOf, permissionRules, statusOf } from '../../dialects/obie/builders.ts';
-import { ObtppError, ExitCode } from '../../errors.ts';
+import { transactionStatusOf } from '../../dialects/berlin-group/builders.ts';
+import { parseWhen } from '../../session/parse.ts';
+import { ObtppError, ExitCode, UsageError } from '../../errors.ts';
 
 type Journey = Pick<AuthoriseFlags, 'manual' | 'callbackPort'>;
 
@@ -24,9 +26,13 @@ function created(record: ConsentRecord): string {
   return `created ${FN_NAMES[record.fn]} ${record.id} (${record.status})`;
 }
 
+/** The journeys speak both dialects (flow cof refuses a berlin-group profile itself, saying why). */
+const BOTH = { progress: true, dialects: ['obie', 'berlin-group'] } as const;
+
 export async function ais(io: Io, flags: AisFlags & Journey & { accounts?: string }): Promise<void> {
-  const { body, summary } = aisConsent(flags);
   await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect === 'berlin-group') return bgAis(session, out, flags);
+    const { body, summary } = aisConsent(flags);
     const { record } = await out.step('creating the account-access consent', () => session.createConsent('ais', body, summary), (r) => created(r.record));
     const authorisation = await approve(session, out, record, flags);
     const token = await session.userToken(record);
@@ -58,12 +64,43 @@ export async function ais(io: Io, flags: AisFlags & Journey & { accounts?: strin
     }
     out.line('');
     out.line(`consent ${record.id} is now the current AIS consent: obtpp accounts, obtpp balances ${accountId ?? 'ACCOUNT'} …`);
-  }, { progress: true });
+  }, BOTH);
+}
+
+/** berlin-group: POST /v1/consents, the PSU's SCA, the accounts, the first one's balances and booked transactions (dateFrom -90d). */
+async function bgAis(session: Session, out: Out, flags: AisFlags & Journey & { accounts?: string }): Promise<void> {
+  const { body, summary } = await bgAisConsent(flags);
+  const bg = await import('../../session/berlin-group.ts');
+  const { record } = await out.step('creating the consent (POST /v1/consents)', () => bg.createBgConsent(session, body, summary), (r) => created(r.record));
+  const authorisation = await approve(session, out, record, flags);
+  const accounts = await out.step('reading the accounts', () => bg.readBgAccounts(session, record), (r) => `read ${bgAccountsOf(r.body).length} account(s)`);
+  const accountId = bgAccountsOf(accounts.body).map((a) => a.resourceId).find((a): a is string => typeof a === 'string');
+  const query = { bookingStatus: 'booked' as const, dateFrom: parseWhen('--from', '-90d').slice(0, 10) };
+  const balances = accountId ? (await out.step(`reading the balances of ${accountId}`, () => bg.readBgBalances(session, record, accountId))).body : undefined;
+  const transactions = accountId ? (await out.step(`reading the booked transactions of ${accountId}`, () => bg.readBgTransactions(session, record, accountId, query))).body : undefined;
+  if (out.json) {
+    return out.document({ flow: 'ais', consentId: record.id, authorisation, accounts: accounts.body, ...(accountId ? { accountId, balances, transactions } : {}) });
+  }
+  out.line(out.c.bold(`Accounts (consent ${record.id})`));
+  printBgAccounts(out, bgAccountsOf(accounts.body));
+  if (accountId) {
+    out.line('');
+    out.line(out.c.bold(`Balances of ${accountId}`));
+    printBgBalances(out, balances);
+    out.line('');
+    out.line(out.c.bold(`Transactions of ${accountId}`));
+    printBgTransactions(out, transactions, 10);
+  }
+  out.line('');
+  out.line(`consent ${record.id} is now the current AIS consent: obtpp accounts, obtpp balances ${accountId ?? 'ACCOUNT'} …`);
 }
 
 export async function cof(io: Io, flags: CofFlags & Journey & { amount?: string; currency?: string; reference?: string }): Promise<void> {
-  const args = confirmArgs(flags, '10.00');
   await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect === 'berlin-group') {
+      throw new UsageError('flow cof: a berlin-group bank has no funds-confirmation consent to create (the PSU gives the PIIS consent at the bank): obtpp funds confirm --iban IBAN --amount 10.00');
+    }
+    const args = confirmArgs(flags, '10.00');
     let aisConsentId: string | undefined;
     let debtorFlags = flags;
     let currency = flags.currency;
@@ -94,11 +131,12 @@ export async function cof(io: Io, flags: CofFlags & Journey & { amount?: string;
     }
     printConfirmation(out, confirmation, result.body, record.id);
     out.line(`consent ${record.id} is now the current COF consent: obtpp funds confirm --amount … --currency ${confirmation.currency}`);
-  }, { progress: true });
+  }, BOTH);
 }
 
 export async function pis(io: Io, flags: PisFlags & Journey & { debtor?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect === 'berlin-group') return bgPis(session, out, flags);
     const { body, summary } = await pisConsent(session, { ...flags, amount: flags.amount ?? '10.00' });
     const { record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey), (r) => created(r.record));
     const authorisation = await approve(session, out, record, flags);
@@ -108,5 +146,18 @@ export async function pis(io: Io, flags: PisFlags & Journey & { debtor?: string 
     await session.rememberStatus(record.id, 'Consumed');
     if (out.json) return out.document({ flow: 'pis', paymentId: record.id, authorisation, status: status.body, submitted: submitted.body, payment: payment.body });
     printPaymentOrder(out, payment.body);
-  }, { progress: true });
+  }, BOTH);
+}
+
+/** berlin-group: POST /v1/payments/{payment-product} (the payment itself), the PSU's SCA, the payment and its status. */
+async function bgPis(session: Session, out: Out, flags: PisFlags & Journey & { debtor?: string }): Promise<void> {
+  if (flags.debtor !== undefined) throw new UsageError('--debtor picks the debtor on a UK consent page: a berlin-group payment names it (--debtor-iban)');
+  const { product, body } = await bgPayment(session, { ...flags, amount: flags.amount ?? '10.00' });
+  const bg = await import('../../session/berlin-group.ts');
+  const { record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => bg.createBgPayment(session, product, body), (r) => `created payment ${r.record.id} (${r.record.status})`);
+  const authorisation = await approve(session, out, record, flags);
+  const payment = await out.step(`reading payment ${record.id}`, () => bg.readBgPayment(session, record.id, 'payment', product), (r) => `payment ${record.id}: ${transactionStatusOf(r.body)}`);
+  const status = await out.step(`reading the status of payment ${record.id}`, () => bg.readBgPayment(session, record.id, 'status', product), (r) => `status: ${transactionStatusOf(r.body)}`);
+  if (out.json) return out.document({ flow: 'pis', paymentId: record.id, product, authorisation, payment: payment.body, status: status.body });
+  out.line(`payment ${record.id} (${product}): ${transactionStatusOf(status.body) ?? 'no status'}; obtpp payment get ${record.id} reads it`);
 }

@@ -4,6 +4,7 @@ import { str } from '../output.ts';
 import { consentArg, withSession } from './common.ts';
 import type { Session } from '../../session/index.ts';
 import { statusOf } from '../../dialects/obie/builders.ts';
+import { UsageError } from '../../errors.ts';
 
 /** The payment to read: the argument (known or not: the bank decides) or the current payment-order consent. */
 async function paymentId(session: Session, id: string | undefined): Promise<string> {
@@ -29,7 +30,8 @@ const BOTH = { dialects: ['obie', 'berlin-group'] } as const;
 /** berlin-group: GET /v1/payments/{payment-product}/{paymentId} or its /status. */
 async function readBg(session: Session, out: Out, pid: string, what: 'payment' | 'status'): Promise<void> {
   const { readBgPayment } = await import('../../session/berlin-group.ts');
-  const result = await out.step(`reading ${what === 'status' ? 'the status of ' : ''}payment ${pid}`, () => readBgPayment(session, pid, what));
+  const product = (await session.read()).consents[pid]?.product;
+  const result = await out.step(`reading ${what === 'status' ? 'the status of ' : ''}payment ${pid}`, () => readBgPayment(session, pid, what, product));
   if (out.json) return out.document(result.body);
   const b = (result.body ?? {}) as Record<string, any>;
   if (what === 'status') return out.line(`payment ${pid}: ${str(b, 'transactionStatus') ?? 'no status'}`);
@@ -78,11 +80,14 @@ export function printPaymentOrder(out: Out, body: unknown): void {
 
 export async function submit(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string; idempotencyKey?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect === 'berlin-group') {
+      throw new UsageError('payment submit is a UK step: a berlin-group payment is initiated by obtpp consent create pis and executed once its SCA is done (obtpp payment status reads it)');
+    }
     const record = await session.consent('pis', consentArg(id, flags));
     const { result, orderId } = await out.step(`submitting the payment order of ${record.id}`, () => session.submitPayment(record, flags.idempotencyKey), (r) => `payment order ${r.orderId}: ${statusOf(r.result.body)}`);
     await session.rememberStatus(record.id, 'Consumed');
     if (out.json) return out.document(result.body);
     printPaymentOrder(out, result.body);
     out.line(`read it back: obtpp payment get ${orderId}`);
-  });
+  }, BOTH);
 }

@@ -35,11 +35,14 @@ Example:
     .option(consentOption, consentHelp)
     .option('--from <when>', 'fromBookingDateTime: ISO date(-time) or relative such as -30d')
     .option('--to <when>', 'toBookingDateTime: ISO, relative, or now')
+    .option('--booking-status <status>', 'berlin-group only: bookingStatus booked, pending, both or all (default booked)')
     .addHelpText('after', `
---json prints the bank's answer as-is (OBReadTransaction6).
+--json prints the bank's answer as-is (OBReadTransaction6; berlin-group: transactionsResponse-200_json).
+With a berlin-group profile --from and --to are dateFrom and dateTo (dates; --from defaults to -90d).
 
 Example:
   $ obtpp transactions alice-current --from -30d
+  $ obtpp transactions alice-current --profile bg.yaml --booking-status both --from -30d
   $ obtpp transactions alice-current --json | jq '.Data.Transaction | length'`)
     .action(action(io, data('transactions')));
 

@@ -50,11 +50,19 @@ Example:
     .option('--debtor-name <name>', 'Name of the paying account')
     .option('--reference <text>', 'RemittanceInformation.Reference (up to 35 characters)')
     .option('--idempotency-key <key>', 'x-idempotency-key to send (default a fresh UUID); repeat it to see the bank return the same consent')
+    .option('--product <product>', 'berlin-group only: the payment product, e.g. sepa-credit-transfers or instant-sepa-credit-transfers (default the profile\'s)')
+    .option('--creditor-iban <iban>', 'berlin-group only: the payee\'s IBAN (required there, with --creditor-name)')
+    .option('--debtor-iban <iban>', 'berlin-group only: the paying account\'s IBAN (required there)')
     .addHelpText('after', `
---json prints the bank's answer as-is (OBWriteDomesticConsentResponse5: Data.ConsentId is the PaymentId).
+--json prints the bank's answer as-is (OBWriteDomesticConsentResponse5: Data.ConsentId is the PaymentId;
+berlin-group: the payment initiation's 201, paymentId, transactionStatus and _links).
+With a berlin-group profile this is the payment itself (POST /v1/payments/{payment-product}):
+--creditor-iban, --creditor-name, --debtor-iban, --amount, --currency (default EUR), --reference
+(remittanceInformationUnstructured), --product; consent authorise runs its SCA, payment status reads it.
 
 Example:
-  $ obtpp consent create pis --amount 25.00 --creditor-id 30963452000417 --creditor-name "Bob Baker" --reference rent`)
+  $ obtpp consent create pis --amount 25.00 --creditor-id 30963452000417 --creditor-name "Bob Baker" --reference rent
+  $ obtpp consent create pis --profile bg.yaml --product instant-sepa-credit-transfers --amount 25.00 --debtor-iban DE02100100109307118603 --creditor-iban DE89370400440532013000 --creditor-name "Bob Baker"`)
     .action(action(io, consent('createPis')));
 
   withCommon(group.command('authorise').alias('authorize').argument('[consentId]', 'the consent (default: the one created last)'))
@@ -62,7 +70,7 @@ Example:
     .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
     .option('--accounts <ids>', 'accounts to tick: all, first, first:N (by position, whatever the page calls them), or AccountIds / identifications / names, comma-separated (default the profile\'s psu.accounts, else all)')
     .option('--debtor <id>', 'the debtor to choose when the bank offers the choice (payment without debtor; default the first)')
-    .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied)')
+    .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied; berlin-group: when the consent then reads rejected, the payment RJCT)')
     .option('--manual', 'print the authorization URL on stderr and wait for the redirect back, for you to do the PSU\'s part in your own browser')
     .option('--callback-port <n>', 'manual mode: port of the loopback server that receives the redirect (0: any; paste the final URL there)')
     .addHelpText('after', `

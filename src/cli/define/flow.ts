@@ -21,7 +21,8 @@ export function defineFlow(program: Command, io: Io): void {
     .option('--accounts <ids>', 'accounts the PSU ticks (default the profile\'s, else all offered)')
     .addHelpText('after', `
 --json prints { flow: "ais", consentId, authorisation: {…as consent authorise}, accounts: OBReadAccount6,
-accountId?, balances?: OBReadBalance1, transactions?: OBReadTransaction6 } — no tokens.
+accountId?, balances?: OBReadBalance1, transactions?: OBReadTransaction6 } — no tokens (berlin-group:
+the bank's accountList, balances and booked transactions of the last 90 days, as they come).
 
 Example:
   $ obtpp flow ais --profile sb.yaml
@@ -58,10 +59,16 @@ Example:
     .option('--debtor <id>', 'the account the PSU chooses on the consent page when no --debtor-id is given (default the first)')
     .option('--reference <text>', 'RemittanceInformation.Reference')
     .option('--idempotency-key <key>', 'x-idempotency-key for the create')
+    .option('--product <product>', 'berlin-group only: the payment product (default the profile\'s, e.g. sepa-credit-transfers)')
+    .option('--creditor-iban <iban>', 'berlin-group only: the payee\'s IBAN (required there)')
+    .option('--debtor-iban <iban>', 'berlin-group only: the paying account\'s IBAN (required there)')
     .addHelpText('after', `
 --json prints { flow: "pis", paymentId, authorisation, payment: OBWriteDomesticConsentResponse5, status: {Data:{Status…}} } — no tokens.
+With a berlin-group profile: POST /v1/payments/{payment-product}, the SCA, the payment and its status;
+--json prints { flow: "pis", paymentId, product, authorisation, payment, status: { transactionStatus } }.
 
 Example:
-  $ obtpp flow pis --amount 12.50 --creditor-id 30963452000417 --creditor-name "Bob Baker" --debtor alice-savings`)
+  $ obtpp flow pis --amount 12.50 --creditor-id 30963452000417 --creditor-name "Bob Baker" --debtor alice-savings
+  $ obtpp flow pis --profile bg.yaml --amount 12.50 --debtor-iban DE61504040040011290112 --creditor-iban DE21503096340052000417 --creditor-name "Bob Baker"`)
     .action(action(io, flow('pis')));
 }
