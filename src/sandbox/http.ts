@@ -50,3 +50,25 @@ dt{font-weight:bold}dd{margin:0 0 .5rem 0}
 ${body}
 </body></html>`;
 }
+
+/** A request path's segments, each percent-decoded (a segment that does not decode is kept as sent). */
+export function pathSegments(path: string): string[] {
+  return path.split('/').filter(Boolean).map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+}
+
+/** The `:name` parameters of a route pattern matched against a path's segments; undefined when it does not match. */
+export function matchPath(pattern: string[], segments: string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i]!.startsWith(':')) params[pattern[i]!.slice(1)] = segments[i]!;
+    else if (pattern[i] !== segments[i]) return undefined;
+  }
+  return params;
+}

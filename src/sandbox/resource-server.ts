@@ -13,7 +13,7 @@ import type { Faults } from './faults.ts';
 import { availableBalance, money, parseMoney } from './fixtures.ts';
 import type { FixtureAccount, FixtureTransaction } from './fixtures.ts';
 import { chaosFor } from './chaos.ts';
-import { BodyTooLargeError, readBody } from './http.ts';
+import { BodyTooLargeError, matchPath, pathSegments, readBody } from './http.ts';
 import type { AccountRef, AisConsent, CofConsent, Consent, ConsentKind, PaymentOrder, PisConsent, Store } from './store.ts';
 import { checkTppSignature, signAsBank } from './signatures.ts';
 import type { JSONWebKeySet, JWK } from 'jose';
@@ -783,16 +783,6 @@ export function createResourceServer(ctx: ResourceContext) {
     route(A, 'GET', '/:accountId/transactions/:resourceId', getTransaction),
   ];
 
-  function match(pattern: string[], segments: string[]): Record<string, string> | undefined {
-    if (pattern.length !== segments.length) return undefined;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < pattern.length; i++) {
-      if (pattern[i].startsWith(':')) params[pattern[i].slice(1)] = segments[i];
-      else if (pattern[i] !== segments[i]) return undefined;
-    }
-    return params;
-  }
-
   function errorBody(status: number, errors: ErrorItem[]) {
     if (faults.has('error-body-not-ob')) return { error: errors[0].ErrorCode, error_description: errors[0].Message };
     return { Code: `${status} ${STATUS_CODES[status]}`, Id: randomUUID(), Message: errors[0].Message, Errors: errors };
@@ -830,18 +820,12 @@ export function createResourceServer(ctx: ResourceContext) {
   };
 
   async function dispatch(req: IncomingMessage, variant: Variant, path: string, search: string): Promise<{ reply: Reply; operation?: string }> {
-    const segments = path.split('/').filter(Boolean).map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
+    const segments = pathSegments(path);
     const method = req.method ?? 'GET';
     let pathMatched = false;
     for (const candidate of routes) {
       if (!candidate.variants.includes(variant)) continue;
-      const params = match(candidate.pattern, segments);
+      const params = matchPath(candidate.pattern, segments);
       if (!params) continue;
       pathMatched = true;
       if (candidate.method !== method) continue;

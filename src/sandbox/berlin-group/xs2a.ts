@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { BodyTooLargeError, readBody } from '../http.ts';
+import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts';
 import type { Variant } from '../resource-server.ts';
 import { accountDetails, balances, CURRENCY, ibanOf, ibanValid, isoDay, parseBgAmount, piisActivated, transaction } from './data.ts';
 import type { Access, BgAuthorisation, BgConsent, BgPayment, BgStore, ScaApproach } from './store.ts';
@@ -484,16 +484,6 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     route(A, 'GET', '/v1/payments/:product/:paymentId/authorisations/:authorisationId', (r) => scaStatus(paymentOf(r), r.params.authorisationId)),
   ];
 
-  function match(pattern: string[], segments: string[]): Record<string, string> | undefined {
-    if (pattern.length !== segments.length) return undefined;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < pattern.length; i++) {
-      if (pattern[i].startsWith(':')) params[pattern[i].slice(1)] = segments[i];
-      else if (pattern[i] !== segments[i]) return undefined;
-    }
-    return params;
-  }
-
   /** The error body: RFC 7807 when the TPP accepts application/problem+json, else tppMessages. */
   function errorReply(req: IncomingMessage, e: BgError): Reply {
     // The fault: every error message without the code the standard requires of it.
@@ -509,15 +499,9 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
   }
 
   async function dispatch(req: IncomingMessage, variant: Variant, path: string, search: string): Promise<Reply> {
-    const segments = path.split('/').filter(Boolean).map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
+    const segments = pathSegments(path);
     const method = req.method ?? 'GET';
-    const candidates = routes.map((c) => ({ c, params: match(c.pattern, segments) })).filter((x) => x.params !== undefined);
+    const candidates = routes.map((c) => ({ c, params: matchPath(c.pattern, segments) })).filter((x) => x.params !== undefined);
     const offered = candidates.filter((x) => x.c.variants.includes(variant));
     try {
       if (offered.length === 0) {
