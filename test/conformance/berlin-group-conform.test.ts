@@ -5,26 +5,12 @@
 // sandbox and real Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { appendForeignRules } from '../../src/conformance/junit.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
-
-interface Run { code: number; stdout: string; stderr: string }
-
-function obtpp(args: string[], timeoutMs = 300_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+import { obtpp, root } from '../helpers/obtpp.ts';
 
 /** The rule ids the berlin-group features judge, per variant (from features/berlin-group). */
 async function bgRules(): Promise<Map<string, Set<string>>> {

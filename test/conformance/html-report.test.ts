@@ -2,15 +2,12 @@
 // scrubbing of stack traces and local paths; a real run is then opened in real Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { renderHtmlReport, scrubText, writeHtmlReport, type ReportSummary } from '../../src/conformance/html-report.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { obtpp, root, bin } from '../helpers/obtpp.ts';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -210,14 +207,6 @@ test('writeHtmlReport embeds the screenshots kept in evidence/ and leaves no par
     await rm(dir, { recursive: true, force: true });
   }
 });
-
-function obtpp(args: string[], timeoutMs = 300_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
 
 test('obtpp conform writes our report.html, and Chromium shows the bank, the verdict, the rule table and the failure', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-html-e2e-'));
