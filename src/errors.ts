@@ -69,7 +69,7 @@ export class BankUnreachableError extends ObtppError {
 export class BrowserUnavailableError extends ObtppError {
   constructor(message: string, options: Omit<ObtppErrorOptions, 'exitCode'> = {}) {
     super('browser_unavailable', message, {
-      hint: 'install Chromium (Debian: apt-get install -y chromium) or set PUPPETEER_EXECUTABLE_PATH to a Chrome/Chromium binary',
+      hint: 'install Chromium (Debian: apt-get install -y chromium, and chromium-headless-shell for faster headless runs) or set PUPPETEER_EXECUTABLE_PATH to a Chrome/Chromium binary',
       ...options,
       exitCode: ExitCode.cannotRun,
     });

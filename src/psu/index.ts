@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer';
 import { AuthorisationError, BrowserUnavailableError } from '../errors.ts';
-import { findExecutable, requireExecutable, type Env } from './executable.ts';
+import { findExecutable, requireExecutable, type Env, type FindOptions } from './executable.ts';
 import { PageJourney } from './page-journey.ts';
 import { sandboxDriver, stepsDriver } from './drivers.ts';
 import { manualJourney } from './manual.ts';
@@ -63,11 +63,12 @@ export class PsuBrowser {
 
   /**
    * Chromium to use: PUPPETEER_EXECUTABLE_PATH, else puppeteer's own download, else /usr/bin/chromium
-   * or chromium / google-chrome on PATH; undefined when there is none (launching then fails with
+   * or chromium / google-chrome on PATH — a headless run preferring Chromium's headless shell where
+   * one is installed; undefined when there is none (launching then fails with
    * BrowserUnavailableError, exit 3).
    */
-  static executablePath(env: Env = process.env): string | undefined {
-    return findExecutable(env);
+  static executablePath(env: Env = process.env, options: FindOptions = {}): string | undefined {
+    return findExecutable(env, options);
   }
 
   constructor(options: PsuBrowserOptions = {}) {
@@ -134,7 +135,7 @@ export class PsuBrowser {
   }
 
   private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
-    const executablePath = requireExecutable(this.env);
+    const executablePath = requireExecutable(this.env, { headless: this.headless });
     const { default: puppeteer } = await import('puppeteer');
     const dir = await mkdtemp(join(tmpdir(), 'obtpp-chromium-'));
     onDir(dir);

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PsuBrowser, type JourneyOptions } from '../../src/psu/index.ts';
 import { AuthorisationError, BrowserUnavailableError, ExitCode } from '../../src/errors.ts';
 import type { DriverStep } from '../../src/profile/types.ts';
@@ -261,15 +261,28 @@ describe('finding Chromium', () => {
     });
   });
 
-  test('puppeteer\'s own download is preferred to the system\'s', () => {
+  test('puppeteer\'s own download is preferred to the system\'s; a headless run prefers a headless shell', () => {
     const cache = mkdtempSync(join(tmpdir(), 'obtpp-pptr-cache-'));
+    // Executable files standing in for the downloads.
+    const fake = (parts: string[]) => {
+      const file = join(cache, ...parts);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+      return file;
+    };
     try {
-      const dir = join(cache, 'chrome', 'linux-156.0.8078.47', 'chrome-linux64');
-      const fake = join(dir, 'chrome');
-      mkdirSync(dir, { recursive: true });
-      // An executable file standing in for the download.
-      writeFileSync(fake, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
-      assert.equal(PsuBrowser.executablePath({ PUPPETEER_CACHE_DIR: cache, PATH: '' }), fake);
+      const chrome = fake(['chrome', 'linux-156.0.8078.47', 'chrome-linux64', 'chrome']);
+      assert.equal(PsuBrowser.executablePath({ PUPPETEER_CACHE_DIR: cache, PATH: '' }, { headless: false }), chrome);
+      const shell = fake(['chrome-headless-shell', 'linux-156.0.8078.47', 'chrome-headless-shell-linux64', 'chrome-headless-shell']);
+      assert.equal(PsuBrowser.executablePath({ PUPPETEER_CACHE_DIR: cache, PATH: '' }), shell);
+      // A visible browser cannot be the headless shell.
+      assert.equal(PsuBrowser.executablePath({ PUPPETEER_CACHE_DIR: cache, PATH: '' }, { headless: false }), chrome);
+      const onPath = fake(['bin', 'chromium-headless-shell']);
+      const empty = join(cache, 'empty');
+      mkdirSync(empty);
+      const found = PsuBrowser.executablePath({ PUPPETEER_CACHE_DIR: empty, PATH: dirname(onPath) });
+      // The system's own headless shell (/usr/bin) comes before one on PATH.
+      assert.ok(found === onPath || found === '/usr/bin/chromium-headless-shell', found);
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
