@@ -6,6 +6,9 @@ import { AuthorisationError } from '../errors.ts';
 import { Redactor } from '../client/redact.ts';
 import type { AccountChoice, JourneyOptions } from './types.ts';
 
+/** How long the evidence of a failed step waits for the page's screenshot. */
+export const SCREENSHOT_MS = 5_000;
+
 /** Selectors whose appearance ends the journey with an error of the given code. */
 export interface ErrorWatch {
   code: 'login_failed' | 'consent_error';
@@ -129,11 +132,20 @@ export class PageJourney {
     }
     if (this.page.isClosed()) return ev;
     const file = join(this.options.evidenceDir ?? tmpdir(), `obtpp-psu-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}-step${this.currentStep}.png`);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.page.screenshot({ path: file as `${string}.png`, fullPage: true });
-      ev.screenshot = file;
+      // A page that never renders (a bank that hangs, a browser out of breath) must not hold the verdict.
+      const shot = this.page.screenshot({ path: file as `${string}.png`, fullPage: true });
+      shot.catch(() => undefined);
+      const bound = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SCREENSHOT_MS)));
+      if ((await Promise.race([shot, bound])) === 'late') {
+      } else {
+        ev.screenshot = file;
+      }
     } catch {
       /* the page may be mid-navigation or closed; the URL is still worth having */
+    } finally {
+      clearTimeout(timer);
     }
     return ev;
   }

@@ -46,6 +46,11 @@ interface Expectation {
   exchange?: { path: RegExp; status?: number; error?: string };
   /** A PSU-page fault: the failure carries a screenshot (summary.json and messages.ndjson). */
   screenshot?: true;
+  /**
+   * PSU journeys at once (`--journeys`): where every journey of the scope waits out the step
+   * time-out, the prepared ones wait together rather than two by two.
+   */
+  journeys?: number;
 }
 
 /** Per chaos fault, through the embedded sandbox (tls-host-mismatch has its own test below). */
@@ -60,8 +65,8 @@ const EXPECT: Record<Exclude<ChaosFaultName, 'tls-host-mismatch'>, Expectation> 
   '503-no-body': { scope: '@pis', cause: /→ 503 Service Unavailable \(no body\)/, exchange: { path: /\/domestic-payments$/, status: 503 } },
   '429-retry-after': { scope: '@pis', cause: /→ 429 Too Many Requests \(Retry-After: 30\)/, exchange: { path: /\/domestic-payments\/[^/]+$/, status: 429 } },
   'redirect-other-host': { scope: '@cof', cause: /→ 307 Temporary Redirect \(redirect to https:\/\/gateway\.other-bank\.invalid\/\S+\)/, exchange: { path: /\/funds-confirmation-consents$/, status: 307 } },
-  'login-page-hangs': { scope: '@pis', cause: /step 0 \(open the authorization URL\): the bank's page did not finish loading within 5000 ms/, screenshot: true },
-  'no-approve-button': { scope: '@pis', cause: /step 7 \(click \[data-testid="approve"\]\): selector "\[data-testid="approve"\]" not found within 5000 ms/, screenshot: true },
+  'login-page-hangs': { scope: '@pis', cause: /step 0 \(open the authorization URL\): the bank's page did not finish loading within 5000 ms/, screenshot: true, journeys: 8 },
+  'no-approve-button': { scope: '@pis', cause: /step 7 \(click \[data-testid="approve"\]\): selector "\[data-testid="approve"\]" not found within 5000 ms/, screenshot: true, journeys: 8 },
 };
 
 interface Failure { rule: string; scenario: string; message: string; evidence?: { exchanges?: any[]; screenshots?: string[] } }
@@ -82,7 +87,7 @@ describe('obtpp conform against a chaos bank', { concurrency: 2 }, () => {
       let passed = false;
       try {
         const started = Date.now();
-        const run = await obtpp(['conform', '--variant', 'A', '--sandbox-fault', fault, '--tags', `${expect.scope} or @dcr`, '--report-dir', dir, '--json']);
+        const run = await obtpp(['conform', '--variant', 'A', '--sandbox-fault', fault, '--tags', `${expect.scope} or @dcr`, '--report-dir', dir, '--json', ...(expect.journeys ? ['--journeys', String(expect.journeys)] : [])]);
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         assert.equal(run.signal, null, `the run was killed after ${BOUND_MS} ms: a hang`);
         assert.equal(run.code, 1, `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`);
