@@ -22,11 +22,14 @@ const rows = [
   ...run('conform.ts', '3'),
 ];
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(2)} ms`);
-let chromium = 'unknown';
+// The browser the runs used: the one obtpp picks for a headless run (src/psu/executable.ts).
+const { PsuBrowser } = await import('../src/psu/index.ts');
+const executable = PsuBrowser.executablePath();
+let chromium = 'no Chromium found';
 try {
-  chromium = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  if (executable) chromium = `${execFileSync(executable, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()} (${executable})`;
 } catch {
-  /* not installed there */
+  chromium = `${executable} (its --version failed)`;
 }
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${chromium}`);
 console.log('');
