@@ -28,3 +28,26 @@ export function treeCpuMs(root: number): Map<number, number> {
   for (const pid of mine) if (procs.has(pid)) out.set(pid, procs.get(pid)!.ms);
   return out;
 }
+
+/**
+ * The CPU ms used so far by the processes under `root` (itself excluded), summed by Chromium's
+ * process type (`--type=renderer`, `gpu-process`, a utility's sub-type such as the network
+ * service; `browser` for the main process). Processes that ended are not counted.
+ */
+export function cpuMsByType(root: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [pid, ms] of treeCpuMs(root)) {
+    if (pid === root) continue;
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue;
+    }
+    const type = /--type=([\w-]+)/.exec(cmd)?.[1];
+    const sub = /--utility-sub-type=([\w.]+)/.exec(cmd)?.[1];
+    const name = type === 'utility' && sub ? sub.replace(/^.*\.mojom\./, '') : type ?? (/^\/bin\/sh /.test(cmd) ? 'launcher' : 'browser');
+    out.set(name, (out.get(name) ?? 0) + ms);
+  }
+  return out;
+}
