@@ -3,6 +3,7 @@
  * pages, undici for API calls. Written here, not taken from src/client, so that the bank is
  * tested by something that shares none of the harness's code.
  */
+import { existsSync } from 'node:fs';
 import * as client from 'openid-client';
 import puppeteer from 'puppeteer';
 import type { Browser, Page } from 'puppeteer';
@@ -19,10 +20,10 @@ export interface ApiAnswer {
   text: string;
 }
 
-/** Launches the headless Chromium the tests share. */
+/** Launches the headless Chromium the tests share: Debian's headless shell where installed (lighter), else Chromium. */
 export async function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((f) => existsSync(f)) ?? '/usr/bin/chromium',
     headless: true,
     acceptInsecureCerts: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
