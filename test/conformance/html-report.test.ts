@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { renderHtmlReport, scrubText, writeHtmlReport, type ReportSummary } from '../../src/conformance/html-report.ts';
 import { obtpp, root, bin } from '../helpers/obtpp.ts';
+import { PsuBrowser } from '../../src/psu/index.ts';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -221,7 +222,8 @@ test('obtpp conform writes our report.html, and Chromium shows the bank, the ver
 
     const { default: puppeteer } = await import('puppeteer');
     const browser = await puppeteer.launch({
-      executablePath: '/usr/bin/chromium',
+      // The browser obtpp itself would pick (Chromium's headless shell where installed).
+      executablePath: PsuBrowser.executablePath() ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
     try {
