@@ -1,10 +1,14 @@
 /** Shared set-up for the auth tests: a profile, an HttpClient and an Auth for one sandbox client. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Auth } from '../../src/auth/index.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import type { HttpClient } from '../../src/client/http.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import type { Profile } from '../../src/profile/types.ts';
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { PsuBrowser } from '../../src/psu/index.ts';
 
 export interface Tpp {
   profile: Profile;
@@ -20,6 +24,26 @@ export async function tppFor(sb: Sandbox, clientIndex = 0, patch: (raw: Record<s
   const http = httpFromProfile(profile, { warn: () => undefined });
   const auth = await Auth.create(profile, http);
   return { profile, http, auth };
+}
+
+/** What an auth test file shares: one sandbox, one PSU browser, a folder for journey evidence. */
+export interface AuthFixture {
+  sb: Sandbox;
+  browser: PsuBrowser;
+  evidenceDir: string;
+}
+
+/** Starts a file's fixture (its evidence folder named with `prefix`). */
+export async function openFixture(prefix: string): Promise<AuthFixture> {
+  return { sb: await startSandbox({ quiet: true }), browser: new PsuBrowser({ env: process.env }), evidenceDir: mkdtempSync(join(tmpdir(), prefix)) };
+}
+
+/** Stops a fixture and the HTTP clients of the TPPs made on it. */
+export async function closeFixture(f: Partial<AuthFixture>, tpps: Tpp[]): Promise<void> {
+  await f.browser?.close();
+  for (const t of tpps) await t.http.close();
+  await f.sb?.stop();
+  if (f.evidenceDir) rmSync(f.evidenceDir, { recursive: true, force: true });
 }
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');

@@ -8,17 +8,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
 import { Auth, authorise } from '../../src/auth/index.ts';
-import { PsuBrowser } from '../../src/psu/index.ts';
+import type { PsuBrowser } from '../../src/psu/index.ts';
 import { AuthorisationError, ProfileError } from '../../src/errors.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { listenLoopback } from '../helpers/loopback.ts';
-import { createAisConsent, tppFor, type Tpp } from './helpers.ts';
+import { closeFixture, createAisConsent, openFixture, tppFor, type Tpp } from './helpers.ts';
 
 describe('auth: pushed authorization requests', () => {
   let sb: Sandbox;
@@ -32,16 +29,9 @@ describe('auth: pushed authorization requests', () => {
   };
 
   before(async () => {
-    sb = await startSandbox({ quiet: true });
-    browser = new PsuBrowser({ env: process.env });
-    evidenceDir = mkdtempSync(join(tmpdir(), 'obtpp-par-test-'));
+    ({ sb, browser, evidenceDir } = await openFixture('obtpp-par-test-'));
   });
-  after(async () => {
-    await browser.close();
-    for (const t of tpps) await t.http.close();
-    await sb.stop();
-    rmSync(evidenceDir, { recursive: true, force: true });
-  });
+  after(() => closeFixture({ sb, browser, evidenceDir }, tpps));
 
   test('auto: where the bank offers PAR, the parameters are pushed and the URL carries only client_id and request_uri', async () => {
     const t = await tpp();

@@ -6,14 +6,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
 import { authorise } from '../../src/auth/index.ts';
-import { PsuBrowser } from '../../src/psu/index.ts';
+import type { PsuBrowser } from '../../src/psu/index.ts';
 import { AuthorisationError } from '../../src/errors.ts';
-import { accountIds, createAisConsent, tppFor, type Tpp } from './helpers.ts';
+import { accountIds, closeFixture, createAisConsent, openFixture, tppFor, type Tpp } from './helpers.ts';
 import { tppSignature } from '../sandbox/tpp.ts';
 
 let sb: Sandbox;
@@ -22,17 +19,10 @@ let evidenceDir: string;
 const tpps: Tpp[] = [];
 
 before(async () => {
-  sb = await startSandbox({ quiet: true });
-  browser = new PsuBrowser({ env: process.env });
-  evidenceDir = mkdtempSync(join(tmpdir(), 'obtpp-auth-test-'));
+  ({ sb, browser, evidenceDir } = await openFixture('obtpp-auth-test-'));
 });
 
-after(async () => {
-  await browser.close();
-  for (const t of tpps) await t.http.close();
-  await sb.stop();
-  rmSync(evidenceDir, { recursive: true, force: true });
-});
+after(() => closeFixture({ sb, browser, evidenceDir }, tpps));
 
 async function tpp(clientIndex = 0, patch?: (raw: Record<string, any>) => void): Promise<Tpp> {
   // These tests read the authorization URL's parameters: the plain URL, not PAR's (test/auth/par.test.ts).
