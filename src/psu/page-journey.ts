@@ -138,10 +138,7 @@ export class PageJourney {
       const shot = this.page.screenshot({ path: file as `${string}.png`, fullPage: true });
       shot.catch(() => undefined);
       const bound = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SCREENSHOT_MS)));
-      if ((await Promise.race([shot, bound])) === 'late') {
-      } else {
-        ev.screenshot = file;
-      }
+      if ((await Promise.race([shot, bound])) !== 'late') ev.screenshot = file;
     } catch {
       /* the page may be mid-navigation or closed; the URL is still worth having */
     } finally {

@@ -23,7 +23,7 @@ export interface ApiAnswer {
 /** Launches the headless Chromium the tests share: Debian's headless shell where installed (lighter), else Chromium. */
 export async function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((f) => existsSync(f)) ?? '/usr/bin/chromium',
+    executablePath: existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium',
     headless: true,
     acceptInsecureCerts: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
