@@ -39,7 +39,7 @@ export async function sandboxDriver(j: PageJourney): Promise<void> {
   await j.step(1, `fill ${SANDBOX.username} with {username}`, () => j.fill(SANDBOX.username, o.username));
   await j.step(2, `fill ${SANDBOX.password} with <secret>`, () => j.fill(SANDBOX.password, o.password));
   await j.step(3, `click ${SANDBOX.login}`, () => j.click(SANDBOX.login));
-  await j.step(4, `wait for ${SANDBOX.consentPage}`, () => j.waitFor(SANDBOX.consentPage).then((h) => h.dispose()));
+  await j.step(4, `wait for ${SANDBOX.consentPage}`, () => j.waitFor(SANDBOX.consentPage));
   // The consent page is loaded: what it offers is there now, no need to wait for it.
   const [accounts, debtor] = await j.page.evaluate(
     (a: string, d: string) => [document.querySelector(a) !== null, document.querySelector(d) !== null],
@@ -185,7 +185,7 @@ export async function stepsDriver(j: PageJourney, steps: DriverStep[], loginErro
           await j.chooseDebtor(step.selector, o.debtor, step.by);
           return;
         case 'waitFor':
-          await (await j.waitFor(step.selector)).dispose();
+          await j.waitFor(step.selector);
           return;
         case 'waitForUrl':
           await j.waitForUrl(step.pattern);

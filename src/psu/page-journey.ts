@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ElementHandle, Page } from 'puppeteer';
+import type { Page } from 'puppeteer';
 import { AuthorisationError } from '../errors.ts';
 import { Redactor } from '../client/redact.ts';
 import type { AccountChoice, JourneyOptions } from './types.ts';
@@ -148,45 +148,54 @@ export class PageJourney {
   }
 
   /**
-   * Waits for `selector` (visible when `visible`) while watching for the bank's error messages.
-   * A watched error that shows first ends the journey with its code and the page's message.
-   * One poller in the page checks them all, on every DOM mutation (and again after navigations).
+   * One wait in the page, in one DevTools round trip: until one of `targets` is on the page
+   * (visible when asked), a watched error shows, or `ms` pass, and then, in the same call, the
+   * action on the element found. A navigation that replaces the page meanwhile only restarts the
+   * wait on the new page (an action runs once, in the same task as the check that found its
+   * element); a page that stops answering is bounded here in Node, not only in the page.
    */
-  async waitFor(selector: string, options: { visible?: boolean; timeoutMs?: number } = {}): Promise<ElementHandle> {
-    const timeout = this.budget(options.timeoutMs);
-    const watch = this.errorWatch.map((w) => ({ code: w.code, selector: w.selector }));
-    let found;
-    try {
-      found = await this.page.waitForFunction(
-        (target: string, visible: boolean, errors: Array<{ code: string; selector: string }>) => {
-          const shown = (el: Element): boolean => {
-            const r = el.getBoundingClientRect();
-            return (r.width > 0 || r.height > 0) && getComputedStyle(el).visibility !== 'hidden';
-          };
-          for (const e of errors) {
-            const el = document.querySelector(e.selector);
-            const text = el && shown(el) ? ((el as HTMLElement).innerText ?? el.textContent ?? '').trim() : '';
-            if (text) return { code: e.code, text };
-          }
-          const el = document.querySelector(target);
-          return el && (!visible || shown(el)) ? el : false;
-        },
-        { timeout, polling: 'mutation' },
-        selector,
-        !!options.visible,
-        watch,
-      );
-    } catch (error) {
-      if (error instanceof Error && error.name === 'TimeoutError') throw new StepTimeout(selector, timeout);
-      throw error;
+  private async seek(targets: string[], options: { visible?: boolean; ms: number; act?: SeekAction; errors?: 'first' | 'after' | 'none' }): Promise<SeekResult> {
+    const until = Date.now() + options.ms;
+    const watch = options.errors === 'none' ? [] : this.errorWatch.map((w) => ({ code: w.code, selector: w.selector }));
+    for (;;) {
+      const left = until - Date.now();
+      // A journey that came back has no page left to wait on: its lane may serve the next one.
+      if (left <= 0 || this.done) return { timeout: true };
+      const args: SeekArgs = { targets, visible: !!options.visible, errors: watch, errorsFirst: options.errors !== 'after', ms: left, act: options.act ?? { kind: 'none' } };
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<SeekResult>((resolve) => (timer = setTimeout(() => resolve({ timeout: true }), left + SEEK_SLACK_MS)));
+      const asked = this.page.evaluate(seekInPage, args);
+      asked.catch(() => undefined);
+      try {
+        return await Promise.race([asked, bound]);
+      } catch (error) {
+        // The document went away under the wait (a navigation): wait again on the next one.
+        if (this.page.isClosed() || !contextGone(error)) throw error;
+        await new Promise((r) => setTimeout(r, 10));
+      } finally {
+        clearTimeout(timer);
+      }
     }
-    const element = found.asElement();
-    if (element) return element as ElementHandle;
-    const { code, text: raw } = (await found.jsonValue()) as { code: ErrorWatch['code']; text: string };
-    void found.dispose().catch(() => undefined);
-    const text = this.redactor.text(raw).replace(/\s+/g, ' ').slice(0, 500);
-    if (code === 'login_failed') throw new AuthorisationError('login_failed', `the bank refused the PSU login: ${text}`);
-    throw new AuthorisationError('consent_error', `the bank showed an error on the consent page: ${text}`);
+  }
+
+  /** A watched error the page showed, as the journey's failure. */
+  private shownError(found: { code: string; text: string }): AuthorisationError {
+    const text = this.redactor.text(found.text).replace(/\s+/g, ' ').slice(0, 500);
+    if (found.code === 'login_failed') return new AuthorisationError('login_failed', `the bank refused the PSU login: ${text}`);
+    return new AuthorisationError('consent_error', `the bank showed an error on the consent page: ${text}`);
+  }
+
+  /**
+   * Waits for `selector` (visible when `visible`) while watching for the bank's error messages,
+   * then does `act` to it. A watched error that shows first ends the journey with its code and the
+   * page's message. The page checks them all on every DOM mutation (and again after navigations).
+   */
+  async waitFor(selector: string, options: { visible?: boolean; timeoutMs?: number; act?: SeekAction } = {}): Promise<void> {
+    const timeout = this.budget(options.timeoutMs);
+    const found = await this.seek([selector], { visible: options.visible, ms: timeout, act: options.act });
+    if ('error' in found) throw this.shownError(found.error);
+    if ('timeout' in found) throw new StepTimeout(selector, timeout);
+    if (found.failed) throw new Error(found.failed);
   }
 
   /**
@@ -211,13 +220,8 @@ export class PageJourney {
 
   /** Whether `selector` is (or comes) present within a short wait; used for optional things. */
   async present(selector: string, withinMs: number): Promise<boolean> {
-    if (withinMs <= 0) return (await this.page.$(selector)) !== null;
-    try {
-      await this.page.waitForSelector(selector, { timeout: this.budget(withinMs) });
-      return true;
-    } catch {
-      return false;
-    }
+    const found = await this.seek([selector], { ms: withinMs <= 0 ? 1 : this.budget(withinMs), errors: 'none' });
+    return 'found' in found;
   }
 
   /**
@@ -227,30 +231,8 @@ export class PageJourney {
    * step needs, instead of waiting a fixed time.
    */
   async first(...selectors: Array<string | string[]>): Promise<string | undefined> {
-    const list = selectors.flat();
-    const errors = this.errorWatch.map((w) => w.selector);
-    try {
-      const found = await this.page.waitForFunction(
-        (targets: string[], watched: string[]) => {
-          for (const t of targets) if (document.querySelector(t)) return t;
-          for (const e of watched) {
-            const el = document.querySelector(e);
-            // waitForFunction waits for a truthy value: an error is a marker no selector can be.
-            if (el && ((el as HTMLElement).innerText ?? el.textContent ?? '').trim()) return { error: e };
-          }
-          return false;
-        },
-        { timeout: this.budget(), polling: 'mutation' },
-        list,
-        errors,
-      );
-      const which = (await found.jsonValue()) as string | { error: string };
-      void found.dispose().catch(() => undefined);
-      return typeof which === 'string' ? which : undefined;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'TimeoutError') return undefined;
-      throw error;
-    }
+    const found = await this.seek(selectors.flat(), { ms: this.budget(), errors: 'after' });
+    return 'found' in found ? found.found : undefined;
   }
 
   /**
@@ -258,7 +240,8 @@ export class PageJourney {
    * page that is not the TPP's own redirect origin; its origin is recorded as `loginOrigin`.
    */
   async fill(selector: string, value: string): Promise<void> {
-    const handle = await this.waitFor(selector, { visible: true });
+    // Found, focused and its text selected in one call; typing replaces the selection.
+    await this.waitFor(selector, { visible: true, act: { kind: value.length > 0 ? 'focus' : 'clear' } });
     if (value.includes(this.options.password)) {
       const origin = safeOrigin(this.page.url());
       if (!origin || !/^https?:/.test(origin) || this.atRedirect(this.page.url())) {
@@ -266,43 +249,27 @@ export class PageJourney {
       }
       this.loginOrigin = origin;
     }
-    await handle.evaluate((el) => {
-      const input = el as HTMLInputElement;
-      input.focus();
-      if (typeof input.select === 'function') input.select();
-    });
-    if (value.length > 0) {
-      // One insertText: fast, fires input events like real typing, and nothing of it is logged.
-      await this.page.keyboard.sendCharacter(value);
-    } else {
-      await handle.evaluate((el) => {
-        (el as HTMLInputElement).value = '';
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-      });
-    }
-    void handle.dispose().catch(() => undefined);
+    // One insertText: fast, fires input events like real typing, and nothing of it is logged.
+    if (value.length > 0) await this.page.keyboard.sendCharacter(value);
   }
 
   /**
-   * Clicks the element. The click is the DOM's (`element.click()`): one round trip instead of
-   * puppeteer's scroll / measure / mouse sequence, and the same form submission or handler call.
+   * Clicks the element. The click is the DOM's (`element.click()`), in the same call that found
+   * it: one round trip instead of puppeteer's scroll / measure / mouse sequence, and the same
+   * form submission or handler call.
    */
   async click(selector: string, options: { waitForNavigation?: boolean } = {}): Promise<void> {
-    const handle = await this.waitFor(selector, { visible: true });
-    const click = handle.evaluate((el) => (el as HTMLElement).click());
     if (options.waitForNavigation) {
-      await Promise.all([this.page.waitForNavigation({ timeout: this.budget(), waitUntil: 'domcontentloaded' }), click]);
+      // The navigation to wait for is the one the click starts, not one still under way before it.
+      await this.waitFor(selector, { visible: true });
+      await Promise.all([this.page.waitForNavigation({ timeout: this.budget(), waitUntil: 'domcontentloaded' }), this.waitFor(selector, { visible: true, act: { kind: 'click' } })]);
     } else {
-      await click;
+      await this.waitFor(selector, { visible: true, act: { kind: 'click' } });
     }
-    void handle.dispose().catch(() => undefined);
   }
 
   async select(selector: string, value: string): Promise<void> {
-    const handle = await this.waitFor(selector);
-    const chosen = await handle.select(value);
-    await handle.dispose();
-    if (chosen.length === 0) throw new Error(`no option with value "${value}" in ${selector}`);
+    await this.waitFor(selector, { act: { kind: 'select', value } });
   }
 
   /**
@@ -318,9 +285,9 @@ export class PageJourney {
     // A list of names from a caller without types is read as names.
     const c: AccountChoice = Array.isArray(choice) ? { ids: choice } : (choice ?? { pick: 'all' });
     const args: PickArgs = 'ids' in c
-      ? { wanted: c.ids, count: 0, by: by ?? null, single: false }
-      : { wanted: [], count: c.pick === 'all' ? -1 : c.pick === 'first' ? 1 : c.n, by: null, single: false };
-    const result = await this.page.$$eval(selector, pickInPage, args);
+      ? { selector, wanted: c.ids, count: 0, by: by ?? null, single: false }
+      : { selector, wanted: [], count: c.pick === 'all' ? -1 : c.pick === 'first' ? 1 : c.n, by: null, single: false };
+    const result = await this.page.evaluate(pickInPage, args);
     this.offeredAccounts = result.offered;
     const offered = result.offered.map((o) => o.id).join(', ') || 'none';
     if (result.unmatched.length) {
@@ -336,7 +303,7 @@ export class PageJourney {
   /** Chooses the radio matching `wanted` (the first one when none is asked for). */
   async chooseDebtor(selector: string, wanted: string | undefined, by?: 'value' | 'label' | 'index'): Promise<void> {
     await this.waitFor(selector);
-    const result = await this.page.$$eval(selector, pickInPage, { wanted: wanted ? [wanted] : [], count: 1, by: by ?? null, single: true });
+    const result = await this.page.evaluate(pickInPage, { selector, wanted: wanted ? [wanted] : [], count: 1, by: by ?? null, single: true });
     this.debtorOffered = true;
     if (result.unmatched.length) {
       throw new Error(`debtor account "${wanted}" not offered on the page (offered: ${result.offered.map((o) => o.id).join(', ') || 'none'})`);
@@ -365,6 +332,8 @@ function safeOrigin(url: string): string {
 }
 
 interface PickArgs {
+  /** The checkboxes or radios. */
+  selector: string;
   /** Names to match (empty: choose by position). */
   wanted: string[];
   /** By position: how many from the first (-1: all). */
@@ -374,8 +343,8 @@ interface PickArgs {
 }
 
 /** Runs in the page: match options against what the PSU wants, and set them. */
-function pickInPage(elements: Element[], args: PickArgs): { offered: Offered[]; selected: string[]; unmatched: string[] } {
-  const inputs = elements as HTMLInputElement[];
+function pickInPage(args: PickArgs): { offered: Offered[]; selected: string[]; unmatched: string[] } {
+  const inputs = Array.from(document.querySelectorAll(args.selector)) as HTMLInputElement[];
   const labelOf = (el: HTMLInputElement): string => {
     const fromLabels = el.labels && el.labels.length ? Array.from(el.labels).map((l) => l.textContent ?? '').join(' ') : '';
     const text = fromLabels || el.closest('label')?.textContent || el.getAttribute('aria-label') || el.dataset.name || '';
@@ -406,4 +375,102 @@ function pickInPage(elements: Element[], args: PickArgs): { offered: Offered[]; 
   });
   const selected = inputs.flatMap((el, i) => (want[i] ? [idOf(el, i)] : []));
   return { offered, selected, unmatched };
+}
+
+/** How much longer than its own time-out a wait in the page may take to answer before Node gives up on it. */
+const SEEK_SLACK_MS = 1_000;
+
+/** What a wait does to the element it found, in the same call. */
+export type SeekAction = { kind: 'none' } | { kind: 'click' } | { kind: 'focus' } | { kind: 'clear' } | { kind: 'select'; value: string };
+
+interface SeekArgs {
+  targets: string[];
+  visible: boolean;
+  errors: Array<{ code: string; selector: string }>;
+  /** Watched errors checked before the targets (a wait for one element), or after (a race between steps). */
+  errorsFirst: boolean;
+  ms: number;
+  act: SeekAction;
+}
+
+type SeekResult = { found: string; failed?: string } | { error: { code: string; text: string } } | { timeout: true };
+
+/** Whether an evaluation failed because its document was replaced or is being replaced. */
+function contextGone(error: unknown): boolean {
+  const m = error instanceof Error ? error.message : String(error);
+  return /Execution context was destroyed|Cannot find context with specified id|Inspected target navigated|detached Frame|Execution context is not available/i.test(m);
+}
+
+/**
+ * Runs in the page: resolves when a target is present (and shown, when asked) or a watched error
+ * shows its text, re-checking on every DOM mutation, or after `ms`; acts on the target found.
+ */
+function seekInPage(a: SeekArgs): Promise<SeekResult> {
+  const shown = (el: Element): boolean => {
+    const r = el.getBoundingClientRect();
+    return (r.width > 0 || r.height > 0) && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const act = (el: Element): string | undefined => {
+    const input = el as HTMLInputElement;
+    switch (a.act.kind) {
+      case 'click':
+        (el as HTMLElement).click();
+        return undefined;
+      case 'focus':
+        input.focus();
+        if (typeof input.select === 'function') input.select();
+        return undefined;
+      case 'clear':
+        input.focus();
+        input.value = '';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        return undefined;
+      case 'select': {
+        if (!(el instanceof HTMLSelectElement)) return `${a.targets[0]} is not a select element`;
+        const value = a.act.value;
+        const option = Array.from(el.options).find((o) => o.value === value);
+        if (!option) return `no option with value "${value}" in ${a.targets[0]}`;
+        for (const o of Array.from(el.options)) o.selected = o === option;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  };
+  const error = (): SeekResult | undefined => {
+    for (const e of a.errors) {
+      const el = document.querySelector(e.selector);
+      const text = el && shown(el) ? ((el as HTMLElement).innerText ?? el.textContent ?? '').trim() : '';
+      if (text) return { error: { code: e.code, text } };
+    }
+    return undefined;
+  };
+  const target = (): SeekResult | undefined => {
+    for (const t of a.targets) {
+      const el = document.querySelector(t);
+      if (el && (!a.visible || shown(el))) {
+        const failed = act(el);
+        return failed ? { found: t, failed } : { found: t };
+      }
+    }
+    return undefined;
+  };
+  const check = (): SeekResult | undefined => (a.errorsFirst ? error() ?? target() : target() ?? error());
+  const now = check();
+  if (now) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const done = (r: SeekResult) => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const observer = new MutationObserver(() => {
+      const r = check();
+      if (r) done(r);
+    });
+    observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+    const timer = setTimeout(() => done({ timeout: true }), a.ms);
+  });
 }

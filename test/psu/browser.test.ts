@@ -199,6 +199,36 @@ describe('declarative driver', () => {
     });
   });
 
+  test('a wait outlives the page it started on: the element is found on the page a script navigated to, added later by script', async () => {
+    const steps: DriverStep[] = [{ action: 'goto', url: `${bank.url}/hop${new URL(authUrl()).search}` }, { action: 'click', selector: '#arrived' }];
+    const r = await browser.journey(authUrl(), options({ driver: { kind: 'steps', steps } }));
+    assert.equal(new URL(r.callbackUrl).searchParams.get('code'), 'hopped');
+  });
+
+  test('a select without the option asked for fails its step, naming the value', async () => {
+    const steps = STEPS.map((s): DriverStep => (s.action === 'select' ? { ...s, value: '7' } : s));
+    await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps } })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.equal(e.oauthError, 'step_failed', e.message);
+      assert.match(e.message, /^step 9 \(select "7" in #duration\): no option with value "7" in #duration$/);
+      return true;
+    });
+  });
+
+  test('a page whose script never yields is a step time-out with the URL, not a hang, and the browser serves the next journey', async () => {
+    const steps: DriverStep[] = [{ action: 'goto', url: `${bank.url}/busy` }, { action: 'waitFor', selector: '#done' }];
+    // The step's bound holds in Node: the page cannot answer, and the journey's own time-out is far off.
+    await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps }, stepTimeoutMs: 1500, totalTimeoutMs: 60_000 })), (e: unknown) => {
+      assert.ok(e instanceof AuthorisationError);
+      assert.equal(e.oauthError, 'step_timeout', e.message);
+      assert.equal(e.message, 'step 2 (wait for #done): selector "#done" not found within 1500 ms');
+      assert.match(e.evidence?.url ?? '', /\/busy$/);
+      return true;
+    });
+    const next = await browser.journey(authUrl(), options());
+    assert.equal(new URL(next.callbackUrl).searchParams.get('state'), 'st-123');
+  });
+
   test('an optional step whose selector never comes ends when the page shows what a later step needs', async () => {
     const steps: DriverStep[] = [
       ...STEPS.slice(0, 3),

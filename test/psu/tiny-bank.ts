@@ -62,6 +62,16 @@ export async function startTinyBank(options: { password: string }): Promise<Tiny
       return res.end();
     }
     if (u.pathname === '/slow') return html('<p>nothing to see</p>');
+    // A page that sends the browser on by script, and one that adds its link by script later on.
+    if (u.pathname === '/hop') return html(`<p>one moment</p><script>setTimeout(() => location.href = '/hop2' + location.search, 150)</script>`);
+    if (u.pathname === '/hop2') {
+      const back = new URL(u.searchParams.get('redirect_uri')!);
+      back.searchParams.set('state', u.searchParams.get('state') ?? '');
+      back.searchParams.set('code', 'hopped');
+      return html(`<p>nearly there</p><script>setTimeout(() => { const a = document.createElement('a'); a.id = 'arrived'; a.href = ${JSON.stringify(back.href)}; a.textContent = 'Continue'; document.body.append(a); }, 150)</script>`);
+    }
+    // A page whose script never yields: nothing can be asked of it any more.
+    if (u.pathname === '/busy') return html('<h1 id="busy">Working…</h1><script>setTimeout(() => { for (;;); }, 50)</script>');
     html('not found', 404);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
