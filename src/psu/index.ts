@@ -44,8 +44,11 @@ const LAUNCH_ARGS = [
   '--disable-dev-shm-usage',
   '--disable-extensions',
   '--mute-audio',
-  // A reused page must not keep the previous journey's pages alive for "back".
-  '--disable-features=BackForwardCache',
+  // One list (Chromium reads only the last --disable-features): BackForwardCache, so that a
+  // reused page keeps no earlier journey's page alive for "back"; RenderDocument, so that a
+  // navigation within the bank's site reuses its frame in the renderer instead of building a
+  // new one for every document (about 40 % of a navigation's CPU; each document is still new).
+  '--disable-features=BackForwardCache,RenderDocument',
 ];
 
 const CALLBACK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>obtpp</title></head><body>Back at the TPP.</body></html>';
