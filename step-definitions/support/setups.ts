@@ -403,10 +403,11 @@ export interface Expiring {
  */
 export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Promise<Expiring> {
   return sharedSetup(world, `${world.variant}:${fn}:expiring`, async () => {
-    // A short window first, so nobody waits; when the journey outlasts it (a slow bank, a loaded
-    // machine) the bank rightly refuses to authorise an expired consent, which says nothing about
-    // the rule: the next window is wide enough for the time that journey took.
-    let windowMs = 6_000;
+    // A short window first, so nobody waits (a journey and a call take well under a second on
+    // a bank that answers promptly); when they outlast it (a slow bank, a loaded machine) the bank
+    // rightly refuses to authorise an expired consent, which says nothing about the rule: the
+    // next window is wide enough for the time that attempt took.
+    let windowMs = 3_000;
     for (let attempt = 1; ; attempt++) {
       const body = fn === 'ais'
         ? aisBody(['ReadAccountsBasic'], { expiresInMs: windowMs })
@@ -454,7 +455,7 @@ const MAX_EXPIRY_WINDOW_MS = 90_000;
 
 /** An expiry window wide enough for a journey that took `tookMs`, with room to use the consent once. */
 function widerWindow(tookMs: number): number {
-  return Math.min(Math.max(15_000, 2 * tookMs + 5_000), MAX_EXPIRY_WINDOW_MS);
+  return Math.min(Math.max(8_000, 2 * tookMs + 4_000), MAX_EXPIRY_WINDOW_MS);
 }
 
 /** The body of a funds-confirmation request in the currency of the PSU's first account. */
