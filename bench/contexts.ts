@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer from 'puppeteer';
-import { PsuBrowser } from '../src/psu/index.ts';
+import { CHROMIUM_ARGS, PsuBrowser } from '../src/psu/index.ts';
 import { treeCpuMs } from './proc.ts';
 import { stats } from './stats.ts';
 
@@ -28,7 +28,9 @@ const browser = await puppeteer.launch({
   executablePath: PsuBrowser.executablePath(),
   headless: true,
   pipe: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--disable-extensions', '--headless', '--disable-features=BackForwardCache'],
+  // What PsuBrowser launches with.
+  networkEnabled: false,
+  args: [...CHROMIUM_ARGS, '--headless'],
 });
 
 /** CPU ms used so far by Chromium's processes (the browser and its children). */

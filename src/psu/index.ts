@@ -33,7 +33,8 @@ export interface PsuBrowserOptions {
   log?: (line: string) => void;
 }
 
-const LAUNCH_ARGS = [
+/** Chromium's switches for the PSU browser (benchmarks launch with the same). */
+export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -154,7 +155,7 @@ export class PsuBrowser {
         // the events of every request cost both processes CPU (about 6 % of a journey).
         networkEnabled: false,
         // A bank on a private CA (the profile's mtls.ca): Chromium trusts chains holding that CA's key, and nothing else new.
-        args: [...LAUNCH_ARGS, ...(this.headless ? ['--headless'] : []), ...(spki.length ? [`--ignore-certificate-errors-spki-list=${spki.join(',')}`] : [])],
+        args: [...CHROMIUM_ARGS, ...(this.headless ? ['--headless'] : []), ...(spki.length ? [`--ignore-certificate-errors-spki-list=${spki.join(',')}`] : [])],
         // The caller owns the process: no signal handlers installed on its behalf.
         handleSIGINT: false,
         handleSIGTERM: false,
