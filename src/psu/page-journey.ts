@@ -19,8 +19,8 @@ export interface ErrorWatch {
 class StepTimeout extends Error {
   readonly selector: string;
   readonly ms: number;
-  constructor(selector: string, ms: number) {
-    super(`selector "${selector}" not found within ${ms} ms`);
+  constructor(selector: string, ms: number, unanswered = false) {
+    super(`selector "${selector}" not found within ${ms} ms${unanswered ? ': the page stopped answering (a script that never yields?)' : ''}`);
     this.selector = selector;
     this.ms = ms;
   }
@@ -49,6 +49,8 @@ export class PageJourney {
   debtorOffered = false;
   /** Set once the redirect back has been caught; pending steps then stop mattering. */
   done = false;
+  /** Set when the page stopped answering (its main thread busy): the evidence then takes no screenshot. */
+  private unanswered = false;
   private currentStep = 0;
   private currentDescription = '';
   private readonly deadline: number;
@@ -130,7 +132,7 @@ export class PageJourney {
     } catch {
       /* page gone */
     }
-    if (this.page.isClosed()) return ev;
+    if (this.page.isClosed() || this.unanswered) return ev;
     const file = join(this.options.evidenceDir ?? tmpdir(), `obtpp-psu-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}-step${this.currentStep}.png`);
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -163,11 +165,14 @@ export class PageJourney {
       if (left <= 0 || this.done) return { timeout: true };
       const args: SeekArgs = { targets, visible: !!options.visible, errors: watch, errorsFirst: options.errors !== 'after', ms: left, act: options.act ?? { kind: 'none' } };
       let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<SeekResult>((resolve) => (timer = setTimeout(() => resolve({ timeout: true }), left + SEEK_SLACK_MS)));
+      const bound = new Promise<SeekResult>((resolve) => (timer = setTimeout(() => resolve({ timeout: true, unanswered: true }), left + SEEK_SLACK_MS)));
       const asked = this.page.evaluate(seekInPage, args);
       asked.catch(() => undefined);
       try {
-        return await Promise.race([asked, bound]);
+        const result = await Promise.race([asked, bound]);
+        // A page that cannot answer a script cannot render either: its screenshot would never come.
+        this.unanswered = 'unanswered' in result;
+        return result;
       } catch (error) {
         // The document went away under the wait (a navigation): wait again on the next one.
         if (this.page.isClosed() || !contextGone(error)) throw error;
@@ -194,7 +199,7 @@ export class PageJourney {
     const timeout = this.budget(options.timeoutMs);
     const found = await this.seek([selector], { visible: options.visible, ms: timeout, act: options.act });
     if ('error' in found) throw this.shownError(found.error);
-    if ('timeout' in found) throw new StepTimeout(selector, timeout);
+    if ('timeout' in found) throw new StepTimeout(selector, timeout, 'unanswered' in found);
     if (found.failed) throw new Error(found.failed);
   }
 
@@ -393,7 +398,8 @@ interface SeekArgs {
   act: SeekAction;
 }
 
-type SeekResult = { found: string; failed?: string } | { error: { code: string; text: string } } | { timeout: true };
+/** `unanswered`: the page never answered the call (Node's bound, not the page's own timer, ended it). */
+type SeekResult = { found: string; failed?: string } | { error: { code: string; text: string } } | { timeout: true; unanswered?: true };
 
 /** Whether an evaluation failed because its document was replaced or is being replaced. */
 function contextGone(error: unknown): boolean {

@@ -221,8 +221,10 @@ describe('declarative driver', () => {
     await assert.rejects(browser.journey(authUrl(), options({ driver: { kind: 'steps', steps }, stepTimeoutMs: 1500, totalTimeoutMs: 60_000 })), (e: unknown) => {
       assert.ok(e instanceof AuthorisationError);
       assert.equal(e.oauthError, 'step_timeout', e.message);
-      assert.equal(e.message, 'step 2 (wait for #done): selector "#done" not found within 1500 ms');
+      assert.equal(e.message, 'step 2 (wait for #done): selector "#done" not found within 1500 ms: the page stopped answering (a script that never yields?)');
       assert.match(e.evidence?.url ?? '', /\/busy$/);
+      // No screenshot is waited for: a page that cannot answer cannot render either.
+      assert.equal(e.evidence?.screenshot, undefined);
       return true;
     });
     const next = await browser.journey(authUrl(), options());
