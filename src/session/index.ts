@@ -332,8 +332,10 @@ export class Session {
       if (callbackPort === undefined && sameOrigin(profile.auth.redirectUri, profile.auth.issuer ?? profile.auth.discoveryUrl)) callbackPort = 0;
       profile = { ...profile, psu: { ...profile.psu, driver: { kind: 'manual', ...(callbackPort !== undefined ? { callbackPort } : {}) } } };
     }
-    const auth = await this.auth();
     this.browser ??= new PsuBrowser({ env: this.env, log: request.log });
+    // Chromium starts while the bank's discovery and the authorisation request are under way.
+    if (profile.psu.driver.kind !== 'manual') void this.browser.warm({ caPem: profile.mtls?.ca, insecure: profile.tls.insecure }).catch(() => undefined);
+    const auth = await this.auth();
     const result = await authorise(
       { auth, browser: this.browser, profile, log: request.log },
       { intentId: record.id, fn: record.fn },
