@@ -19,7 +19,7 @@ const prewarmed = new WeakSet<RunContext>();
  */
 function prewarm(world: ConformanceWorld): void {
   const entries = world.parameters.prewarm.map((e) => ({ variant: e.slice(0, 1) as 'A' | 'B', text: e.slice(2) }));
-  const rank = (t: string) => (t.includes('expires a few seconds later') ? 0 : t.includes('"full"') ? 1 : 2);
+  const rank = (t: string) => (t.includes('"full"') ? 0 : t.includes('expires a few seconds later') ? 1 : 2);
   entries.sort((a, b) => rank(a.text) - rank(b.text));
   for (const { variant, text } of entries) {
     for (const [pattern, run] of SHARED_GIVENS) {
