@@ -189,63 +189,68 @@ export class PsuBrowser {
       const origin = originOf(frame.url());
       if (origin) origins.add(origin);
     };
+    // The journey's time-out holds from here: taking a page and setting up the redirect catch are
+    // DevTools calls too, and a browser that stopped answering must not hold the journey.
+    let j: PageJourney | undefined;
+    const timeout = new Promise<never>((_r, reject) => {
+      timer = setTimeout(async () => {
+        if (j?.done) return;
+        const evidence = j ? await j.evidence() : undefined;
+        const last = j ? `step ${j.stepNumber} (${j.stepDescription})` : 'preparing the browser page';
+        reject(new AuthorisationError('journey_timeout', `the PSU journey did not come back to ${opts.redirectUri} within ${opts.totalTimeoutMs} ms (last: ${last})`, { evidence }));
+      }, opts.totalTimeoutMs);
+    });
+    timeout.catch(() => undefined);
+    /** The lane taken, even when it came too late for the journey (it is then closed below). */
+    let taken: Promise<Lane> | undefined;
     try {
-      lane = await this.freshPage(slot);
+      taken = this.freshPage(slot);
+      lane = await Promise.race([taken, timeout]);
       const page = lane.page;
       page.on('framenavigated', visited);
-      const j = new PageJourney(page, opts);
-      redirect = await catchRedirect(lane.cdp, opts.redirectUri, () => (j.done = true));
+      const journey = (j = new PageJourney(page, opts));
+      const caught = catchRedirect(lane.cdp, opts.redirectUri, () => (journey.done = true));
+      caught.catch(() => undefined);
+      redirect = await Promise.race([caught, timeout]);
       const callback = redirect;
 
       const drive = async (): Promise<void> => {
-        await j.step(0, 'open the authorization URL', async () => {
-          await page.goto(url, { waitUntil: 'domcontentloaded', timeout: j.budget() });
+        await journey.step(0, 'open the authorization URL', async () => {
+          await page.goto(url, { waitUntil: 'domcontentloaded', timeout: journey.budget() });
         });
-        if (j.done) return;
+        if (journey.done) return;
         const driver = opts.driver;
-        if (driver.kind === 'sandbox') await sandboxDriver(j);
-        else if (driver.kind === 'steps') await stepsDriver(j, driver.steps, driver.loginError, driver.consentError);
-        if (!j.done) await j.step(j.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => j.watchErrors());
+        if (driver.kind === 'sandbox') await sandboxDriver(journey);
+        else if (driver.kind === 'steps') await stepsDriver(journey, driver.steps, driver.loginError, driver.consentError);
+        if (!journey.done) await journey.step(journey.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => journey.watchErrors());
       };
-      const timeout = new Promise<never>((_r, reject) => {
-        timer = setTimeout(async () => {
-          if (j.done) return;
-          const evidence = await j.evidence();
-          reject(
-            new AuthorisationError(
-              'journey_timeout',
-              `the PSU journey did not come back to ${opts.redirectUri} within ${opts.totalTimeoutMs} ms (last: step ${j.stepNumber} (${j.stepDescription}))`,
-              { evidence },
-            ),
-          );
-        }, opts.totalTimeoutMs);
-      });
       const driven = drive().then(
         () => callback.url,
         (error: unknown) => {
           // A step that broke because the page went back to the TPP is no failure.
-          if (j.done) return callback.url;
+          if (journey.done) return callback.url;
           throw error;
         },
       );
       // Whichever loses the race must not become an unhandled rejection.
       driven.catch(() => undefined);
-      timeout.catch(() => undefined);
       const callbackUrl = await Promise.race([callback.url, driven, timeout]);
       // Only a journey that came back is reused: one cut short may still be loading or waiting.
-      finished = j.done;
+      finished = journey.done;
       if (finished && lane.page.url()) visited(lane.page.mainFrame());
       return {
         callbackUrl,
-        offeredAccounts: j.offeredAccounts,
-        selectedAccounts: j.selectedAccounts,
-        debtorChosen: j.debtorChosen,
-        debtorOffered: j.debtorOffered,
-        loginOrigin: j.loginOrigin,
-        steps: j.steps,
+        offeredAccounts: journey.offeredAccounts,
+        selectedAccounts: journey.selectedAccounts,
+        debtorChosen: journey.debtorChosen,
+        debtorOffered: journey.debtorOffered,
+        loginOrigin: journey.loginOrigin,
+        steps: journey.steps,
       };
     } finally {
       clearTimeout(timer);
+      // A lane that came after the time-out is closed when it comes.
+      if (!lane) void taken?.then((late) => this.discard(late), () => undefined);
       if (lane) {
         lane.page.off('framenavigated', visited);
         // Wiping or closing the context is Chromium's business; the journey's answer need not wait for it.

@@ -231,6 +231,47 @@ describe('declarative driver', () => {
     assert.equal(new URL(next.callbackUrl).searchParams.get('state'), 'st-123');
   });
 
+  test('a browser that stops answering (SIGSTOP) ends the journey at its time-out, before any page loads', { skip: process.platform !== 'linux' }, async () => {
+    // Chromium main processes under this process (perhaps behind a launcher script): a command
+    // line that names Chromium and no --type, whose parent is no Chromium.
+    const browsers = (): number[] => {
+      const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+        try {
+          const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+          return [{ pid: Number(d), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), cmd: readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0') }];
+        } catch {
+          return [];
+        }
+      });
+      const under = new Set([process.pid]);
+      for (let grew = true; grew;) {
+        grew = false;
+        for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) (under.add(p.pid), (grew = true));
+      }
+      const chromium = procs.filter((p) => p.pid !== process.pid && under.has(p.pid) && /chrom/i.test(p.cmd[0] ?? '') && !p.cmd.some((a) => a.startsWith('--type=')));
+      return chromium.filter((p) => !chromium.some((q) => q.pid === p.ppid)).map((p) => p.pid);
+    };
+    const before = new Set(browsers());
+    const own = new PsuBrowser({ env: process.env });
+    await own.warm();
+    const mine = browsers().filter((p) => !before.has(p));
+    let pid = 0;
+    try {
+      assert.equal(mine.length, 1, `one Chromium started for this browser: ${mine.join(', ')}`);
+      pid = mine[0]!;
+      process.kill(pid, 'SIGSTOP');
+      await assert.rejects(own.journey(authUrl(), options({ totalTimeoutMs: 1500 })), (e: unknown) => {
+        assert.ok(e instanceof AuthorisationError);
+        assert.equal(e.oauthError, 'journey_timeout', e.message);
+        assert.match(e.message, /within 1500 ms \(last: preparing the browser page\)$/);
+        return true;
+      });
+    } finally {
+      if (pid) process.kill(pid, 'SIGCONT');
+      await own.close();
+    }
+  });
+
   test('an optional step whose selector never comes ends when the page shows what a later step needs', async () => {
     const steps: DriverStep[] = [
       ...STEPS.slice(0, 3),
