@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer';
@@ -136,11 +137,16 @@ export class PageJourney {
     const file = join(this.options.evidenceDir ?? tmpdir(), `obtpp-psu-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}-step${this.currentStep}.png`);
     let timer: NodeJS.Timeout | undefined;
     try {
-      // A page that never renders (a bank that hangs, a browser out of breath) must not hold the verdict.
-      const shot = this.page.screenshot({ path: file as `${string}.png`, fullPage: true });
+      // A page that never renders (a bank that hangs, a browser out of breath) must not hold the
+      // verdict; a screenshot that comes too late is dropped, not written.
+      const shot = this.page.screenshot({ fullPage: true, type: 'png' });
       shot.catch(() => undefined);
       const bound = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SCREENSHOT_MS)));
-      if ((await Promise.race([shot, bound])) !== 'late') ev.screenshot = file;
+      const png = await Promise.race([shot, bound]);
+      if (png !== 'late') {
+        await writeFile(file, png);
+        ev.screenshot = file;
+      }
     } catch {
       /* the page may be mid-navigation or closed; the URL is still worth having */
     } finally {
