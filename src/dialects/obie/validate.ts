@@ -11,16 +11,24 @@
  * Each schema is compiled once per process and level, on its first use; a validation is then a
  * call of ajv's generated function (microseconds for a typical body).
  */
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type addFormatsImport from 'ajv-formats';
 import { MUST_SOURCES, SCHEMA_LEVELS, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES } from './schemas/index.ts';
 import type { Levels, SchemaName } from './schemas/index.ts';
 
 export type { SchemaName } from './schemas/index.ts';
 
-// ajv-formats is CommonJS with a default export; nodenext types see the namespace (notes/toolchain.md §3).
-const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default;
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Where the build put every schema's validator as standalone code (scripts/build-validators.mjs):
+ * beside the compiled module (dist/); from the sources, ajv compiles each one here instead. Same
+ * schemas, same ajv options, same errors (test/dialects/obie-prebuilt.test.ts).
+ */
+const PREBUILT = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('./validators/', import.meta.url)) : undefined;
 
 /** One violation of a schema. */
 export interface SchemaProblem {
@@ -57,9 +65,18 @@ export interface Judgement {
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-function makeAjv(): Ajv {
+/**
+ * ajv with the options every obie validator is compiled with; the build adds `code` options to
+ * emit them as standalone modules (scripts/build-validators.mjs).
+ */
+export function makeAjv(extra: Partial<Options> = {}): Ajv {
+  // Loaded only when a validator is compiled here: the prebuilt ones need neither.
+  const { Ajv } = requireHere('ajv') as typeof import('ajv');
+  // ajv-formats is CommonJS with a default export (notes/toolchain.md §3).
+  const formats = requireHere('ajv-formats') as typeof addFormatsImport & { default?: typeof addFormatsImport.default };
+  const addFormats = (formats.default ?? formats) as unknown as typeof addFormatsImport.default;
   // strict: every keyword in our schemas must be known to ajv; verbose: errors carry the value.
-  const instance = new Ajv({ allErrors: true, strict: true, verbose: true });
+  const instance = new Ajv({ allErrors: true, strict: true, verbose: true, ...extra });
   addFormats(instance, ['date-time', 'uri', 'int32']);
   // An annotation only: names the source of a strict-only node (see judgeBody).
   instance.addKeyword({ keyword: SHOULD_SOURCE_KEYWORD, schemaType: 'string' });
@@ -77,8 +94,13 @@ function validatorFor(name: SchemaName, level: keyof Levels): ValidateFunction {
   let fn = compiled.get(key);
   if (!fn) {
     const schema = levelsOf(name)[level];
-    ajv ??= makeAjv();
-    fn = ajv.compile(schema);
+    const prebuilt = PREBUILT && `${PREBUILT}${level}-${name}.cjs`;
+    if (prebuilt && existsSync(prebuilt)) {
+      fn = requireHere(prebuilt) as ValidateFunction;
+    } else {
+      ajv ??= makeAjv();
+      fn = ajv.compile(schema);
+    }
     compiled.set(key, fn);
   }
   return fn;
