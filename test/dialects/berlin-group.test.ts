@@ -13,27 +13,9 @@ import {
 } from '../../src/dialects/berlin-group/index.ts';
 import type { BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
 import { bgDoc, bgSkip, deref, officialErrors, officialSchemaFor, officialValidator } from './berlin-group-official.ts';
+import { IBAN, consent, samples } from './berlin-group-samples.ts';
 
 type Json = Record<string, any>;
-const IBAN = 'DE89370400440532013000';
-
-const consent = buildConsent({ access: detailedAccess([{ iban: IBAN }]), validUntil: '2026-12-31', recurringIndicator: true, frequencyPerDay: 4 });
-const samples: Partial<Record<BgSchemaName, Json>> = {
-  consents: consent,
-  'consentsResponse-201': { consentStatus: 'received', consentId: 'c-1', _links: { scaRedirect: { href: 'https://bank.example/sca/c-1' }, self: { href: '/v1/consents/c-1' }, status: { href: '/v1/consents/c-1/status' }, scaStatus: { href: '/v1/consents/c-1/authorisations/a-1' } } },
-  'consentInformationResponse-200_json': { ...consent, lastActionDate: '2026-11-23', consentStatus: 'valid' },
-  'consentStatusResponse-200': { consentStatus: 'valid' },
-  accountList: { accounts: [{ resourceId: 'acc-1', iban: IBAN, currency: 'EUR', name: 'Main', cashAccountType: 'CACC', _links: { balances: { href: '/v1/accounts/acc-1/balances' } } }] },
-  'readAccountBalanceResponse-200': { account: { iban: IBAN }, balances: [{ balanceAmount: { currency: 'EUR', amount: '-12.5' }, balanceType: 'interimAvailable' }] },
-  'transactionsResponse-200_json': { account: { iban: IBAN }, transactions: { booked: [{ transactionId: 't-1', bookingDate: '2026-11-01', transactionAmount: { currency: 'EUR', amount: '-10.00' }, _links: { transactionDetails: { href: '/v1/accounts/acc-1/transactions/t-1' } } }], _links: { account: { href: '/v1/accounts/acc-1' } } } },
-  confirmationOfFunds: buildFundsConfirmation({ account: { iban: IBAN }, amount: '123.45', currency: 'EUR' }),
-  fundsConfirmationResponse200: { fundsAvailable: true },
-  paymentInitiation_json: buildPaymentInitiation({ debtor: { iban: IBAN }, amount: '10.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'Merchant', remittance: 'Ref 42' }),
-  'paymentInitiationRequestResponse-201': { transactionStatus: 'RCVD', paymentId: 'p-1', _links: { scaOAuth: { href: 'https://bank.example/.well-known/oauth-authorization-server' }, self: { href: '/v1/payments/sepa-credit-transfers/p-1' } } },
-  'paymentInitiationStatusResponse-200_json': { transactionStatus: 'ACSC' },
-  Error_NG: { tppMessages: [{ category: 'ERROR', code: 'CONSENT_UNKNOWN', text: 'unknown consent' }] },
-  Error_problem: { type: 'https://berlin-group.org/problems/format-error', code: 'FORMAT_ERROR', detail: 'bad body' },
-};
 
 describe('builders', () => {
   test('a consent carries every required field; a one-off consent has frequencyPerDay 1', () => {

@@ -7,19 +7,16 @@
  * - SHOULD: where the harness is stricter (anchored ISO patterns, resourceId on accounts, href in
  *   links, tppMessages in error bodies, an SCA link on a create). A violation only there is a warning.
  *
- * Each schema is compiled once per process and level, on first use.
+ * Each schema's validator is loaded (prebuilt, ../prebuilt.ts) or compiled once per process and
+ * level, on first use.
  */
-import { Ajv } from 'ajv';
-import type { ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
+import { loadAjv, prebuiltValidator } from '../prebuilt.ts';
 import { describeNonObject, problemKey, problemsOf, shouldSourceOf, withLevel } from '../obie/validate.ts';
 import type { Judgement, Problem, SchemaProblem } from '../obie/validate.ts';
 import { SHOULD_SOURCE_KEYWORD } from '../obie/schemas/common.ts';
 import { BG_SCHEMA_LEVELS, mustSourceOf } from './schemas/index.ts';
 import type { BgSchemaName, Levels } from './schemas/index.ts';
-
-// ajv-formats is CommonJS with a default export; nodenext types see the namespace (notes/toolchain.md §3).
-const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default;
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -34,16 +31,28 @@ function validatorFor(name: BgSchemaName, level: keyof Levels): ValidateFunction
   const key = `${level}:${name}`;
   let fn = compiled.get(key);
   if (!fn) {
-    if (!ajv) {
-      // strictRequired off: the strict level names a set of alternatives as one required field (schemas/consents.ts).
-      ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, verbose: true });
-      addFormats(ajv, ['date-time', 'date', 'uri']);
-      ajv.addKeyword({ keyword: SHOULD_SOURCE_KEYWORD, schemaType: 'string' });
+    const schema = levelsOf(name)[level];
+    fn = prebuiltValidator('berlin-group', level, name);
+    if (!fn) {
+      ajv ??= makeBgAjv();
+      fn = ajv.compile(schema);
     }
-    fn = ajv.compile(levelsOf(name)[level]);
     compiled.set(key, fn);
   }
   return fn;
+}
+
+/**
+ * ajv with the options every berlin-group validator is compiled with; the build adds `code`
+ * options to emit them as standalone modules (scripts/build-validators.mjs).
+ */
+export function makeBgAjv(extra: Partial<Options> = {}): Ajv {
+  const { Ajv, addFormats } = loadAjv();
+  // strictRequired off: the strict level names a set of alternatives as one required field (schemas/consents.ts).
+  const instance = new Ajv({ allErrors: true, strict: true, strictRequired: false, verbose: true, ...extra });
+  addFormats(instance, ['date-time', 'date', 'uri']);
+  instance.addKeyword({ keyword: SHOULD_SOURCE_KEYWORD, schemaType: 'string' });
+  return instance;
 }
 
 /** Compiles every schema at both levels now; judging otherwise does it lazily. */

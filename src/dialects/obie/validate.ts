@@ -8,27 +8,17 @@
  *   practice (Links and Meta, Currency/AccountType/AccountSubType on accounts not switched,
  *   namespaced ErrorCodes). A violation the official level does not share is a warning.
  *
- * Each schema is compiled once per process and level, on its first use; a validation is then a
- * call of ajv's generated function (microseconds for a typical body).
+ * Each schema's validator is loaded (prebuilt by the build: ../prebuilt.ts) or compiled once per
+ * process and level, on its first use; a validation is then a call of ajv's generated function
+ * (microseconds for a typical body).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
-import type addFormatsImport from 'ajv-formats';
+import { loadAjv, prebuiltValidator } from '../prebuilt.ts';
 import { MUST_SOURCES, SCHEMA_LEVELS, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES } from './schemas/index.ts';
 import type { Levels, SchemaName } from './schemas/index.ts';
 
 export type { SchemaName } from './schemas/index.ts';
 
-const requireHere = createRequire(import.meta.url);
-
-/**
- * Where the build put every schema's validator as standalone code (scripts/build-validators.mjs):
- * beside the compiled module (dist/); from the sources, ajv compiles each one here instead. Same
- * schemas, same ajv options, same errors (test/dialects/obie-prebuilt.test.ts).
- */
-const PREBUILT = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('./validators/', import.meta.url)) : undefined;
 
 /** One violation of a schema. */
 export interface SchemaProblem {
@@ -71,10 +61,7 @@ const compiled = new Map<string, ValidateFunction>();
  */
 export function makeAjv(extra: Partial<Options> = {}): Ajv {
   // Loaded only when a validator is compiled here: the prebuilt ones need neither.
-  const { Ajv } = requireHere('ajv') as typeof import('ajv');
-  // ajv-formats is CommonJS with a default export (notes/toolchain.md §3).
-  const formats = requireHere('ajv-formats') as typeof addFormatsImport & { default?: typeof addFormatsImport.default };
-  const addFormats = (formats.default ?? formats) as unknown as typeof addFormatsImport.default;
+  const { Ajv, addFormats } = loadAjv();
   // strict: every keyword in our schemas must be known to ajv; verbose: errors carry the value.
   const instance = new Ajv({ allErrors: true, strict: true, verbose: true, ...extra });
   addFormats(instance, ['date-time', 'uri', 'int32']);
@@ -94,10 +81,8 @@ function validatorFor(name: SchemaName, level: keyof Levels): ValidateFunction {
   let fn = compiled.get(key);
   if (!fn) {
     const schema = levelsOf(name)[level];
-    const prebuilt = PREBUILT && `${PREBUILT}${level}-${name}.cjs`;
-    if (prebuilt && existsSync(prebuilt)) {
-      fn = requireHere(prebuilt) as ValidateFunction;
-    } else {
+    fn = prebuiltValidator('obie', level, name);
+    if (!fn) {
       ajv ??= makeAjv();
       fn = ajv.compile(schema);
     }

@@ -1,0 +1,40 @@
+/**
+ * The dialects' validators as the build emitted them: standalone code, one CommonJS module per
+ * schema and level (scripts/build-validators.mjs), beside the compiled modules in dist/. Loading
+ * one needs neither ajv's compiler nor the compile time. From the sources there are none, and the
+ * dialects compile their schemas with ajv instead: same schemas, same options, same errors
+ * (test/dialects/prebuilt-validators.test.ts).
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+
+export type Dialect = 'obie' | 'berlin-group';
+
+const requireHere = createRequire(import.meta.url);
+const built = import.meta.url.endsWith('.js');
+
+/** Where the build writes a dialect's validators (relative to this module, in dist/ as in src/). */
+export function prebuiltDir(dialect: Dialect): string {
+  return fileURLToPath(new URL(`./${dialect}/validators/`, import.meta.url));
+}
+
+/** The file of one schema's validator at one level. */
+export function prebuiltFile(dialect: Dialect, level: string, name: string): string {
+  return `${prebuiltDir(dialect)}${level}-${name}.cjs`;
+}
+
+/** The prebuilt validator, when this is the built module and the build emitted it; else undefined. */
+export function prebuiltValidator(dialect: Dialect, level: string, name: string): ValidateFunction | undefined {
+  if (!built) return undefined;
+  const file = prebuiltFile(dialect, level, name);
+  return existsSync(file) ? (requireHere(file) as ValidateFunction) : undefined;
+}
+
+/** ajv's formats plugin (CommonJS with a default export: notes/toolchain.md §3), loaded when a dialect compiles. */
+export function loadAjv(): { Ajv: typeof import('ajv').Ajv; addFormats: typeof import('ajv-formats').default } {
+  const { Ajv } = requireHere('ajv') as typeof import('ajv');
+  const formats = requireHere('ajv-formats') as typeof import('ajv-formats') & { default?: typeof import('ajv-formats').default };
+  return { Ajv, addFormats: (formats.default ?? formats) as unknown as typeof import('ajv-formats').default };
+}
