@@ -145,8 +145,9 @@ export class RunContext {
 
   /**
    * The PSU's journey for one consent, through the one browser (a bounded number at a time; a
-   * lower `priority` goes first: 0 for consents whose clock is running, 1 for set-ups others wait
-   * on, 2 for a scenario's own journey, 3 for set-ups prepared ahead).
+   * lower `priority` goes first: 1 for set-ups others wait on or whose clock must start early
+   * (the full consents, started first, then the expiring ones), 2 for a scenario's own journey,
+   * 3 for set-ups prepared ahead).
    */
   async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: AccountChoice; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number; request?: BeginOptions } = {}): Promise<AuthoriseResult> {
     if (!options.slotHeld) await this.acquire(options.priority ?? 2);
@@ -163,8 +164,11 @@ export class RunContext {
     }
   }
 
-  /** Runs `work` holding one journey slot (for a consent that must be authorised the moment it exists). */
-  async withJourneySlot<T>(work: () => Promise<T>, priority = 0): Promise<T> {
+  /**
+   * Runs `work` holding one journey slot (for a consent that must be authorised the moment it
+   * exists), taken at `priority` as in {@link authorise}.
+   */
+  async withJourneySlot<T>(work: () => Promise<T>, priority = 1): Promise<T> {
     await this.acquire(priority);
     try {
       return await work();

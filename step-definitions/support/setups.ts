@@ -421,7 +421,7 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
           (body as any).Data.ExpirationDateTime = isoDateTime(new Date(sentAt + windowMs));
           const created = await createConsent(world, fn, body);
           return authoriseConsent(world, created, { slotHeld: true });
-        }, 1);
+        });
       } catch (error) {
         const took = sentAt > 0 ? Date.now() - sentAt : 0;
         if (attempt < 3 && took >= windowMs - 1_000) {

@@ -19,7 +19,6 @@ import type { Levels, SchemaName } from './schemas/index.ts';
 
 export type { SchemaName } from './schemas/index.ts';
 
-
 /** One violation of a schema. */
 export interface SchemaProblem {
   /** Where, in the standard's dotted notation: `Data.Account[0].Currency`; `(root)` for the body itself. */
