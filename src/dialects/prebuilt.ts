@@ -1,6 +1,6 @@
 /**
- * The dialects' validators as the build emitted them: standalone code, one CommonJS module per
- * schema and level (scripts/build-validators.mjs), beside the compiled modules in dist/. Loading
+ * The validators as the build emitted them (scripts/build-validators.mjs): standalone code, one
+ * CommonJS module per dialect schema and level, and the profile's, beside the compiled modules in dist/. Loading
  * one needs neither ajv's compiler nor the compile time. From the sources there are none, and the
  * dialects compile their schemas with ajv instead: same schemas, same options, same errors
  * (test/dialects/prebuilt-validators.test.ts).
@@ -25,11 +25,19 @@ export function prebuiltFile(dialect: Dialect, level: string, name: string): str
   return `${prebuiltDir(dialect)}${level}-${name}.cjs`;
 }
 
+/**
+ * A module the build generated (a standalone validator), when this is the built code and the
+ * module is there; undefined from the sources, where the caller compiles its schema instead.
+ */
+export function buildOutput<T>(file: string | URL): T | undefined {
+  if (!built) return undefined;
+  const path = typeof file === 'string' ? file : fileURLToPath(file);
+  return existsSync(path) ? (requireHere(path) as T) : undefined;
+}
+
 /** The prebuilt validator, when this is the built module and the build emitted it; else undefined. */
 export function prebuiltValidator(dialect: Dialect, level: string, name: string): ValidateFunction | undefined {
-  if (!built) return undefined;
-  const file = prebuiltFile(dialect, level, name);
-  return existsSync(file) ? (requireHere(file) as ValidateFunction) : undefined;
+  return buildOutput<ValidateFunction>(prebuiltFile(dialect, level, name));
 }
 
 /** ajv's formats plugin (CommonJS with a default export: notes/toolchain.md §3), loaded when a dialect compiles. */

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ProfileError } from '../errors.ts';
 import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, RegistrationSettings, Variant } from './types.ts';
 import { profileSchema } from './schema.ts';
+import { buildOutput } from '../dialects/prebuilt.ts';
 
 export const DEFAULTS = {
   paths: {
@@ -297,10 +298,8 @@ async function validate(data: unknown): Promise<string[]> {
   if (!compiled) {
     // The build compiles the schema to standalone code beside this file (dist/); from the
     // sources, ajv compiles it here. Same schema, same errors.
-    const prebuilt = new URL('./profile-validator.cjs', import.meta.url);
-    if (existsSync(fileURLToPath(prebuilt)) && import.meta.url.endsWith('.js')) {
-      compiled = ((await import(prebuilt.href)) as { default: typeof compiled }).default;
-    } else {
+    compiled = buildOutput<typeof compiled>(new URL('./profile-validator.cjs', import.meta.url));
+    if (!compiled) {
       const { Ajv } = await import('ajv');
       const ajv = new Ajv({ allErrors: true, strict: false });
       compiled = ajv.compile(profileSchema) as unknown as typeof compiled;
