@@ -64,6 +64,8 @@ export class PsuBrowser {
   /** Contexts being closed in the background (awaited by close()). */
   private readonly closing = new Set<Promise<unknown>>();
   private closed = false;
+  /** Journeys that started on a lane an earlier journey had wiped (diagnostics: tests and benchmarks). */
+  private reused = 0;
 
   /**
    * Chromium to use: PUPPETEER_EXECUTABLE_PATH, else puppeteer's own download, else /usr/bin/chromium
@@ -118,8 +120,9 @@ export class PsuBrowser {
   private async freshPage(slot: Slot): Promise<Lane> {
     // Taken synchronously: two journeys starting together must not get the same lane.
     const taken = slot.idle.shift();
-    let ready = taken ? await taken.catch(() => undefined) : undefined;
-    if (!ready || ready.page.isClosed()) ready = await newLane(slot);
+    const ready = taken ? await taken.catch(() => undefined) : undefined;
+    if (!ready || ready.page.isClosed()) return newLane(slot);
+    if (ready.wiped) this.reused++;
     return ready;
   }
 
@@ -255,10 +258,7 @@ export class PsuBrowser {
         lane.page.off('framenavigated', visited);
         // Wiping or closing the context is Chromium's business; the journey's answer need not wait for it.
         if (finished && !this.closed) {
-          const wiped = wipe(lane, origins, redirect).then(
-            () => lane,
-            () => (this.discard(lane!), undefined),
-          );
+          const wiped = wipe(lane, origins, redirect).catch(() => (this.discard(lane!), undefined));
           slot.idle.push(wiped);
         } else {
           this.discard(lane);
@@ -266,6 +266,11 @@ export class PsuBrowser {
         }
       }
     }
+  }
+
+  /** How many journeys reused a context an earlier journey left, wiped (the rest got a new one). */
+  get lanesReused(): number {
+    return this.reused;
   }
 
   /** Closes Chromium and removes its profile directory. */
@@ -358,20 +363,23 @@ async function newLane(slot: Slot): Promise<Lane> {
 
 /**
  * Everything a journey left in its context, gone: every cookie of the context, the storage of
- * every origin its frames showed (local and session storage, IndexedDB, cache storage, service
- * workers…), the HTTP cache and any window the bank opened (back-forward cache is off, so no
- * earlier page stays alive either). The page stays
- * on the TPP's callback page (no script of the bank's), so its renderer serves the next journey.
- * Throws when any of it fails; the lane is then closed, never reused.
+ * every origin its frames showed (local storage, IndexedDB, cache storage, service workers…),
+ * the HTTP cache, and the journey's tab itself with any window the bank opened. Session storage
+ * belongs to the tab, and not every Chromium clears it with the origin's other storage (150 keeps
+ * it), so the next journey gets a new tab: a new session-storage namespace and no history (the
+ * back-forward cache is off, so no earlier page stays alive either). Returns the lane with that
+ * tab; throws when any of it fails, and the lane is then closed, never reused.
  */
-async function wipe(lane: Lane, origins: Set<string>, redirect: Catcher | undefined): Promise<void> {
-  const { context, page, cdp } = lane;
+async function wipe(lane: Lane, origins: Set<string>, redirect: Catcher | undefined): Promise<Lane> {
+  const { context, cdp } = lane;
   await redirect?.dispose();
-  for (const other of await context.pages()) if (other !== page) await other.close();
   await cdp.send('Network.clearBrowserCookies');
   await cdp.send('Network.clearBrowserCache');
   for (const origin of origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+  const page = await context.newPage();
+  for (const other of await context.pages()) if (other !== page) await other.close();
   if ((await context.cookies()).length) throw new Error('cookies survived the wipe');
+  return { context, page, cdp: await page.createCDPSession(), wiped: true };
 }
 
 /** The origin of a URL that can hold cookies or storage (http, https), else undefined. */
@@ -396,4 +404,6 @@ interface Lane {
   context: BrowserContext;
   page: Page;
   cdp: CDPSession;
+  /** True when an earlier journey used the context (and the wipe cleared it). */
+  wiped?: boolean;
 }

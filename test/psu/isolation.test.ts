@@ -126,6 +126,7 @@ test('each PSU journey starts with no session: the login page again, no earlier 
   // The bank did remember alice: her cookie came back within her own journey.
   assert.ok(bank.seen.some((s) => s.path === '/decide' && s.cookie.includes('sid=alice')), 'the bank set its session cookie');
 
+  const reusedBefore = browser.lanesReused;
   for (const psu of ['bob', 'carol']) {
     const from = bank.seen.length;
     const next = await journey(psu);
@@ -142,6 +143,9 @@ test('each PSU journey starts with no session: the login page again, no earlier 
     // Within the journey only its own PSU's session cookie may appear.
     for (const s of mine) assert.ok(!new RegExp(`sid=(?!${psu}\\b)`).test(s.cookie), `${s.host}${s.path} carried ${s.cookie}`);
   }
+  // What is proved is the wipe: bob and carol each got the context the journey before them left
+  // (a wipe that failed would close it, and a new context would pass this test by itself).
+  assert.equal(browser.lanesReused - reusedBefore, 2, 'both later journeys reused the wiped context');
 });
 
 test('journeys at once get a context each, and none sees another\'s session afterwards', async () => {
