@@ -3,7 +3,7 @@ import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
 import { NotJudgeable } from './support/world.ts';
 import {
   FULL_PERMISSIONS, aisBody, splitList, sharedAis, fullConsent, tokenOf, accountIdsOf, firstAccountId,
-  startOfDayUtc, expiringConsent, sleepUntil, listedAccountIds, foundAccountIds, accountListProblem,
+  startOfDayUtc, expiringConsent, expiryPassed, listedAccountIds, foundAccountIds, accountListProblem,
 } from './support/setups.ts';
 import { expectStatus, expectRefusal, expectSchema, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from './support/judge.ts';
 import {
@@ -424,10 +424,10 @@ Given('the PSU has authorised a consent that expires a few seconds later, and th
   const expiring = await expiringConsent(this, 'ais');
   this.consent = expiring.record;
   expectStatus(this, expiring.before, [200], 'expected GET /accounts to answer 200 while the consent was still valid');
-  this.notes.push(String(expiring.expiredAfterMs));
+  this.expiring = expiring;
 });
 
 When('the consent\'s expiration date has passed', async function (this: ConformanceWorld) {
-  await sleepUntil(Number(this.notes.at(-1)));
+  await expiryPassed(this, this.expiring!);
 });
 

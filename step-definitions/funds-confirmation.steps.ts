@@ -154,7 +154,7 @@ Given('the PSU has authorised a funds-confirmation consent that expires a few se
   const expiring = await expiringConsent(this, 'cof');
   this.consent = expiring.record;
   expectStatus(this, expiring.before, [201], 'expected the funds confirmation to answer 201 while the consent was still valid');
-  this.notes.push(String(expiring.expiredAfterMs));
+  this.expiring = expiring;
 });
 
 When('the CBPII reads that consent', async function (this: ConformanceWorld) {

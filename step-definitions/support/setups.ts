@@ -381,6 +381,22 @@ export function newIdempotencyKey(): string {
   return `obtpp-${randomUUID()}`.slice(0, 40);
 }
 
+/**
+ * Waits until the bank holds the consent expired. From its expiration date by our clock, the call
+ * the scenario judges is made again every quarter second, each answer kept as evidence, until the
+ * bank refuses it or the latest instant it must have expired by (`expiredAfterMs`) has passed: a
+ * bank whose clock is a little behind ours, or that compares whole seconds, is waited for, and a
+ * bank on our clock is not. Only the call after this wait is judged.
+ */
+export async function expiryPassed(world: ConformanceWorld, expiring: Expiring): Promise<void> {
+  await sleepUntil(expiring.expiresAtMs + 50);
+  while (Date.now() < expiring.expiredAfterMs) {
+    const r = await expiring.probe(world);
+    if (r.status < 200 || r.status >= 300) return;
+    await sleepUntil(Math.min(Date.now() + 250, expiring.expiredAfterMs));
+  }
+}
+
 /** Sleeps until a local instant (used only where a rule is about time passing). */
 export async function sleepUntil(ms: number): Promise<void> {
   const wait = ms - Date.now();
@@ -392,8 +408,16 @@ export interface Expiring {
   record: ConsentRecord;
   /** The call made while the consent was still valid. */
   before: ApiResult;
-  /** Local instant after which the bank, by its own clock, must consider the consent expired. */
+  /** The consent's ExpirationDateTime as sent (whole seconds), as a local instant. */
+  expiresAtMs: number;
+  /**
+   * Local instant by which the bank must consider the consent expired, whatever its clock: its
+   * Date header (whole seconds) bounds how far behind ours it may be, and a bank that compares
+   * whole seconds has one more second.
+   */
   expiredAfterMs: number;
+  /** The call the scenario judges after expiry (listing the accounts, confirming funds). */
+  probe: (world: ConformanceWorld) => Promise<ApiResult>;
   setupExchanges?: Exchange[];
 }
 
@@ -413,6 +437,7 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
         ? aisBody(['ReadAccountsBasic'], { expiresInMs: windowMs })
         : await fundsConsentBody(world, { expiresInMs: windowMs });
       let sentAt = 0;
+      let receivedAt = 0;
       let record: ConsentRecord;
       try {
         // Created and authorised in one go, holding a journey slot, so the window is not spent queueing.
@@ -420,6 +445,7 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
           sentAt = Date.now();
           (body as any).Data.ExpirationDateTime = isoDateTime(new Date(sentAt + windowMs));
           const created = await createConsent(world, fn, body);
+          receivedAt = Date.now();
           return authoriseConsent(world, created, { slotHeld: true });
         });
       } catch (error) {
@@ -430,16 +456,19 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
         }
         throw error;
       }
-      const expiresAt = sentAt + windowMs;
-      const bankDate = Date.parse(record.created.headers.date ?? '');
-      const skew = Number.isFinite(bankDate) ? bankDate - sentAt : 0;
-      const before = fn === 'ais'
-        ? await world.call('listing the accounts', (c) => c.listAccounts({ token: tokenOf(record) }))
-        : await world.call('confirming funds', async (c) => c.confirmFunds(await fundsRequest(world, record.id, '1.00'), { token: tokenOf(record) }));
+      // The expiration date as sent: whole seconds, so up to a second before sentAt + windowMs.
+      const expiresAt = Date.parse((body as any).Data.ExpirationDateTime);
+      const probe = fn === 'ais'
+        ? (w: ConformanceWorld) => w.call('listing the accounts', (c) => c.listAccounts({ token: tokenOf(record) }))
+        : (w: ConformanceWorld) => w.call('confirming funds', async (c) => c.confirmFunds(await fundsRequest(w, record.id, '1.00'), { token: tokenOf(record) }));
+      const before = await probe(world);
       if (Date.now() < expiresAt - 1_000) {
         record.expiresAtMs = expiresAt;
-        // Wait out the later of our clock and the bank's (Date has one-second resolution).
-        return { record, before, expiredAfterMs: Math.max(expiresAt, expiresAt - skew) + 1_500 };
+        // The bank's Date header is its clock truncated to the second when it answered the
+        // creation, so its clock is at most receivedAt - bankDate behind ours.
+        const bankDate = Date.parse(record.created.headers.date ?? '');
+        const behind = Number.isFinite(bankDate) ? Math.max(0, receivedAt - bankDate) : 1_000;
+        return { record, before, expiresAtMs: expiresAt, expiredAfterMs: expiresAt + behind + 1_500, probe };
       }
       const took = Date.now() - sentAt;
       if (attempt >= 3 || windowMs >= MAX_EXPIRY_WINDOW_MS) {

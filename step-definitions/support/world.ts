@@ -8,6 +8,7 @@ import { HttpError, ObtppError } from '../../src/errors.ts';
 import type { TokenSet } from '../../src/auth/index.ts';
 import type { AuthoriseResult } from '../../src/auth/authorise.ts';
 import type { RunContext, RunParameters, Lane } from '../../src/conformance/context.ts';
+import type { Expiring } from './setups.ts';
 
 // A PSU journey in a real browser plus a few calls fit easily; a hung bank is cut by the
 // profile's own time-outs long before this.
@@ -89,6 +90,8 @@ export class ConformanceWorld extends World<RunParameters> {
   outcome?: AuthoriseResult;
   screenshots: string[] = [];
   notes: string[] = [];
+  /** The consent made to expire soon (AIS-08, COF-06). */
+  expiring?: Expiring;
   /** The line of work this world talks to the bank on (the scenarios' main lane, or a set-up's own). */
   lane!: Lane;
   /** Set when a step found the scenario cannot be judged (the After hook attaches the evidence). */

@@ -195,7 +195,9 @@ function customerConsent<K extends Consent['api']>(state: BankState, c: Call, ap
 function usable(consent: AccessConsent | FundsConsent): void {
   if (consent.api === 'cof' && consent.deleted) throw new Refusal(400, 'the consent has been deleted', 'UK.OBIE.Resource.InvalidConsentStatus');
   if (consent.status !== 'Authorised') throw new Refusal(403, `the consent is ${consent.status}`, 'UK.OBIE.Resource.InvalidConsentStatus');
-  if (consent.expiration && Date.parse(consent.expiration) <= Date.now()) throw unauthorised('the consent has expired');
+  // Whole seconds, as a bank that keeps its timestamps in seconds compares them: the consent still
+  // works through the second its ExpirationDateTime names (the harness must wait for that).
+  if (consent.expiration && Math.floor(Date.now() / 1000) * 1000 > Date.parse(consent.expiration)) throw unauthorised('the consent has expired');
 }
 
 // ── account information ─────────────────────────────────────────────────────────────────────

@@ -103,7 +103,7 @@ test('obtpp conform passes the independent bank (split per API, own pages, only 
 
     const rule = (variant: string, id: string) => summary.variants.find((v: any) => v.variant === variant)?.rules.find((r: any) => r.id === id);
     // The core of every API was judged, and passed, on its own server.
-    for (const [variant, id] of [['A', 'AIS-01'], ['A', 'AIS-04'], ['B', 'AIS-04'], ['A', 'AIS-09'], ['A', 'COF-05'], ['B', 'COF-03'], ['A', 'COF-07'], ['A', 'PIS-01'], ['A', 'PIS-02'], ['A', 'SEC-01'], ['A', 'SEC-08'], ['B', 'SEC-07']] as const) {
+    for (const [variant, id] of [['A', 'AIS-01'], ['A', 'AIS-04'], ['B', 'AIS-04'], ['A', 'AIS-09'], ['A', 'COF-05'], ['B', 'COF-03'], ['A', 'COF-07'], ['A', 'PIS-01'], ['A', 'PIS-02'], ['A', 'SEC-01'], ['A', 'SEC-08'], ['B', 'SEC-07'], ['A', 'AIS-08'], ['B', 'COF-06']] as const) {
       assert.equal(rule(variant, id)?.status, 'passed', `${variant} ${id}: ${JSON.stringify(rule(variant, id))}`);
     }
     for (const api of ['auth', 'ais', 'cof', 'pis']) assert.ok((bank.state.hits[api] ?? 0) > 0, `the ${api} server was called`);
@@ -141,6 +141,28 @@ test('on the same bank, a defect is caught by the rule it breaks (accounts not s
     assert.match(ais04.failures.map((f: any) => f.message).join('\n'), /the PSU selected 1 account\(s\).*GET \/accounts listed 3/);
     assert.equal(cof04.status, 'failed');
     assert.match(cof04.failures.map((f: any) => f.message).join('\n'), /AvailableBalance|balance/i);
+  } finally {
+    await bank.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('expiry on a bank that compares whole seconds: the harness waits for the bank\'s second, and AIS-08 and COF-06 pass when they run at once', async () => {
+  // Larchmont holds a consent usable through the second its ExpirationDateTime names. Run alone,
+  // the expiry scenarios come straight after their consents are made: a harness that judged the
+  // first call after the expiration date by its own clock would fail a correct bank here.
+  const bank = await startIndependentBank();
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-independent-'));
+  try {
+    const file = join(dir, 'larchmont.yaml');
+    await writeFile(file, profileFor(bank));
+    const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+    const reports = join(dir, 'reports');
+    const run = await obtpp(['conform', '--profile', file, '--variant', 'A', '--tags', '@AIS-08 or @COF-06', '--report-dir', reports, '--json'], env);
+    const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
+    const rules = summary.variants[0].rules.filter((r: any) => r.id === 'AIS-08' || r.id === 'COF-06');
+    assert.deepEqual(rules.map((r: any) => [r.id, r.status]), [['AIS-08', 'passed'], ['COF-06', 'passed']], JSON.stringify(rules));
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
   } finally {
     await bank.stop();
     await rm(dir, { recursive: true, force: true });
