@@ -211,6 +211,8 @@ export class PsuBrowser {
       lane = await Promise.race([taken, timeout]);
       const page = lane.page;
       page.on('framenavigated', visited);
+      // The listeners (onTab) write into the lane's traces as they are when an event comes.
+      lane.traces = { sessionStorage: false, frames: false };
       const journey = (j = new PageJourney(page, opts));
       const caught = catchRedirect(lane.cdp, opts.redirectUri, () => (journey.done = true));
       caught.catch(() => undefined);
@@ -356,30 +358,49 @@ interface Catcher {
 async function newLane(slot: Slot): Promise<Lane> {
   const browser = await slot.browser;
   const context = await browser.createBrowserContext();
-  const page = await context.newPage();
+  return onTab(context, await context.newPage());
+}
+
+/**
+ * A lane on a tab: its CDP session, told of every DOM storage write (only the session-storage
+ * ones matter, see {@link wipe}) and of every frame attached, into the lane's current traces.
+ */
+async function onTab(context: BrowserContext, page: Page): Promise<Lane> {
   const cdp = await page.createCDPSession();
-  return { context, page, cdp };
+  const lane: Lane = { context, page, cdp, traces: { sessionStorage: false, frames: false } };
+  const write = (e: { storageId: { isLocalStorage: boolean } }) => void (e.storageId.isLocalStorage || (lane.traces.sessionStorage = true));
+  cdp.on('DOMStorage.domStorageItemAdded', write);
+  cdp.on('DOMStorage.domStorageItemUpdated', write);
+  page.on('frameattached', () => void (lane.traces.frames = true));
+  await cdp.send('DOMStorage.enable');
+  return lane;
 }
 
 /**
  * Everything a journey left in its context, gone: every cookie of the context, the storage of
- * every origin its frames showed (local storage, IndexedDB, cache storage, service workers…),
- * the HTTP cache, and the journey's tab itself with any window the bank opened. Session storage
- * belongs to the tab, and not every Chromium clears it with the origin's other storage (150 keeps
- * it), so the next journey gets a new tab: a new session-storage namespace and no history (the
- * back-forward cache is off, so no earlier page stays alive either). Returns the lane with that
- * tab; throws when any of it fails, and the lane is then closed, never reused.
+ * every origin its frames showed (local storage, IndexedDB, cache storage, service workers…), the
+ * HTTP cache and any window the bank opened (the back-forward cache is off, so no earlier page
+ * stays alive either). Session storage belongs to the tab, and not every Chromium clears it with
+ * the origin's other storage (150 keeps it): a journey whose pages wrote session storage, or that
+ * had any frame inside its pages (whose writes this tab's session is not told of), leaves its
+ * tab, and the next journey gets a new one (a new session-storage namespace). Otherwise the tab is
+ * kept on the TPP's callback page (no script of the bank's), and its renderer serves the next
+ * journey. Returns the lane for the next journey; throws when any of it fails, and the lane is
+ * then closed, never reused.
  */
 async function wipe(lane: Lane, origins: Set<string>, redirect: Catcher | undefined): Promise<Lane> {
-  const { context, cdp } = lane;
+  const { context, page, cdp } = lane;
   await redirect?.dispose();
+  for (const other of await context.pages()) if (other !== page) await other.close();
   await cdp.send('Network.clearBrowserCookies');
   await cdp.send('Network.clearBrowserCache');
   for (const origin of origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
-  const page = await context.newPage();
-  for (const other of await context.pages()) if (other !== page) await other.close();
   if ((await context.cookies()).length) throw new Error('cookies survived the wipe');
-  return { context, page, cdp: await page.createCDPSession(), wiped: true };
+  // Decided last: a write's event sent just before the journey came back has arrived by now.
+  const next = lane.traces.sessionStorage || lane.traces.frames ? await onTab(context, await context.newPage()) : lane;
+  if (next !== lane) await page.close();
+  next.wiped = true;
+  return next;
 }
 
 /** The origin of a URL that can hold cookies or storage (http, https), else undefined. */
@@ -406,4 +427,6 @@ interface Lane {
   cdp: CDPSession;
   /** True when an earlier journey used the context (and the wipe cleared it). */
   wiped?: boolean;
+  /** What the current journey left in its tab that a wipe of the context does not remove. */
+  traces: { sessionStorage: boolean; frames: boolean };
 }

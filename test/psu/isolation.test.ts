@@ -58,13 +58,27 @@ async function rememberingBank(): Promise<{ port: number; seen: Seen[]; close():
         if (w) location.replace('/remembered' + location.search + '&who=' + w);</script>
         <form method="post" action="/signin${u.search}"><input id="user" name="user"><input id="pass" name="pass" type="password"><button id="go">Sign in</button></form>`);
     }
+    // A frame of another site inside the consent page keeps its own (partitioned) session storage,
+    // which the page's tab holds: it tells the page what it found there, and the page puts that
+    // in the form it shows only then.
+    if (u.pathname === '/frame') {
+      return html(`<script>const was = sessionStorage.getItem('frame-psu') || '';
+        sessionStorage.setItem('frame-psu', ${JSON.stringify(u.searchParams.get('user') ?? '')});
+        parent.postMessage(was, '*');</script>`);
+    }
+    if (u.pathname === '/signin' && (form.get('user') ?? '').startsWith('framed-')) {
+      const user = form.get('user')!;
+      return html(`<iframe src="http://127.0.0.1:${port}/frame?user=${encodeURIComponent(user)}"></iframe><div id="slot"></div>
+        <script>addEventListener('message', (e) => { document.getElementById('slot').innerHTML =
+          '<form method="post" action="/decide${u.search}&user=${encodeURIComponent(user)}&frame-saw=' + encodeURIComponent(e.data) + '"><button id="yes" name="d" value="yes">Allow</button><button id="no" name="d" value="no">Deny</button></form>'; });</script>`);
+    }
     if (u.pathname === '/signin') {
       const user = form.get('user') ?? '';
       return html(`<script>localStorage.setItem('psu', ${JSON.stringify(user)}); sessionStorage.setItem('psu', ${JSON.stringify(user)});</script>
         <form method="post" action="/decide${u.search}&user=${encodeURIComponent(user)}"><h1 id="consent">Share?</h1><button id="yes" name="d" value="yes">Allow</button><button id="no" name="d" value="no">Deny</button></form>`,
         { 'set-cookie': `sid=${encodeURIComponent(user)}; Path=/; HttpOnly` });
     }
-    if (u.pathname === '/decide') return back({ code: `code-${u.searchParams.get('user')}` });
+    if (u.pathname === '/decide') return back({ code: `code-${u.searchParams.get('user')}${u.searchParams.get('frame-saw') ? `-frame-saw-${u.searchParams.get('frame-saw')}` : ''}` });
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -158,4 +172,15 @@ test('journeys at once get a context each, and none sees another\'s session afte
   const logins = bank.seen.slice(from).filter((s) => s.path === '/login');
   assert.equal(logins.length, 2, 'both saw the login page');
   for (const s of bank.seen.slice(from).filter((x) => x.path === '/authorize' || x.path === '/login')) assert.equal(s.cookie, '', `${s.host}${s.path}`);
+});
+
+test('a frame inside the bank\'s pages keeps no session storage from one journey to the next', async () => {
+  // The frame's storage is partitioned under the page's site and lives in the tab: only a new tab
+  // (a new session-storage namespace) drops it; the context's wipe alone does not.
+  const first = await journey('framed-ivy');
+  assert.equal(new URL(first.callbackUrl).searchParams.get('code'), 'code-framed-ivy');
+  const reusedBefore = browser.lanesReused;
+  const next = await journey('framed-jack');
+  assert.equal(new URL(next.callbackUrl).searchParams.get('code'), 'code-framed-jack', 'the frame found nothing of the journey before');
+  assert.equal(browser.lanesReused - reusedBefore, 1, 'the second journey reused the wiped context');
 });
