@@ -140,7 +140,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const mismatch = faults.has('tls-host-mismatch');
   const useTls = (options.tls ?? false) || mismatch;
   const [signingKey, clientKey, strayKey, directoryKey, pki] = await Promise.all([
-    rsaKey(), rsaKey(), rsaKey(), rsaKey(),
+    // The stray key serves only its fault: each RSA key costs tens of milliseconds of CPU per start.
+    rsaKey(), rsaKey(), faults.has('bad-response-signature') ? rsaKey() : undefined, rsaKey(),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
   const fixtures = buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined)));
@@ -188,7 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     provider, store, faults, baseUrls, audience,
     signing: {
       bankKey: { privateJwk: signingKey.privateJwk as never, kid: signingKey.kid },
-      strayKey: { privateJwk: { ...strayKey.privateJwk, kid: signingKey.kid } as never, kid: signingKey.kid },
+      ...(strayKey ? { strayKey: { privateJwk: { ...strayKey.privateJwk, kid: signingKey.kid } as never, kid: signingKey.kid } } : {}),
       tppKeys: { keys: [clientKey.publicJwk as never] },
       issuer,
     },

@@ -29,7 +29,8 @@ export interface ResourceContext {
   /** The audience every sandbox access token carries. */
   audience: string;
   /** x-jws-signature: the bank's key (in its JWKS), a key outside it (bad-response-signature), the TPPs' registered keys. */
-  signing: { bankKey: { privateJwk: JWK; kid: string }; strayKey: { privateJwk: JWK; kid: string }; tppKeys: JSONWebKeySet; issuer: string };
+  /** strayKey: a key outside the bank's JWKS, present when the bad-response-signature fault is on. */
+  signing: { bankKey: { privateJwk: JWK; kid: string }; strayKey?: { privateJwk: JWK; kid: string }; tppKeys: JSONWebKeySet; issuer: string };
 }
 
 /** One response, before it is written. */
@@ -809,7 +810,7 @@ export function createResourceServer(ctx: ResourceContext) {
     const interactionId = typeof sent === 'string' && sent !== '' && !faults.has('interaction-id-not-echoed') ? sent : randomUUID();
     const { reply, operation } = await dispatch(req, variant, path, search);
     if (operation && PIS_HANDLERS.has(operation) && reply.body !== undefined && !faults.has('unsigned-payment-responses')) {
-      const key = faults.has('bad-response-signature') ? ctx.signing.strayKey : ctx.signing.bankKey;
+      const key = (faults.has('bad-response-signature') && ctx.signing.strayKey) || ctx.signing.bankKey;
       reply.headers = { ...reply.headers, 'x-jws-signature': await signAsBank(JSON.stringify(reply.body), key, ctx.signing.issuer) };
     }
     const chaos = operation ? chaosFor(faults, operation) : undefined;
