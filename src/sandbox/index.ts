@@ -20,7 +20,7 @@ import type { FaultName } from './faults.ts';
 import { anchorDay, buildFixtures } from './fixtures.ts';
 import { html, page, sendHtml } from './http.ts';
 import { rsaKey, tlsMaterial } from './keys.ts';
-import type { TlsMaterial } from './keys.ts';
+import type { RsaKey, TlsMaterial } from './keys.ts';
 import { handleInteraction } from './pages.ts';
 import { issueSoftwareStatement } from './registration.ts';
 import { createResourceServer } from './resource-server.ts';
@@ -128,6 +128,17 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * The directory's key, which signs the software statements. There is one directory for every bank
+ * (as there is one Open Banking Directory), so every sandbox of a process shares its key.
+ */
+let directory: Promise<RsaKey> | undefined;
+function directoryKey(): Promise<RsaKey> {
+  directory ??= rsaKey();
+  directory.catch(() => (directory = undefined));
+  return directory;
+}
+
 /** Starts the sandbox bank and resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dialect = options.dialect ?? 'obie';
@@ -139,9 +150,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // tls-host-mismatch is about the certificate: it brings TLS with it.
   const mismatch = faults.has('tls-host-mismatch');
   const useTls = (options.tls ?? false) || mismatch;
-  const [signingKey, clientKey, strayKey, directoryKey, pki] = await Promise.all([
+  const [signingKey, clientKey, strayKey, directorySigner, pki] = await Promise.all([
     // The stray key serves only its fault: each RSA key costs tens of milliseconds of CPU per start.
-    rsaKey(), rsaKey(), faults.has('bad-response-signature') ? rsaKey() : undefined, rsaKey(),
+    rsaKey(), rsaKey(), faults.has('bad-response-signature') ? rsaKey() : undefined, directoryKey(),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
   const fixtures = buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined)));
@@ -176,7 +187,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const issued = new Set<string>();
   const provider = createAuthServer({
     issued,
-    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store: bgStore ?? store, faults, tls: useTls, directory: directoryKey,
+    issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store: bgStore ?? store, faults, tls: useTls, directory: directorySigner,
     clients: clients.map((c) => c.metadata),
     ...(bgStore ? { resourceScopes: () => bgStore.scopes() } : {}),
   });
@@ -223,7 +234,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   // The directory's software statement for the TPP's software, signed by the key registration trusts.
-  const softwareStatement = await issueSoftwareStatement(directoryKey, {
+  const softwareStatement = await issueSoftwareStatement(directorySigner, {
     softwareId: 'obtpp-reference-tpp', clientName: 'obtpp reference TPP (registered)', redirectUris, jwks: { keys: [clientKey.publicJwk as never] },
   });
   const sandbox: Sandbox = {
