@@ -129,14 +129,20 @@ function urlHost(host: string): string {
 }
 
 /**
- * The directory's key, which signs the software statements. There is one directory for every bank
- * (as there is one Open Banking Directory), so every sandbox of a process shares its key.
+ * RSA keys made once per process and role: the directory's, which signs the software statements
+ * (one directory for every bank, as there is one Open Banking Directory), the authorisation
+ * server's signing key and the TPP client's key. Each costs tens of milliseconds of CPU to make,
+ * and a program that starts many sandboxes (the harness's fault runs) would spend seconds on them;
+ * each sandbox is still its own bank (its own issuer, store and clients).
  */
-let directory: Promise<RsaKey> | undefined;
-function directoryKey(): Promise<RsaKey> {
-  directory ??= rsaKey();
-  directory.catch(() => (directory = undefined));
-  return directory;
+const processKeys = new Map<'directory' | 'signing' | 'client', Promise<RsaKey>>();
+function processKey(role: 'directory' | 'signing' | 'client'): Promise<RsaKey> {
+  let key = processKeys.get(role);
+  if (!key) {
+    processKeys.set(role, (key = rsaKey()));
+    key.catch(() => processKeys.delete(role));
+  }
+  return key;
 }
 
 /** Starts the sandbox bank and resolves once it is listening. */
@@ -152,7 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const useTls = (options.tls ?? false) || mismatch;
   const [signingKey, clientKey, strayKey, directorySigner, pki] = await Promise.all([
     // The stray key serves only its fault: each RSA key costs tens of milliseconds of CPU per start.
-    rsaKey(), rsaKey(), faults.has('bad-response-signature') ? rsaKey() : undefined, directoryKey(),
+    processKey('signing'), processKey('client'), faults.has('bad-response-signature') ? rsaKey() : undefined, processKey('directory'),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
   ]);
   const fixtures = buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined)));

@@ -1,8 +1,8 @@
 /**
- * Keys and certificates the sandbox makes fresh at every start: the authorisation server's
- * signing key, the private_key_jwt client's key pair, and (with TLS) a private CA, a server
- * certificate for the loopback names and a TPP client certificate. (The directory's key, which
- * signs software statements, is one per process: see startSandbox.)
+ * Keys and certificates of the sandbox: RSA keys (the authorisation server's signing key, the
+ * private_key_jwt client's key pair, the directory's key; made once per process, see
+ * startSandbox) and, with TLS, a private CA, a server certificate for the loopback names and a
+ * TPP client certificate, made fresh at every start.
  */
 import { execFile } from 'node:child_process';
 import { generateKeyPair as generateKeyPairCb, randomUUID } from 'node:crypto';
