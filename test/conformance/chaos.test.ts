@@ -2,7 +2,10 @@
 // no hang beyond the profile's time-outs), the scenarios touching the broken part fail with a message
 // that names the cause and carry the evidence, the others still pass, and the exit code says which
 // (1, or 3 when nothing could run). Each run is scoped to the function that can see its fault and to
-// the registration scenarios, which see none. Real binary, real sandbox, real Chromium, real sockets.
+// the registration scenarios, which see none. The runs go through `runConformance` (what the binary
+// runs) in two worker processes (test/conformance/fault-runs.ts), each run with its own sandbox; a
+// run that crashes its worker, or outlasts the bound, fails. tls-host-mismatch, which stops a run
+// before it starts, goes through the real binary. Real sandbox, real Chromium, real sockets.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -12,14 +15,12 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFaults } from '../../src/sandbox/faults.ts';
 import type { ChaosFaultName } from '../../src/sandbox/faults.ts';
+import { runInWorkers, type RunJob, type RunResult } from './fault-runs.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'main.js');
 
-/**
- * A run may take as long as its time-outs allow (the slowest, slow-response, about 50 s on two
- * cores, two runs at a time); past this bound it is a hang, and the run is killed.
- */
+/** A binary run past this bound is a hang, and is killed. */
 const BOUND_MS = 240_000;
 
 interface Run { code: number | null; signal: string | null; stdout: string; stderr: string }
@@ -75,34 +76,53 @@ function failuresOf(summary: any): Failure[] {
   return summary.variants.flatMap((v: any) => v.rules.flatMap((r: any) => r.failures.map((f: any) => ({ rule: r.id, ...f }))));
 }
 
-describe('obtpp conform against a chaos bank', { concurrency: 2 }, () => {
+/** Every chaos fault's run, started on first use in two workers; each test awaits its own. */
+type ChaosFault = keyof typeof EXPECT;
+let runs: Map<ChaosFault, { job: RunJob; result: Promise<RunResult> }> | undefined;
+function runOf(fault: ChaosFault): { job: RunJob; result: Promise<RunResult> } {
+  if (!runs) {
+    const started = new Map<ChaosFault, { job: RunJob; result: Promise<RunResult> }>();
+    const settle = new Map<RunJob, (r: RunResult) => void>();
+    for (const [name, expect] of Object.entries(EXPECT) as Array<[ChaosFault, Expectation]>) {
+      const job: RunJob = {
+        reportDir: join(tmpdir(), `obtpp-chaos-${name}-${process.pid}-${Date.now()}`),
+        options: { variant: 'A', parallel: 1, sandboxFaults: [name], tags: `${expect.scope} or @dcr`, ...(expect.journeys ? { journeys: expect.journeys } : {}) },
+      };
+      started.set(name, { job, result: new Promise<RunResult>((r) => settle.set(job, r)) });
+    }
+    const jobs = [...started.values()].map((s) => s.job);
+    void runInWorkers(jobs, 2, (job, result) => settle.get(job)!(result));
+    runs = started;
+  }
+  return runs.get(fault)!;
+}
+
+describe('obtpp conform against a chaos bank', () => {
   test('every chaos fault of the sandbox has a case here', () => {
     const chaos = listFaults().filter((f) => f.kind === 'chaos').map((f) => f.name).sort();
     assert.deepEqual([...Object.keys(EXPECT), 'tls-host-mismatch'].sort(), chaos);
   });
 
-  for (const [fault, expect] of Object.entries(EXPECT) as Array<[keyof typeof EXPECT, Expectation]>) {
+  for (const [fault, expect] of Object.entries(EXPECT) as Array<[ChaosFault, Expectation]>) {
     test(`${fault}: the run completes, exit 1, the cause named with its evidence, the other scenarios pass`, async () => {
-      const dir = await mkdtemp(join(tmpdir(), `obtpp-chaos-${fault}-`));
+      const { job, result } = runOf(fault);
+      const dir = job.reportDir;
       let passed = false;
       try {
-        const started = Date.now();
-        const run = await obtpp(['conform', '--variant', 'A', '--sandbox-fault', fault, '--tags', `${expect.scope} or @dcr`, '--report-dir', dir, '--json', ...(expect.journeys ? ['--journeys', String(expect.journeys)] : [])]);
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        assert.equal(run.signal, null, `the run was killed after ${BOUND_MS} ms: a hang`);
-        assert.equal(run.code, 1, `exit ${run.code}; stderr: ${run.stderr.slice(-2000)}`);
+        const run = await result;
+        assert.equal(run.error, undefined, `the run did not complete: ${run.error}`);
+        assert.equal(run.exitCode, 1, `exit ${run.exitCode}`);
 
         const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
-        assert.deepEqual(JSON.parse(run.stdout), summary, '--json prints summary.json');
+        assert.deepEqual(run.summary, summary, 'the summary returned is summary.json');
         assert.equal(summary.verdict, 'fail');
         assert.ok(summary.totals.scenarios.passed > 0, 'the other scenarios still ran and passed');
         assert.ok(summary.variants[0].rules.some((r: any) => r.id.startsWith('DCR-') && r.status === 'passed'), 'the scenarios outside the broken function passed');
         const failures = failuresOf(summary);
         const named = failures.filter((f) => expect.cause.test(f.message));
         assert.ok(named.length > 0, `a failure names the cause ${expect.cause}; got:\n${failures.map((f) => `  ${f.rule}: ${f.message.split('\n')[0]}`).join('\n')}`);
-        process.stdout.write(`# ${fault}: exit ${run.code} in ${seconds} s, ${summary.totals.scenarios.passed} passed, ${failures.length} failed (${named.length} naming the cause) — ${named[0]!.message.split('\n')[0]}\n`);
+        process.stdout.write(`# ${fault}: exit ${run.exitCode} in ${(summary.durationMs / 1000).toFixed(1)} s, ${summary.totals.scenarios.passed} passed, ${failures.length} failed (${named.length} naming the cause) — ${named[0]!.message.split('\n')[0]}\n`);
         for (const f of failures.filter((x) => !named.includes(x))) process.stdout.write(`#   also failed: ${f.rule} ${f.scenario}: ${f.message.split('\n')[0]}\n`);
-
         if (expect.exchange) {
           const { path, status, error } = expect.exchange;
           const withExchange = named.find((f) => f.evidence?.exchanges?.some((e) => path.test(new URL(e.url).pathname)
