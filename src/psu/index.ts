@@ -52,6 +52,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-features=BackForwardCache,RenderDocument',
 ];
 
+/** How long close() waits for contexts still being made or closed before it closes the browser. */
+const CLOSE_WAIT_MS = 3_000;
+
 const CALLBACK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>obtpp</title></head><body>Back at the TPP.</body></html>';
 
 export class PsuBrowser {
@@ -136,9 +139,13 @@ export class PsuBrowser {
 
   /** Closes a lane's context in the background (awaited by close()). */
   private discard(lane: Lane): void {
-    const closing = lane.context.close().catch(() => undefined);
-    this.closing.add(closing);
-    void closing.then(() => this.closing.delete(closing));
+    this.track(lane.context.close().catch(() => undefined));
+  }
+
+  /** Work on the browser close() waits for (bounded) before closing it. */
+  private track(work: Promise<unknown>): void {
+    this.closing.add(work);
+    void work.then(() => this.closing.delete(work));
   }
 
   private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
@@ -254,8 +261,9 @@ export class PsuBrowser {
       };
     } finally {
       clearTimeout(timer);
-      // A lane that came after the time-out is closed when it comes.
-      if (!lane) void taken?.then((late) => this.discard(late), () => undefined);
+      // A lane that came after the time-out is closed when it comes; close() waits a little for it
+      // (puppeteer's page creation, left waiting on a browser that closed, would hold the process).
+      if (!lane && taken) this.track(taken.then((late) => this.discard(late), () => undefined));
       if (lane) {
         lane.page.off('framenavigated', visited);
         // Wiping or closing the context is Chromium's business; the journey's answer need not wait for it.
@@ -280,7 +288,10 @@ export class PsuBrowser {
     this.closed = true;
     const slots = [...this.browsers.values()];
     this.browsers.clear();
-    await Promise.all([...this.closing]);
+    // Bounded: a browser that stopped answering is closed (or killed by puppeteer) regardless.
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([...this.closing]), new Promise((r) => (bound = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(bound);
     for (const slot of slots) {
       // Contexts still being prepared or wiped are finished and closed first: Chromium exits promptly then.
       for (const idle of slot.idle.splice(0)) {
