@@ -73,7 +73,7 @@ function everything(value: unknown): string {
   return JSON.stringify(value, (_k, v) => (v instanceof Error ? { message: v.message, stack: v.stack, ...v } : v));
 }
 
-describe('declarative driver', () => {
+describe('declarative driver', { concurrency: 4 }, () => {
   test('approves with the accounts asked for (by number and by name), the redirect caught in the browser', async () => {
     const log: string[] = [];
     const r = await browser.journey(authUrl(), options({ accounts: { ids: ['40400422331144', 'Joint Account'] }, onStep: (d) => log.push(d) }));
@@ -288,7 +288,7 @@ describe('declarative driver', () => {
   });
 });
 
-describe('manual mode', () => {
+describe('manual mode', { concurrency: 2 }, () => {
   test('prints the URL and waits for the redirect on a loopback server', async () => {
     const port = await closedPort();
     const uri = `http://127.0.0.1:${port}/cb`;

@@ -228,7 +228,7 @@ const PROOFS: Record<ChaosFaultName, (w: World) => Promise<void>> = {
   },
 };
 
-describe('sandbox chaos faults', () => {
+describe('sandbox chaos faults', { concurrency: 4 }, () => {
   let browser: Browser;
   before(async () => {
     browser = await launchBrowser();
