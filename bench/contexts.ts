@@ -1,8 +1,11 @@
 /**
  * What isolating one PSU journey from the next costs Chromium, per journey: a fresh incognito
- * context and page (what obtpp did before), against one page reused and wiped through CDP (what
- * PsuBrowser does now: cookies, the origin's storage, cache). Each loads one page that sets a
- * cookie and storage. Chromium's CPU is read from /proc (all its processes). Linux only.
+ * context and page (what obtpp did before), against one context reused and wiped through CDP (what
+ * PsuBrowser does now: cookies, the origin's storage, cache), keeping its tab when the journey
+ * wrote no session storage and had no frame, else giving the next journey a new tab. Each loads
+ * one page that sets a cookie and local storage (and, for the last row, session storage).
+ * Chromium's CPU is read from /proc (all its processes; a renderer that exited took its last
+ * ticks with it, so the rows that close tabs are undercounted, if anything). Linux only.
  *   node bench/contexts.ts [N=15] [--json]
  */
 import { createServer } from 'node:http';
@@ -16,9 +19,10 @@ const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 15);
 const asJson = args.includes('--json');
 
-const server = createServer((_req, res) => {
+const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'sid=x; Path=/' });
-  res.end('<!doctype html><form><input id=u><button>go</button></form><script>localStorage.x=1;sessionStorage.y=2</script>');
+  const session = req.url?.includes('session') ? 'sessionStorage.y=2' : '';
+  res.end(`<!doctype html><form><input id=u><button>go</button></form><script>localStorage.x=1;${session}</script>`);
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -63,11 +67,23 @@ try {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   const cdp = await page.createCDPSession();
-  rows.push(await measure('isolation per journey: one page reused, wiped via CDP, one page load', async () => {
+  rows.push(await measure('isolation per journey: one context and tab reused, wiped via CDP, one page load', async () => {
     await page.goto(url);
     await cdp.send('Network.clearBrowserCookies');
     await cdp.send('Network.clearBrowserCache');
     await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+  }));
+  let tab = page;
+  let tabCdp = cdp;
+  rows.push(await measure('isolation per journey: one context reused, wiped via CDP, a new tab (session storage written), one page load', async () => {
+    await tab.goto(`${url}?session`);
+    await tabCdp.send('Network.clearBrowserCookies');
+    await tabCdp.send('Network.clearBrowserCache');
+    await tabCdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    const next = await context.newPage();
+    await tab.close();
+    tab = next;
+    tabCdp = await tab.createCDPSession();
   }));
   for (const r of rows) {
     if (asJson) console.log(JSON.stringify(r));
