@@ -76,13 +76,23 @@ psu:
 `;
 }
 
-test('obtpp conform passes the independent bank (split per API, own pages, only required fields) with no false failure', async () => {
-  const bank = await startIndependentBank();
+/** Larchmont Bank started (with `defects`), its profile written to a fresh folder, and the env it names. */
+async function withLarchmont(options: Parameters<typeof startIndependentBank>[0], use: (o: { bank: Awaited<ReturnType<typeof startIndependentBank>>; dir: string; file: string; env: Record<string, string> }) => Promise<void>): Promise<void> {
+  const bank = await startIndependentBank(options);
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-independent-'));
   try {
     const file = join(dir, 'larchmont.yaml');
     await writeFile(file, profileFor(bank));
     const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+    await use({ bank, dir, file, env });
+  } finally {
+    await bank.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('obtpp conform passes the independent bank (split per API, own pages, only required fields) with no false failure', async () => {
+  await withLarchmont(undefined, async ({ bank, dir, file, env }) => {
     const check = await obtpp(['profile', 'check', file, '--json'], env);
     assert.equal(check.code, 0, check.stderr);
 
@@ -117,19 +127,11 @@ test('obtpp conform passes the independent bank (split per API, own pages, only 
     assert.ok(warnings > 0, 'the missing optional fields are reported as warnings');
     for (const field of ['Links', 'Meta', 'Currency']) assert.ok(problems.some((p: string) => p.includes(`missing required field ${field}`)), `a SHOULD warning names the missing ${field}`);
     process.stderr.write(`# independent bank: ${seconds.toFixed(1)} s, verdict ${summary.verdict}, ${warnings} warning(s), bank logins ${bank.state.logins}\n`);
-  } finally {
-    await bank.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('on the same bank, a defect is caught by the rule it breaks (accounts not selected listed; a balance disclosed)', async () => {
-  const bank = await startIndependentBank({ defects: ['lists-unselected-accounts', 'discloses-balance'] });
-  const dir = await mkdtemp(join(tmpdir(), 'obtpp-independent-'));
-  try {
-    const file = join(dir, 'larchmont.yaml');
-    await writeFile(file, profileFor(bank));
-    const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+  await withLarchmont({ defects: ['lists-unselected-accounts', 'discloses-balance'] }, async ({ dir, file, env }) => {
     const reports = join(dir, 'reports');
     const run = await obtpp(['conform', '--profile', file, '--variant', 'A', '--tags', '@AIS-04 or @COF-04', '--report-dir', reports, '--json'], env);
     assert.equal(run.code, 1, run.stderr.slice(-2000));
@@ -141,30 +143,19 @@ test('on the same bank, a defect is caught by the rule it breaks (accounts not s
     assert.match(ais04.failures.map((f: any) => f.message).join('\n'), /the PSU selected 1 account\(s\).*GET \/accounts listed 3/);
     assert.equal(cof04.status, 'failed');
     assert.match(cof04.failures.map((f: any) => f.message).join('\n'), /AvailableBalance|balance/i);
-  } finally {
-    await bank.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('expiry on a bank that compares whole seconds: the harness waits for the bank\'s second, and AIS-08 and COF-06 pass when they run at once', async () => {
   // Larchmont holds a consent usable through the second its ExpirationDateTime names. Run alone,
   // the expiry scenarios come straight after their consents are made: a harness that judged the
   // first call after the expiration date by its own clock would fail a correct bank here.
-  const bank = await startIndependentBank();
-  const dir = await mkdtemp(join(tmpdir(), 'obtpp-independent-'));
-  try {
-    const file = join(dir, 'larchmont.yaml');
-    await writeFile(file, profileFor(bank));
-    const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+  await withLarchmont(undefined, async ({ dir, file, env }) => {
     const reports = join(dir, 'reports');
     const run = await obtpp(['conform', '--profile', file, '--variant', 'A', '--tags', '@AIS-08 or @COF-06', '--report-dir', reports, '--json'], env);
     const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
     const rules = summary.variants[0].rules.filter((r: any) => r.id === 'AIS-08' || r.id === 'COF-06');
     assert.deepEqual(rules.map((r: any) => [r.id, r.status]), [['AIS-08', 'passed'], ['COF-06', 'passed']], JSON.stringify(rules));
     assert.equal(run.code, 0, run.stderr.slice(-2000));
-  } finally {
-    await bank.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
