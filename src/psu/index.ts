@@ -2,7 +2,8 @@
  * The PSU's side of the redirect flow, in headless Chromium (puppeteer): one browser per run,
  * launched on first use and reused; one incognito browser context per lane (journeys at once),
  * wiped through the DevTools protocol between journeys (cookies, storage of every origin the
- * journey visited, cache, history, other windows), so no journey sees another's session. The
+ * journey visited, cache, other windows, and the tab itself where the journey wrote session
+ * storage or had frames), so no journey sees another's session. The
  * redirect back to the TPP is caught inside the browser (request interception), so nothing has to
  * listen on the redirect URI. Two drivers for the bank's pages — the built-in one for the sandbox,
  * and the declarative one a profile spells out in steps — plus manual mode for real banks.
