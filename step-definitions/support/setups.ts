@@ -353,10 +353,7 @@ export async function paymentBody(world: ConformanceWorld, amount: string, withD
 
 /** A payment-order consent with its debtor account, authorised by the PSU, shared within the run. */
 export async function sharedPayment(world: ConformanceWorld, amount: string): Promise<ConsentRecord> {
-  const record = await sharedSetup(world, `${world.variant}:pis:debtor-given:${amount}`, async () => {
-    const payment = await createConsent(world, 'pis', await paymentBody(world, amount, true));
-    return authoriseConsent(world, payment);
-  }, AUTHORISE_RULE.pis);
+  const record = await authorisedPayment(world, 'debtor-given', amount);
   world.payment = record;
   return record;
 }
@@ -495,7 +492,15 @@ export async function fundsRequest(world: ConformanceWorld, consentId: string, a
 
 /** A scenario's fresh payment consent, made (or started ahead of the scenario) once per amount. */
 function freshPaymentSetup(world: ConformanceWorld, amount: string): Promise<ConsentRecord> {
-  return sharedSetup(world, `${world.variant}:pis:fresh:${amount}`, async () => {
+  return authorisedPayment(world, 'fresh', amount);
+}
+
+/**
+ * A payment-order consent from the PSU's first account, authorised by the PSU: made once per run,
+ * `pool` (shared by the scenarios that only read it, or fresh: one scenario's to consume) and amount.
+ */
+function authorisedPayment(world: ConformanceWorld, pool: 'debtor-given' | 'fresh', amount: string): Promise<ConsentRecord> {
+  return sharedSetup(world, `${world.variant}:pis:${pool}:${amount}`, async () => {
     const payment = await createConsent(world, 'pis', await paymentBody(world, amount, true));
     return authoriseConsent(world, payment);
   }, AUTHORISE_RULE.pis);
