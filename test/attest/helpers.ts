@@ -1,11 +1,11 @@
 // Real runs of the binary (dist/; build first) against the embedded sandbox, limited by tags to stay fast.
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const bin = join(root, 'dist/src/cli/main.js');
@@ -19,11 +19,7 @@ export interface Run {
 
 export function obtpp(args: string[], env: Record<string, string | undefined> = {}, cwd = root): Promise<Run> {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npx tsc -p tsconfig.json)`);
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', CI: 'true', ...env }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      done({ args, code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
+  return runObtpp(args, { env, cwd }).then((r) => ({ args, ...r }));
 }
 
 export const show = (r: Run) => `obtpp ${r.args.join(' ')} → ${r.code}\n--- stdout\n${r.stdout.slice(-3000)}\n--- stderr\n${r.stderr.slice(-3000)}`;

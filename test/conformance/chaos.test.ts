@@ -8,30 +8,20 @@
 // before it starts, goes through the real binary. Real sandbox, real Chromium, real sockets.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { listFaults } from '../../src/sandbox/faults.ts';
 import type { ChaosFaultName } from '../../src/sandbox/faults.ts';
 import { runInWorkers, type RunJob, type RunResult } from './fault-runs.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { bin, root, runObtpp, type Run } from '../helpers/obtpp.ts';
 
 /** A binary run past this bound is a hang, and is killed. */
 const BOUND_MS = 240_000;
 
-interface Run { code: number | null; signal: string | null; stdout: string; stderr: string }
-
 function obtpp(args: string[], timeoutMs = BOUND_MS): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const e = error as (Error & { code?: unknown; signal?: string | null }) | null;
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, signal: e?.signal ?? null, stdout, stderr });
-    });
-  });
+  return runObtpp(args, { timeoutMs, killSignal: 'SIGKILL' });
 }
 
 interface Expectation {

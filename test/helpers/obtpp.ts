@@ -7,13 +7,35 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const bin = join(root, 'dist', 'src', 'cli', 'main.js');
 
-export interface Run { code: number; stdout: string; stderr: string }
+export interface Run { code: number; stdout: string; stderr: string; signal?: NodeJS.Signals | null }
+
+export interface RunOptions {
+  /** Added to the test's environment (with NO_COLOR and CI set). */
+  env?: Record<string, string | undefined>;
+  /** Default: the project's folder. */
+  cwd?: string;
+  /** A run past this is killed (code -1, its signal given). Default 300 s. */
+  timeoutMs?: number;
+  killSignal?: NodeJS.Signals;
+}
+
+/** `obtpp …args` as a user runs it: plain output, everything it printed, its exit code. */
+export function runObtpp(args: string[], o: RunOptions = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], {
+      cwd: o.cwd ?? root,
+      env: { ...process.env, NO_COLOR: '1', CI: 'true', ...o.env },
+      timeout: o.timeoutMs ?? 300_000,
+      killSignal: o.killSignal ?? 'SIGTERM',
+      maxBuffer: 64 * 1024 * 1024,
+    }, (error, stdout, stderr) => {
+      const e = error as (Error & { code?: unknown; signal?: NodeJS.Signals | null }) | null;
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, signal: e?.signal ?? null, stdout, stderr });
+    });
+  });
+}
 
 /** `obtpp …args` from the project's folder; a run past `timeoutMs` is killed (code -1). */
 export function obtpp(args: string[], timeoutMs = 300_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
+  return runObtpp(args, { timeoutMs });
 }

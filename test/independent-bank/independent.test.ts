@@ -6,24 +6,14 @@
 // Real sockets, real Chromium, the real binary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startIndependentBank } from './bank.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
-
-interface Run { code: number; stdout: string; stderr: string }
+import { runObtpp, type Run } from '../helpers/obtpp.ts';
 
 function obtpp(args: string[], env: Record<string, string>, timeoutMs = 400_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true', ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
+  return runObtpp(args, { env, timeoutMs });
 }
 
 function profileFor(bank: Awaited<ReturnType<typeof startIndependentBank>>): string {
