@@ -7,21 +7,17 @@
  * Goal: median at most 0.25 s per authorisation on the 2-core build machine.
  */
 import { performance } from 'node:perf_hooks';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { Auth, authorise } from '../src/auth/index.ts';
-import { PsuBrowser } from '../src/psu/index.ts';
-import { httpFromProfile } from '../src/client/factory.ts';
-import { profileFromObject } from '../src/profile/load.ts';
+import { authorise } from '../src/auth/index.ts';
 import { cpuMsByType } from './proc.ts';
+import { sandboxJourneys } from './sandbox-journeys.ts';
 
 const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
 const driverKind = args.includes('--driver') ? args[args.indexOf('--driver') + 1] : 'sandbox';
 const asJson = args.includes('--json');
 
-const sb = await startSandbox({ quiet: true });
-const raw = sb.profile('A', 0) as Record<string, any>;
-if (driverKind === 'steps') {
+const bench = await sandboxJourneys((raw) => {
+  if (driverKind !== 'steps') return;
   raw.psu.driver = {
     kind: 'steps',
     loginError: '[data-testid="login-error"]',
@@ -33,35 +29,13 @@ if (driverKind === 'steps') {
       { action: 'decide', approve: '[data-testid="approve"]', reject: '[data-testid="reject"]' },
     ],
   };
-}
-const profile = await profileFromObject(raw, { source: 'sandbox', env: {} });
-const http = httpFromProfile(profile, { warn: () => undefined });
-const browser = new PsuBrowser({ env: process.env });
-const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+});
 
 try {
-  const auth = await Auth.create(profile, http);
-  const cc = await auth.clientCredentials('ais');
   const consents: string[] = [];
-  for (let i = 0; i < n + 1; i++) {
-    const now = Date.now();
-    const res = await http.request<{ Data: { ConsentId: string } }>('POST', `${sb.baseUrls.A}/account-access-consents`, {
-      headers: { authorization: `Bearer ${cc.accessToken}` },
-      json: {
-        Data: {
-          Permissions: ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'],
-          ExpirationDateTime: iso(new Date(now + 90 * 86_400_000)),
-          TransactionFromDateTime: iso(new Date(now - 365 * 86_400_000)),
-          TransactionToDateTime: iso(new Date(now)),
-        },
-        Risk: {},
-      },
-    });
-    if (res.status !== 201) throw new Error(`consent creation answered ${res.status}`);
-    consents.push(res.body!.Data.ConsentId);
-  }
+  for (let i = 0; i < n + 1; i++) consents.push(await bench.consent());
 
-  const ctx = { auth, browser, profile };
+  const { ctx } = bench;
   // The first authorisation launches Chromium: timed, reported apart.
   let t0 = performance.now();
   const first = await authorise(ctx, { intentId: consents[0]!, fn: 'ais' });
@@ -98,7 +72,5 @@ try {
   console.log(`  ${cpuNote}`);
   }
 } finally {
-  await browser.close();
-  await http.close();
-  await sb.stop();
+  await bench.close();
 }

@@ -5,11 +5,8 @@
  *
  *   node bench/cdp-calls.ts [N=5]
  */
-import { startSandbox } from '../src/sandbox/index.ts';
-import { Auth, authorise } from '../src/auth/index.ts';
-import { PsuBrowser } from '../src/psu/index.ts';
-import { httpFromProfile } from '../src/client/factory.ts';
-import { profileFromObject } from '../src/profile/load.ts';
+import { authorise } from '../src/auth/index.ts';
+import { sandboxJourneys } from './sandbox-journeys.ts';
 
 const n = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 // puppeteer's CDP connection class; its file has no export map entry, so it is reached by path.
@@ -31,23 +28,10 @@ Connection.prototype.onMessage = function (this: unknown, message: string) {
   return onMessage.call(this, message);
 };
 
-const sb = await startSandbox({ quiet: true });
-const profile = await profileFromObject(sb.profile('A', 0) as Record<string, unknown>, { source: 'sandbox', env: {} });
-const http = httpFromProfile(profile, { warn: () => undefined });
-const browser = new PsuBrowser({ env: process.env });
-const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+const bench = await sandboxJourneys();
 try {
-  const auth = await Auth.create(profile, http);
-  const cc = await auth.clientCredentials('ais');
-  const consent = async () => {
-    const now = Date.now();
-    const res = await http.request<{ Data: { ConsentId: string } }>('POST', `${sb.baseUrls.A}/account-access-consents`, {
-      headers: { authorization: `Bearer ${cc.accessToken}` },
-      json: { Data: { Permissions: ['ReadAccountsDetail', 'ReadBalances'], ExpirationDateTime: iso(new Date(now + 86_400_000)), TransactionFromDateTime: iso(new Date(now - 86_400_000)), TransactionToDateTime: iso(new Date(now)) }, Risk: {} },
-    });
-    return res.body!.Data.ConsentId;
-  };
-  const ctx = { auth, browser, profile };
+  const { ctx } = bench;
+  const consent = () => bench.consent(['ReadAccountsDetail', 'ReadBalances']);
   // The first journey launches Chromium: not counted.
   await authorise(ctx, { intentId: await consent(), fn: 'ais' });
   const ids: string[] = [];
@@ -63,7 +47,5 @@ try {
   console.log(`sent: ${total(sent)}\n${table(sent)}`);
   console.log(`received: ${total(received)}\n${table(received)}`);
 } finally {
-  await browser.close();
-  await http.close();
-  await sb.stop();
+  await bench.close();
 }
