@@ -99,9 +99,14 @@ export async function runInWorkers(jobs: RunJob[], workers: number, onResult: (j
  */
 export async function checkFaults(rows: FaultRow[], workers: number, onOutcome: (o: FaultOutcome) => void = () => undefined): Promise<FaultOutcome[]> {
   const jobs = await Promise.all(rows.map(async (row) => ({ options: row.options, reportDir: await mkdtemp(join(tmpdir(), `obtpp-fault-${row.name}-`)) })));
+  const outcomes = new Map<RunJob, FaultOutcome>();
   try {
-    const results = await runInWorkers(jobs, workers, (job, result) => onOutcome(judgeFault(rows[jobs.indexOf(job)]!, result)));
-    return rows.map((row, i) => judgeFault(row, results[i]!));
+    await runInWorkers(jobs, workers, (job, result) => {
+      const outcome = judgeFault(rows[jobs.indexOf(job)]!, result);
+      outcomes.set(job, outcome);
+      onOutcome(outcome);
+    });
+    return rows.map((row, i) => outcomes.get(jobs[i]!) ?? judgeFault(row, { error: 'never run' }));
   } finally {
     await Promise.all(jobs.map((j) => rm(j.reportDir, { recursive: true, force: true })));
   }
