@@ -78,7 +78,9 @@ export interface AuthoriseRequest {
 
 export type AuthoriseOutcome =
   | { status: 'authorised'; consentId: string; fn: Fn; accounts: string[]; debtor?: string; scope?: string; expiresAt?: string }
-  | { status: 'rejected'; consentId: string; fn: Fn; error: string; description?: string };
+  | { status: 'rejected'; consentId: string; fn: Fn; error: string; description?: string }
+  /** The bank refused the authorisation request itself (invalid_request_object, server_error, …): the consent is as it was. */
+  | { status: 'refused'; consentId: string; fn: Fn; error: string; description?: string };
 
 export class Session {
   readonly profile: Profile;
@@ -342,13 +344,17 @@ export class Session {
       { accounts: request.accounts, debtor: request.debtor, reject: request.reject, onStep: request.onStep },
     );
     if (result.outcome === 'denied') {
+      const description = result.description ? { description: result.description } : {};
+      // State changes only on what the bank confirmed: access_denied is the PSU's rejection
+      // (RFC 6749 §4.1.2.1); any other error refused the request, and the consent is as it was.
+      if (result.error !== 'access_denied') return { status: 'refused', consentId: record.id, fn: record.fn, error: result.error, ...description };
       await this.update((s) => {
         const r = s.consents[record.id];
         if (r) r.status = 'Rejected';
         delete s.tokens[record.id];
         s.last = record.id;
       });
-      return { status: 'rejected', consentId: record.id, fn: record.fn, error: result.error, ...(result.description ? { description: result.description } : {}) };
+      return { status: 'rejected', consentId: record.id, fn: record.fn, error: result.error, ...description };
     }
     if (result.outcome === 'code-after-reject') {
       throw new ObtppError('code_after_reject', `the PSU rejected consent ${record.id}, yet the bank redirected back with an authorization code (and its tokens work): the bank should have answered error=access_denied`, { exitCode: ExitCode.nonConformant });

@@ -193,6 +193,17 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
     assert.equal(no.code, 0, no.stderr);
     assert.deepEqual({ ...no.doc, description: undefined }, { consentId: rejected.doc.Data.ConsentId, fn: 'pis', status: 'rejected', error: 'access_denied', description: undefined });
     assert.equal((await h.json(['payment', 'status'])).doc.Data.Status, 'Rejected');
+
+    // A rejection the bank refuses (the consent is no longer awaiting authorisation: an OAuth error
+    // other than access_denied) is not a rejection: the session's state is as it was, and exit 1.
+    const kept = structuredClone(profileEntry(await readState(h.stateFile)).consents[paymentId]);
+    const refused = await h.json(['consent', 'authorise', '--reject', '--consent', paymentId]);
+    assert.equal(refused.code, 1, refused.stderr);
+    const doc = JSON.parse(refused.stdout);
+    assert.equal(doc.status, 'refused');
+    assert.notEqual(doc.error, 'access_denied');
+    assert.deepEqual(profileEntry(await readState(h.stateFile)).consents[paymentId], kept);
+    assert.ok(profileEntry(await readState(h.stateFile)).tokens[paymentId], 'its tokens are kept');
   });
 
   test('flows: ais, cof (finding its debtor) and pis, each one JSON summary', async () => {

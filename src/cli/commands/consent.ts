@@ -317,6 +317,7 @@ export async function authoriseConsent(session: Session, out: Out, record: Conse
 }
 
 export function describeOutcome(o: AuthoriseOutcome): string {
+  if (o.status === 'refused') return `the bank refused the authorisation request for ${FN_NAMES[o.fn]} ${o.consentId}: ${o.error}${o.description ? ` (${o.description})` : ''}; the consent is unchanged`;
   if (o.status === 'rejected') return `the PSU rejected ${FN_NAMES[o.fn]} ${o.consentId}: the bank answered ${o.error}${o.description ? ` (${o.description})` : ''}`;
   const parts = [`authorised ${FN_NAMES[o.fn]} ${o.consentId}`];
   if (o.accounts.length) parts.push(`accounts ${o.accounts.join(', ')}`);
@@ -331,7 +332,7 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
     const outcome = await authoriseConsent(session, out, record, flags);
     // The rejection asked for: access_denied (OAuth2), or a berlin-group consent read rejected / payment RJCT after the redirect SCA.
     const asked = outcome.status === 'rejected' && (outcome.error === 'access_denied' || (flags.reject === true && ['rejected', 'RJCT'].includes(outcome.error)));
-    if (outcome.status === 'rejected' && !asked) io.exitCode = 1;
+    if (outcome.status !== 'authorised' && !asked) io.exitCode = 1;
     if (out.json) return out.document(outcome);
     out.line(describeOutcome(outcome));
     if (outcome.status === 'authorised') out.line(next(record.fn));
