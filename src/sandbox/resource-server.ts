@@ -569,15 +569,16 @@ export function createResourceServer(ctx: ResourceContext) {
     }
     const available = availableBalance(account);
     const fundsAvailable = faults.has('funds-answer-wrong') || parseMoney(instructed.Amount)! <= available;
+    const fundsConfirmationId = randomUUID();
     return {
       status: status(r, true),
       body: {
         Data: {
-          FundsConfirmationId: randomUUID(), ConsentId: consentId, CreationDateTime: iso(new Date(store.now())), FundsAvailable: fundsAvailable,
+          FundsConfirmationId: fundsConfirmationId, ConsentId: consentId, CreationDateTime: iso(new Date(store.now())), FundsAvailable: fundsAvailable,
           Reference: reference, InstructedAmount: instructed,
           ...(faults.has('funds-balance-disclosed') ? { AvailableBalance: amount(available, account.Currency) } : {}),
         },
-        Links: { Self: `${r.self}/${randomUUID()}` },
+        Links: { Self: `${r.self}/${fundsConfirmationId}` },
         Meta: {},
       },
     };

@@ -75,6 +75,7 @@ describe('sandbox: confirmation of funds and payments', () => {
         assert.equal(res.body.Data.FundsAvailable, expected, `${amount} on ${variant}`);
         assert.ok(!res.text.includes('350.00') || amount === '350.00', 'no balance in the body');
         assert.deepEqual(Object.keys(res.body.Data).sort(), ['ConsentId', 'CreationDateTime', 'FundsAvailable', 'FundsConfirmationId', 'InstructedAmount', 'Reference']);
+        assert.ok(res.body.Links.Self.endsWith(`/funds-confirmations/${res.body.Data.FundsConfirmationId}`), `Links.Self ${res.body.Links.Self} names the FundsConfirmationId`);
       }
     }
     const currency = await tpp.api('A', 'POST', '/funds-confirmations', { token, body: fundsBody(consentId, '1.00', 'EUR') });

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -123,5 +123,22 @@ describe('obtpp sandbox (CLI)', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('--tls --json gives the CA file it wrote: the sandbox verifies with it, and the file goes at stop', async () => {
+    let seen: any;
+    let status = 0;
+    const run = io(async () => {
+      seen = JSON.parse(run.text.out);
+      const ca = await readFile(seen.ca, 'utf8');
+      const res = await fetch(`${seen.issuer}/.well-known/openid-configuration`, { dispatcher: new Agent({ connect: { ca } }) });
+      status = res.status;
+      await res.body?.cancel();
+      return 'SIGTERM';
+    });
+    assert.equal(await runCli(['sandbox', '--tls', '--json'], run.io), 0);
+    assert.match(seen.issuer, /^https:/);
+    assert.equal(status, 200, 'the issuer verified against the CA file');
+    await assert.rejects(stat(seen.ca), 'the CA file is removed at stop');
   });
 });

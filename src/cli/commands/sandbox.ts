@@ -1,5 +1,6 @@
-import { writeFile, chmod } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { writeFile, chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { listFaults, parseFaults } from '../../sandbox/faults.ts';
 import { listBgFaults, parseBgFaults } from '../../sandbox/berlin-group/faults.ts';
@@ -29,7 +30,15 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   const { startSandbox } = await import('../../sandbox/index.ts');
   const dialect = flags.dialect ?? 'obie';
   const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect });
+  // With --tls, the CA that signed the sandbox's certificate, as a file for curl --cacert and the like; removed at stop.
+  let caDir: string | undefined;
   try {
+    let caFile: string | undefined;
+    if (sb.tls) {
+      caDir = await mkdtemp(join(tmpdir(), 'obtpp-sandbox-ca-'));
+      caFile = join(caDir, 'ca.pem');
+      await writeFile(caFile, sb.tls.caPem, { mode: 0o644, flag: 'wx' });
+    }
     let profileFile: string | undefined;
     if (flags.writeProfile) {
       profileFile = resolve(io.cwd, flags.writeProfile);
@@ -49,6 +58,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
         clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
         psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(sb.dialect === 'berlin-group' ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
         profile: profileFile,
+        ...(caFile ? { ca: caFile } : {}),
       }, null, 2) + '\n');
     } else {
       const out = (line = '') => io.stdout.write(line + '\n');
@@ -61,6 +71,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
       out('PSU logins (sandbox only):');
       for (const p of sb.psus) out(`  ${p.username.padEnd(6)} / ${p.password.padEnd(13)} ${p.accounts.map((a) => (a.iban ? `${a.AccountId} (${a.iban})` : a.AccountId)).join(', ')}`);
       out(profileFile ? `profile:   ${profileFile}` : 'profile:   pass --write-profile FILE to get one (it carries the client secret)');
+      if (caFile) out(`CA:        ${caFile} (curl --cacert ${caFile} …; removed when the sandbox stops)`);
     }
     err('Ctrl-C stops the sandbox.');
     if (io.waitForSignal) {
@@ -69,6 +80,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     }
   } finally {
     await sb.stop();
+    if (caDir) await rm(caDir, { recursive: true, force: true });
   }
 }
 
