@@ -3,9 +3,9 @@
 // Its static imports must link and run on any Node (no named import an old Node lacks): the
 // version check comes first, and the rest of the CLI is imported only after it.
 import * as nodeModule from 'node:module';
-import { nodeGate, shellWords } from './node-gate.ts';
+import { nodeGate, rerunWithNode24 } from './node-gate.ts';
 
-const tooOld = nodeGate(process.version, shellWords([process.argv[1] ?? 'obtpp', ...process.argv.slice(2)]));
+const tooOld = nodeGate(process.version, rerunWithNode24(process.argv[1] ?? 'obtpp', process.argv.slice(2), process.env));
 if (tooOld) {
   process.stderr.write(tooOld + '\n');
   process.exitCode = 3;

@@ -19,12 +19,29 @@ export function nodeSatisfies(current: string, minimum: string = MIN_NODE): bool
 
 /**
  * The one line printed when the Node running obtpp is too old, or undefined when it is new
- * enough. `command` is how to run the same thing again under a newer Node.
+ * enough. `rerun` is the whole command that runs the same thing again under Node 24
+ * ({@link rerunWithNode24}).
  */
-export function nodeGate(current: string, command: string, minimum: string = MIN_NODE): string | undefined {
+export function nodeGate(current: string, rerun: string, minimum: string = MIN_NODE): string | undefined {
   if (nodeSatisfies(current, minimum)) return undefined;
   return `obtpp: needs Node.js ${minimum} or newer, and this is Node.js ${current.replace(/^v/, '')}; ` +
-    `run it with Node 24 (\`npx -y node@24 ${command}\`) or install one with a version manager (\`nvm install 24\`, \`fnm use --install-if-missing 24\`, \`volta install node@24\`)`;
+    `run it with Node 24 (\`${rerun}\`) or install one with a version manager (\`nvm install 24\`, \`fnm use --install-if-missing 24\`, \`volta install node@24\`)`;
+}
+
+/**
+ * The command that runs `obtpp args` again under Node 24. Started through npx (`npx obtpp …`: npm
+ * sets npm_command=exec, and the bin lies in npx's cache), the bin's path means nothing to the
+ * user: the rerun is npx with node@24 and obtpp as packages — the project in the current folder
+ * (`-p .`, where npm found package.json's name is obtpp) or the registry's. A nested `npx` would
+ * not do: it inherits the outer one's npm_config_call and fails. Otherwise node@24 runs the same
+ * bin file.
+ */
+export function rerunWithNode24(bin: string, args: string[], env: Record<string, string | undefined>): string {
+  if (env.npm_command === 'exec' || /[\\/]_npx[\\/]/.test(bin)) {
+    const from = env.npm_package_name === 'obtpp' ? '.' : 'obtpp';
+    return `npx -y -p node@24 -p ${from} -c ${shellWords([shellWords(['obtpp'].concat(args))])}`;
+  }
+  return `npx -y node@24 ${shellWords([bin].concat(args))}`;
 }
 
 /** Arguments as one line a POSIX shell reads back as the same words. */
