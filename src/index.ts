@@ -104,6 +104,16 @@ export async function loadProfile(nameOrFile: string, options: LoadOptions = {})
 }
 
 export type { VerifyOptions, VerifyResult, Manifest, AttestedRule } from './attest/attest.ts';
+/**
+ * Validates and completes a profile given as an object (what a profile file holds, such as
+ * `sandbox.profile()`): `${env:VAR}` interpolated from `options.env`, every problem listed in a
+ * ProfileError (exit code 2) with its JSON path.
+ */
+export async function profileFromObject(raw: Record<string, unknown>, options: LoadOptions & { source?: string } = {}): Promise<Profile> {
+  const load = await import('./profile/load.ts');
+  return load.profileFromObject(raw, { ...options, source: options.source ?? 'profile object' });
+}
+
 export type { Waiver, WaiverOutcome } from './conformance/waivers.ts';
 export type { SummaryDiff, RuleChange, VariantDiff } from './conformance/diff.ts';
 

@@ -3,7 +3,7 @@
  * journey the CLI and the conformance steps use, without the CLI's session file.
  */
 import type { Fn, Profile, Variant } from '../profile/types.ts';
-import { loadProfile } from '../profile/load.ts';
+import { isCompletedProfile, loadProfile, profileFromObject } from '../profile/load.ts';
 import { httpFromProfile } from '../client/factory.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -54,17 +54,20 @@ export interface ObtppClient {
 }
 
 /**
- * The TPP operations for a profile (a loaded {@link Profile}, or a file / built-in name to load)
- * and one of its variants (default: its first).
+ * The TPP operations for a profile (a loaded {@link Profile}; a profile object as a file would
+ * hold it, such as `sandbox.profile()`, validated first; or a file / built-in name to load) and one
+ * of its variants (default: its first).
  *
  * @example
  * const tpp = await createClient('sandbox.json', 'A');
  * const cc = await tpp.clientCredentials('ais');
  * const consent = await tpp.api.createAccountAccessConsent(body, { token: cc.accessToken });
  */
-export async function createClient(profile: Profile | string, variant?: Variant, options: ClientOptions = {}): Promise<ObtppClient> {
+export async function createClient(profile: Profile | Record<string, unknown> | string, variant?: Variant, options: ClientOptions = {}): Promise<ObtppClient> {
   const env = options.env ?? process.env;
-  const p = typeof profile === 'string' ? await loadProfile(profile, { env, cwd: options.cwd ?? process.cwd() }) : profile;
+  const p = typeof profile === 'string'
+    ? await loadProfile(profile, { env, cwd: options.cwd ?? process.cwd() })
+    : isCompletedProfile(profile) ? profile : await profileFromObject(profile, { env, source: 'the profile object given to createClient' });
   const v = variant ?? p.variants[0]!;
   if (v !== 'A' && v !== 'B') throw new UsageError(`variant ${String(v)}: expected A or B`);
   if (!p.variants.includes(v)) throw new UsageError(`variant ${v}: profile ${p.name} has only variant ${p.variants.join(' and ')}`);

@@ -225,7 +225,16 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     source,
     secrets: [...secrets].filter((s) => s.length >= 4),
   };
+  completed.add(profile);
   return profile;
+}
+
+/** Profiles this module validated and completed (a raw object handed to the library is validated first). */
+const completed = new WeakSet<object>();
+
+/** Whether `value` is a profile that {@link profileFromObject} or {@link loadProfile} made. */
+export function isCompletedProfile(value: unknown): value is Profile {
+  return typeof value === 'object' && value !== null && completed.has(value);
 }
 
 /**

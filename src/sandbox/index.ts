@@ -24,13 +24,13 @@ import type { RsaKey, TlsMaterial } from './keys.ts';
 import { handleInteraction } from './pages.ts';
 import { issueSoftwareStatement } from './registration.ts';
 import { createResourceServer } from './resource-server.ts';
-import type { Variant } from './resource-server.ts';
+import type { Variant } from '../profile/types.ts';
 import { Store } from './store.ts';
 import { BgStore, createBerlinGroupBank, ibanOf, XS2A_PATH } from './berlin-group/index.ts';
 
 export { listFaults, parseFaults, UnknownFaultError, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 export type { ChaosFaultName, FaultInfo, FaultName } from './faults.ts';
-export type { Variant } from './resource-server.ts';
+export type { Variant } from '../profile/types.ts';
 
 /** Options of startSandbox; every one has a default. */
 export interface SandboxOptions {

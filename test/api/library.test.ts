@@ -195,7 +195,7 @@ test('startSandbox + loadProfile + createClient: a consent created, authorised b
   }
 });
 
-test('from an npm pack tarball installed into an empty folder, import("obtpp") runs a conformance run on the embedded sandbox', async () => {
+test('from an npm pack tarball installed into an empty folder: the README\'s library examples compile (skipLibCheck off) and run on the embedded sandbox', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-api-tarball-'));
   try {
     const npm = 'npm';
@@ -219,20 +219,38 @@ test('from an npm pack tarball installed into an empty folder, import("obtpp") r
     assert.equal(install.code, 0, install.stderr);
     assert.ok(existsSync(join(app, 'node_modules', 'obtpp', 'dist', 'step-definitions')));
 
-    const script = `import('obtpp').then(async (m) => {
-      const scenarios = [];
-      const r = await m.runConformance({ tags: '@AIS-01', reportDir: 'reports/lib', onEvent: (e) => e.type === 'scenario' && scenarios.push(e.name) });
-      process.stdout.write(JSON.stringify({ exitCode: r.exitCode, reportDir: r.reportDir, summary: r.summary, scenarios }));
-    }).catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exitCode = 9; })`;
-    const used = await run(process.execPath, ['-e', script], { cwd: app, timeoutMs: 300_000 });
-    assert.equal(used.code, 0, used.stderr);
-    const out = JSON.parse(used.stdout);
-    assert.equal(out.summary.tool.name, 'obtpp');
-    assert.equal(out.reportDir, join(app, 'reports', 'lib'));
-    assert.equal(out.scenarios.length, 6, 'three AIS-01 scenarios in each variant');
-    for (const v of out.summary.variants) assert.equal(v.rules.find((r: any) => r.id === 'AIS-01').status, 'passed', `variant ${v.variant}`);
-    assert.equal(out.exitCode, 0);
-    assert.ok((await readdir(join(app, 'reports', 'lib'))).includes('summary.json'));
+    // The README's library examples, as a user of the package would copy them: each compiles
+    // against the published types with skipLibCheck off (so every .d.ts the package ships is
+    // checked too) and runs against the embedded sandbox.
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## As a library'), readme.indexOf('\n## ', readme.indexOf('## As a library') + 3));
+    const examples = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    assert.ok(examples.length >= 3, `the README's library section has its examples (${examples.length})`);
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'es2024', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: false, noEmit: true,
+        types: ['node'], typeRoots: [join(root, 'node_modules', '@types')],
+      },
+      include: ['example-*.ts'],
+    }));
+    for (const [i, code] of examples.entries()) await writeFile(join(app, `example-${i + 1}.ts`), code);
+    const tsc = await run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', '.'], { cwd: app, timeoutMs: 120_000 });
+    assert.equal(tsc.code, 0, `the README's examples compile against the published types:\n${tsc.stdout}${tsc.stderr}`);
+
+    const outputs: string[] = [];
+    for (const i of examples.keys()) {
+      const used = await run(process.execPath, [`example-${i + 1}.ts`], { cwd: app, timeoutMs: 300_000 });
+      assert.equal(used.code, 0, `example ${i + 1}: ${used.stderr}`);
+      outputs.push(used.stdout);
+    }
+    // 1: the accounts the PSU's journey granted; 2: a fault makes AIS-01 newly fail in both variants;
+    // 3: each fault fails the run through a lent browser.
+    assert.match(outputs[0]!, /^200 \[ 'alice-[a-z]+'/);
+    assert.equal(outputs[1]!.trim(), "0 1 [ [ 'AIS-01' ], [ 'AIS-01' ] ]");
+    assert.equal(outputs[2]!.trim(), 'partial-grant fail\nunselected-accounts fail');
+    const summary = JSON.parse(await readFile(join(app, 'reports', 'before', 'summary.json'), 'utf8'));
+    assert.equal(summary.tool.name, 'obtpp');
+    for (const v of summary.variants) assert.equal(v.rules.find((r: any) => r.id === 'AIS-01').status, 'passed', `variant ${v.variant}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
