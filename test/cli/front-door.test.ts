@@ -44,6 +44,14 @@ describe('obtpp front door (real binary, sandbox)', { timeout: 300_000 }, () => 
     // A usage error points to the --help of the command that has it.
     oneLine(await h.obtpp(['consent', 'create', 'ais', '--bogus']), 2, /^obtpp: unknown option '--bogus' \(see obtpp consent create ais --help\)$/);
     oneLine(await h.obtpp(['conform', '--parallel', '99']), 2, /^obtpp: --parallel takes a whole number from 1 to 8, not 99 \(see obtpp conform --help\)$/);
+    // conform finds its profile as every other command does: --profile, else OBTPP_PROFILE (here, files that are not there).
+    const fromEnv = await h.obtpp(['conform', '--json'], { OBTPP_PROFILE: 'no-such-bank.yaml' });
+    assert.equal(fromEnv.code, 2, fromEnv.stderr);
+    assert.match(fromEnv.stderr, /^profile no-such-bank\.yaml: no such file/);
+    const flagWins = await h.obtpp(['conform', '--json', '--profile', 'other-bank.yaml'], { OBTPP_PROFILE: 'no-such-bank.yaml' });
+    assert.equal(flagWins.code, 2, flagWins.stderr);
+    assert.match(flagWins.stderr, /^profile other-bank\.yaml: no such file/);
+    assert.doesNotMatch(flagWins.stderr, /no-such-bank/);
     // Help asked for is still help, on stdout, exit 0.
     for (const args of [['consent', '--help'], ['help', 'consent'], ['consent', 'help', 'create']]) {
       const help = await h.obtpp(args);

@@ -161,3 +161,33 @@ function commandName(c: Command): string {
   for (let x: Command | null = c; x; x = x.parent) names.unshift(x.name());
   return names.join(' ');
 }
+
+/** Every command of the program (depth first), with its full name (`consent create`). */
+function commands(cmd: Command, prefix = ''): Array<{ name: string; cmd: Command }> {
+  return cmd.commands.flatMap((c) => {
+    const name = `${prefix}${c.name()}`;
+    return [{ name, cmd: c }, ...commands(c, `${name} `)];
+  });
+}
+
+test('the other way round: every flag that --help lists for a command is in the README', () => {
+  const missing: string[] = [];
+  for (const { name, cmd } of commands(program)) {
+    for (const option of cmd.options as readonly Option[]) {
+      if (option.hidden || option.long === '--help') continue;
+      const flag = option.long ?? option.short!;
+      // Written as `--flag` anywhere in the README (a table, a synopsis, a command line).
+      if (!new RegExp(`(^|[^\\w-])${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'm').test(readme)) missing.push(`obtpp ${name} ${flag}`);
+    }
+  }
+  assert.deepEqual(missing, [], `flags --help shows and the README never mentions:\n${missing.join('\n')}`);
+});
+
+test('every rule id of the features is on docs/rules.md', async () => {
+  const { readdirSync } = await import('node:fs');
+  const rules = readFileSync(join(root, 'docs', 'rules.md'), 'utf8');
+  const files = readdirSync(join(root, 'features'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.feature'));
+  const ids = new Set(files.flatMap((f) => [...readFileSync(join(root, 'features', f), 'utf8').matchAll(/^\s*Rule:\s*([A-Z]+-\d+)/gm)].map((m) => m[1]!)));
+  assert.ok(ids.size >= 40, `the features' rules were found (${ids.size})`);
+  assert.deepEqual([...ids].filter((id) => !new RegExp(`\\|\\s*${id}\\s*\\|`).test(rules)), [], 'rule ids without a row on docs/rules.md');
+});

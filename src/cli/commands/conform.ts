@@ -72,8 +72,11 @@ export async function run(io: Io, options: Options): Promise<void> {
     controller.abort(signal);
   });
 
+  // The profile as every other command finds it: the flag, else OBTPP_PROFILE; with neither, the embedded sandbox.
+  const profile = options.profile ?? (io.env.OBTPP_PROFILE || undefined);
+  if (profile !== undefined && options.profile === undefined && !options.json) io.stderr.write(`profile ${profile} (from OBTPP_PROFILE)\n`);
   const result = await runConformance({
-    profile: options.profile,
+    profile,
     variant: options.variant ?? 'all',
     tags: options.tags,
     reportDir: options.reportDir,

@@ -6,7 +6,7 @@ export function defineConform(program: Command, io: Io): void {
   program
     .command('conform')
     .description('certify a bank against the specification (default: the embedded sandbox bank, variants A and B)')
-    .option('-p, --profile <name|file>', 'bank profile (YAML/JSON file or built-in name); without it the embedded sandbox is certified')
+    .option('-p, --profile <name|file>', 'bank profile (YAML/JSON file or built-in name; default: $OBTPP_PROFILE); without either, the embedded sandbox is certified')
     .addOption(new Option('--variant <variant>', 'which variant to certify').choices(['A', 'B', 'all']).default('all'))
     .option('-t, --tags <expression>', 'only scenarios matching this cucumber tag expression, e.g. "@ais and not @AIS-08"')
     .option('-o, --report-dir <dir>', 'where reports go (default: reports/<timestamp>/)')
