@@ -1,0 +1,80 @@
+/**
+ * The operations of NextGenPSD2 XS2A 1.3.x that obtpp calls, as data: path templates over the
+ * profile's `paths` (the /v1/… defaults of a berlin-group profile), and the official schema of
+ * each answer (names as in the 1.3.12 file; see schemas/index.ts). The TPP is known by its
+ * certificate and the consent by the Consent-ID header: no call needs a token of its own, and a
+ * token goes with the call where the OAuth2 SCA approach gave one. 1.3.x has no funds-confirmation
+ * consent (PIIS is set up at the bank) and no payment order after the payment.
+ */
+import type { OperationSpec } from '../operation-spec.ts';
+
+const AB = ['A', 'B'] as const;
+const A = ['A'] as const;
+
+export const BERLIN_GROUP_OPERATIONS = {
+  createAccountAccessConsent: {
+    api: 'ais', method: 'POST', path: '{@accountAccessConsents}', ids: [], body: true, token: 'none', variants: AB,
+    responses: { 201: 'consentsResponse-201' }, builder: 'buildConsent',
+    words: 'creating a consent (obtpp consent create ais)',
+  },
+  getAccountAccessConsent: {
+    api: 'ais', method: 'GET', path: '{@accountAccessConsents}/{consentId}', ids: ['consentId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'consentInformationResponse-200_json' },
+    words: 'reading a consent (obtpp consent get)',
+  },
+  getConsentStatus: {
+    api: 'ais', method: 'GET', path: '{@accountAccessConsents}/{consentId}/status', ids: ['consentId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'consentStatusResponse-200' },
+    words: 'reading a consent\'s status (obtpp consent get)',
+  },
+  deleteAccountAccessConsent: {
+    api: 'ais', method: 'DELETE', path: '{@accountAccessConsents}/{consentId}', ids: ['consentId'], body: false, token: 'none', variants: AB,
+    responses: { 204: null },
+    words: 'deleting a consent (obtpp consent delete)',
+  },
+  listAccounts: {
+    api: 'ais', method: 'GET', path: '{@accounts}', ids: [], body: false, token: 'none', variants: AB,
+    responses: { 200: 'accountList' },
+    words: 'listing accounts (obtpp accounts)',
+  },
+  getAccount: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}', ids: ['accountId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'accountDetailsResponse' },
+    words: 'reading one account (obtpp accounts ID)',
+  },
+  getBalances: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/balances', ids: ['accountId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'readAccountBalanceResponse-200' },
+    words: 'reading balances (obtpp balances)',
+  },
+  getTransactions: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/transactions', ids: ['accountId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'transactionsResponse-200_json' },
+    words: 'reading transactions (obtpp transactions)',
+  },
+  getTransaction: {
+    api: 'ais', method: 'GET', path: '{@transactionDetail}', ids: ['accountId', 'resourceId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'transactionDetailsResponse' },
+    words: 'reading one transaction (obtpp transaction)',
+  },
+  confirmFunds: {
+    api: 'cof', method: 'POST', path: '{@fundsConfirmations}', ids: [], body: true, token: 'none', variants: AB,
+    responses: { 200: 'fundsConfirmationResponse200' }, builder: 'buildFundsConfirmation',
+    words: 'confirming funds (obtpp funds confirm)',
+  },
+  createPaymentConsent: {
+    api: 'pis', method: 'POST', path: '{@paymentsPrefix}/{payment-product}', ids: [], body: true, token: 'none', variants: A,
+    responses: { 201: 'paymentInitiationRequestResponse-201' }, builder: 'buildPaymentInitiation',
+    words: 'payment initiation (obtpp consent create pis)',
+  },
+  getPayment: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'paymentInitiationWithStatusResponse' },
+    words: 'reading a payment (obtpp payment get)',
+  },
+  getPaymentStatus: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}{@paymentStatus}', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'paymentInitiationStatusResponse-200_json' },
+    words: 'reading a payment\'s status (obtpp payment status)',
+  },
+} as const satisfies Record<string, OperationSpec>;

@@ -1,0 +1,104 @@
+/**
+ * What an operation of a standard is, as data (see catalogue.ts), and how its path is filled.
+ * Nothing here names a standard: each standard's catalogue lives in its own folder.
+ */
+import type { Fn, ProfilePaths, Variant } from '../profile/types.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The token an operation is called under: the TPP's own (client credentials), the PSU's
+ * (authorization code, after the PSU authorised the consent), or none (a Berlin Group bank with
+ * the redirect approach knows the TPP by its certificate and the consent by its Consent-ID header;
+ * a token is still sent where the SCA approach gave one).
+ */
+export type TokenKind = 'client' | 'psu' | 'none';
+
+/** One operation of a standard, as its catalogue declares it. */
+export interface OperationSpec {
+  /** The API it belongs to, and so the base URL it uses (the profile's `apis`). */
+  readonly api: Fn;
+  readonly method: HttpMethod;
+  /**
+   * The path below the API's base URL. `{@name}` is the profile's `paths.name` (which may hold
+   * placeholders of its own); `{name}` is an id the call gives, URL-encoded as one path segment;
+   * `{payment-product}` is the profile's `paths.paymentProduct`. Spellings the standards use for
+   * the same id (`{AccountId}`, `{account-id}`) are one id (see {@link ID_ALIASES}).
+   */
+  readonly path: string;
+  /** The ids the path needs, in the order the client's method takes them. */
+  readonly ids: readonly string[];
+  /** Whether the operation sends a body (a POST, PUT or PATCH that creates or changes something). */
+  readonly body: boolean;
+  readonly token: TokenKind;
+  /** For a data call: the consent must grant one of these permissions (UK Permissions codes). */
+  readonly permissions?: readonly string[];
+  /** The variants of the spec whose endpoint tables list it. */
+  readonly variants: readonly Variant[];
+  /** The request carries a detached JWS of its body (UK x-jws-signature) when the profile signs. */
+  readonly signedRequest?: boolean;
+  /** The bank signs the answer's body (UK x-jws-signature) and the client verifies it against bank.jwks. */
+  readonly signedAnswer?: boolean;
+  /**
+   * The official schema of the answer per status (a schema name of the standard's dialect), null
+   * for an answer without a body (204). A status not listed is not a success of this operation.
+   */
+  readonly responses: Readonly<Record<number, string | null>>;
+  /** The standard's request body, as the dialect's builders module builds it (the function's name). */
+  readonly builder?: string;
+  /** The operation in the words of the CLI: what the user typed, for messages. */
+  readonly words: string;
+}
+
+export type Catalogue = Readonly<Record<string, OperationSpec>>;
+
+/** Spellings of one id across the standards and the spec's tables. */
+export const ID_ALIASES: Readonly<Record<string, string>> = {
+  AccountId: 'accountId', 'account-id': 'accountId',
+  TransactionId: 'resourceId', transactionId: 'resourceId',
+  ConsentId: 'consentId', 'consent-id': 'consentId',
+  PaymentId: 'paymentId', 'payment-id': 'paymentId',
+};
+
+/** A path template whose id is missing. */
+export class MissingPathId extends Error {
+  readonly placeholder: string;
+  constructor(placeholder: string) {
+    super(`${placeholder} is missing`);
+    this.placeholder = placeholder;
+  }
+}
+
+/**
+ * One id as one path segment: every reserved character encoded, and the dot segments `.` and `..`
+ * too (a URL parser would otherwise resolve them away, and the request would reach another path).
+ */
+export function pathSegment(value: string): string {
+  const encoded = encodeURIComponent(value);
+  return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+/**
+ * The path of an operation: `{@name}` from the profile's paths (a trailing slash dropped), then
+ * every `{id}` from `ids` (by its canonical name), encoded as a path segment. An id that is missing
+ * or empty throws {@link MissingPathId}: a literal `{accountId}` never reaches a bank.
+ */
+export function fillPath(template: string, paths: ProfilePaths, ids: Readonly<Record<string, string | undefined>>): string {
+  const expanded = template.replace(/\{@(\w+)\}/g, (_, name: string) => {
+    const value = (paths as unknown as Record<string, string | undefined>)[name];
+    if (typeof value !== 'string') throw new MissingPathId(`paths.${name}`);
+    return value.replace(/\/+$/, '');
+  });
+  return expanded.replace(/\{([\w-]+)\}/g, (placeholder, raw: string) => {
+    if (raw === 'payment-product') return pathSegment(paths.paymentProduct);
+    const name = ID_ALIASES[raw] ?? raw;
+    const value = Object.hasOwn(ids, name) ? ids[name] : undefined;
+    if (typeof value !== 'string' || value === '') throw new MissingPathId(placeholder);
+    return pathSegment(value);
+  });
+}
+
+/** The `{@name}` path keys a catalogue's templates read from the profile. */
+export function pathKeysOf(catalogue: Catalogue): string[] {
+  return [...new Set(Object.values(catalogue).flatMap((s) => [...s.path.matchAll(/\{@(\w+)\}/g)].map((m) => m[1]!)))];
+}
