@@ -1,7 +1,8 @@
 import { Before, After, AfterAll, Status } from '@cucumber/cucumber';
 import { readFile } from 'node:fs/promises';
 import { RunContext } from '../src/conformance/context.ts';
-import { NotApplicableError } from '../src/client/operations.ts';
+import { NotApplicableError, VARIANT_OPERATIONS, type Operation } from '../src/client/operations.ts';
+import { NOT_APPLICABLE_MEDIA_TYPE } from './support/define.ts';
 import { ConformanceWorld } from './support/world.ts';
 import { ruleIdOf } from '../src/conformance/rule-id.ts';
 import { SHARED_GIVENS } from './support/setups.ts';
@@ -25,10 +26,28 @@ function prewarm(world: ConformanceWorld): void {
     for (const [pattern, run] of SHARED_GIVENS) {
       const m = pattern.exec(text);
       if (!m) continue;
-      void run(ConformanceWorld.forSetup(world.ctx, variant, world.parameters), ...m.slice(1)).catch(() => undefined);
+      const setup = ConformanceWorld.forSetup(world.ctx, variant, world.parameters);
+      // A consent of an API the bank does not offer is never prepared (its scenarios are not applicable).
+      if (consentOperationsOf([], [text]).some((op) => !setup.client.supports(op))) break;
+      void run(setup, ...m.slice(1)).catch(() => undefined);
       break;
     }
   }
+}
+
+/**
+ * The consents a scenario of the UK dialect needs, from its function tag and its steps' words: a
+ * funds-confirmation consent (the CBPII's) or a payment-order consent (the PISP's).
+ */
+export function consentOperationsOf(tags: readonly string[], steps: readonly string[]): Operation[] {
+  const ops = new Set<Operation>();
+  if (tags.includes('@cof')) ops.add('createFundsConsent');
+  if (tags.includes('@pis')) ops.add('createPaymentConsent');
+  for (const text of steps) {
+    if (/\bfunds-confirmation consent\b|\bCBPII\b|\bconfirm(s|ing)? funds\b/i.test(text)) ops.add('createFundsConsent');
+    if (/\bpayment-order consent\b|\bPISP\b|\bpayment\b/i.test(text)) ops.add('createPaymentConsent');
+  }
+  return [...ops];
 }
 
 Before(async function (this: ConformanceWorld, { pickle }) {
@@ -42,6 +61,17 @@ Before(async function (this: ConformanceWorld, { pickle }) {
     prewarmed.add(this.ctx);
     prewarm(this);
   }
+  // Not offered is decided first: a scenario needing a consent of an API the profile says the bank
+  // does not offer is not applicable before any set-up (the debtor account, a journey) runs.
+  if (!tags.some((t) => t.startsWith('@dialect-'))) {
+    const missing = consentOperationsOf(tags, pickle.steps.map((s) => s.text))
+      .find((op) => VARIANT_OPERATIONS[this.variant].has(op) && !this.client.supports(op));
+    if (missing) {
+      this.attach(this.client.unsupported(missing).message, NOT_APPLICABLE_MEDIA_TYPE);
+      return 'skipped';
+    }
+  }
+  return undefined;
 });
 
 After(async function (this: ConformanceWorld, { result, error }) {
