@@ -61,6 +61,11 @@ Before(async function (this: ConformanceWorld, { pickle }) {
     prewarmed.add(this.ctx);
     prewarm(this);
   }
+  // A set-up error found on the first journey stops the run: nothing more is judged.
+  if (this.ctx.setupProblem) {
+    this.notJudged = { message: this.ctx.setupProblem.message };
+    return 'skipped';
+  }
   // Not offered is decided first: a scenario needing a consent of an API the profile says the bank
   // does not offer is not applicable before any set-up (the debtor account, a journey) runs.
   if (!tags.some((t) => t.startsWith('@dialect-'))) {

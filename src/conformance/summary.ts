@@ -311,13 +311,19 @@ export class SummaryBuilder {
    * `<rule name> - <scenario name>`, joined by a NUL.
    */
   skippedCauses(): Map<string, string> {
-    const where = new Map<string, { feature: string; rule?: string }>();
+    const where = new Map<string, { feature: string; rule?: string; scenario?: string }>();
+    // An outline's example rows: cucumber's JUnit names their test cases `… - <examples> - #i.j: <pickle>`.
+    const rows = new Map<string, { examples?: string; number: string }>();
+    const note = (scenario: any, at: { feature: string; rule?: string }) => {
+      where.set(scenario.id, { ...at, scenario: scenario.name });
+      (scenario.examples ?? []).forEach((ex: any, i: number) => (ex.tableBody ?? []).forEach((row: any, j: number) => rows.set(row.id, { examples: ex.name, number: `#${i + 1}.${j + 1}` })));
+    };
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature) continue;
       for (const child of feature.children) {
-        if (child.scenario) where.set(child.scenario.id, { feature: feature.name });
-        for (const c of child.rule?.children ?? []) if (c.scenario) where.set(c.scenario.id, { feature: feature.name, rule: child.rule.name });
+        if (child.scenario) note(child.scenario, { feature: feature.name });
+        for (const c of child.rule?.children ?? []) if (c.scenario) note(c.scenario, { feature: feature.name, rule: child.rule.name });
       }
     }
     const causes = new Map<string, string>();
@@ -329,7 +335,10 @@ export class SummaryBuilder {
       if (status !== 'not-applicable' && status !== 'not-judged') continue;
       const at = where.get(pickle.astNodeIds?.[0]);
       if (!at) continue;
-      const name = at.rule ? `${at.rule} - ${pickle.name}` : pickle.name;
+      const row = rows.get(pickle.astNodeIds?.[1]);
+      const scenarioName = at.scenario || pickle.name;
+      const name = [at.rule, scenarioName, row?.examples, row ? (scenarioName !== pickle.name ? `${row.number}: ${pickle.name}` : row.number) : undefined]
+        .filter(Boolean).join(' - ');
       causes.set(`${at.feature}\u0000${name}`, status === 'not-applicable' ? `not applicable: ${r.notApplicable}` : `not judged: ${notJudgedText(r.notJudged)}`);
     }
     return causes;
