@@ -36,8 +36,9 @@ function prewarm(world: ConformanceWorld): void {
 }
 
 /**
- * The consents a scenario of the UK dialect needs, from its function tag and its steps' words: a
- * funds-confirmation consent (the CBPII's) or a payment-order consent (the PISP's).
+ * The operations a scenario of the UK dialect needs, from its function tag and its steps' words: a
+ * funds-confirmation consent (the CBPII's), a payment-order consent (the PISP's), and the few
+ * operations a step names outright (a transaction in detail, a payment order submitted).
  */
 export function consentOperationsOf(tags: readonly string[], steps: readonly string[]): Operation[] {
   const ops = new Set<Operation>();
@@ -46,6 +47,8 @@ export function consentOperationsOf(tags: readonly string[], steps: readonly str
   for (const text of steps) {
     if (/\bfunds-confirmation consent\b|\bCBPII\b|\bconfirm(s|ing)? funds\b/i.test(text)) ops.add('createFundsConsent');
     if (/\bpayment-order consent\b|\bPISP\b|\bpayment\b/i.test(text)) ops.add('createPaymentConsent');
+    if (/\breads in detail\b.*\btransaction\b/i.test(text)) ops.add('getTransaction');
+    if (/\b(submits|submitted) the (same )?payment order\b/i.test(text)) ops.add('submitPayment');
   }
   return [...ops];
 }
@@ -73,6 +76,12 @@ Before(async function (this: ConformanceWorld, { pickle }) {
       .find((op) => VARIANT_OPERATIONS[this.variant].has(op) && !this.client.supports(op));
     if (missing) {
       this.attach(this.client.unsupported(missing).message, NOT_APPLICABLE_MEDIA_TYPE);
+      return 'skipped';
+    }
+    // A bank that says, under a waiver, that it does not sign its answers: SEC-09 is not judged on it.
+    const bank = this.client.profile.bank;
+    if (this.ruleId === 'SEC-09' && bank.signsAnswers === false) {
+      this.attach(`the profile says the bank does not sign its answers (bank.signsAnswers: false), under the waiver ${JSON.stringify(bank.signingWaiver ?? '')}`, NOT_APPLICABLE_MEDIA_TYPE);
       return 'skipped';
     }
   }
