@@ -69,8 +69,20 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
   const fn: Fn = 'ais';
   let token: string;
   try {
-    token = (await auth.clientCredentials(fn)).accessToken;
+    const tokens = await auth.clientCredentials(fn);
+    token = tokens.accessToken;
+    // A bank that drops a scope it does not know grants the token without it (RFC 6749 §5.1: the
+    // answer names the scope granted when it differs): the profile asked for a scope the bank lacks.
+    const asked = profile.auth.scopes[fn].split(/\s+/).filter(Boolean);
+    if (tokens.scope !== undefined) {
+      const granted = new Set(tokens.scope.split(/\s+/).filter(Boolean));
+      const missing = asked.filter((s) => !granted.has(s));
+      if (missing.length) {
+        throw new SetupError(`auth.scopes.${fn}`, `the bank does not grant the scope "${missing.join(' ')}" (it granted ${tokens.scope ? `"${tokens.scope}"` : 'no scope'} to a client-credentials request for "${asked.join(' ')}")`);
+      }
+    }
   } catch (error) {
+    if (error instanceof SetupError) throw error;
     const problem = setupProblemOf(error, profile, fn);
     if (problem) throw problem;
     return;

@@ -65,7 +65,7 @@ ${auth.scopesAis ? `  scopes: { ais: ${auth.scopesAis} }\n` : ''}psu:
       - { action: tickAccounts, selector: "input[name=selectedAccount]", optional: true }
       - { action: chooseDebtor, selector: "input[name=payFrom]", by: value, optional: true }
       - { action: decide, approve: "#btn-grant", reject: "#btn-deny", name: decision }
-timeouts: { browserStepMs: 2500 }
+timeouts: { browserStepMs: 5000 }
 `;
 }
 
