@@ -39,7 +39,7 @@ describe('set-up errors stop the run with exit 3 and name the profile field', { 
   });
 
   test('a discovery URL that answers 404', async () => {
-    await expectSetupError(profileFor(lb.bank, { auth: { discoveryUrl: `${lb.bank.issuer}/nowhere/.well-known/openid-configuration` } }), /auth\.discoveryUrl/);
+    await expectSetupError(profileFor(lb.bank, { auth: { discoveryUrl: `${lb.bank.issuer}/nowhere/.well-known/openid-configuration` } }), /^obtpp: auth\.discoveryUrl: /);
   });
 
   test('a wrong PSU password, on the first journey', async () => {
