@@ -330,9 +330,9 @@ ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') :
     const text = target ? `<a href="#${target}">${escapeHtml(label)}</a>` : escapeHtml(label);
     // A not-applicable rule says why, in the cell (the bank does not offer it, or the variant lacks it).
     const why = status === 'not-applicable' && rule.reason ? `<span class="why">${clean(rule.reason)}</span>` : '';
-    // A rule that passed on part of its scenarios says so in the cell, in the summary's words.
-    const partial = status === 'passed' && rule.verdict && rule.verdict !== 'pass'
-      ? `<span class="why partial">${clean(rule.verdict.replace(/^pass /, ''))}</span>` : '';
+    // A rule judged on part of its scenarios says so in the cell, in the summary's words.
+    const partial = rule.verdict && ((status === 'passed' && rule.verdict !== 'pass') || ((status === 'failed' || status === 'not-judged') && rule.verdict.includes(';')))
+      ? `<span class="why partial">${clean(rule.verdict.replace(/^(pass|FAIL|not judged) /, ''))}</span>` : '';
     const title = why ? rule.reason! : partial ? rule.verdict! : undefined;
     return `<td class="status status-${escapeHtml(status)}${partial ? ' status-partial' : ''}"${title ? ` title="${escapeHtml(redactor.text(title))}"` : ''}>${text}${warn}${why}${partial}</td>`;
   }

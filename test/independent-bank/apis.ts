@@ -233,7 +233,9 @@ function aisRoutes(state: BankState): Route[] {
     const { account: a } = state.account(id)!;
     const ref = { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: a.identification };
     // account-object: each account's Account is one object, not the array the schema requires.
-    return { AccountId: a.accountId, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: state.defects.has('account-object') ? ref : [ref] } : {}) };
+    // account-object-unreadable: an object in a shape of the bank's own, with no SchemeName or Identification.
+    const shaped = state.defects.has('account-object-unreadable') ? { SortCodeAccountNumber: a.identification } : state.defects.has('account-object') ? ref : [ref];
+    return { AccountId: a.accountId, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: shaped } : {}) };
   };
   return [
     route('POST', '/account-access-consents', (c) => {

@@ -41,6 +41,8 @@ export type BankDefect =
   | 'lists-unselected-accounts' | 'discloses-balance'
   /** Each account's Account is an object, not an array (AIS-11), its identification still readable. */
   | 'account-object'
+  /** Each account's Account is an object of the bank's own shape: no identification can be read from it. */
+  | 'account-object-unreadable'
   /** A payment's status lives at /payment-status/{paymentId}, not …/{paymentId}/status. */
   | 'status-elsewhere'
   /** POST /account-access-consents answers 500: the bank's failure, never a set-up error. */

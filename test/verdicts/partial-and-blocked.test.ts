@@ -15,11 +15,17 @@ describe('verdicts on a bank that differs from the standard in the ways real UK 
   });
   after(() => lb?.stop());
 
-  test('not offered is decided first: with implements leaving CBPII out, COF scenarios are not applicable before any set-up (no PSU journey); a signing waiver makes SEC-09 not applicable, naming it', async () => {
+  test('not offered is decided first (COF not applicable, never blocked by the debtor set-up); a blocked scenario names what blocked it (an unreadable Account object: AIS-11); a signing waiver makes SEC-09 not applicable, naming it', async () => {
     const implementsA = ALL_BUT_TRANSACTION_DETAIL.filter((op) => !/Funds/.test(op));
     const profile = profileFor(lb.bank, { implementsA, bank: ['signsAnswers: false', 'signingWaiver: "FCA waiver W-0042 (no message signing until 2027)"'], signs: true });
-    const logins = lb.bank.state.logins;
-    const run = await lb.conform(profile, ['--tags', '@COF-01 or @COF-07 or @SEC-09', '--json']);
+    // For this run, every account's Account is an object no identification can be read from.
+    lb.bank.state.defects.add('account-object-unreadable');
+    let run: Conformed;
+    try {
+      run = await lb.conform(profile, ['--tags', '@COF-01 or @COF-07 or @SEC-05 or @SEC-09', '--json']);
+    } finally {
+      lb.bank.state.defects.delete('account-object-unreadable');
+    }
     assert.ok(run.summary, `summary.json written (exit ${run.code}): ${run.stderr.slice(-1500)}`);
     for (const id of ['COF-01', 'COF-07']) {
       const r = ruleOf(run.summary, id);
@@ -28,15 +34,21 @@ describe('verdicts on a bank that differs from the standard in the ways real UK 
       assert.equal(r.counts.notApplicable, r.scenarios);
       assert.ok(!r.notJudged, `${id} has no not-judged scenario: ${JSON.stringify(r.notJudged)}`);
     }
-    assert.equal(lb.bank.state.logins, logins, 'no PSU journey ran: not offered was decided before any set-up');
+    // SEC-05: the account-access scenario passes, the funds one does not apply, the payment one is
+    // blocked by the malformed Account, and says so.
+    const sec05 = ruleOf(run.summary, 'SEC-05');
+    assert.deepEqual(sec05.counts, { passed: 1, failed: 0, notApplicable: 1, notJudged: 1 }, JSON.stringify(sec05));
+    assert.equal(sec05.notJudged[0].blockedBy, 'AIS-11');
+    assert.match(sec05.notJudged[0].message, /the accounts' Account is not an array \(AIS-11\)/);
+    assert.match(sec05.verdict, /^not judged \(1 of 3 scenarios passed; 1 not judged: blocked by AIS-11: the accounts' Account is not an array \(AIS-11\).*; 1 not applicable: the profile says the bank does not offer createFundsConsent/);
     const sec09 = ruleOf(run.summary, 'SEC-09');
     assert.equal(sec09.status, 'not-applicable', JSON.stringify(sec09));
     assert.match(sec09.reason, /does not sign its answers \(bank\.signsAnswers: false\), under the waiver "FCA waiver W-0042/);
     // JUnit says why for every skipped test case.
     const skipped = run.junit.match(/<skipped\b[^>]*>/g) ?? [];
-    assert.ok(skipped.length >= 4, run.junit.slice(0, 500));
-    for (const s of skipped) assert.match(s, /message="not applicable: /);
-    assert.equal(run.code, 0, run.stderr.slice(-1500));
+    assert.ok(skipped.length >= 6, run.junit.slice(0, 500));
+    for (const s of skipped) assert.match(s, /message="(not applicable|not judged): /);
+    assert.equal(run.code, 0, `incomplete, not failed: ${run.stderr.slice(-1500)}`);
   });
 
   let main: Conformed;

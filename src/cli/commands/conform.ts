@@ -178,7 +178,15 @@ function renderTable(summary: Summary, c: any): string {
   const unjudged = summary.variants.flatMap((v) => v.rules.flatMap((r) => (r.notJudged ?? []).map((f) => ({ v: v.variant, r, f }))));
   if (unjudged.length) {
     lines.push('', c.bold('Not judged:'));
-    for (const { v, r, f } of unjudged.slice(0, 20)) lines.push(`  [${v}] ${r.id} ${f.scenario}\n    ${f.message.split('\n')[0]}`);
+    let heading = '';
+    for (const { v, r, f } of unjudged.slice(0, 20)) {
+      // Each rule once, with its verdict (how many scenarios passed, failed, were not judged), then its scenarios.
+      if (heading !== `${v} ${r.id}`) {
+        heading = `${v} ${r.id}`;
+        lines.push(`  [${v}] ${r.id} ${r.verdict ?? r.status}`);
+      }
+      lines.push(`    ${f.scenario}: ${f.message.split('\n')[0]}${f.blockedBy && !f.message.startsWith('blocked by') ? ` (blocked by ${f.blockedBy})` : ''}`);
+    }
     if (unjudged.length > 20) lines.push(`  … and ${unjudged.length - 20} more in summary.json`);
   }
   return lines.join('\n');
