@@ -26,6 +26,8 @@ export class SetupError extends ObtppError {
 }
 
 const CLIENT_FIELD = 'auth.clientId / auth.clientAuth';
+/** A bank's words for refusing the redirect URI itself (not a page that merely prints the parameter). */
+const REDIRECT_REFUSED = /redirect_uri[^.\n]{0,80}\b(did not match|does not match|mismatch|not registered|not allowed|invalid|unknown)|\b(invalid|unknown|unregistered|mismatched)\b[^.\n]{0,40}redirect_uri/i;
 
 /**
  * The set-up error an authorisation failure is, when it is one (undefined: the bank's doing, a
@@ -35,7 +37,7 @@ export function setupProblemOf(error: unknown, profile: Profile, fn: Fn): SetupE
   if (!(error instanceof AuthorisationError)) return undefined;
   const code = error.oauthError;
   const text = `${error.message} ${error.evidence?.description ?? ''}`;
-  if (code === 'invalid_redirect_uri' || (/redirect_uri/i.test(text) && /match|register|invalid|unknown|not allowed/i.test(text))) {
+  if (code === 'invalid_redirect_uri' || REDIRECT_REFUSED.test(text)) {
     return new SetupError('auth.redirectUri', `the bank does not accept the redirect URI ${profile.auth.redirectUri} for client ${profile.auth.clientId}: ${error.message}`, error);
   }
   if (code === 'invalid_client' || code === 'unauthorized_client') {
@@ -128,7 +130,7 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
     // The bank's own error page: it names the parameter it refused.
     const page = answer.text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300);
     const code = /\b(invalid_redirect_uri|invalid_client|unauthorized_client|invalid_scope)\b/.exec(page)?.[1]
-      ?? (/redirect_uri/i.test(page) ? 'invalid_redirect_uri' : undefined);
+      ?? (REDIRECT_REFUSED.test(page) ? 'invalid_redirect_uri' : undefined);
     if (code) {
       const problem = setupProblemOf(new AuthorisationError(code, `the authorization request was answered ${answer.status}: ${page}`), profile, fn);
       if (problem) throw problem;
