@@ -128,11 +128,11 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
   }
   if (answer.status >= 400 && answer.status < 500) {
     // The bank's own error page: it names the parameter it refused.
-    const page = answer.text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300);
+    const page = answer.text.replace(/<(style|script|head)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
     const code = /\b(invalid_redirect_uri|invalid_client|unauthorized_client|invalid_scope)\b/.exec(page)?.[1]
       ?? (REDIRECT_REFUSED.test(page) ? 'invalid_redirect_uri' : undefined);
     if (code) {
-      const problem = setupProblemOf(new AuthorisationError(code, `the authorization request was answered ${answer.status}: ${page}`), profile, fn);
+      const problem = setupProblemOf(new AuthorisationError(code, `the authorization request was answered ${answer.status}: ${page.slice(0, 300)}`), profile, fn);
       if (problem) throw problem;
     }
   }

@@ -20,7 +20,7 @@ export interface ProfileOptions {
   /** Lines added under `paths:`. */
   paths?: string[];
   /** Replace fields of auth (written as YAML lines under `auth:`), e.g. a wrong redirect URI. */
-  auth?: { redirectUri?: string; discoveryUrl?: string; scopesAis?: string };
+  auth?: { redirectUri?: string; discoveryUrl?: string; scopesAis?: string; par?: 'auto' | 'never' };
   /** The first fill step's selector (the customer number field). */
   firstSelector?: string;
 }
@@ -49,7 +49,7 @@ ${(o.paths ?? []).map((l) => `  ${l}\n`).join('')}${o.bank?.length ? `bank:\n${o
     method: client_secret_post
     secret: \${env:LARCHMONT_CLIENT_SECRET}
   redirectUri: ${auth.redirectUri ?? bank.client.redirectUri}
-${auth.scopesAis ? `  scopes: { ais: ${auth.scopesAis} }\n` : ''}psu:
+${auth.par ? `  par: ${auth.par}\n` : ''}${auth.scopesAis ? `  scopes: { ais: ${auth.scopesAis} }\n` : ''}psu:
   username: \${env:LARCHMONT_CUSTOMER_NUMBER}
   password: \${env:LARCHMONT_SECRET_WORD}
   driver:

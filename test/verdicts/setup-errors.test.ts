@@ -25,9 +25,11 @@ describe('set-up errors stop the run with exit 3 and name the profile field', { 
     return run;
   }
 
-  test('a redirect URI the client was not registered with', async () => {
-    const run = await expectSetupError(profileFor(lb.bank, { auth: { redirectUri: 'https://tpp.example.org/wrong/callback' } }), /auth\.redirectUri/);
-    assert.match(run.stderr, /redirect/i);
+  test('a redirect URI the client was not registered with: pushed (PAR), and on the authorization URL itself', async () => {
+    for (const par of ['auto', 'never'] as const) {
+      const run = await expectSetupError(profileFor(lb.bank, { auth: { redirectUri: 'https://tpp.example.org/wrong/callback', par } }), /auth\.redirectUri/);
+      assert.match(run.stderr, /redirect/i);
+    }
   });
 
   test('a client secret the bank refuses (invalid_client)', async () => {
