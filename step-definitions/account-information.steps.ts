@@ -1,9 +1,9 @@
 import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
+import type { ConformanceWorld, ConsentRecord, AccountInfo } from './support/world.ts';
 import { NotJudgeable } from './support/world.ts';
 import {
   FULL_PERMISSIONS, aisBody, splitList, sharedAis, fullConsent, tokenOf, accountIdsOf, firstAccountId,
-  startOfDayUtc, expiringConsent, expiryPassed, listedAccountIds, foundAccountIds, accountListProblem,
+  startOfDayUtc, expiringConsent, expiryPassed, listedAccountIds, foundAccountIds, accountListProblem, psuAccounts,
 } from './support/setups.ts';
 import { expectStatus, expectRefusal, expectSchema, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from './support/judge.ts';
 import {
@@ -228,9 +228,24 @@ When('the AISP reads in detail, with the {string} consent, a transaction booked 
 When('the AISP reads, with the {string} consent, each account that the PSU did not select for it', async function (this: ConformanceWorld, name: string) {
   const one = named(this, name);
   const full = await fullConsent(this);
-  const selected = new Set(await accountIdsOf(this, one));
-  const others = (await accountIdsOf(this, full)).filter((id) => !selected.has(id));
-  if (!others.length) throw new NotJudgeable('the PSU has only one account, so there is no unselected account to ask for');
+  const fullIds = await accountIdsOf(this, full);
+  // The selection is what the PSU ticked on the bank's page, not what the bank lists for the
+  // consent: a bank that lists more than was selected must not make its extra accounts "selected".
+  const ticked = one.journey?.journey.selectedAccounts ?? [];
+  const accounts = ticked.length ? await psuAccounts(this).catch(() => undefined) : undefined;
+  const isTicked = (a: AccountInfo) => [a.accountId, a.identification, a.name].some((k) => typeof k === 'string' && k !== '' && ticked.some((s) => s === k || s.includes(k)));
+  let others: string[];
+  if (accounts?.some(isTicked)) {
+    others = accounts.filter((a) => !isTicked(a)).map((a) => a.accountId);
+  } else {
+    const listed = new Set(await accountIdsOf(this, one));
+    others = fullIds.filter((id) => !listed.has(id));
+  }
+  if (!others.length) {
+    throw new NotJudgeable(fullIds.length <= 1
+      ? `the PSU has only one account (GET /accounts of the "full" consent lists ${fullIds.length}: ${fullIds.join(', ')}), so there is no unselected account to ask for`
+      : `the PSU has ${fullIds.length} accounts, but none of them can be told apart from the ${ticked.length || 'unknown'} account(s) ticked for the "${name}" consent${ticked.length ? ` (${ticked.join(', ')})` : ''}, so no unselected account can be named`);
+  }
   this.batch = [];
   for (const id of others) {
     this.batch.push(await this.call('reading an unselected account', (c) => c.getAccount(id, { token: tokenOf(one) })));

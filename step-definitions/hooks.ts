@@ -1,7 +1,8 @@
 import { Before, After, AfterAll, Status } from '@cucumber/cucumber';
 import { readFile } from 'node:fs/promises';
 import { RunContext } from '../src/conformance/context.ts';
-import { NotApplicableError } from '../src/client/operations.ts';
+import { NotApplicableError, VARIANT_OPERATIONS, type Operation } from '../src/client/operations.ts';
+import { NOT_APPLICABLE_MEDIA_TYPE } from './support/define.ts';
 import { ConformanceWorld } from './support/world.ts';
 import { ruleIdOf } from '../src/conformance/rule-id.ts';
 import { SHARED_GIVENS } from './support/setups.ts';
@@ -25,10 +26,31 @@ function prewarm(world: ConformanceWorld): void {
     for (const [pattern, run] of SHARED_GIVENS) {
       const m = pattern.exec(text);
       if (!m) continue;
-      void run(ConformanceWorld.forSetup(world.ctx, variant, world.parameters), ...m.slice(1)).catch(() => undefined);
+      const setup = ConformanceWorld.forSetup(world.ctx, variant, world.parameters);
+      // A consent of an API the bank does not offer is never prepared (its scenarios are not applicable).
+      if (consentOperationsOf([], [text]).some((op) => !setup.client.supports(op))) break;
+      void run(setup, ...m.slice(1)).catch(() => undefined);
       break;
     }
   }
+}
+
+/**
+ * The operations a scenario of the UK dialect needs, from its function tag and its steps' words: a
+ * funds-confirmation consent (the CBPII's), a payment-order consent (the PISP's), and the few
+ * operations a step names outright (a transaction in detail, a payment order submitted).
+ */
+export function consentOperationsOf(tags: readonly string[], steps: readonly string[]): Operation[] {
+  const ops = new Set<Operation>();
+  if (tags.includes('@cof')) ops.add('createFundsConsent');
+  if (tags.includes('@pis')) ops.add('createPaymentConsent');
+  for (const text of steps) {
+    if (/\bfunds-confirmation consent\b|\bCBPII\b|\bconfirm(s|ing)? funds\b/i.test(text)) ops.add('createFundsConsent');
+    if (/\bpayment-order consent\b|\bPISP\b|\bpayment\b/i.test(text)) ops.add('createPaymentConsent');
+    if (/\breads in detail\b.*\btransaction\b/i.test(text)) ops.add('getTransaction');
+    if (/\b(submits|submitted) the (same )?payment order\b/i.test(text)) ops.add('submitPayment');
+  }
+  return [...ops];
 }
 
 Before(async function (this: ConformanceWorld, { pickle }) {
@@ -42,6 +64,28 @@ Before(async function (this: ConformanceWorld, { pickle }) {
     prewarmed.add(this.ctx);
     prewarm(this);
   }
+  // A set-up error found on the first journey stops the run: nothing more is judged.
+  if (this.ctx.setupProblem) {
+    this.notJudged = { message: this.ctx.setupProblem.message };
+    return 'skipped';
+  }
+  // Not offered is decided first: a scenario needing a consent of an API the profile says the bank
+  // does not offer is not applicable before any set-up (the debtor account, a journey) runs.
+  if (!tags.some((t) => t.startsWith('@dialect-'))) {
+    const missing = consentOperationsOf(tags, pickle.steps.map((s) => s.text))
+      .find((op) => VARIANT_OPERATIONS[this.variant].has(op) && !this.client.supports(op));
+    if (missing) {
+      this.attach(this.client.unsupported(missing).message, NOT_APPLICABLE_MEDIA_TYPE);
+      return 'skipped';
+    }
+    // A bank that says, under a waiver, that it does not sign its answers: SEC-09 is not judged on it.
+    const bank = this.client.profile.bank;
+    if (this.ruleId === 'SEC-09' && bank.signsAnswers === false) {
+      this.attach(`the profile says the bank does not sign its answers (bank.signsAnswers: false), under the waiver ${JSON.stringify(bank.signingWaiver ?? '')}`, NOT_APPLICABLE_MEDIA_TYPE);
+      return 'skipped';
+    }
+  }
+  return undefined;
 });
 
 After(async function (this: ConformanceWorld, { result, error }) {

@@ -5,7 +5,8 @@ import { paymentBody, freshPayment, newIdempotencyKey, tokenOf } from './support
 import { describeAnswer, expectStatus, quote } from './support/judge.ts';
 import { buildPaymentOrder, consentIdOf, paymentOrderIdOf } from '../src/dialects/obie/index.ts';
 import type { PaymentConsentBody } from '../src/dialects/obie/index.ts';
-import { SigningOffError, type ApiResult } from '../src/client/operations.ts';
+import { NotApplicableError, SigningOffError, type ApiResult } from '../src/client/operations.ts';
+import type { Variant } from '../src/profile/types.ts';
 import { signDetached } from '../src/client/jws.ts';
 
 async function submit(world: ConformanceWorld, body: unknown, key?: string): Promise<ApiResult> {
@@ -116,13 +117,31 @@ Then('the answer says whether funds are available', function (this: ConformanceW
 
 // ---- x-jws-signature ---------------------------------------------------------------------------
 
+/** The profile says the bank does not sign its answers, under a waiver (bank.signsAnswers: false). */
+class BankSignsNothing extends NotApplicableError {
+  constructor(variant: Variant, waiver: string) {
+    super('createPaymentConsent', variant);
+    this.message = `the profile says the bank does not sign its answers (bank.signsAnswers: false), under the waiver ${JSON.stringify(waiver)}`;
+  }
+}
+
 Given('the profile signs payment messages', function (this: ConformanceWorld) {
   if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
 });
 
 Then('the answer carries an x-jws-signature that verifies with the bank\'s keys', function (this: ConformanceWorld) {
   const r = this.answer();
-  if (!r.signature) throw this.blocked(undefined, 'the profile names no bank.jwks: the bank\'s signatures cannot be checked');
+  const bank = this.client.profile.bank;
+  // A bank that says it does not sign, under a waiver, is not judged on signing: the waiver is named.
+  if (bank.signsAnswers === false) throw new BankSignsNothing(this.variant, bank.signingWaiver ?? '');
+  if (!r.signature) {
+    // What can be judged without the bank's keys is judged: an absent or malformed signature fails.
+    const header = r.headers['x-jws-signature'];
+    if (typeof header !== 'string' || header.trim() === '') throw this.violation(`the answer carries no x-jws-signature header (UK.OBIE.Signature.Missing): ${describeAnswer(r)}`);
+    const parts = header.trim().split('.');
+    if (parts.length !== 3 || parts[1] !== '' || !parts[0] || !parts[2]) throw this.violation(`the bank's x-jws-signature is not a detached JWS (protected..signature) (UK.OBIE.Signature.Malformed): ${describeAnswer(r)}`);
+    throw this.blocked(undefined, 'the answer carries an x-jws-signature, but the profile names no bank.jwks: whether it verifies cannot be checked without the bank\'s keys');
+  }
   if (!r.signature.valid) throw this.violation(`the bank's x-jws-signature does not hold (UK.OBIE.Signature.${r.signature.code}): ${r.signature.problem} (${describeAnswer(r)})`);
 });
 

@@ -26,13 +26,15 @@ export interface SummaryLike {
   durationMs?: number;
   profile?: string;
   tool?: { version?: string };
-  variants: Array<{ variant: string; rules: Array<{ id: string; status: string }> }>;
+  variants: Array<{ variant: string; rules: Array<{ id: string; status: string; verdict?: string }> }>;
 }
 
 export interface AttestedRule {
   id: string;
   variant: string;
   status: string;
+  /** The rule's verdict in words, where it says more than its status (a pass on part of its scenarios). */
+  verdict?: string;
 }
 
 /** The signed payload: everything a reader needs to trust a report folder without trusting its holder. */
@@ -145,7 +147,11 @@ export async function buildManifest(reportDir: string, meta: AttestationMeta, no
     profile: profileEntry(meta.profile, s.profile),
     run: { startedAt, endedAt },
     verdict: s.verdict,
-    rules: s.variants.flatMap((v) => v.rules.map((r) => ({ id: r.id, variant: v.variant, status: r.status }))),
+    rules: s.variants.flatMap((v) => v.rules.map((r) => ({
+      id: r.id, variant: v.variant, status: r.status,
+      // A partial pass is signed as the user read it, never as a plain pass.
+      ...(typeof r.verdict === 'string' && r.status === 'passed' && r.verdict !== 'pass' ? { verdict: r.verdict } : {}),
+    }))),
     features: files.filter((f) => f.path.startsWith('features/')),
     files,
     signedAt: now.toISOString(),

@@ -105,9 +105,9 @@ export const OPERATION_API: Record<Operation, Fn> = {
 
 /** An operation of the variant that the profile's `implements` leaves out. Conformance reports it as not-applicable. */
 export class NotOfferedError extends NotApplicableError {
-  constructor(operation: Operation, variant: Variant) {
+  constructor(operation: Operation, variant: Variant, message?: string) {
     super(operation, variant);
-    this.message = `the profile says the bank does not offer ${operation} (variant ${variant})`;
+    this.message = message ?? `the profile says the bank does not offer ${operation} (variant ${variant})`;
     (this as { hint?: string }).hint = 'the profile\'s implements lists the operations the bank offers; add it there if the bank does';
   }
 }
@@ -170,12 +170,14 @@ export class TppClient {
 
   /** Whether the variant has the operation and the bank offers it (the profile's implements; all when it has none). */
   supports(operation: Operation): boolean {
-    return VARIANT_OPERATIONS[this.variant].has(operation) && (this.offered?.has(operation) ?? true);
+    return VARIANT_OPERATIONS[this.variant].has(operation) && (this.offered?.has(operation) ?? true) && !this.profile.absentApis?.includes(OPERATION_API[operation]);
   }
 
-  /** Why an operation cannot be called: not in the variant, or not offered by the bank. */
-  private unsupported(operation: Operation): NotApplicableError {
-    return VARIANT_OPERATIONS[this.variant].has(operation) ? new NotOfferedError(operation, this.variant) : new NotApplicableError(operation, this.variant);
+  /** Why an operation cannot be called: not in the variant, or not offered by the bank (the profile's implements or apis). */
+  unsupported(operation: Operation): NotApplicableError {
+    if (!VARIANT_OPERATIONS[this.variant].has(operation)) return new NotApplicableError(operation, this.variant);
+    const api = OPERATION_API[operation];
+    return this.profile.absentApis?.includes(api) ? new NotOfferedError(operation, this.variant, `the profile gives no base URL for ${api} (apis.${api}): the bank does not offer ${operation} (variant ${this.variant})`) : new NotOfferedError(operation, this.variant);
   }
 
   /**
@@ -210,7 +212,10 @@ export class TppClient {
       case 'confirmFunds': return p.fundsConfirmations;
       case 'createPaymentConsent': return product;
       case 'getPayment': return `${product}/${id('paymentId')}`;
-      case 'getPaymentStatus': return `${product}/${id('paymentId')}/status`;
+      case 'getPaymentStatus':
+        return p.paymentStatus
+          ? `${p.paymentsPrefix.replace(/\/+$/, '')}${p.paymentStatus.replace('{payment-product}', encodeURIComponent(p.paymentProduct)).replace('{paymentId}', id('paymentId'))}`
+          : `${product}/${id('paymentId')}/status`;
       case 'submitPayment': return orders();
       case 'getPaymentOrder': return `${orders()}/${id('paymentOrderId')}`;
       case 'getPaymentDetails': return `${orders()}/${id('paymentOrderId')}/payment-details`;

@@ -7,6 +7,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { Auth, type BeginOptions } from '../auth/index.ts';
 import { authorise, type AuthoriseResult } from '../auth/authorise.ts';
 import { PsuBrowser } from '../psu/index.ts';
+import { setupProblemOf, type SetupError } from './setup-check.ts';
 
 /** What the runner hands every worker (JSON: cucumber passes it as worldParameters). */
 export interface RunParameters {
@@ -33,6 +34,16 @@ const LENT = Symbol.for('obtpp.lentBrowsers');
 function lentBrowsers(): Map<string, PsuBrowser> {
   const g = globalThis as { [LENT]?: Map<string, PsuBrowser> };
   return (g[LENT] ??= new Map());
+}
+
+const SETUP = Symbol.for('obtpp.setupProblems');
+/**
+ * Set-up errors found on a run's first PSU journey, by the run's evidence folder (unique per run):
+ * process-wide for the same reason as the lent browsers (the runner reads what the steps found).
+ */
+export function setupProblems(): Map<string, SetupError> {
+  const g = globalThis as { [SETUP]?: Map<string, SetupError> };
+  return (g[SETUP] ??= new Map());
 }
 
 /** Lends `browser` to the runs given the returned key; the function returned takes it back. */
@@ -93,6 +104,13 @@ export class RunContext {
   private browserLent = false;
   private readonly pool = new Map<string, Promise<unknown>>();
   private running = 0;
+  /** Whether a plain PSU journey of this run has come back authorised (the set-up works). */
+  private journeyWorked = false;
+
+  /** The set-up error that stopped this run, once one is found: later scenarios are not run. */
+  get setupProblem(): SetupError | undefined {
+    return setupProblems().get(this.params.evidenceDir);
+  }
   private readonly waiting: Array<{ priority: number; go: () => void }> = [];
 
   private constructor(profile: Profile, params: RunParameters) {
@@ -151,14 +169,26 @@ export class RunContext {
    */
   async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: AccountChoice; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number; request?: BeginOptions } = {}): Promise<AuthoriseResult> {
     if (!options.slotHeld) await this.acquire(options.priority ?? 2);
+    // A plain approval (not a probe with a deliberately broken request, not a rejection).
+    const plain = !options.request && !options.reject;
     try {
-      return await authorise(
+      const result = await authorise(
         { auth: await lane.auth(), browser: this.browser(), profile: this.profile },
         { intentId, fn },
         // The suite chooses accounts by position, whatever the page calls them (all offered unless a
         // scenario says otherwise): the profile's psu.accounts is the CLI's default, not the suite's.
         { ...options, accounts: options.accounts ?? { pick: 'all' }, evidenceDir: this.params.evidenceDir },
       );
+      if (plain && result.outcome === 'authorised') this.journeyWorked = true;
+      return result;
+    } catch (error) {
+      // Until one journey has worked, a failure the profile causes (a wrong password, a page step
+      // that never matches) is a set-up error of the run, not the bank's failure.
+      if (plain && !this.journeyWorked) {
+        const problem = setupProblemOf(error, this.profile, fn);
+        if (problem && !setupProblems().has(this.params.evidenceDir)) setupProblems().set(this.params.evidenceDir, problem);
+      }
+      throw error;
     } finally {
       if (!options.slotHeld) this.release();
     }

@@ -37,6 +37,10 @@ export interface ReportRule {
   notJudged?: ReportFinding[];
   /** Why a not-applicable rule does not apply. */
   reason?: string;
+  /** The rule's verdict in words (`pass (3 of 5 scenarios; 2 not applicable: …)`); see summary.ts. */
+  verdict?: string;
+  /** Scenarios by outcome (summary.json's `counts`). */
+  counts?: { passed?: number; failed?: number; notApplicable?: number; notJudged?: number };
 }
 
 /** The part of summary.json the report reads (see src/conformance/summary.ts). */
@@ -174,6 +178,8 @@ function normalise(summary: ReportSummary): ReportSummary {
         warnings: objects(r.warnings).map(normaliseFinding),
         notJudged: objects(r.notJudged).map(normaliseFinding),
         reason: str(r.reason),
+        verdict: str(r.verdict),
+        counts: r.counts && typeof r.counts === 'object' ? r.counts : undefined,
       })),
     })),
     totals: s.totals && typeof s.totals === 'object' ? {
@@ -324,7 +330,11 @@ ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') :
     const text = target ? `<a href="#${target}">${escapeHtml(label)}</a>` : escapeHtml(label);
     // A not-applicable rule says why, in the cell (the bank does not offer it, or the variant lacks it).
     const why = status === 'not-applicable' && rule.reason ? `<span class="why">${clean(rule.reason)}</span>` : '';
-    return `<td class="status status-${escapeHtml(status)}"${why ? ` title="${escapeHtml(redactor.text(rule.reason!))}"` : ''}>${text}${warn}${why}</td>`;
+    // A rule judged on part of its scenarios says so in the cell, in the summary's words.
+    const partial = rule.verdict && ((status === 'passed' && rule.verdict !== 'pass') || ((status === 'failed' || status === 'not-judged') && rule.verdict.includes(';')))
+      ? `<span class="why partial">${clean(rule.verdict.replace(/^(pass|FAIL|not judged) /, ''))}</span>` : '';
+    const title = why ? rule.reason! : partial ? rule.verdict! : undefined;
+    return `<td class="status status-${escapeHtml(status)}${partial ? ' status-partial' : ''}"${title ? ` title="${escapeHtml(redactor.text(title))}"` : ''}>${text}${warn}${why}${partial}</td>`;
   }
 
   function finding({ rule, variant, finding: f, index }: Located, kind: 'failure' | 'warning' | 'not-judged'): string {

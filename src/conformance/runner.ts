@@ -346,6 +346,13 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
       signal?.removeEventListener('abort', onAbort);
     }
     if (signal?.aborted) throw new Interrupted();
+    // The profile kept the authorisation from starting: no verdict of the bank stands (exit 3, one line).
+    const { setupProblems } = await import('./context.ts');
+    const setupProblem = setupProblems().get(parameters.evidenceDir);
+    if (setupProblem) {
+      setupProblems().delete(parameters.evidenceDir);
+      throw setupProblem;
+    }
 
     const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
     const summary = options.transformSummary ? options.transformSummary(built) : built;
@@ -563,12 +570,37 @@ async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: 
   const { Auth } = await import('../auth/index.ts');
   const http = httpFromProfile(profile);
   try {
-    await Auth.create(profile, http);
-  } catch (error) {
-    if (error instanceof ObtppError && error.exitCode !== ExitCode.cannotRun) throw error;
-    throw new ObtppError('bank_unreachable', `the bank's authorisation server cannot be used: ${(error as Error).message}`, {
-      cause: error, exitCode: ExitCode.cannotRun, hint: 'check auth.issuer / auth.discoveryUrl, the network and the TLS settings of the profile',
-    });
+    let auth: Awaited<ReturnType<typeof Auth.create>>;
+    try {
+      auth = await Auth.create(profile, http);
+    } catch (error) {
+      if (error instanceof ObtppError && error.exitCode !== ExitCode.cannotRun) throw error;
+      // The one line names the field that points at the discovery document.
+      const field = profile.auth.discoveryUrl ? 'auth.discoveryUrl' : 'auth.issuer';
+      throw new ObtppError('bank_unreachable', `${field}: the bank's authorisation server cannot be used: ${(error as Error).message}`, {
+        cause: error, exitCode: ExitCode.cannotRun, hint: 'check auth.issuer / auth.discoveryUrl, the network and the TLS settings of the profile',
+      });
+    }
+    // A set-up error (redirect URI, client, scope) stops the run before judging, naming the field.
+    if ((profile.dialect ?? 'obie') === 'obie' && profile.auth.clientFrom !== 'registration' && profile.psu.driver.kind !== 'manual') {
+      const { checkSetup } = await import('./setup-check.ts');
+      const { TppClient } = await import('../client/operations.ts');
+      const { buildAccountAccessConsent, consentIdOf, isoDateTime } = await import('../dialects/obie/index.ts');
+      const client = new TppClient(profile, profile.variants[0]!, http);
+      if (client.supports('createAccountAccessConsent')) {
+        await checkSetup(profile, auth, http, async (token) => {
+          const now = Date.now();
+          const body = buildAccountAccessConsent({
+            permissions: ['ReadAccountsBasic'],
+            expirationDateTime: isoDateTime(new Date(now + 3_600_000)),
+            transactionFromDateTime: isoDateTime(new Date(now - 86_400_000)),
+            transactionToDateTime: isoDateTime(new Date(now)),
+          });
+          const created = await client.createAccountAccessConsent(body, { token });
+          return created.status < 300 ? consentIdOf(created.body) : undefined;
+        });
+      }
+    }
   } finally {
     await http.close();
   }

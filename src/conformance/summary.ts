@@ -30,16 +30,42 @@ export interface Finding {
 /** @deprecated the name before findings had levels: a failure is a Finding. */
 export type Failure = Finding;
 
+/** How a rule's scenarios in one variant came out (each scenario counted once). */
+export interface ScenarioCounts {
+  passed: number;
+  failed: number;
+  notApplicable: number;
+  notJudged: number;
+}
+
+/** A scenario of the rule that did not apply, and why (the profile's `implements`, the variant…). */
+export interface NotApplicableScenario {
+  scenario: string;
+  reason: string;
+}
+
 export interface RuleResult {
   id: string;
   title: string;
   level?: Level;
   source?: string;
   status: RuleStatus;
+  /**
+   * What the user reads for this rule in this variant, the same words in the console, HTML and
+   * attestation: `pass` only when every scenario passed; otherwise how many scenarios passed of how
+   * many and why the others were not judged or do not apply, e.g. `pass (3 of 5 scenarios; 2 not
+   * applicable: the profile says the bank does not offer getTransaction (variant A))`.
+   */
+  verdict: string;
+  /** How many scenarios ran for this rule and variant (all of them, whatever their outcome). */
   scenarios: number;
+  counts: ScenarioCounts;
   failures: Finding[];
   warnings?: Finding[];
+  /** Each not-judged scenario with its cause and, where another rule's failure blocked it, `blockedBy`. */
   notJudged?: Finding[];
+  /** Each not-applicable scenario with its reason. */
+  notApplicable?: NotApplicableScenario[];
   /** Why a `not-applicable` rule does not apply: the variant has no such rule, or what the bank does not offer. */
   reason?: string;
 }
@@ -67,6 +93,7 @@ const WARNING = 'application/vnd.obtpp.warning+json';
 
 interface PickleRun {
   pickleId: string;
+  name: string;
   status: ScenarioStatus;
   notApplicable?: string;
   failure?: Finding;
@@ -214,7 +241,7 @@ export class SummaryBuilder {
             ...(r.evidence ? { evidence: r.evidence } : {}),
           }
         : undefined;
-      runs.push({ pickleId: pickle.id, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
+      runs.push({ pickleId: pickle.id, name: pickle.name, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
@@ -237,11 +264,21 @@ export class SummaryBuilder {
           : otherDialect ? `not part of the ${meta.dialect ?? 'obie'} dialect (a rule of ${otherDialect} only)`
           : !applicable ? `not part of variant ${variant}`
           : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
+        const counts: ScenarioCounts = {
+          passed: mine.filter((x) => x.status === 'passed').length,
+          failed: mine.filter((x) => x.status === 'failed').length,
+          notApplicable: mine.filter((x) => x.status === 'not-applicable').length,
+          notJudged: mine.filter((x) => x.status === 'not-judged' || x.status === 'skipped').length,
+        };
+        const notApplicable = mine.filter((x) => x.status === 'not-applicable').map((x) => ({ scenario: x.name, reason: x.notApplicable ?? 'not applicable' }));
         return {
-          id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status, scenarios: mine.length, failures,
+          id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status,
+          verdict: ruleVerdict(status, counts, reason, notJudged, notApplicable),
+          scenarios: mine.length, counts, failures,
           ...(reason ? { reason } : {}),
           ...(warnings.length ? { warnings } : {}),
           ...(notJudged.length ? { notJudged } : {}),
+          ...(notApplicable.length ? { notApplicable } : {}),
         };
       });
       return { variant, rules };
@@ -274,13 +311,19 @@ export class SummaryBuilder {
    * `<rule name> - <scenario name>`, joined by a NUL.
    */
   skippedCauses(): Map<string, string> {
-    const where = new Map<string, { feature: string; rule?: string }>();
+    const where = new Map<string, { feature: string; rule?: string; scenario?: string }>();
+    // An outline's example rows: cucumber's JUnit names their test cases `… - <examples> - #i.j: <pickle>`.
+    const rows = new Map<string, { examples?: string; number: string }>();
+    const note = (scenario: any, at: { feature: string; rule?: string }) => {
+      where.set(scenario.id, { ...at, scenario: scenario.name });
+      (scenario.examples ?? []).forEach((ex: any, i: number) => (ex.tableBody ?? []).forEach((row: any, j: number) => rows.set(row.id, { examples: ex.name, number: `#${i + 1}.${j + 1}` })));
+    };
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature) continue;
       for (const child of feature.children) {
-        if (child.scenario) where.set(child.scenario.id, { feature: feature.name });
-        for (const c of child.rule?.children ?? []) if (c.scenario) where.set(c.scenario.id, { feature: feature.name, rule: child.rule.name });
+        if (child.scenario) note(child.scenario, { feature: feature.name });
+        for (const c of child.rule?.children ?? []) if (c.scenario) note(c.scenario, { feature: feature.name, rule: child.rule.name });
       }
     }
     const causes = new Map<string, string>();
@@ -292,7 +335,10 @@ export class SummaryBuilder {
       if (status !== 'not-applicable' && status !== 'not-judged') continue;
       const at = where.get(pickle.astNodeIds?.[0]);
       if (!at) continue;
-      const name = at.rule ? `${at.rule} - ${pickle.name}` : pickle.name;
+      const row = rows.get(pickle.astNodeIds?.[1]);
+      const scenarioName = at.scenario || pickle.name;
+      const name = [at.rule, scenarioName, row?.examples, row ? (scenarioName !== pickle.name ? `${row.number}: ${pickle.name}` : row.number) : undefined]
+        .filter(Boolean).join(' - ');
       causes.set(`${at.feature}\u0000${name}`, status === 'not-applicable' ? `not applicable: ${r.notApplicable}` : `not judged: ${notJudgedText(r.notJudged)}`);
     }
     return causes;
@@ -329,6 +375,44 @@ export class SummaryBuilder {
     }
     return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
+}
+
+/** The distinct causes of a list, each once, with how many scenarios share it when more than one. */
+function causes(texts: string[]): string {
+  const counted = new Map<string, number>();
+  for (const t of texts) counted.set(t, (counted.get(t) ?? 0) + 1);
+  return [...counted].map(([t, n]) => (n > 1 && counted.size > 1 ? `${t} (${n} scenarios)` : t)).join('; ');
+}
+
+/**
+ * A rule's verdict in words. Plain `pass` only when every one of its scenarios passed; a rule
+ * that passed some and had others not applicable or not judged says how many and why, so that a
+ * partly judged rule never reads as a plain pass.
+ */
+export function ruleVerdict(status: RuleStatus | string, counts: ScenarioCounts, reason: string | undefined, notJudged: Finding[], notApplicable: NotApplicableScenario[]): string {
+  const total = counts.passed + counts.failed + counts.notApplicable + counts.notJudged;
+  const parts: string[] = [];
+  const naText = () => `${counts.notApplicable} not applicable: ${causes(notApplicable.map((x) => x.reason))}`;
+  const njText = () => `${counts.notJudged} not judged: ${causes(notJudged.map((f) => (f.blockedBy && !f.message.startsWith('blocked by') ? `blocked by ${f.blockedBy}: ${f.message}` : f.message)))}`;
+  if (status === 'not-applicable') return `not applicable${reason ? `: ${reason}` : ''}`;
+  if (status === 'skipped') return 'not selected';
+  if (status === 'passed') {
+    if (counts.passed === total) return 'pass';
+    parts.push(`${counts.passed} of ${total} scenarios`);
+    if (counts.notJudged) parts.push(njText());
+    if (counts.notApplicable) parts.push(naText());
+    return `pass (${parts.join('; ')})`;
+  }
+  if (status === 'failed') {
+    parts.push(`${counts.failed} of ${total} scenarios failed`);
+    if (counts.passed) parts.push(`${counts.passed} passed`);
+  } else {
+    parts.push(`${counts.passed} of ${total} scenarios passed`);
+  }
+  if (counts.notJudged) parts.push(njText());
+  if (counts.notApplicable) parts.push(naText());
+  const word = status === 'failed' ? 'FAIL' : status === 'not-judged' ? 'not judged' : String(status);
+  return `${word} (${parts.join('; ')})`;
 }
 
 function parse(body: string): unknown {

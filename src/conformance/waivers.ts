@@ -184,7 +184,11 @@ export function applyWaivers<S extends SummaryShape>(summary: S, waivers: Waiver
           outcome.applied.push({ waiver: w, variant: v.variant, failures: n });
         }
       }
-      if (rule.failures.length && rule.failures.every((f) => f.waived)) rule.status = 'waived';
+      if (rule.failures.length && rule.failures.every((f) => f.waived)) {
+        rule.status = 'waived';
+        // The words the user reads follow the status: a waived rule never reads as a failure.
+        if (typeof rule.verdict === 'string') rule.verdict = rule.verdict.replace(/^FAIL\b/, 'waived');
+      }
     }
   }
   // A waiver that waived nothing, where its rule now passes, can go.

@@ -185,6 +185,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   }
 
   const dialect: Profile['dialect'] = p.dialect ?? 'obie';
+  // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
+  const absentApis = p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
   const bg = dialect === 'berlin-group' ? DEFAULTS.berlinGroup : undefined;
   const profile: Profile = {
     name: p.name,
@@ -197,6 +199,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       fn, { ...(a.baseUrl ? { baseUrl: stripSlash(a.baseUrl) } : {}), variantBaseUrls: stripAll(a.variantBaseUrls) },
     ])),
     implements: implementsOf(p.implements, p.variants),
+    ...(absentApis.length ? { absentApis } : {}),
     paths: { ...(bg?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) },
     auth: {
       issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
@@ -213,7 +216,10 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       ...(auth.pkce ? { pkce: auth.pkce } : {}),
     },
     ...(signing ? { signing } : {}),
-    bank: bankJwks ? { jwks: bankJwks } : {},
+    bank: {
+      ...(bankJwks ? { jwks: bankJwks } : {}),
+      ...(p.bank?.signsAnswers === false ? { signsAnswers: false, signingWaiver: p.bank.signingWaiver } : {}),
+    },
     psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: parseAccountChoice(p.psu.accounts) },
     headers: p.headers ?? {},
     mtls,
@@ -359,7 +365,7 @@ function describe(e: { keyword: string; instancePath: string; message?: string; 
     case 'minLength':
       return `${at}: expected a non-empty string`;
     case 'anyOf':
-      if (at === '$') return '$.baseUrl: is required, unless apis gives ais, cof and pis a baseUrl each';
+      if (at === '$') return '$.baseUrl: is required, unless apis gives a baseUrl to ais and to each other API the bank offers';
       return `${at}: ${at === '$.auth' ? 'expected issuer or discoveryUrl' : at === '$.auth.clientAuth' ? 'expected privateKey or privateKeyFile' : 'expected one of the allowed forms'}`;
     case 'oneOf':
       if (at === '$.implements') return `${at}: expected a list of operation names, or { A: [...], B: [...] }`;

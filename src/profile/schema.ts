@@ -58,12 +58,13 @@ export const profileSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'variants', 'auth', 'psu'],
-  // A base URL for everything, or one per API for each of the three.
+  // A base URL for everything, or one per API the bank offers (account information at least: a
+  // bank without CBPII or PISP leaves that API out, and its scenarios are not applicable).
   anyOf: [
     { required: ['baseUrl'] },
     {
       required: ['apis'],
-      properties: { apis: { required: ['ais', 'cof', 'pis'], properties: { ais: { required: ['baseUrl'] }, cof: { required: ['baseUrl'] }, pis: { required: ['baseUrl'] } } } },
+      properties: { apis: { required: ['ais'], properties: { ais: { required: ['baseUrl'] }, cof: { required: ['baseUrl'] }, pis: { required: ['baseUrl'] } } } },
     },
   ],
   // The client: the profile's own, unless a registration block leaves it to obtpp register.
@@ -120,8 +121,14 @@ export const profileSchema = {
     },
     bank: {
       type: 'object', additionalProperties: false,
-      description: "The bank's own keys. jwks: URL or file (file:PATH or a path) of the JWKS its x-jws-signature keys are in.",
-      properties: { jwks: { type: 'string', minLength: 1 } },
+      description: "The bank's own keys. jwks: URL or file (file:PATH or a path) of the JWKS its x-jws-signature keys are in. signsAnswers: default true; false for a bank that does not sign its payment-initiation answers and holds a waiver for it (signingWaiver: the waiver's reference, required then): SEC-09 is then not applicable, naming the waiver; without it, an answer without x-jws-signature fails SEC-09.",
+      properties: {
+        jwks: { type: 'string', minLength: 1 },
+        signsAnswers: { type: 'boolean' },
+        signingWaiver: { type: 'string', minLength: 1 },
+      },
+      if: { properties: { signsAnswers: { const: false } }, required: ['signsAnswers'] },
+      then: { required: ['signingWaiver'] },
     },
     paths: {
       type: 'object', additionalProperties: false,
@@ -134,6 +141,7 @@ export const profileSchema = {
         fundsConfirmations: path,
         paymentProduct: { type: 'string', pattern: '^[A-Za-z0-9._-]+$' },
         paymentsPrefix: { type: 'string', pattern: '^(/[^\\s]*)?$' },
+        paymentStatus: { type: 'string', pattern: '^/[^\\s]*\\{paymentId\\}[^\\s]*$', description: "Where a payment's status is read (PIS-03), under paymentsPrefix; {payment-product} and {paymentId} are filled in. Default /{payment-product}/{paymentId}/status; a bank whose status lives in the payment consent itself: /{payment-product}/{paymentId}." },
         paymentOrders: { type: 'string', pattern: '^/[^\\s]*$', description: 'Where payment orders are submitted (POST) and read (GET …/{DomesticPaymentId}); {payment-product} is filled in. Default /{payment-product} (the seed: the consent and the order share the collection); a UK bank: /domestic-payments with paymentProduct domestic-payment-consents.' },
       },
     },

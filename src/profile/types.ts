@@ -42,6 +42,8 @@ export interface ProfilePaths {
   paymentsPrefix: string;
   /** Payment orders (POST submits, GET …/{DomesticPaymentId} reads); `{payment-product}` is filled in. Default `/{payment-product}`. */
   paymentOrders: string;
+  /** Where a payment's status is read; `{payment-product}` and `{paymentId}` are filled in. Default `/{payment-product}/{paymentId}/status`. */
+  paymentStatus?: string;
 }
 
 /** x-jws-signature of the TPP's payment-initiation requests (UK v3.1 message signing). */
@@ -178,12 +180,19 @@ export interface Profile {
   apis: Partial<Record<Fn, ApiLocation>>;
   /** The operations the bank offers, per variant; absent: every operation of the variant. */
   implements?: Partial<Record<Variant, OperationName[]>>;
+  /** APIs the profile gives no base URL (`apis` without `cof`, say): the bank does not offer them. */
+  absentApis?: Fn[];
   paths: ProfilePaths;
   auth: AuthSettings;
   /** Message signing; absent: requests go unsigned and the signature rules are not applicable. */
   signing?: SigningSettings;
   /** The bank's own keys: `jwks` is the URL or the read JWKS document its signatures verify against. */
-  bank: { jwks?: string | { keys: Record<string, unknown>[] } };
+  bank: {
+    jwks?: string | { keys: Record<string, unknown>[] };
+    /** False: the bank does not sign its answers, under the waiver `signingWaiver` names (SEC-09 not applicable). */
+    signsAnswers?: boolean;
+    signingWaiver?: string;
+  };
   psu: PsuSettings;
   /** Extra headers sent on every API call (never on the authorisation server). */
   headers: Record<string, string>;

@@ -252,8 +252,13 @@ export async function psuAccounts(world: ConformanceWorld): Promise<AccountInfo[
     const problem = accountListProblem(r.body);
     if (problem) throw world.blocked('AIS-11', `GET /accounts: ${problem}, so the PSU's accounts cannot be read from it`);
     const accounts = accountsOf(r.body).filter((a: any) => isText(a?.AccountId, 1000)).map((a: any): AccountInfo => {
-      const ident = (Array.isArray(a?.Account) ? a.Account : []).find((x: any) => isText(x?.Identification, 256) && isText(x?.SchemeName, 40));
+      // An Account that is one object instead of the array the schema requires is AIS-11's failure;
+      // its identification is still read when it is unambiguous, so the rules that need a debtor are judged.
+      const wrongShape = a?.Account !== undefined && !Array.isArray(a.Account);
+      const items = Array.isArray(a?.Account) ? a.Account : a?.Account && typeof a.Account === 'object' ? [a.Account] : [];
+      const ident = items.find((x: any) => isText(x?.Identification, 256) && isText(x?.SchemeName, 40));
       return {
+        ...(wrongShape ? { accountShape: `Data.Account[].Account is ${shape(a.Account)}, not an array` } : {}),
         accountId: a.AccountId,
         currency: a?.Currency,
         schemeName: ident?.SchemeName,
@@ -276,6 +281,11 @@ export async function debtorAccount(world: ConformanceWorld): Promise<AccountInf
   const accounts = await psuAccounts(world);
   const first = accounts.find((a) => a.identification && a.schemeName);
   if (!first) {
+    // Say what is really wrong: accounts whose Account has the wrong shape are AIS-11's failure.
+    const misshapen = accounts.filter((a) => a.accountShape);
+    if (misshapen.length) {
+      throw world.blocked('AIS-11', `the accounts' Account is not an array (AIS-11), and no identification can be read from it unambiguously (${misshapen.map((a) => `${a.accountId}: ${a.accountShape}`).join('; ')}), so no debtor account can be named`);
+    }
     throw world.blocked(undefined, `no account of the PSU carries an identification (Data.Account[].Account[] with SchemeName and Identification) under ReadAccountsDetail, so no debtor account can be named (accounts listed: ${accounts.map((a) => a.accountId).join(', ')})`);
   }
   return first;

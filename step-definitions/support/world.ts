@@ -39,6 +39,8 @@ export interface AccountInfo {
   schemeName?: string;
   identification?: string;
   name?: string;
+  /** What is wrong with the shape of the account's Account (an object, not an array), when it is. */
+  accountShape?: string;
 }
 
 /** A verdict: the bank broke a rule. The message names the rule, what was expected and what came. */

@@ -231,10 +231,15 @@ function aisRoutes(state: BankState): Route[] {
   const ACCOUNTS = ['ReadAccountsBasic', 'ReadAccountsDetail'];
   const account = (consent: AccessConsent, id: string) => {
     const { account: a } = state.account(id)!;
-    return { AccountId: a.accountId, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: [{ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: a.identification }] } : {}) };
+    const ref = { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: a.identification };
+    // account-object: each account's Account is one object, not the array the schema requires.
+    // account-object-unreadable: an object in a shape of the bank's own, with no SchemeName or Identification.
+    const shaped = state.defects.has('account-object-unreadable') ? { SortCodeAccountNumber: a.identification } : state.defects.has('account-object') ? ref : [ref];
+    return { AccountId: a.accountId, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: shaped } : {}) };
   };
   return [
     route('POST', '/account-access-consents', (c) => {
+      if (state.defects.has('consent-500')) return { status: 500, body: { Code: 'InternalError', Message: 'the consent store is down', Errors: [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'the consent store is down' }] } };
       const token = tppToken(c, 'accounts');
       if (!isObject(c.body)) throw missing('Data');
       const data = c.body.Data;
@@ -439,6 +444,13 @@ function pisRoutes(state: BankState): Route[] {
     }),
     route('GET', '/domestic-payment-consents/:paymentId', (c) => ({ status: 200, body: body(readable(c)) })),
     route('GET', '/domestic-payment-consents/:paymentId/status', (c) => {
+      // status-elsewhere: the bank reads a payment's status at /payment-status/{paymentId} only.
+      if (state.defects.has('status-elsewhere')) throw new Refusal(404, 'no such resource');
+      const k = readable(c);
+      return { status: 200, body: { Data: { ConsentId: k.id, Status: k.status, StatusUpdateDateTime: k.statusUpdated } } };
+    }),
+    route('GET', '/payment-status/:paymentId', (c) => {
+      if (!state.defects.has('status-elsewhere')) throw new Refusal(404, 'no such resource');
       const k = readable(c);
       return { status: 200, body: { Data: { ConsentId: k.id, Status: k.status, StatusUpdateDateTime: k.statusUpdated } } };
     }),

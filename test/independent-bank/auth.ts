@@ -80,6 +80,8 @@ export function makeProvider(o: AuthServerSetup): Provider {
       grant_types: ['client_credentials', 'authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_post',
+      // The scopes the client was registered for: any other is refused (invalid_scope), as UK banks do.
+      scope: 'openid offline_access accounts fundsconfirmations payments',
     }],
     clientAuthMethods: ['client_secret_post'],
     jwks: { keys: [o.privateJwk as never] },
@@ -139,6 +141,17 @@ export function makeProvider(o: AuthServerSetup): Provider {
     },
   };
   const provider = new Provider(o.issuer, config);
+  // A scope the bank does not have is refused (invalid_scope), as UK banks do, not silently dropped.
+  provider.use(async (ctx, next) => {
+    await next();
+    const params = (ctx as { oidc?: { params?: Record<string, unknown> } }).oidc?.params;
+    if (ctx.path !== '/token' || params?.grant_type !== 'client_credentials') return;
+    const unknown = String(params.scope ?? '').split(' ').filter((s) => s && !config.scopes!.includes(s));
+    if (unknown.length) {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_scope', error_description: `unknown scope: ${unknown.join(' ')}` };
+    }
+  });
   provider.on('server_error', () => undefined);
   return provider;
 }

@@ -37,10 +37,19 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 /** Defects the bank can be started with, to show the harness catches them on a bank it does not know. */
-export type BankDefect = 'lists-unselected-accounts' | 'discloses-balance';
+export type BankDefect =
+  | 'lists-unselected-accounts' | 'discloses-balance'
+  /** Each account's Account is an object, not an array (AIS-11), its identification still readable. */
+  | 'account-object'
+  /** Each account's Account is an object of the bank's own shape: no identification can be read from it. */
+  | 'account-object-unreadable'
+  /** A payment's status lives at /payment-status/{paymentId}, not …/{paymentId}/status. */
+  | 'status-elsewhere'
+  /** POST /account-access-consents answers 500: the bank's failure, never a set-up error. */
+  | 'consent-500';
 
 export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[] } = {}): Promise<IndependentBank> {
-  const state = new BankState(makeCustomers(), new Set(options.defects ?? []));
+  const state = new BankState(makeCustomers(), options.defects ?? []);
   const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid: `lb-${randomBytes(4).toString('hex')}`, use: 'sig' };
   const redirectUri = options.redirectUri ?? 'https://tpp.example.org/ob/callback';

@@ -54,12 +54,12 @@ export class BankState {
   /** Requests each server answered, by name. */
   readonly hits: Record<string, number> = {};
 
-  /** Defects switched on (none in a conformant bank). */
-  readonly defects: ReadonlySet<string>;
+  /** Defects switched on (none in a conformant bank); a test may switch them between runs. */
+  readonly defects: Set<string>;
 
-  constructor(customers: Customer[], defects: ReadonlySet<string> = new Set()) {
+  constructor(customers: Customer[], defects: Iterable<string> = []) {
     this.customers = customers;
-    this.defects = defects;
+    this.defects = new Set(defects);
   }
 
   customer(number: string | undefined): Customer | undefined {

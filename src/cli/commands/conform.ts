@@ -1,6 +1,6 @@
 import type { Io } from '../io.ts';
 import { runConformance, type ConformanceEvent } from '../../conformance/runner.ts';
-import type { Summary, RuleStatus } from '../../conformance/summary.ts';
+import type { Summary } from '../../conformance/summary.ts';
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 
@@ -134,15 +134,23 @@ function renderTable(summary: Summary, c: any): string {
   const ids = [...new Set(summary.variants.flatMap((v) => v.rules.map((r) => r.id)))].sort();
   const titles = new Map(summary.variants.flatMap((v) => v.rules.map((r) => [r.id, r.title] as const)));
   // Columns widen to hold "not judged" only when a rule was not judged.
-  const wide = summary.variants.some((v) => v.rules.some((r) => r.status === 'not-judged' || (r.status as string) === 'waived'));
+  const partial = (r: Summary['variants'][number]['rules'][number] | undefined) => r?.status === 'passed' && r.counts && r.counts.passed < r.scenarios;
+  const wide = summary.variants.some((v) => v.rules.some((r) => r.status === 'not-judged' || (r.status as string) === 'waived' || partial(r)));
   const pad = (text: string) => text + ' '.repeat((wide ? 12 : 6) - text.length);
-  const cell = (s: RuleStatus | undefined) =>
-    s === 'passed' ? c.green('pass') + pad('pass').slice(4) : s === 'failed' ? c.red('FAIL') + pad('FAIL').slice(4) : s === 'not-applicable' ? c.dim('n/a') + pad('n/a').slice(3)
+  const cell = (r: Summary['variants'][number]['rules'][number] | undefined) => {
+    const s = r?.status;
+    // A rule passed on only some of its scenarios says how many, never a plain "pass".
+    if (partial(r)) {
+      const label = `pass (${r!.counts.passed}/${r!.scenarios})`;
+      return c.green(label) + pad(label).slice(label.length);
+    }
+    return s === 'passed' ? c.green('pass') + pad('pass').slice(4) : s === 'failed' ? c.red('FAIL') + pad('FAIL').slice(4) : s === 'not-applicable' ? c.dim('n/a') + pad('n/a').slice(3)
       : s === 'skipped' ? c.yellow('skip') + pad('skip').slice(4) : s === 'not-judged' ? c.yellow('not judged') + pad('not judged').slice(10)
       : (s as string | undefined) === 'waived' ? c.cyan('waived') + pad('waived').slice(6) : pad('');
+  };
   const lines = [`rule    ${variants.map((v: Variant) => pad(v)).join('')}title`];
   for (const id of ids) {
-    const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id)?.status);
+    const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id));
     const title = titles.get(id) ?? '';
     lines.push(`${id.padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
@@ -165,10 +173,23 @@ function renderTable(summary: Summary, c: any): string {
     lines.push('', c.bold('Not applicable:'));
     for (const { v, r } of offered) lines.push(`  [${v}] ${r.id} ${r.reason}`);
   }
+  const partly = summary.variants.flatMap((v) => v.rules.filter(partial).map((r) => ({ v: v.variant, r })));
+  if (partly.length) {
+    lines.push('', c.bold('Passed on part of their scenarios:'));
+    for (const { v, r } of partly) lines.push(`  [${v}] ${r.id} ${r.verdict}`);
+  }
   const unjudged = summary.variants.flatMap((v) => v.rules.flatMap((r) => (r.notJudged ?? []).map((f) => ({ v: v.variant, r, f }))));
   if (unjudged.length) {
     lines.push('', c.bold('Not judged:'));
-    for (const { v, r, f } of unjudged.slice(0, 20)) lines.push(`  [${v}] ${r.id} ${f.scenario}\n    ${f.message.split('\n')[0]}`);
+    let heading = '';
+    for (const { v, r, f } of unjudged.slice(0, 20)) {
+      // Each rule once, with its verdict (how many scenarios passed, failed, were not judged), then its scenarios.
+      if (heading !== `${v} ${r.id}`) {
+        heading = `${v} ${r.id}`;
+        lines.push(`  [${v}] ${r.id} ${r.verdict ?? r.status}`);
+      }
+      lines.push(`    ${f.scenario}: ${f.message.split('\n')[0]}${f.blockedBy && !f.message.startsWith('blocked by') ? ` (blocked by ${f.blockedBy})` : ''}`);
+    }
     if (unjudged.length > 20) lines.push(`  … and ${unjudged.length - 20} more in summary.json`);
   }
   return lines.join('\n');

@@ -55,5 +55,7 @@ export async function run(io: Io, dir: string, options: Options): Promise<void> 
     `run: ${m.run.startedAt} → ${m.run.endedAt}; obtpp ${m.tool.version}${result.samePackage === true ? ' (this installation is the same package)' : result.samePackage === false ? ' (this installation is a different package)' : ''}`,
   ];
   for (const r of [...by('failed'), ...by('waived'), ...by('not-judged')]) lines.push(`  [${r.variant}] ${r.id} ${r.status}`);
+  // A rule signed as passed on part of its scenarios reads as it was signed, never as a plain pass.
+  for (const r of m.rules.filter((x) => x.status === 'passed' && x.verdict)) lines.push(`  [${r.variant}] ${r.id} ${r.verdict}`);
   io.stdout.write(lines.join('\n') + '\n');
 }
