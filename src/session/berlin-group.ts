@@ -5,7 +5,6 @@
  * the accounts. Requests go through the same tpp client; bodies and headers come from the
  * berlin-group dialect.
  */
-import { tmpdir } from 'node:os';
 import { BankError, UsageError } from '../errors.ts';
 import type { ApiResult } from '../client/operations.ts';
 import { TppClient, type CallOptions } from '../client/operations.ts';
@@ -122,7 +121,7 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
       ...(request.accounts ? { accounts: { ids: request.accounts } } : p.psu.accounts ? { accounts: p.psu.accounts } : {}),
       stepTimeoutMs: p.timeouts.browserStepMs,
       totalTimeoutMs: p.timeouts.authorisationMs,
-      evidenceDir: tmpdir(),
+      urlName: 'scaRedirect',
       onStep: request.onStep,
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
     });
