@@ -208,7 +208,7 @@ export class PsuBrowser {
     const redirectTarget = new URL(opts.redirectUri);
     const unsafe = (what: string, problem: string) => {
       if (j) j.unsafe = true;
-      refuse(new AuthorisationError('unsafe_url', `the bank's pages led the PSU's browser to ${what} ${problem}: the PSU's browser opens only http(s) pages`, { evidence: { step: j?.stepNumber, description: j?.stepDescription } }));
+      refuse(new AuthorisationError('unsafe_url', `the bank's pages led the PSU to ${what} ${problem}: obtpp shows the PSU only http(s) pages`, { evidence: { step: j?.stepNumber, description: j?.stepDescription } }));
     };
     const visited = (frame: { url(): string; parentFrame(): unknown }) => {
       const at = frame.url();

@@ -29,7 +29,7 @@ export function unsafeUrlProblem(url: string, insecure: boolean): string | undef
 /** Throws AuthorisationError `unsafe_url` ("the bank's scaRedirect is file:…, not http(s)") unless the browser may open `url`. */
 export function refuseUnsafeUrl(url: string, what: string, insecure: boolean): void {
   const problem = unsafeUrlProblem(url, insecure);
-  if (problem) throw new AuthorisationError('unsafe_url', `the bank's ${what} is ${problem}: the PSU's browser opens only http(s) pages`);
+  if (problem) throw new AuthorisationError('unsafe_url', `the bank's ${what} is ${problem}: obtpp shows the PSU only http(s) pages`);
 }
 
 /**
