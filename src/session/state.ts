@@ -51,6 +51,8 @@ export interface StoredToken {
   tokenType?: string;
   /** The id_token's openbanking_intent_id claim, when the bank echoed it. */
   intentId?: string;
+  /** The authorisation server that issued it (issuer, or discovery URL): a cached client-credentials token is reused only at the same one. */
+  issuer?: string;
   obtainedAt: number;
 }
 
@@ -102,6 +104,11 @@ export function profileKey(p: { profile: string; baseUrl: string; clientId: stri
   return `${p.profile} | ${p.baseUrl} | ${p.clientId} | ${p.variant}`;
 }
 
+/** A lock older than this (not refreshed by its holder: it crashed) is taken over. */
+const STALE_MS = 10_000;
+/** Waits for the lock of up to about 20 s (many commands at once), then gives up in one line. */
+const LOCK_RETRIES = 250;
+
 export class StateFile {
   readonly path: string;
 
@@ -128,13 +135,37 @@ export class StateFile {
 
   /**
    * Applies a change to the freshest copy on disk and writes it atomically (temp file + rename),
-   * so that two commands run one after the other never lose each other's changes.
+   * holding the state's lock from the read to the rename, so that commands run at once (forty
+   * `obtpp consent create` in parallel) never lose each other's changes. The lock is
+   * proper-lockfile's `<state>.lock` directory, refreshed while held: one left by a crashed
+   * command is taken over once it is STALE_MS old.
    */
   async update<T>(change: (doc: StateDocument) => T): Promise<T> {
-    const doc = await this.read();
-    const result = change(doc);
-    await this.write(doc);
-    return result;
+    const dir = dirname(this.path);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // Loaded here: it installs exit handlers (to release its locks), which only writers need.
+    const { default: lockfile } = await import('proper-lockfile');
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(this.path, {
+        realpath: false,
+        stale: STALE_MS,
+        retries: { retries: LOCK_RETRIES, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
+        // Compromised only when a hold outlives STALE_MS (a frozen process): its write still lands
+        // atomically; throwing from a timer, the library's default, would kill the command instead.
+        onCompromised: () => undefined,
+      });
+    } catch (error) {
+      throw new StateError('state_locked', `session state ${this.path} is locked by another obtpp command (${(error as Error).message}); try again, or remove ${this.path}.lock if no obtpp runs`, { cause: error });
+    }
+    try {
+      const doc = await this.read();
+      const result = change(doc);
+      await this.write(doc);
+      return result;
+    } finally {
+      await release().catch(() => undefined);
+    }
   }
 
   private async write(doc: StateDocument): Promise<void> {
