@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { INPUT_LIMITS, parseYaml, readInputFile } from './input-files.ts';
 import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,17 +75,13 @@ export async function loadProfile(nameOrFile: string, options: LoadOptions = {})
   const file = resolveProfilePath(nameOrFile, options.cwd);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputFile(file, INPUT_LIMITS.profile);
   } catch (error) {
     throw new ProfileError(`profile ${file}: cannot be read (${(error as Error).message})`, [], { cause: error });
   }
   let raw: unknown;
   try {
-    if (extname(file) === '.json') raw = JSON.parse(text);
-    else {
-      const { parse } = await import('yaml');
-      raw = parse(text);
-    }
+    raw = extname(file) === '.json' ? JSON.parse(text) : await parseYaml(text);
   } catch (error) {
     throw new ProfileError(`profile ${file}: not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${syntaxProblem(error, text)}`, [], { cause: error });
   }
@@ -364,9 +360,9 @@ function describe(e: { keyword: string; instancePath: string; message?: string; 
 async function readReferenced(file: string, at: string, baseDir: string, source: string): Promise<string> {
   const full = isAbsolute(file) ? file : resolve(baseDir, file);
   try {
-    return await readFile(full, 'utf8');
-  } catch {
-    throw new ProfileError(`profile ${source}: ${at}: file ${full} cannot be read`, [at]);
+    return await readInputFile(full, INPUT_LIMITS.profile);
+  } catch (error) {
+    throw new ProfileError(`profile ${source}: ${at}: file ${full} cannot be read (${(error as Error).message})`, [at]);
   }
 }
 
