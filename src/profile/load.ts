@@ -65,6 +65,9 @@ export function resolveProfilePath(nameOrFile: string, cwd = process.cwd()): str
   });
 }
 
+/** How many of a profile's problems the error lists (the rest are counted). */
+const MAX_PROBLEMS_SHOWN = 20;
+
 export interface LoadOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -131,7 +134,9 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
   }
   if (problems.length > 0) {
-    throw new ProfileError(problems.map((p) => `profile ${source}: ${p}`).join('\n'), problems, {
+    // A profile of thousands of stray keys is told so in a screenful, not in thousands of lines.
+    const shown = problems.length > MAX_PROBLEMS_SHOWN ? [...problems.slice(0, MAX_PROBLEMS_SHOWN), `… and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`] : problems;
+    throw new ProfileError(shown.map((p) => `profile ${source}: ${p}`).join('\n'), problems, {
       hint: 'fix the fields named above; profiles/example-bank.yaml documents every field',
     });
   }
@@ -360,7 +365,7 @@ function describe(e: { keyword: string; instancePath: string; message?: string; 
 async function readReferenced(file: string, at: string, baseDir: string, source: string): Promise<string> {
   const full = isAbsolute(file) ? file : resolve(baseDir, file);
   try {
-    return await readInputFile(full, INPUT_LIMITS.profile);
+    return await readInputFile(full, INPUT_LIMITS.referenced);
   } catch (error) {
     throw new ProfileError(`profile ${source}: ${at}: file ${full} cannot be read (${(error as Error).message})`, [at]);
   }
