@@ -121,13 +121,13 @@ export class StateFile {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: idMap() };
       throw new StateError('state_unreadable', `session state ${this.path} cannot be read (${(error as Error).message})`, { cause: error });
     }
     try {
       const doc = JSON.parse(text) as StateDocument;
       if (!doc || typeof doc !== 'object' || typeof doc.profiles !== 'object') throw new Error('not a state document');
-      return doc;
+      return withIdMaps(doc);
     } catch (error) {
       throw new StateError('state_corrupt', `session state ${this.path} is not valid JSON (${(error as Error).message}); delete it to start afresh`, { cause: error });
     }
@@ -179,5 +179,27 @@ export class StateFile {
 }
 
 export function emptyProfileState(id: { profile: string; baseUrl: string; clientId: string; variant: Variant }): ProfileState {
-  return { ...id, current: {}, consents: {}, tokens: {}, clientCredentials: {} };
+  return { ...id, current: idMap(), consents: idMap(), tokens: idMap(), clientCredentials: idMap() };
+}
+
+/**
+ * An object keyed by ids the bank chose, without a prototype: a consent id `__proto__` is then an
+ * entry like any other (on a plain object it would replace the prototype and vanish from the
+ * file), and `constructor` or `toString` finds no inherited function.
+ */
+export function idMap<T>(entries?: Record<string, T>): Record<string, T> {
+  const map = Object.create(null) as Record<string, T>;
+  if (entries && typeof entries === 'object') for (const [k, v] of Object.entries(entries)) map[k] = v;
+  return map;
+}
+
+/** The state as read, with every id-keyed object an idMap. */
+function withIdMaps(doc: StateDocument): StateDocument {
+  const profiles = idMap<ProfileState>();
+  for (const [key, ps] of Object.entries(doc.profiles)) {
+    profiles[key] = ps && typeof ps === 'object'
+      ? { ...ps, current: idMap(ps.current), consents: idMap(ps.consents), tokens: idMap(ps.tokens), clientCredentials: idMap(ps.clientCredentials) }
+      : ps;
+  }
+  return { ...doc, profiles };
 }
