@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { INPUT_LIMITS, readInputFile } from '../profile/input-files.ts';
 import { isAbsolute, resolve } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { ObtppError, UsageError, ExitCode } from '../errors.ts';
@@ -27,7 +28,8 @@ export async function readKeyInput(spec: string, options: { env: Record<string, 
   }
   const file = isAbsolute(spec) ? spec : resolve(options.cwd, spec);
   try {
-    return await readFile(file, 'utf8');
+    // A regular file of bounded size only: a FIFO or /dev/zero given as the key would hang the run.
+    return await readInputFile(file, INPUT_LIMITS.key);
   } catch (error) {
     throw new UsageError(`${what}: cannot read the key file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }

@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import { AuthorisationError } from '../errors.ts';
 import type { AccountChoice, Fn, Profile } from '../profile/types.ts';
 import { parseAccountChoice } from '../profile/load.ts';
@@ -24,7 +23,7 @@ export interface AuthoriseOptions {
   debtor?: string;
   /** The PSU rejects instead of approving. */
   reject?: boolean;
-  /** Where failure screenshots go (default the OS temp dir). */
+  /** Where failure screenshots go (the report's evidence folder); none are taken without it. */
   evidenceDir?: string;
   /** Called with each PSU step as it starts. */
   onStep?: (description: string) => void;
@@ -73,7 +72,7 @@ export async function authorise(
     debtor: options.debtor,
     stepTimeoutMs: profile.timeouts.browserStepMs,
     totalTimeoutMs: profile.timeouts.authorisationMs,
-    evidenceDir: options.evidenceDir ?? tmpdir(),
+    evidenceDir: options.evidenceDir,
     onStep: options.onStep,
     log: ctx.log,
     trust: { caPem: profile.mtls?.ca, insecure: profile.tls.insecure },

@@ -95,6 +95,31 @@ export class UnfilledPathError extends ObtppError {
   }
 }
 
+/** The longest id (consent, account, payment, transaction…) obtpp puts into a path: the standards' ids are 1–128 characters; a bank's id 8 times that is refused. */
+export const MAX_ID_LENGTH = 1024;
+
+/**
+ * An id the bank chose that cannot be one path segment: longer than MAX_ID_LENGTH, or a dot
+ * segment (`.`, `..`), which every URL parser (WHATWG URL, undici) resolves away even when
+ * percent-encoded (`%2E%2E`), so the request would reach another resource. Never sent; in a
+ * conformance run it is a failed verdict of the rule (the bank's answer gave it).
+ */
+export class UnusableIdError extends ObtppError {
+  readonly operation: Operation;
+  constructor(operation: Operation, name: string, why: string) {
+    super('unusable_id', `the bank's ${name} ${why}, so ${operation} cannot put it into a request path: the request is not sent`, { exitCode: ExitCode.nonConformant });
+    this.operation = operation;
+  }
+}
+
+/** One id as a path segment: percent-encoded (slashes, `?`, `#` included), or UnusableIdError (see there). */
+export function pathSegment(operation: Operation, name: string, value: string): string {
+  if (value.length > MAX_ID_LENGTH) throw new UnusableIdError(operation, name, `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} obtpp accepts (${JSON.stringify(value.slice(0, 24))}…)`);
+  const segment = encodeURIComponent(value);
+  if (/^(\.|%2e){1,2}$/i.test(segment)) throw new UnusableIdError(operation, name, `is ${JSON.stringify(value)}, a dot segment that URLs resolve away`);
+  return segment;
+}
+
 /** The API each operation belongs to (and so which base URL it uses). */
 export const OPERATION_API: Record<Operation, Fn> = {
   createAccountAccessConsent: 'ais', getAccountAccessConsent: 'ais', deleteAccountAccessConsent: 'ais', listAccounts: 'ais', getAccount: 'ais', getBalances: 'ais', getTransactions: 'ais', getTransaction: 'ais',
@@ -190,7 +215,7 @@ export class TppClient {
     const id = (k: string) => {
       const value = ids[k];
       if (typeof value !== 'string' || value === '') throw new UnfilledPathError(operation, `{${k}}`);
-      return encodeURIComponent(value);
+      return pathSegment(operation, k, value);
     };
     // Only the payment-order operations need it (a dialect without payment orders has no such path).
     const orders = () => `${p.paymentsPrefix.replace(/\/+$/, '')}${(p.paymentOrders ?? '/{payment-product}').replace('{payment-product}', encodeURIComponent(p.paymentProduct))}`;

@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
+import { INPUT_LIMITS, readInputFile } from '../profile/input-files.ts';
 
 /** The summary's shape as a diff needs it (summary.json of any obtpp version since 0.1). */
 export interface DiffableSummary {
@@ -79,13 +80,37 @@ export async function readSummary(dirOrFile: string, cwd = process.cwd()): Promi
   }
   let parsed: DiffableSummary;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8')) as DiffableSummary;
+    parsed = JSON.parse(await readInputFile(file, INPUT_LIMITS.baseline)) as DiffableSummary;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `${full}: no summary.json (is it an obtpp report dir?)` : `${file}: not a summary.json (${(error as Error).message.split('\n')[0]})`);
   }
   if (!parsed || !Array.isArray(parsed.variants)) throw new UsageError(`${file}: not an obtpp summary (no variants)`);
+  // Every field the comparison reads, checked now: a wrong type must not crash after the whole run.
+  const problem = summaryProblem(parsed);
+  if (problem) throw new UsageError(`${file}: not an obtpp summary: ${problem}`);
   return parsed;
+}
+
+/** The first field of a summary that a diff cannot read ("$.variants[0].rules[2].status: expected a string"), or undefined. */
+export function summaryProblem(s: DiffableSummary): string | undefined {
+  for (const field of ['verdict', 'startedAt', 'profile'] as const) {
+    if (s[field] !== undefined && typeof s[field] !== 'string') return `$.${field}: expected a string`;
+  }
+  for (const [i, v] of s.variants.entries()) {
+    const at = `$.variants[${i}]`;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return `${at}: expected an object`;
+    if (typeof v.variant !== 'string') return `${at}.variant: expected a string`;
+    if (!Array.isArray(v.rules)) return `${at}.rules: expected an array`;
+    for (const [j, r] of v.rules.entries()) {
+      const rat = `${at}.rules[${j}]`;
+      if (!r || typeof r !== 'object' || Array.isArray(r)) return `${rat}: expected an object`;
+      if (typeof r.id !== 'string') return `${rat}.id: expected a string`;
+      if (typeof r.status !== 'string') return `${rat}.status: expected a string`;
+      if (r.title !== undefined && typeof r.title !== 'string') return `${rat}.title: expected a string`;
+    }
+  }
+  return undefined;
 }
 
 /** The diff as lines for a terminal: one per changed rule, grouped, then a one-line conclusion. */

@@ -10,6 +10,7 @@ import type { Profile, Variant } from '../profile/types.ts';
 export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile } from '../profile/load.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
+import { lockReportDir } from './report-lock.ts';
 import { SummaryBuilder, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
@@ -216,6 +217,8 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     await options.afterReports?.({ summary, reportDir, profile: bankProfile });
   };
   const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+  // Before anything starts: a second run on the same folder is refused, not interleaved.
+  const unlockReportDir = await lockReportDir(reportDir, options.reportDir);
   try {
     checkAbort();
     await mkdir(work, { recursive: true, mode: 0o700 });
@@ -393,6 +396,7 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
       if (created) await rm(created, { recursive: true, force: true }).catch(() => undefined);
       else await clearOutputs(reportDir).catch(() => undefined);
     }
+    await unlockReportDir();
   }
 }
 

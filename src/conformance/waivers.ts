@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { INPUT_LIMITS, parseYaml, readInputFile } from '../profile/input-files.ts';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { ProfileError } from '../errors.ts';
 
@@ -84,13 +84,13 @@ export async function loadWaivers(file: string, cwd = process.cwd()): Promise<Wa
   const full = isAbsolute(file) ? file : resolve(cwd, file);
   let text: string;
   try {
-    text = await readFile(full, 'utf8');
+    text = await readInputFile(full, INPUT_LIMITS.waivers);
   } catch (error) {
     throw new WaiversError(`waivers ${full}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, [], { cause: error });
   }
   let raw: unknown;
   try {
-    raw = extname(full) === '.json' ? JSON.parse(text) : (await import('yaml')).parse(text);
+    raw = extname(full) === '.json' ? JSON.parse(text) : await parseYaml(text);
   } catch (error) {
     throw new WaiversError(`waivers ${full}: not valid ${extname(full) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`, [], { cause: error });
   }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { INPUT_LIMITS, parseYaml, readInputFile } from './input-files.ts';
 import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,9 @@ export function resolveProfilePath(nameOrFile: string, cwd = process.cwd()): str
   });
 }
 
+/** How many of a profile's problems the error lists (the rest are counted). */
+const MAX_PROBLEMS_SHOWN = 20;
+
 export interface LoadOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -75,17 +78,13 @@ export async function loadProfile(nameOrFile: string, options: LoadOptions = {})
   const file = resolveProfilePath(nameOrFile, options.cwd);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputFile(file, INPUT_LIMITS.profile);
   } catch (error) {
     throw new ProfileError(`profile ${file}: cannot be read (${(error as Error).message})`, [], { cause: error });
   }
   let raw: unknown;
   try {
-    if (extname(file) === '.json') raw = JSON.parse(text);
-    else {
-      const { parse } = await import('yaml');
-      raw = parse(text);
-    }
+    raw = extname(file) === '.json' ? JSON.parse(text) : await parseYaml(text);
   } catch (error) {
     throw new ProfileError(`profile ${file}: not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${syntaxProblem(error, text)}`, [], { cause: error });
   }
@@ -135,7 +134,9 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
   }
   if (problems.length > 0) {
-    throw new ProfileError(problems.map((p) => `profile ${source}: ${p}`).join('\n'), problems, {
+    // A profile of thousands of stray keys is told so in a screenful, not in thousands of lines.
+    const shown = problems.length > MAX_PROBLEMS_SHOWN ? [...problems.slice(0, MAX_PROBLEMS_SHOWN), `… and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`] : problems;
+    throw new ProfileError(shown.map((p) => `profile ${source}: ${p}`).join('\n'), problems, {
       hint: 'fix the fields named above; profiles/example-bank.yaml documents every field',
     });
   }
@@ -379,9 +380,9 @@ function describe(e: { keyword: string; instancePath: string; message?: string; 
 async function readReferenced(file: string, at: string, baseDir: string, source: string): Promise<string> {
   const full = isAbsolute(file) ? file : resolve(baseDir, file);
   try {
-    return await readFile(full, 'utf8');
-  } catch {
-    throw new ProfileError(`profile ${source}: ${at}: file ${full} cannot be read`, [at]);
+    return await readInputFile(full, INPUT_LIMITS.referenced);
+  } catch (error) {
+    throw new ProfileError(`profile ${source}: ${at}: file ${full} cannot be read (${(error as Error).message})`, [at]);
   }
 }
 

@@ -19,6 +19,7 @@ import { PageJourney } from './page-journey.ts';
 import { sandboxDriver, stepsDriver } from './drivers.ts';
 import { manualJourney } from './manual.ts';
 import type { BrowserTrust, JourneyOptions, JourneyResult } from './types.ts';
+import { BLOCKED_PATTERNS, documentAllowed, refuseUnsafeUrl, unsafeUrlProblem } from './url-policy.ts';
 
 export type { BrowserTrust, JourneyOptions, JourneyResult } from './types.ts';
 export { SANDBOX as SANDBOX_SELECTORS, describe as describeStep } from './drivers.ts';
@@ -186,6 +187,8 @@ export class PsuBrowser {
    * evidence), `journey_timeout`.
    */
   async journey(url: string, options: JourneyOptions): Promise<JourneyResult> {
+    // Before anything opens it: the URL is the bank's (see url-policy.ts).
+    refuseUnsafeUrl(url, options.urlName ?? 'authorization URL', !!options.trust?.insecure);
     if (options.driver.kind === 'manual') {
       return manualJourney(url, { ...options, log: options.log ?? this.log });
     }
@@ -196,9 +199,28 @@ export class PsuBrowser {
     let timer: NodeJS.Timeout | undefined;
     let finished = false;
     const origins = new Set<string>();
-    const visited = (frame: { url(): string }) => {
-      const origin = originOf(frame.url());
+    // A document the bank's pages led to that is not an http(s) page (or, in the main frame, http
+    // where only https is allowed) ends the journey: the rule fails, and no screenshot shows it.
+    let refuse!: (error: AuthorisationError) => void;
+    const refused = new Promise<never>((_r, reject) => (refuse = reject));
+    refused.catch(() => undefined);
+    const insecure = !!opts.trust?.insecure;
+    const redirectTarget = new URL(opts.redirectUri);
+    const unsafe = (what: string, problem: string) => {
+      if (j) j.unsafe = true;
+      refuse(new AuthorisationError('unsafe_url', `the bank's pages led the PSU to ${what} ${problem}: obtpp shows the PSU only http(s) pages`, { evidence: { step: j?.stepNumber, description: j?.stepDescription } }));
+    };
+    const visited = (frame: { url(): string; parentFrame(): unknown }) => {
+      const at = frame.url();
+      const origin = originOf(at);
       if (origin) origins.add(origin);
+      if (at.startsWith('chrome-error:')) return; // Chromium's own page for a load that failed (a refused one too)
+      if (!documentAllowed(at)) return unsafe('a document at', unsafeUrlProblem(at, insecure) ?? 'not http(s)');
+      if (frame.parentFrame()) return;
+      const u = new URL(at);
+      if (u.origin === redirectTarget.origin && u.pathname === redirectTarget.pathname) return;
+      const problem = at.startsWith('about:') ? undefined : unsafeUrlProblem(at, insecure);
+      if (problem) unsafe('a page at', problem);
     };
     // The journey's time-out holds from here: taking a page and setting up the redirect catch are
     // DevTools calls too, and a browser that stopped answering must not hold the journey.
@@ -222,7 +244,7 @@ export class PsuBrowser {
       // The listeners (onTab) write into the lane's traces as they are when an event comes.
       lane.traces = { sessionStorage: false, frames: false };
       const journey = (j = new PageJourney(page, opts));
-      const caught = catchRedirect(lane.cdp, opts.redirectUri, () => (journey.done = true));
+      const caught = catchRedirect(lane.cdp, opts.redirectUri, () => (journey.done = true), (blocked) => unsafe('a local resource', unsafeUrlProblem(blocked, insecure) ?? 'not http(s)'));
       caught.catch(() => undefined);
       redirect = await Promise.race([caught, timeout]);
       const callback = redirect;
@@ -247,7 +269,7 @@ export class PsuBrowser {
       );
       // Whichever loses the race must not become an unhandled rejection.
       driven.catch(() => undefined);
-      const callbackUrl = await Promise.race([callback.url, driven, timeout]);
+      const callbackUrl = await Promise.race([callback.url, refused, driven.then((u) => Promise.race([u, refused])), timeout]);
       // Only a journey that came back is reused: one cut short may still be loading or waiting.
       finished = journey.done;
       if (finished && lane.page.url()) visited(lane.page.mainFrame());
@@ -320,7 +342,7 @@ function spkiHashes(pem: string): string[] {
  * answering it inside the browser so nothing needs to listen there. Only requests under the
  * redirect URI are paused (CDP Fetch with a URL pattern): the bank's own requests go untouched.
  */
-async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () => void): Promise<Catcher> {
+async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () => void, onBlocked: (url: string) => void): Promise<Catcher> {
   const target = new URL(redirectUri);
   const prefix = target.origin + target.pathname;
   let resolve!: (url: string) => void;
@@ -333,7 +355,11 @@ async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () 
     } catch {
       hit = false;
     }
-    if (hit) {
+    if (!/^https?:/i.test(event.request.url)) {
+      // A local file (see BLOCKED_PATTERNS): failed before Chromium reads it.
+      void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
+      onBlocked(event.request.url);
+    } else if (hit) {
       onCaught();
       resolve(event.request.url);
       void cdp
@@ -349,7 +375,7 @@ async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () 
     }
   };
   cdp.on('Fetch.requestPaused', onPaused);
-  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${prefix.replace(/[\\*?]/g, (c) => `\\${c}`)}*`, requestStage: 'Request' }] });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${prefix.replace(/[\\*?]/g, (c) => `\\${c}`)}*`, requestStage: 'Request' }, ...BLOCKED_PATTERNS] });
   return {
     url: caught,
     dispose: async () => {

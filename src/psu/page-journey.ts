@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer';
 import { AuthorisationError } from '../errors.ts';
 import { Redactor } from '../client/redact.ts';
 import type { AccountChoice, JourneyOptions } from './types.ts';
+import { documentAllowed } from './url-policy.ts';
 
 /** How long the evidence of a failed step waits for the page's screenshot. */
 export const SCREENSHOT_MS = 5_000;
@@ -52,6 +52,8 @@ export class PageJourney {
   done = false;
   /** Set when the page stopped answering (its main thread busy): the evidence then takes no screenshot. */
   private unanswered = false;
+  /** Set when the bank's pages led the browser off http(s) (url-policy.ts): no screenshot is taken of what it shows. */
+  unsafe = false;
   private currentStep = 0;
   private currentDescription = '';
   private readonly deadline: number;
@@ -133,8 +135,11 @@ export class PageJourney {
     } catch {
       /* page gone */
     }
-    if (this.page.isClosed() || this.unanswered) return ev;
-    const file = join(this.options.evidenceDir ?? tmpdir(), `obtpp-psu-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}-step${this.currentStep}.png`);
+    // Screenshots go only into the report's evidence folder (a caller without one gets none), and
+    // never of a page that is not the bank's http(s) page: it could show a local file.
+    const dir = this.options.evidenceDir;
+    if (!dir || this.page.isClosed() || this.unanswered || this.unsafe || !documentAllowed(this.page.url())) return ev;
+    const file = join(dir, `obtpp-psu-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}-step${this.currentStep}.png`);
     let timer: NodeJS.Timeout | undefined;
     try {
       // A page that never renders (a bank that hangs, a browser out of breath) must not hold the
@@ -143,8 +148,8 @@ export class PageJourney {
       shot.catch(() => undefined);
       const bound = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SCREENSHOT_MS)));
       const png = await Promise.race([shot, bound]);
-      if (png !== 'late') {
-        await writeFile(file, png);
+      if (png !== 'late' && !this.unsafe) {
+        await writeFile(file, png, { mode: 0o600, flag: 'wx' });
         ev.screenshot = file;
       }
     } catch {

@@ -17,8 +17,10 @@ export interface JourneyOptions {
   debtor?: string;
   stepTimeoutMs: number;
   totalTimeoutMs: number;
-  /** Where failure screenshots go (default: the OS temp dir). */
+  /** Where failure screenshots go (the report's evidence folder); none are taken without it. */
   evidenceDir?: string;
+  /** What the bank calls the URL the journey starts at, for the error when it is not http(s) (default "authorization URL"; "scaRedirect"…). */
+  urlName?: string;
   /** Called with each step's description as it starts. */
   onStep?: (description: string) => void;
   /** Which https certificates the browser accepts beyond the system's (a bank on a private CA). */

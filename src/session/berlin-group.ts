@@ -5,10 +5,9 @@
  * the accounts. Requests go through the same tpp client; bodies and headers come from the
  * berlin-group dialect.
  */
-import { tmpdir } from 'node:os';
 import { BankError, UsageError } from '../errors.ts';
 import type { ApiResult } from '../client/operations.ts';
-import { TppClient, type CallOptions } from '../client/operations.ts';
+import { TppClient, pathSegment, type CallOptions } from '../client/operations.ts';
 import {
   accountsOf, bgHeaders, buildFundsConfirmation, consentIdOf, consentStatusOf, linkOf, paymentIdOf, transactionStatusOf, transactionsQuery,
   type BookingStatus, type ConsentRequestBody, type PaymentInitiationBody,
@@ -81,7 +80,7 @@ export async function createBgPayment(session: Session, product: string, body: P
 /** GET /v1/consents/{consentId}/status (or the payment's /status), remembered. */
 async function readStatus(session: Session, record: ConsentRecord): Promise<string | undefined> {
   if (record.fn === 'pis') return transactionStatusOf((await readBgPayment(session, record.id, 'status', record.product)).body);
-  const url = `${session.client.baseUrlOf('ais')}${session.profile.paths.accountAccessConsents}/${encodeURIComponent(record.id)}/status`;
+  const url = `${session.client.baseUrlOf('ais')}${session.profile.paths.accountAccessConsents}/${pathSegment('getAccountAccessConsent', 'consentId', record.id)}/status`;
   const result = await session.http.request('GET', url, { headers: bgHeaders() });
   if (result.status !== 200) throw new BankError(result.status, `the bank refused GET …/consents/${record.id}/status: ${result.status}`, { exchange: result.exchange });
   const status = consentStatusOf(result.body);
@@ -122,7 +121,7 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
       ...(request.accounts ? { accounts: { ids: request.accounts } } : p.psu.accounts ? { accounts: p.psu.accounts } : {}),
       stepTimeoutMs: p.timeouts.browserStepMs,
       totalTimeoutMs: p.timeouts.authorisationMs,
-      evidenceDir: tmpdir(),
+      urlName: 'scaRedirect',
       onStep: request.onStep,
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
     });

@@ -204,12 +204,15 @@ export class Session {
   private async clientTokenFrom(fn: Fn, useCache: boolean): Promise<{ token: string; cached: boolean }> {
     const ps = await this.read();
     const cached = ps.clientCredentials[fn];
-    if (useCache && cached && fresh(cached)) {
+    // Two profiles may share name, base URL and client id and still name other servers: a token is
+    // reused only at the authorisation server that issued it.
+    const issuer = this.profile.auth.issuer ?? this.profile.auth.discoveryUrl;
+    if (useCache && cached && fresh(cached) && cached.issuer === issuer) {
       this.http.redactor.add(cached.accessToken);
       return { token: cached.accessToken, cached: true };
     }
     const tokens = await (await this.auth()).clientCredentials(fn);
-    const stored = toStored(tokens);
+    const stored = { ...toStored(tokens), ...(issuer ? { issuer } : {}) };
     await this.update((s) => void (s.clientCredentials[fn] = stored));
     return { token: stored.accessToken, cached: false };
   }

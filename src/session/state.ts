@@ -51,6 +51,8 @@ export interface StoredToken {
   tokenType?: string;
   /** The id_token's openbanking_intent_id claim, when the bank echoed it. */
   intentId?: string;
+  /** The authorisation server that issued it (issuer, or discovery URL): a cached client-credentials token is reused only at the same one. */
+  issuer?: string;
   obtainedAt: number;
 }
 
@@ -102,6 +104,11 @@ export function profileKey(p: { profile: string; baseUrl: string; clientId: stri
   return `${p.profile} | ${p.baseUrl} | ${p.clientId} | ${p.variant}`;
 }
 
+/** A lock older than this (not refreshed by its holder: it crashed) is taken over. */
+const STALE_MS = 10_000;
+/** Waits for the lock of up to about 20 s (many commands at once), then gives up in one line. */
+const LOCK_RETRIES = 250;
+
 export class StateFile {
   readonly path: string;
 
@@ -114,13 +121,13 @@ export class StateFile {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: idMap() };
       throw new StateError('state_unreadable', `session state ${this.path} cannot be read (${(error as Error).message})`, { cause: error });
     }
     try {
       const doc = JSON.parse(text) as StateDocument;
       if (!doc || typeof doc !== 'object' || typeof doc.profiles !== 'object') throw new Error('not a state document');
-      return doc;
+      return withIdMaps(doc);
     } catch (error) {
       throw new StateError('state_corrupt', `session state ${this.path} is not valid JSON (${(error as Error).message}); delete it to start afresh`, { cause: error });
     }
@@ -128,13 +135,37 @@ export class StateFile {
 
   /**
    * Applies a change to the freshest copy on disk and writes it atomically (temp file + rename),
-   * so that two commands run one after the other never lose each other's changes.
+   * holding the state's lock from the read to the rename, so that commands run at once (forty
+   * `obtpp consent create` in parallel) never lose each other's changes. The lock is
+   * proper-lockfile's `<state>.lock` directory, refreshed while held: one left by a crashed
+   * command is taken over once it is STALE_MS old.
    */
   async update<T>(change: (doc: StateDocument) => T): Promise<T> {
-    const doc = await this.read();
-    const result = change(doc);
-    await this.write(doc);
-    return result;
+    const dir = dirname(this.path);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // Loaded here: it installs exit handlers (to release its locks), which only writers need.
+    const { default: lockfile } = await import('proper-lockfile');
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(this.path, {
+        realpath: false,
+        stale: STALE_MS,
+        retries: { retries: LOCK_RETRIES, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
+        // Compromised only when a hold outlives STALE_MS (a frozen process): its write still lands
+        // atomically; throwing from a timer, the library's default, would kill the command instead.
+        onCompromised: () => undefined,
+      });
+    } catch (error) {
+      throw new StateError('state_locked', `session state ${this.path} is locked by another obtpp command (${(error as Error).message}); try again, or remove ${this.path}.lock if no obtpp runs`, { cause: error });
+    }
+    try {
+      const doc = await this.read();
+      const result = change(doc);
+      await this.write(doc);
+      return result;
+    } finally {
+      await release().catch(() => undefined);
+    }
   }
 
   private async write(doc: StateDocument): Promise<void> {
@@ -148,5 +179,27 @@ export class StateFile {
 }
 
 export function emptyProfileState(id: { profile: string; baseUrl: string; clientId: string; variant: Variant }): ProfileState {
-  return { ...id, current: {}, consents: {}, tokens: {}, clientCredentials: {} };
+  return { ...id, current: idMap(), consents: idMap(), tokens: idMap(), clientCredentials: idMap() };
+}
+
+/**
+ * An object keyed by ids the bank chose, without a prototype: a consent id `__proto__` is then an
+ * entry like any other (on a plain object it would replace the prototype and vanish from the
+ * file), and `constructor` or `toString` finds no inherited function.
+ */
+export function idMap<T>(entries?: Record<string, T>): Record<string, T> {
+  const map = Object.create(null) as Record<string, T>;
+  if (entries && typeof entries === 'object') for (const [k, v] of Object.entries(entries)) map[k] = v;
+  return map;
+}
+
+/** The state as read, with every id-keyed object an idMap. */
+function withIdMaps(doc: StateDocument): StateDocument {
+  const profiles = idMap<ProfileState>();
+  for (const [key, ps] of Object.entries(doc.profiles)) {
+    profiles[key] = ps && typeof ps === 'object'
+      ? { ...ps, current: idMap(ps.current), consents: idMap(ps.consents), tokens: idMap(ps.tokens), clientCredentials: idMap(ps.clientCredentials) }
+      : ps;
+  }
+  return { ...doc, profiles };
 }

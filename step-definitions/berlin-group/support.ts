@@ -13,6 +13,7 @@ import {
   accountsOf, bgHeaders, buildConsent, consentIdOf, isoDate, judgeBg, judgeBgError, linkOf,
   type AccountAccess, type BgSchemaName, type ConsentRequestBody,
 } from '../../src/dialects/berlin-group/index.ts';
+import { AuthorisationError } from '../../src/errors.ts';
 import { ConformanceWorld, NotJudgeable } from '../support/world.ts';
 import { describeAnswer, violationWithProblems, warn, type BodyJudgement } from '../support/judge.ts';
 
@@ -148,12 +149,15 @@ export async function sca(world: ConformanceWorld, resource: { id: string; creat
       stepTimeoutMs: p.timeouts.browserStepMs,
       totalTimeoutMs: p.timeouts.authorisationMs,
       evidenceDir: ctx.params.evidenceDir,
+      urlName: 'scaRedirect',
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
     }), 2);
     resource.selected = [...journey.selectedAccounts];
     resource.offered = journey.offeredAccounts.map((a) => a.id);
   } catch (error) {
     if (error instanceof NotJudgeable) throw error;
+    // A link or page the browser refused to open (file:, data:, chrome: …) is the bank's fault: a failed verdict, not an incomplete run.
+    if (error instanceof AuthorisationError && error.oauthError === 'unsafe_url') throw world.violation(`the PSU's SCA was refused: ${error.message}`);
     throw world.blocked(undefined, `the PSU's SCA could not be completed: ${(error as Error).message.split('\n')[0]}`);
   }
 }

@@ -2,7 +2,7 @@ import { World, setWorldConstructor, setDefaultTimeout, type IWorldOptions } fro
 import { randomUUID } from 'node:crypto';
 import type { Variant, Fn } from '../../src/profile/types.ts';
 import type { ApiResult, TppClient } from '../../src/client/operations.ts';
-import { NotApplicableError } from '../../src/client/operations.ts';
+import { NotApplicableError, UnusableIdError } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 import { HttpError, ObtppError } from '../../src/errors.ts';
 import type { TokenSet } from '../../src/auth/index.ts';
@@ -154,6 +154,8 @@ export class ConformanceWorld extends World<RunParameters> {
     } catch (error) {
       if (error instanceof NotApplicableError) throw error;
       if (error instanceof HttpError) throw this.violation(`${what}: the bank gave no usable answer: ${error.message}`);
+      // An id from the bank's own answer that cannot be a path segment ('..', 900 KB): the bank broke the rule.
+      if (error instanceof UnusableIdError) throw this.violation(`${what}: ${error.message}`);
       throw error;
     }
   }

@@ -1,6 +1,8 @@
-import { writeFile, chmod, mkdtemp, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { listFaults, parseFaults } from '../../sandbox/faults.ts';
 import { listBgFaults, parseBgFaults } from '../../sandbox/berlin-group/faults.ts';
@@ -26,6 +28,9 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
   const faults = [...(bg ? parseBgFaults(flags.fault) : parseFaults(flags.fault))];
 
+  const profileFile = flags.writeProfile ? resolve(io.cwd, flags.writeProfile) : undefined;
+  if (profileFile) await refuseLink(profileFile);
+
   // oidc-provider is heavy: loaded only when a sandbox really starts.
   const { startSandbox } = await import('../../sandbox/index.ts');
   const dialect = flags.dialect ?? 'obie';
@@ -39,12 +44,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
       caFile = join(caDir, 'ca.pem');
       await writeFile(caFile, sb.tls.caPem, { mode: 0o644, flag: 'wx' });
     }
-    let profileFile: string | undefined;
-    if (flags.writeProfile) {
-      profileFile = resolve(io.cwd, flags.writeProfile);
-      await writeFile(profileFile, await profileText(profileFile, sb.profile()), { mode: 0o600 });
-      await chmod(profileFile, 0o600);
-    }
+    if (profileFile) await writeSecretFile(profileFile, await profileText(profileFile, sb.profile()));
     const err = (line = '') => io.stderr.write(line + '\n');
     err('==================================================================');
     err(' SANDBOX — not a bank. In-memory state, keys made at start, and the');
@@ -92,6 +92,36 @@ function printFaults(io: Io, json: boolean, faults: ReturnType<typeof listFaults
   const width = Math.max(...faults.map((f) => f.name.length));
   io.stdout.write(`${'FAULT'.padEnd(width)}  RULE    WHAT THE SANDBOX DOES WRONG\n`);
   for (const f of faults) io.stdout.write(`${f.name.padEnd(width)}  ${f.rule.padEnd(6)}  ${f.description}\n`);
+}
+
+/** A symlink at the profile's path is refused: the profile's secrets would go wherever it points. */
+async function refuseLink(file: string): Promise<void> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info?.isSymbolicLink()) throw new UsageError(`--write-profile ${file} is a symbolic link: obtpp does not write the profile's secrets through one (remove it, or name another file)`);
+  if (info && !info.isFile()) throw new UsageError(`--write-profile ${file} exists and is not a regular file`);
+}
+
+/**
+ * Writes a file of secrets, 0600 from its creation: into a new file next to it (exclusive, never
+ * following a link), then renamed over the path, which replaces whatever name is there (a link
+ * put there since the check included) instead of writing through it.
+ */
+async function writeSecretFile(file: string, text: string): Promise<void> {
+  await refuseLink(file);
+  const tmp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.chmod(0o600);
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw new UsageError(`--write-profile ${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
 }
 
 /** The profile as its file name says: JSON for .json, else YAML with a comment saying what it is. */
