@@ -3,6 +3,8 @@
  * Two layers: fields that are secret by name (tokens, secrets, passwords, assertions, private-key
  * members), and any known secret value wherever it appears in any string.
  */
+import { createPrivateKey } from 'node:crypto';
+
 export const REDACTED = '[REDACTED]';
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -28,6 +30,8 @@ export function isSecretField(name: string): boolean {
   return SECRET_FIELDS.has(name) || SECRET_FIELDS_ANY_CASE.has(name.toLowerCase());
 }
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
+const PEM_PRIVATE_ONE = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+const JWK_PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 const JWT_LIKE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 
 export class Redactor {
@@ -55,11 +59,20 @@ export class Redactor {
     // A key's PEM also travels with its line breaks written `\n` (JSON), or folded away.
     if (secret.includes('\n')) forms.push(secret.replace(/\r?\n/g, ''));
     for (const f of forms) if (f.length >= 4) this.secrets.add(f);
+    // A private key in PEM: its JWK private members are the same secret, spelled otherwise.
+    if (PEM_PRIVATE_ONE.test(secret)) {
+      try {
+        const jwk = createPrivateKey(secret).export({ format: 'jwk' }) as Record<string, unknown>;
+        for (const m of JWK_PRIVATE) if (typeof jwk[m] === 'string') this.add(jwk[m] as string);
+      } catch {
+        /* not a key Node can read */
+      }
+    }
     // A private JWK: each private member is a secret of its own (an echo may quote just `d`).
     if (secret.trimStart().startsWith('{')) {
       try {
         const jwk = JSON.parse(secret) as Record<string, unknown>;
-        for (const m of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']) if (typeof jwk[m] === 'string') this.add(jwk[m] as string);
+        for (const m of JWK_PRIVATE) if (typeof jwk[m] === 'string') this.add(jwk[m] as string);
       } catch {
         /* not a JWK */
       }

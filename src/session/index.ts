@@ -146,7 +146,16 @@ export class Session {
 
   async read(): Promise<ProfileState> {
     const doc = await this.state.read();
-    return doc.profiles[this.key] ?? emptyProfileState(this.identity);
+    const ps = doc.profiles[this.key] ?? emptyProfileState(this.identity);
+    // Every token and secret the session holds is scrubbed from whatever this command shows,
+    // whether or not the command uses it (a bank may echo any of them).
+    for (const t of [...Object.values(ps.tokens), ...Object.values(ps.clientCredentials)]) {
+      this.http.redactor.add(t?.accessToken);
+      this.http.redactor.add(t?.refreshToken);
+    }
+    this.http.redactor.add(ps.registration?.clientSecret);
+    this.http.redactor.add(ps.registration?.registrationAccessToken);
+    return ps;
   }
 
   async update<T>(change: (ps: ProfileState) => T): Promise<T> {
@@ -266,6 +275,7 @@ export class Session {
     if (!token) throw new StateError('not_authorised', `consent ${consentId} is not authorised yet: run obtpp consent authorise ${consentId}`);
     if (!token.refreshToken) throw new StateError('no_refresh_token', `consent ${consentId} has no refresh token: run obtpp consent authorise ${consentId}`);
     this.http.redactor.add(token.refreshToken);
+    this.http.redactor.add(token.accessToken);
     let tokens: TokenSet;
     try {
       tokens = await (await this.auth()).refresh(token.refreshToken);

@@ -20,6 +20,7 @@ export async function withSession<T>(io: Io, flags: CommonFlags, work: (session:
   // profile's secrets and every token and secret learned from the bank since.
   out.redact = (text) => session.http.redactor.text(text);
   try {
+    await session.read(); // teaches the redactor the tokens and secrets the session holds
     return await work(session, out);
   } catch (error) {
     throw session.http.redactor.error(error);
