@@ -305,6 +305,12 @@ export class Session {
     if (result.signature && !result.signature.valid) {
       this.warn?.(`WARNING: the bank's x-jws-signature on ${result.exchange.method} ${result.exchange.url} does not hold (UK.OBIE.Signature.${result.signature.code}): ${result.signature.problem}`);
     }
+    const unusable = result.exchange.response?.note;
+    if (expected.includes(result.status) && unusable) {
+      // An answer that is JSON obtpp will not walk (nested too deep): the bank's error, in one line.
+      const path = result.exchange.url.startsWith(this.client.baseUrl) ? result.exchange.url.slice(this.client.baseUrl.length) || '/' : result.exchange.url;
+      throw new BankError(result.status, `the bank answered ${result.exchange.method} ${path} with ${result.status} and a body obtpp cannot use (${unusable})`, { exchange: result.exchange });
+    }
     if (expected.includes(result.status)) return result;
     throw refusal(this.client.baseUrl, result, this.http);
   }

@@ -6,8 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listenLoopback } from '../helpers/loopback.ts';
 
-/** How a path answers, instead of an echo: a huge streamed body, or JSON nested too deep. */
-export type Abuse = 'huge' | 'deep';
+/**
+ * How a path answers, instead of an echo: `huge` a streamed body of hugeBytes (200 MB), `deep` JSON
+ * nested 100 000 levels, `big` valid JSON of ~900 KB (under the 1 MiB cap, over any evidence cap).
+ */
+export type Abuse = 'huge' | 'deep' | 'big';
 
 export interface HostileOptions {
   /** The text every error answer carries (in error_description, Message, and extra members). */
@@ -16,6 +19,10 @@ export interface HostileOptions {
   headers?: Record<string, string>;
   /** Per endpoint: answer with abuse instead of the usual. */
   abuse?: Partial<Record<'discovery' | 'token' | 'resource', Abuse>>;
+  /** API paths (by the end of the path) answered with abuse, before `abuse.resource`. */
+  paths?: Record<string, Abuse>;
+  /** Client credentials granted for every scope (else only `accounts`). */
+  grantAll?: boolean;
   /** Bytes of a huge answer (default 200 MB). */
   hugeBytes?: number;
 }
@@ -46,15 +53,21 @@ export async function startHostileBank(o: HostileOptions): Promise<HostileBank> 
   const abuse = async (res: ServerResponse, how: Abuse) => {
     res.writeHead(200, { 'content-type': 'application/json', ...(o.headers ?? {}) });
     if (how === 'deep') return void res.end('['.repeat(DEEP) + ']'.repeat(DEEP));
+    if (how === 'big') return void res.end(JSON.stringify({ Data: { pad: Array.from({ length: 900 }, (_v, i) => `${i}:${'y'.repeat(1000)}`) } }));
     // Streamed (no Content-Length), so that only reading tells how big it is.
     const total = o.hugeBytes ?? 200 * 1024 * 1024;
     const chunk = Buffer.from('{"pad":"' + 'x'.repeat(64 * 1024 - 10) + '"}');
     res.write('[');
     let closed = false;
-    res.on('close', () => (closed = true));
+    let wake: () => void = () => undefined;
+    res.on('close', () => {
+      closed = true;
+      wake();
+    });
+    res.on('drain', () => wake());
     while (!closed && hugeWritten < total) {
       hugeWritten += chunk.length;
-      if (!res.write(chunk)) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+      if (!res.write(chunk)) await new Promise<void>((r) => (wake = r));
       if (!closed) res.write(',');
     }
     res.end('{}]');
@@ -89,12 +102,14 @@ export async function startHostileBank(o: HostileOptions): Promise<HostileBank> 
         const grant = form.get('grant_type');
         if (grant === 'refresh_token') return send(res, 400, { error: 'invalid_request', error_description: `refresh token ${form.get('refresh_token')} is not valid here; ${o.echo}` });
         // One scope gets a token (so that the API is reached), the others an error echoing everything.
-        if (grant === 'client_credentials' && /\baccounts\b/.test(form.get('scope') ?? '')) return send(res, 200, { access_token: ccToken, token_type: 'Bearer', expires_in: 300, scope: 'accounts' });
+        if (grant === 'client_credentials' && (o.grantAll || /\baccounts\b/.test(form.get('scope') ?? ''))) return send(res, 200, { access_token: ccToken, token_type: 'Bearer', expires_in: 300, scope: 'accounts' });
         return send(res, 400, { error: 'invalid_client', error_description: o.echo, echo: o.echo });
       }
       if (url.pathname === '/par') return send(res, 400, { error: 'invalid_request', error_description: o.echo });
       if (url.pathname === '/register') return send(res, 400, { error: 'invalid_software_statement', error_description: o.echo });
       if (url.pathname === '/jwks') return send(res, 500, { error: 'server_error', error_description: o.echo });
+      const byPath = Object.entries(o.paths ?? {}).find(([end]) => url.pathname.endsWith(end));
+      if (byPath) return void abuse(res, byPath[1]);
       if (o.abuse?.resource) return void abuse(res, o.abuse.resource);
       // The API echoes the request's own token too.
       const told = `${o.echo} | your token: ${req.headers.authorization ?? 'none'}`;
