@@ -21,6 +21,8 @@ export interface HostileOptions {
   abuse?: Partial<Record<'discovery' | 'token' | 'resource', Abuse>>;
   /** API paths (by the end of the path) answered with abuse, before `abuse.resource`. */
   paths?: Record<string, Abuse>;
+  /** API paths (by the end of the path) answered 200 with this JSON. */
+  answers?: Record<string, unknown>;
   /** Client credentials granted for every scope (else only `accounts`). */
   grantAll?: boolean;
   /** Bytes of a huge answer (default 200 MB). */
@@ -108,6 +110,8 @@ export async function startHostileBank(o: HostileOptions): Promise<HostileBank> 
       if (url.pathname === '/par') return send(res, 400, { error: 'invalid_request', error_description: o.echo });
       if (url.pathname === '/register') return send(res, 400, { error: 'invalid_software_statement', error_description: o.echo });
       if (url.pathname === '/jwks') return send(res, 500, { error: 'server_error', error_description: o.echo });
+      const answer = Object.entries(o.answers ?? {}).find(([end]) => url.pathname.endsWith(end));
+      if (answer) return send(res, 200, answer[1]);
       const byPath = Object.entries(o.paths ?? {}).find(([end]) => url.pathname.endsWith(end));
       if (byPath) return void abuse(res, byPath[1]);
       if (o.abuse?.resource) return void abuse(res, o.abuse.resource);
