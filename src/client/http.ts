@@ -208,14 +208,14 @@ export class HttpClient {
       const declared = Number(resHeaders['content-length']);
       if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
         discard(res.body);
-        throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (Content-Length ${declared})`);
+        throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (Content-Length ${declared}): cut at the limit (limits.maxBodyBytes)`);
       }
       const chunks: Buffer[] = [];
       for await (const chunk of res.body) {
         bytes += (chunk as Buffer).length;
         if (bytes > this.maxBodyBytes) {
           discard(res.body);
-          throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (read ${bytes} before stopping)`);
+          throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (read ${bytes} before stopping): cut at the limit (limits.maxBodyBytes)`);
         }
         chunks.push(chunk as Buffer);
       }
