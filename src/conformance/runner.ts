@@ -226,6 +226,7 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     await writeReports(reportDir, summary);
     summaryWritten = true;
     await options.afterReports?.({ summary, reportDir, profile: bankProfile });
+    return summary;
   };
   const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
   try {
@@ -362,13 +363,14 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     if (signal?.aborted) throw new Interrupted();
 
     const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
-    const summary = options.transformSummary ? options.transformSummary(built) : built;
-    const foreign = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
+    const transformed = options.transformSummary ? options.transformSummary(built) : built;
+    const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
     await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses(), foreign);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
     for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), runRedactor);
-    await finish(summary);
+    // The summary as written (redacted) is the one returned, printed (--json) and judged.
+    const summary = await finish(transformed);
     const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, options.strict);
     const result: ConformanceResult = { summary, reportDir, exitCode };
     emit({ type: 'done', result });
@@ -388,8 +390,7 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
     const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
     (built as { verdict: string }).verdict = 'interrupted';
-    const summary = options.transformSummary ? options.transformSummary(built) : built;
-    await finish(summary);
+    const summary = await finish(options.transformSummary ? options.transformSummary(built) : built);
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
     emit({ type: 'done', result });
     return result;

@@ -125,7 +125,7 @@ test('a bank echoing every secret from every endpoint: no secret in any artefact
   // conform: discovery (echo in a member and in headers), the token endpoint (client credentials),
   // the registration endpoint (DCR-01, DCR-02), the API's consent endpoints (AIS-01, with the
   // token it issued; COF-01, whose token it refuses).
-  runs.push(await run(['conform', '--profile', profilePath, '--report-dir', reportDir, '--tags', '@DCR-01 or @DCR-02 or @COF-01 or @AIS-01', '--verbose'], runEnv));
+  runs.push(await run(['conform', '--profile', profilePath, '--report-dir', reportDir, '--tags', '@DCR-01 or @DCR-02 or @COF-01 or @AIS-01', '--json'], runEnv));
   runs.push(await run(['register', ...common, '--verbose'], runEnv));
   runs.push(await run(['token', 'refresh', ...common, '--verbose'], runEnv));
   runs.push(await run(['consent', 'authorise', 'aac-hostile-1', ...common, '--verbose'], runEnv));
