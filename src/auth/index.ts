@@ -502,6 +502,8 @@ function discoveryError(error: unknown, server: URL, exchange: Exchange | undefi
     ? `answered ${response.status}`
     : !response.json
       ? `answered ${response.status} with ${contentType ? contentType : 'no content type'}, not a JSON discovery document`
+      : typeof response.body === 'string'
+        ? `answered ${response.status} with a JSON document of ${response.bytes} bytes that obtpp cannot use (${(error as Error)?.message ?? 'rejected'})`
       : typeof response.body !== 'object' || response.body === null || typeof (response.body as { issuer?: unknown }).issuer !== 'string'
         ? `answered ${response.status} with JSON that is not a discovery document (no issuer)`
         : `answered ${response.status} with a discovery document obtpp cannot use (${(error as Error)?.message ?? 'rejected'})`;

@@ -95,7 +95,7 @@ export class Redactor {
     for (let depth = 0; e && typeof e === 'object' && !seen.has(e) && depth < 6; depth++) {
       seen.add(e);
       const o = e as Record<string, unknown>;
-      for (const key of ['message', 'stack', 'error_description', 'error']) {
+      for (const key of ['message', 'stack', 'error_description', 'error', 'code', 'oauthError', 'hint']) {
         if (typeof o[key] === 'string') {
           try {
             o[key] = this.text(o[key] as string);
