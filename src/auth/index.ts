@@ -181,7 +181,7 @@ export class Auth {
         discovered.set(key, { metadata: { ...config.serverMetadata() }, at: Date.now() });
       }
     } catch (error) {
-      throw mapError(error, 'discovery');
+      throw http.redactor.error(mapError(error, 'discovery'));
     }
     config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
     config.timeout = Math.ceil(http.timeoutMs / 1000);
@@ -216,7 +216,7 @@ export class Auth {
       .clientCredentialsGrant(this.config, params)
       .then((res) => this.toTokenSet(res, 'client_credentials'))
       .catch((error: unknown) => {
-        throw mapError(error, 'client credentials grant');
+        throw this.http.redactor.error(mapError(error, 'client credentials grant'));
       });
     this.ccCache.set(fn, p);
     p.catch(() => {
@@ -247,7 +247,7 @@ export class Auth {
       url = await this.authorizationUrl(params);
       if (par) url = await client.buildAuthorizationUrlWithPAR(this.config, url.searchParams);
     } catch (error) {
-      throw mapError(error, par ? 'the pushed authorization request' : 'building the authorization request');
+      throw this.http.redactor.error(mapError(error, par ? 'the pushed authorization request' : 'building the authorization request'));
     }
     return { url: url.href, state, nonce, ...(codeVerifier ? { codeVerifier } : {}), intentId, fn, redirectUri: this.profile.auth.redirectUri };
   }
@@ -347,7 +347,7 @@ export class Auth {
     try {
       return this.toTokenSet(await client.clientCredentialsGrant(config, { scope }), 'client_credentials');
     } catch (error) {
-      throw mapError(error, 'client credentials grant (registered client)');
+      throw this.http.redactor.error(mapError(error, 'client credentials grant (registered client)'));
     }
   }
 
@@ -451,7 +451,7 @@ export class Auth {
       );
       return this.toTokenSet(res, 'authorization_code');
     } catch (e) {
-      throw mapError(e, 'authorization code exchange');
+      throw this.http.redactor.error(mapError(e, 'authorization code exchange'));
     }
   }
 
@@ -464,7 +464,7 @@ export class Auth {
       const res = await client.refreshTokenGrant(this.config, refreshToken, params);
       return this.toTokenSet(res, 'refresh_token');
     } catch (error) {
-      throw mapError(error, 'refresh token grant');
+      throw this.http.redactor.error(mapError(error, 'refresh token grant'));
     }
   }
 
@@ -502,6 +502,8 @@ function discoveryError(error: unknown, server: URL, exchange: Exchange | undefi
     ? `answered ${response.status}`
     : !response.json
       ? `answered ${response.status} with ${contentType ? contentType : 'no content type'}, not a JSON discovery document`
+      : typeof response.body === 'string'
+        ? `answered ${response.status} with a JSON document of ${response.bytes} bytes that obtpp cannot use (${(error as Error)?.message ?? 'rejected'})`
       : typeof response.body !== 'object' || response.body === null || typeof (response.body as { issuer?: unknown }).issuer !== 'string'
         ? `answered ${response.status} with JSON that is not a discovery document (no issuer)`
         : `answered ${response.status} with a discovery document obtpp cannot use (${(error as Error)?.message ?? 'rejected'})`;
@@ -523,7 +525,8 @@ function isLoopback(hostname: string): boolean {
 }
 
 /**
- * openid-client's errors → the project's: an OAuth error body from the bank becomes
+ * openid-client's errors → the project's (the callers pass the result through the HttpClient's
+ * redactor: the bank's words in it may echo a secret): an OAuth error body from the bank becomes
  * AuthorisationError(<the bank's error code>); a transport failure stays the HttpClient's HttpError;
  * a failed response check (bad id_token, wrong nonce, wrong issuer) becomes AuthorisationError
  * with a code of its own.

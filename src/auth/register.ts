@@ -105,7 +105,9 @@ function learn(http: HttpClient, result: HttpResult): void {
 export function registrationFrom(result: HttpResult): Registration {
   const b = result.body as Record<string, unknown> | undefined;
   if (result.status !== 201 || typeof b?.client_id !== 'string') {
-    const error = typeof b?.error === 'string' ? `${b.error}${typeof b.error_description === 'string' ? `: ${b.error_description}` : ''}` : `HTTP ${result.status}`;
+    // The bank's words as captured (redacted): an error answer may echo the software statement.
+    const said = result.exchange.response?.body as Record<string, unknown> | undefined;
+    const error = typeof said?.error === 'string' ? `${said.error}${typeof said.error_description === 'string' ? `: ${said.error_description}` : ''}` : `HTTP ${result.status}`;
     throw new ObtppError('registration_refused', `the bank refused the registration: ${error}`, { exitCode: ExitCode.nonConformant });
   }
   const { client_secret: secret, registration_access_token: rat, ...metadata } = b;

@@ -6,6 +6,7 @@
 import type { Io } from './io.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { exchangeLine } from '../client/exchange.ts';
+import { forTerminal, inline, jsonForTerminal, painter } from './terminal.ts';
 
 /** The flags every session command takes (see withCommon). */
 export interface CommonFlags {
@@ -34,10 +35,19 @@ export interface Out {
   c: Paint;
   /** Writes the one JSON document (only with --json). */
   document(value: unknown): void;
-  /** A line on stdout (human output only). */
+  /** A line on stdout (human output only): a newline or control character in it is shown escaped. */
   line(text?: string): void;
-  /** A note on stderr (human output only). */
+  /** Several lines on stdout (a table): newlines kept, other control characters escaped (cells are escaped by `table`). */
+  block(text: string): void;
+  /** A note on stderr (human output only), one line like `line`. */
   note(text: string): void;
+  /**
+   * The last line of redaction: every text written passes through it (the session's redactor, set
+   * by withSession), so a secret a server echoed into a value the command prints is scrubbed.
+   */
+  redact: (text: string) => string;
+  /** Set by the few commands whose job is to print a secret (token show, register show --reveal). */
+  revealSecrets: boolean;
   /** Runs `work` under a spinner (interactive terminal, no --json), or silently. */
   step<T>(text: string, work: () => Promise<T>, done?: (value: T) => string): Promise<T>;
   /** Progress of a multi-step command: a ✓ line on stderr per step (none with --json). */
@@ -51,38 +61,43 @@ export async function makeOut(io: Io, flags: CommonFlags, options: { progress?: 
   let c = plain;
   if (io.color) {
     const { Chalk } = await import('chalk');
-    c = new Chalk({ level: 1 }) as unknown as Paint;
+    c = painter(new Chalk({ level: 1 }) as unknown as Paint, ['bold', 'dim', 'green', 'red', 'yellow', 'cyan']);
   }
   const spinning = io.interactive && !json;
   const ora = spinning ? (await import('ora')).default : undefined;
   const progress = options.progress === true && !json;
+  const scrub = (text: string) => (out.revealSecrets ? text : out.redact(text));
   const out: Out = {
     io,
     json,
     c,
     progress,
-    document: (value) => void io.stdout.write(JSON.stringify(value, null, 2) + '\n'),
-    line: (text = '') => void (!json && io.stdout.write(text + '\n')),
-    note: (text) => void (!json && io.stderr.write(text + '\n')),
+    redact: (text) => text,
+    revealSecrets: false,
+    document: (value) => void io.stdout.write(scrub(jsonForTerminal(value)) + '\n'),
+    line: (text = '') => void (!json && io.stdout.write(forTerminal(scrub(text), 'inline') + '\n')),
+    block: (text) => void (!json && io.stdout.write(forTerminal(scrub(text), 'block') + '\n')),
+    note: (text) => void (!json && io.stderr.write(forTerminal(scrub(text), 'inline') + '\n')),
     async step(text, work, done) {
       if (ora) {
-        const spinner = ora({ text, stream: io.stderr as NodeJS.WriteStream, isEnabled: true }).start();
+        const spinner = ora({ text: forTerminal(scrub(text), 'inline'), stream: io.stderr as NodeJS.WriteStream, isEnabled: true }).start();
         try {
           const value = await work();
-          if (progress) spinner.succeed(done ? done(value) : text);
+          if (progress) spinner.succeed(forTerminal(scrub(done ? done(value) : text), 'inline'));
           else spinner.stop();
           return value;
         } catch (error) {
-          spinner.fail(text);
+          spinner.fail(forTerminal(scrub(text), 'inline'));
           throw error;
         }
       }
       const value = await work();
-      if (progress) io.stderr.write(`${c.green('✓')} ${done ? done(value) : text}\n`);
+      if (progress) io.stderr.write(forTerminal(scrub(`${c.green('✓')} ${done ? done(value) : text}`), 'inline') + '\n');
       return value;
     },
   };
-  if (flags.verbose) out.onExchange = (ex) => io.stderr.write(renderExchange(ex, c) + '\n');
+  // Already redacted at capture; shown escaped (an answer's text may carry control characters).
+  if (flags.verbose) out.onExchange = (ex) => io.stderr.write(forTerminal(scrub(renderExchange(ex, c)), 'block') + '\n');
   return out;
 }
 
@@ -104,7 +119,8 @@ function indent(text: string, prefix: string): string {
 
 /** A plain text table: a header row (bold) and the rows, columns padded to their widest cell. */
 export function table(headers: string[], rows: Array<Array<string | undefined>>, c: Paint = plain): string {
-  const cells = rows.map((r) => headers.map((_h, i) => r[i] ?? ''));
+  // A cell is one line whatever the bank put in it: its control characters (newlines too) are shown escaped.
+  const cells = rows.map((r) => headers.map((_h, i) => inline(r[i] ?? '')));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd();
   return [c.bold(fmt(headers)), ...cells.map(fmt)].join('\n');

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ObtppError, ExitCode, ProfileError, UsageError, oneLine } from '../errors.ts';
 import type { Io } from './io.ts';
 import { version } from './version.ts';
+import { forTerminal } from './terminal.ts';
 import { defineProfile } from './define/profile.ts';
 import { defineConform } from './define/conform.ts';
 import { defineSandbox } from './define/sandbox.ts';
@@ -115,16 +116,17 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`obtpp: ${text} (see ${where ? commandPath(where) : 'obtpp'} --help)\n`);
       return ExitCode.usage;
     }
+    // An error's text may quote a bank or a file: shown escaped (one line, no control sequence).
     if (error instanceof ProfileError) {
       // One problem per line, each `profile <file>: <json-path>: <what was expected>`, so they can be grepped.
-      io.stderr.write(error.message + '\n');
-      if (error.hint) io.stderr.write(`obtpp: ${error.hint}\n`);
-    } else io.stderr.write(`obtpp: ${oneLine(error)}\n`);
+      io.stderr.write(error.message.split('\n').map((l) => forTerminal(l, 'inline')).join('\n') + '\n');
+      if (error.hint) io.stderr.write(forTerminal(`obtpp: ${error.hint}`, 'inline') + '\n');
+    } else io.stderr.write(forTerminal(`obtpp: ${oneLine(error)}`, 'inline') + '\n');
     if (error instanceof ObtppError) {
-      if (io.env.OBTPP_DEBUG && error.cause) io.stderr.write(String((error.cause as Error).stack ?? error.cause) + '\n');
+      if (io.env.OBTPP_DEBUG && error.cause) io.stderr.write(forTerminal(String((error.cause as Error).stack ?? error.cause), 'block') + '\n');
       return error.exitCode;
     }
-    if (io.env.OBTPP_DEBUG) io.stderr.write(String((error as Error)?.stack) + '\n');
+    if (io.env.OBTPP_DEBUG) io.stderr.write(forTerminal(String((error as Error)?.stack), 'block') + '\n');
     return ExitCode.cannotRun;
   }
 }

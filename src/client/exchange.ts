@@ -11,11 +11,13 @@ export interface Exchange {
   response?: {
     status: number;
     headers: Record<string, string>;
-    /** Parsed JSON when the body was JSON, else the text (cut at 4 KiB for evidence). */
+    /** Parsed JSON when the body was JSON (as text, cut, when over 16 KiB), else the text (cut at 4 KiB for evidence). */
     body?: unknown;
     /** True when the body parsed as JSON. */
     json: boolean;
     bytes: number;
+    /** Why a body that looked like JSON was not parsed (nested too deep). */
+    note?: string;
   };
   /** Set when the exchange failed below HTTP (time-out, reset, TLS, size cap). */
   error?: { code: string; message: string };

@@ -15,6 +15,8 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Values to scrub from every capture (client secret, PSU password, private key …). */
   secrets?: Iterable<string>;
+  /** A redactor shared with other clients (the lanes of one run), so a token one learns is scrubbed by all. */
+  redactor?: Redactor;
   /** Called with every captured (redacted) exchange. */
   onExchange?: (exchange: Exchange) => void;
   /** Where warnings go (stderr in the CLI). */
@@ -41,12 +43,57 @@ export interface HttpResult<T = unknown> {
 }
 
 const EVIDENCE_TEXT_LIMIT = 4096;
+/** A JSON body kept as evidence: up to this many characters of its (redacted) JSON text, else cut. */
+const EVIDENCE_JSON_LIMIT = 16 * 1024;
+/**
+ * JSON nested deeper than this is not parsed: no bank's answer needs it, and walking it (judging,
+ * redaction, JSON.stringify) would overflow the stack. It is judged as a body that is not JSON.
+ */
+export const MAX_JSON_DEPTH = 256;
 /** `a=b&c=d`: a body that is a form whatever its content type says. */
 const FORM_LIKE = /^[A-Za-z0-9_.~%-]+=[^&\s]*(&[A-Za-z0-9_.~%-]+=[^&\s]*)*$/;
 
-/** Text kept as evidence is cut at 4 KiB, always after redaction (a cut must not split a secret). */
-function evidenceText(redacted: string): string {
-  return redacted.length > EVIDENCE_TEXT_LIMIT ? redacted.slice(0, EVIDENCE_TEXT_LIMIT) + '…[cut]' : redacted;
+/**
+ * Text kept as evidence is cut at 4 KiB, always after redaction (a cut must not split a secret),
+ * with a marker saying how much was left out, so that a report stays small whatever the bank sends.
+ */
+function evidenceText(redacted: string, limit = EVIDENCE_TEXT_LIMIT): string {
+  return redacted.length > limit ? `${redacted.slice(0, limit)}…[cut: ${redacted.length - limit} more characters not kept]` : redacted;
+}
+
+/** A parsed JSON body as evidence: redacted, and cut (as text) when its JSON is over 16 KiB. */
+function evidenceJson(redactor: Redactor, parsed: unknown): unknown {
+  const redacted = redactor.json(parsed);
+  const text = JSON.stringify(redacted);
+  return text.length > EVIDENCE_JSON_LIMIT ? evidenceText(text, EVIDENCE_JSON_LIMIT) : redacted;
+}
+
+/** Whether JSON text nests arrays/objects deeper than `max` (strings skipped), without parsing it. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+/** JSON.parse that never throws: undefined for a body that is not JSON, or nested too deep to handle. */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why?: string } {
+  if (text.trim().length === 0) return { ok: false };
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { ok: false, why: `JSON nested deeper than ${MAX_JSON_DEPTH} levels, not parsed` };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
 }
 
 /**
@@ -65,8 +112,9 @@ export class HttpClient {
 
   constructor(options: HttpOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.maxBodyBytes = options.maxBodyBytes ?? 5 * 1024 * 1024;
-    this.redactor = new Redactor(options.secrets ?? []);
+    this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.redactor = options.redactor ?? new Redactor();
+    for (const secret of options.secrets ?? []) this.redactor.add(secret);
     if (options.key) this.redactor.add(options.key);
     this.onExchange = options.onExchange;
     if (options.insecure) {
@@ -160,14 +208,14 @@ export class HttpClient {
       const declared = Number(resHeaders['content-length']);
       if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
         discard(res.body);
-        throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (Content-Length ${declared})`);
+        throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (Content-Length ${declared}): cut at the limit (limits.maxBodyBytes)`);
       }
       const chunks: Buffer[] = [];
       for await (const chunk of res.body) {
         bytes += (chunk as Buffer).length;
         if (bytes > this.maxBodyBytes) {
           discard(res.body);
-          throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (read ${bytes} before stopping)`);
+          throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (read ${bytes} before stopping): cut at the limit (limits.maxBodyBytes)`);
         }
         chunks.push(chunk as Buffer);
       }
@@ -176,22 +224,16 @@ export class HttpClient {
       exchange.response = { status: res.statusCode, headers: this.redactor.headers(resHeaders), json: false, bytes };
       throw this.fail(exchange, started, error, timeoutMs);
     }
-    let parsed: unknown;
-    let isJson = false;
-    if (text.trim().length > 0) {
-      try {
-        parsed = JSON.parse(text);
-        isJson = true;
-      } catch {
-        parsed = undefined;
-      }
-    }
+    const json = parseJson(text);
+    const parsed = json.ok ? json.value : undefined;
+    const isJson = json.ok;
     exchange.response = {
       status: res.statusCode,
       headers: this.redactor.headers(resHeaders),
-      body: isJson ? this.redactor.json(parsed) : text.length ? evidenceText(this.redactor.text(text)) : undefined,
+      body: isJson ? evidenceJson(this.redactor, parsed) : text.length ? evidenceText(this.redactor.text(text)) : undefined,
       json: isJson,
       bytes,
+      ...(!json.ok && json.why ? { note: json.why } : {}),
     };
     if (resHeaders['x-fapi-interaction-id']) exchange.interactionId = { ...exchange.interactionId, received: resHeaders['x-fapi-interaction-id'] };
     exchange.timings.durationMs = Math.round(performance.now() - started);
@@ -228,25 +270,51 @@ export class HttpClient {
     } catch (error) {
       throw this.fail(exchange, started, error, this.timeoutMs);
     }
-    const text = await response.clone().text().catch(() => '');
-    let parsed: unknown;
-    let isJson = false;
-    try {
-      parsed = JSON.parse(text);
-      isJson = true;
-      this.learnTokens(parsed);
-    } catch {
-      /* not JSON */
-    }
     const resHeaders: Record<string, string> = {};
     response.headers.forEach((v, k) => (resHeaders[k] = v));
+    // The authorisation server's answers are capped like the API's: read up to the limit, then stop.
+    let bytes = 0;
+    let raw: Buffer;
+    try {
+      const declared = Number(resHeaders['content-length']);
+      if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new HttpError('body_too_large', `the answer of ${hostOf(url)} was cut at the limit of ${this.maxBodyBytes} bytes (limits.maxBodyBytes): it declared Content-Length ${declared}`);
+      }
+      const chunks: Buffer[] = [];
+      if (response.body) {
+        const reader = response.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          bytes += value.byteLength;
+          if (bytes > this.maxBodyBytes) {
+            await reader.cancel().catch(() => undefined);
+            throw new HttpError('body_too_large', `the answer of ${hostOf(url)} was cut at the limit of ${this.maxBodyBytes} bytes (limits.maxBodyBytes): more was coming`);
+          }
+          chunks.push(Buffer.from(value));
+        }
+      }
+      raw = Buffer.concat(chunks);
+    } catch (error) {
+      exchange.response = { status: response.status, headers: this.redactor.headers(resHeaders), json: false, bytes };
+      throw this.fail(exchange, started, error, this.timeoutMs);
+    }
+    const text = raw.toString('utf8');
+    const json = parseJson(text);
+    if (json.ok) this.learnTokens(json.value);
     exchange.response = {
       status: response.status,
       headers: this.redactor.headers(resHeaders),
-      body: isJson ? this.redactor.json(parsed) : text ? evidenceText(this.redactor.text(text)) : undefined,
-      json: isJson,
-      bytes: Buffer.byteLength(text),
+      body: json.ok ? evidenceJson(this.redactor, json.value) : text ? evidenceText(this.redactor.text(text)) : undefined,
+      json: json.ok,
+      bytes,
+      ...(!json.ok && json.why ? { note: json.why } : {}),
     };
+    // openid-client reads the answer from here: the bytes already read (a body too deep to be JSON is
+    // handed on as not JSON, which openid-client refuses like any malformed answer).
+    const body = json.ok || !json.why ? raw : Buffer.from(json.why);
+    response = new Response(response.status === 204 || response.status === 304 ? null : new Uint8Array(body), { status: response.status, statusText: response.statusText, headers: response.headers });
     exchange.timings.durationMs = Math.round(performance.now() - started);
     this.emit(exchange);
     return response;
@@ -375,6 +443,14 @@ function discard(body: Dispatcher.ResponseData['body']): void {
 
 export function newInteractionId(): string {
   return randomUUID();
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 function lower(h: Record<string, string>): Record<string, string> {

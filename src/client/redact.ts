@@ -3,6 +3,8 @@
  * Two layers: fields that are secret by name (tokens, secrets, passwords, assertions, private-key
  * members), and any known secret value wherever it appears in any string.
  */
+import { createPrivateKey } from 'node:crypto';
+
 export const REDACTED = '[REDACTED]';
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -28,6 +30,8 @@ export function isSecretField(name: string): boolean {
   return SECRET_FIELDS.has(name) || SECRET_FIELDS_ANY_CASE.has(name.toLowerCase());
 }
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
+const PEM_PRIVATE_ONE = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+const JWK_PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 const JWT_LIKE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 
 export class Redactor {
@@ -37,9 +41,81 @@ export class Redactor {
     for (const s of secrets) this.add(s);
   }
 
-  /** Remembers a secret value (a token obtained, a password, a key) so it is scrubbed everywhere. */
+  /**
+   * Remembers a secret value (a token obtained, a password, a key) so it is scrubbed everywhere,
+   * in the forms a server's echo or a report may carry it: as is, URL- and form-encoded,
+   * JSON-escaped, and base64 / base64url (a Basic header, an attachment).
+   */
   add(secret: string | undefined | null): void {
-    if (typeof secret === 'string' && secret.length >= 4) this.secrets.add(secret);
+    if (typeof secret !== 'string' || secret.length < 4 || this.secrets.has(secret)) return;
+    this.secrets.add(secret);
+    const forms = [
+      encodeURIComponent(secret),
+      new URLSearchParams({ x: secret }).toString().slice(2),
+      JSON.stringify(secret).slice(1, -1),
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(secret).toString('base64url'),
+    ];
+    // A key's PEM also travels with its line breaks written `\n` (JSON), or folded away.
+    if (secret.includes('\n')) forms.push(secret.replace(/\r?\n/g, ''));
+    for (const f of forms) if (f.length >= 4) this.secrets.add(f);
+    // A private key in PEM: its JWK private members are the same secret, spelled otherwise.
+    if (PEM_PRIVATE_ONE.test(secret)) {
+      try {
+        const jwk = createPrivateKey(secret).export({ format: 'jwk' }) as Record<string, unknown>;
+        for (const m of JWK_PRIVATE) if (typeof jwk[m] === 'string') this.add(jwk[m] as string);
+      } catch {
+        /* not a key Node can read */
+      }
+    }
+    // A private JWK: each private member is a secret of its own (an echo may quote just `d`).
+    if (secret.trimStart().startsWith('{')) {
+      try {
+        const jwk = JSON.parse(secret) as Record<string, unknown>;
+        for (const m of JWK_PRIVATE) if (typeof jwk[m] === 'string') this.add(jwk[m] as string);
+      } catch {
+        /* not a JWK */
+      }
+    }
+  }
+
+  /** The secrets learned so far (for a redactor that must scrub the same, e.g. a report writer's). */
+  known(): string[] {
+    return [...this.secrets];
+  }
+
+  /**
+   * Scrubs an error in place, and the errors of its `cause` chain: their message and stack, and the
+   * server's own words some of them carry (`error_description`, a parsed body as `cause`). Errors
+   * that quote a server's answer pass through here before anything can print them.
+   */
+  error<E>(error: E): E {
+    const seen = new Set<unknown>();
+    let e: unknown = error;
+    for (let depth = 0; e && typeof e === 'object' && !seen.has(e) && depth < 6; depth++) {
+      seen.add(e);
+      const o = e as Record<string, unknown>;
+      for (const key of ['message', 'stack', 'error_description', 'error', 'code', 'oauthError', 'hint']) {
+        if (typeof o[key] === 'string') {
+          try {
+            o[key] = this.text(o[key] as string);
+          } catch {
+            /* a read-only member: left as is */
+          }
+        }
+      }
+      const cause = o.cause;
+      if (cause && typeof cause === 'object' && !(cause instanceof Error) && !Array.isArray(cause) && seen.size < 6) {
+        try {
+          o.cause = this.json(cause);
+        } catch {
+          /* left as is */
+        }
+        break;
+      }
+      e = cause;
+    }
+    return error;
   }
 
   /**
@@ -72,9 +148,12 @@ export class Redactor {
   /** Scrubs known secrets, private-key PEM blocks and JWTs out of free text. */
   text(value: string): string {
     let out = value.replace(PEM_PRIVATE, REDACTED).replace(JWT_LIKE, REDACTED);
-    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+    // Longest first: a secret's encoded form may contain the secret itself.
+    if (this.sorted?.length !== this.secrets.size) this.sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+    for (const s of this.sorted) if (out.includes(s)) out = out.split(s).join(REDACTED);
     return out;
   }
+  private sorted?: string[];
 
   headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
     const out: Record<string, string> = {};

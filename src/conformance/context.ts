@@ -2,6 +2,7 @@ import type { AccountChoice, Profile, Variant, Fn } from '../profile/types.ts';
 import { loadProfile } from '../profile/load.ts';
 import { httpFromProfile } from '../client/factory.ts';
 import type { HttpClient } from '../client/http.ts';
+import { Redactor } from '../client/redact.ts';
 import { TppClient } from '../client/operations.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { Auth, type BeginOptions } from '../auth/index.ts';
@@ -62,9 +63,9 @@ export class Lane {
   private readonly clients = new Map<Variant, TppClient>();
   private readonly profile: Profile;
 
-  constructor(profile: Profile) {
+  constructor(profile: Profile, redactor?: Redactor) {
     this.profile = profile;
-    this.http = httpFromProfile(profile, { warn: () => undefined });
+    this.http = httpFromProfile(profile, { warn: () => undefined, ...(redactor ? { redactor } : {}) });
   }
 
   client(variant: Variant): TppClient {
@@ -116,8 +117,15 @@ export class RunContext {
   private constructor(profile: Profile, params: RunParameters) {
     this.profile = profile;
     this.params = params;
+    this.redactor = new Redactor(profile.secrets);
     this.main = this.lane();
   }
+
+  /**
+   * One redactor for every lane: a token or secret one lane learns is scrubbed from what any other
+   * shows, and the step definitions scrub every failure message with it (step-definitions/support/define.ts).
+   */
+  readonly redactor: Redactor;
 
   private static current?: Promise<RunContext>;
 
@@ -147,7 +155,7 @@ export class RunContext {
 
   /** A new lane (closed with the context). */
   lane(): Lane {
-    const lane = new Lane(this.profile);
+    const lane = new Lane(this.profile, this.redactor);
     this.lanes.push(lane);
     return lane;
   }

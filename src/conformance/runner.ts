@@ -14,6 +14,7 @@ import { lockReportDir } from './report-lock.ts';
 import { SummaryBuilder, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
+import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
 import type { PsuBrowser } from '../psu/index.ts';
@@ -156,8 +157,10 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const signal = options.signal;
+  const runRedactor = new Redactor();
   const emit = (event: ConformanceEvent) => {
     try {
+      if (event.type === 'scenario' && event.message) event = { ...event, message: runRedactor.text(event.message) };
       options.onEvent?.(event);
     } catch {
       // A broken listener must not break the run.
@@ -211,10 +214,20 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
   /** The step definitions' run context (browser, lanes), when it lives in this thread. */
   let context: { closeCurrent(): Promise<void> } | undefined;
   let bankProfile = profile;
+  /**
+   * The last line of redaction, where the reports are written: the profile's secrets (client secret,
+   * keys, PSU password, software statement, every `${env:…}` value), private-key PEM and JWTs, in
+   * every form. The step definitions scrub with the run's own redactor first (it also knows the
+   * tokens issued); this one holds whatever reaches a report by another way.
+   */
+  for (const secret of profile?.secrets ?? []) runRedactor.add(secret);
   const finish = async (summary: Summary) => {
+    for (const s of bankProfile?.secrets ?? []) runRedactor.add(s);
+    summary = JSON.parse(runRedactor.text(JSON.stringify(summary))) as Summary;
     await writeReports(reportDir, summary);
     summaryWritten = true;
     await options.afterReports?.({ summary, reportDir, profile: bankProfile });
+    return summary;
   };
   const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
   // Before anything starts: a second run on the same folder is refused, not interleaved.
@@ -235,6 +248,7 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
       await writeFile(profilePath, JSON.stringify(sb.profile('all')), { mode: 0o600 });
       // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
       bankProfile = await loadProfile(profilePath, { env, cwd });
+      for (const secret of bankProfile.secrets) runRedactor.add(secret);
       await abortable(preflight(bankProfile, env), signal);
       emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
     } else {
@@ -285,7 +299,8 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
         parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
         worldParameters: parameters as never,
         format: [
-          ['junit', rel(join(reportDir, 'junit.xml'))],
+          // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
+          [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))],
           ['message', rel(join(reportDir, 'messages.ndjson'))],
         ],
         formatOptions: { junit: { suiteName: 'obtpp conformance' } },
@@ -358,11 +373,14 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     }
 
     const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
-    const summary = options.transformSummary ? options.transformSummary(built) : built;
-    const foreign = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
+    const transformed = options.transformSummary ? options.transformSummary(built) : built;
+    const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
     await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses(), foreign);
-    await finish(summary);
+    // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
+    for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), runRedactor);
+    // The summary as written (redacted) is the one returned, printed (--json) and judged.
+    const summary = await finish(transformed);
     const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, options.strict);
     const result: ConformanceResult = { summary, reportDir, exitCode };
     emit({ type: 'done', result });
@@ -382,8 +400,7 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
     const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
     (built as { verdict: string }).verdict = 'interrupted';
-    const summary = options.transformSummary ? options.transformSummary(built) : built;
-    await finish(summary);
+    const summary = await finish(options.transformSummary ? options.transformSummary(built) : built);
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
     emit({ type: 'done', result });
     return result;
@@ -398,6 +415,18 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     }
     await unlockReportDir();
   }
+}
+
+/** Rewrites a report file through the redactor (a missing file is left missing). */
+async function redactFile(file: string, redactor: Redactor): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return;
+  }
+  const clean = redactor.text(text);
+  if (clean !== text) await writeFile(file, clean);
 }
 
 /** `work`, or Interrupted as soon as `signal` aborts (the work itself is left to finish on its own). */

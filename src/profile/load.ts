@@ -37,7 +37,7 @@ export const DEFAULTS = {
     psuIpAddress: '127.0.0.1',
   },
   timeouts: { requestMs: 10_000, browserStepMs: 10_000, authorisationMs: 60_000 },
-  limits: { maxBodyBytes: 5 * 1024 * 1024 },
+  limits: { maxBodyBytes: 1024 * 1024 },
 } as const;
 
 /** Where the built-in profiles live (profiles/ at the package root, from src/ or dist/src/). */

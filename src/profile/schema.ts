@@ -268,7 +268,7 @@ export const profileSchema = {
     },
     limits: {
       type: 'object', additionalProperties: false,
-      properties: { maxBodyBytes: { type: 'integer', minimum: 1, description: 'Largest response body read. Default 5 MiB.' } },
+      properties: { maxBodyBytes: { type: 'integer', minimum: 1, description: 'Largest body read from the bank, on every path: the API, and the authorisation server (discovery, JWKS, token, PAR, registration). A longer answer is cut at this many bytes and fails (a verdict in conform, exit 3 in the CLI). Default 1 MiB (1048576).' } },
     },
   },
 } as const;

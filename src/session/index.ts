@@ -148,7 +148,16 @@ export class Session {
 
   async read(): Promise<ProfileState> {
     const doc = await this.state.read();
-    return doc.profiles[this.key] ?? emptyProfileState(this.identity);
+    const ps = doc.profiles[this.key] ?? emptyProfileState(this.identity);
+    // Every token and secret the session holds is scrubbed from whatever this command shows,
+    // whether or not the command uses it (a bank may echo any of them).
+    for (const t of [...Object.values(ps.tokens), ...Object.values(ps.clientCredentials)]) {
+      this.http.redactor.add(t?.accessToken);
+      this.http.redactor.add(t?.refreshToken);
+    }
+    this.http.redactor.add(ps.registration?.clientSecret);
+    this.http.redactor.add(ps.registration?.registrationAccessToken);
+    return ps;
   }
 
   async update<T>(change: (ps: ProfileState) => T): Promise<T> {
@@ -271,6 +280,7 @@ export class Session {
     if (!token) throw new StateError('not_authorised', `consent ${consentId} is not authorised yet: run obtpp consent authorise ${consentId}`);
     if (!token.refreshToken) throw new StateError('no_refresh_token', `consent ${consentId} has no refresh token: run obtpp consent authorise ${consentId}`);
     this.http.redactor.add(token.refreshToken);
+    this.http.redactor.add(token.accessToken);
     let tokens: TokenSet;
     try {
       tokens = await (await this.auth()).refresh(token.refreshToken);
@@ -299,6 +309,12 @@ export class Session {
   check(result: ApiResult, expected: number[]): ApiResult {
     if (result.signature && !result.signature.valid) {
       this.warn?.(`WARNING: the bank's x-jws-signature on ${result.exchange.method} ${result.exchange.url} does not hold (UK.OBIE.Signature.${result.signature.code}): ${result.signature.problem}`);
+    }
+    const unusable = result.exchange.response?.note;
+    if (expected.includes(result.status) && unusable) {
+      // An answer that is JSON obtpp will not walk (nested too deep): the bank's error, in one line.
+      const path = result.exchange.url.startsWith(this.client.baseUrl) ? result.exchange.url.slice(this.client.baseUrl.length) || '/' : result.exchange.url;
+      throw new BankError(result.status, `the bank answered ${result.exchange.method} ${path} with ${result.status} and a body obtpp cannot use (${unusable})`, { exchange: result.exchange });
     }
     if (expected.includes(result.status)) return result;
     throw refusal(this.client.baseUrl, result, this.http);

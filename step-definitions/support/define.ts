@@ -21,6 +21,9 @@ function wrap(body: Body) {
     try {
       return await body.apply(this, args);
     } catch (error) {
+      // Every failure's text passes through the run's redactor before cucumber sees it: a message
+      // may quote a bank's answer that echoes a secret (messages.ndjson, JUnit, summary, HTML).
+      this.ctx?.redactor.error(error);
       if (error instanceof NotApplicableError) {
         this.attach(error.message, NOT_APPLICABLE_MEDIA_TYPE);
         return 'skipped';

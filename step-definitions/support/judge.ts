@@ -82,6 +82,9 @@ function answerDetails(r: ApiResult): string[] {
   if (!hasBody) {
     // 204, 401, 404, 405 and 415 come without a body by the standard; elsewhere its absence is news.
     if (r.status >= 500 || (r.status >= 200 && r.status < 300 && r.status !== 204)) details.push('no body');
+  } else if (!r.json && r.exchange.response?.note) {
+    // JSON obtpp would not walk (nested too deep): said as such, with the start of the body.
+    details.push(`body is not usable JSON (${r.exchange.response.note}): ${excerpt(r.text)}`);
   } else if (!r.json) {
     details.push(type && JSON_TYPE.test(type)
       ? `body is not JSON although its Content-Type is ${type}: ${excerpt(r.text)}`

@@ -16,8 +16,14 @@ export async function withSession<T>(io: Io, flags: CommonFlags, work: (session:
     warn: (message) => void io.stderr.write(message + '\n'),
     ...(options.dialects ? { dialects: options.dialects } : {}),
   });
+  // Everything printed, and every error, passes through the session's redactor: it knows the
+  // profile's secrets and every token and secret learned from the bank since.
+  out.redact = (text) => session.http.redactor.text(text);
   try {
+    await session.read(); // teaches the redactor the tokens and secrets the session holds
     return await work(session, out);
+  } catch (error) {
+    throw session.http.redactor.error(error);
   } finally {
     await session.close();
   }

@@ -3,6 +3,7 @@ import { runConformance, type ConformanceEvent } from '../../conformance/runner.
 import type { Summary } from '../../conformance/summary.ts';
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
+import { forTerminal, inline, jsonForTerminal, painter } from '../terminal.ts';
 
 interface Options {
   profile?: string;
@@ -37,7 +38,9 @@ export async function run(io: Io, options: Options): Promise<void> {
     ? await (await import('../../attest/gates.ts')).prepareGates(options, { env: io.env, cwd: io.cwd })
     : undefined;
   const { Chalk } = await import('chalk');
-  const c = new Chalk({ level: io.color ? 1 : 0 });
+  // obtpp's colours go through the painter, and everything written through forTerminal: a bank's
+  // text (a failure message quoting its answer) is shown escaped, never as a control sequence.
+  const c = painter(new Chalk({ level: io.color ? 1 : 0 }), ['bold', 'green', 'red', 'yellow', 'dim', 'cyan']);
 
   let done = 0;
   let failed = 0;
@@ -49,16 +52,16 @@ export async function run(io: Io, options: Options): Promise<void> {
   }
   const onEvent = (event: ConformanceEvent) => {
     if (event.type === 'note') {
-      if (spinner) spinner.text = event.message;
-      else if (!options.json && options.verbose) io.stderr.write(event.message + '\n');
+      if (spinner) spinner.text = forTerminal(event.message, 'inline');
+      else if (!options.json && options.verbose) io.stderr.write(forTerminal(event.message, 'inline') + '\n');
     } else if (event.type === 'scenario') {
       const { variant, rule, name, status, message } = event;
       done++;
       if (status === 'failed') failed++;
       const mark = status === 'passed' ? c.green('✓') : status === 'failed' ? c.red('✗') : (status as string) === 'not-judged' ? c.yellow('?') : c.yellow('-');
-      const why = (status === 'failed' || (status as string) === 'not-judged') && message ? `\n    ${(status as string) === 'not-judged' ? 'not judged: ' : ''}${message.split('\n')[0]}` : '';
-      if (spinner) spinner.text = `${done} scenarios, ${failed} failed — ${variant} ${rule} ${name}`;
-      else if (!options.json) io.stderr.write(`${mark} [${variant}] ${rule} ${name}${why}\n`);
+      const why = (status === 'failed' || (status as string) === 'not-judged') && message ? `\n    ${forTerminal(`${(status as string) === 'not-judged' ? 'not judged: ' : ''}${message.split('\n')[0]}`, 'inline')}` : '';
+      if (spinner) spinner.text = forTerminal(`${done} scenarios, ${failed} failed — ${variant} ${rule} ${name}`, 'inline');
+      else if (!options.json) io.stderr.write(`${forTerminal(`${mark} [${variant}] ${rule} ${name}`, 'inline')}${why}\n`);
     }
   };
 
@@ -100,11 +103,11 @@ export async function run(io: Io, options: Options): Promise<void> {
   io.exitCode = result.exitCode;
   const gated = await gates?.finish(result);
   if (gated) io.exitCode = gated.exitCode;
-  for (const line of gated?.stderr ?? []) io.stderr.write(line + '\n');
+  for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line, 'inline') + '\n');
   const s = result.summary;
   if (options.json) {
-    io.stdout.write(JSON.stringify(s, null, 2) + '\n');
-    for (const line of gated?.stdout ?? []) io.stderr.write(line + '\n');
+    io.stdout.write(jsonForTerminal(s) + '\n');
+    for (const line of gated?.stdout ?? []) io.stderr.write(forTerminal(line, 'inline') + '\n');
     if (result.interrupted) io.stderr.write(interruptedLine(result.interrupted, s, result.reportDir) + '\n');
     return;
   }
@@ -112,14 +115,14 @@ export async function run(io: Io, options: Options): Promise<void> {
     io.stderr.write(interruptedLine(result.interrupted, s, result.reportDir) + '\n');
     return;
   }
-  io.stdout.write(renderTable(s, c) + '\n');
-  const verdict = s.verdict === 'pass' ? c.green.bold('CONFORMANT') : (s.verdict as string) === 'incomplete' ? c.yellow.bold('INCOMPLETE') : c.red.bold('NOT CONFORMANT');
+  io.stdout.write(forTerminal(renderTable(s, c)) + '\n');
+  const verdict = s.verdict === 'pass' ? c.bold(c.green('CONFORMANT')) : (s.verdict as string) === 'incomplete' ? c.bold(c.yellow('INCOMPLETE')) : c.bold(c.red('NOT CONFORMANT'));
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
   const rules = s.totals.rules as Record<string, number>;
-  io.stdout.write(`\n${verdict}: ${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules['not-judged'] ?? 0} not judged, ${rules['not-applicable'] ?? 0} not applicable, ${rules.skipped ?? 0} skipped — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s${s.totals.warnings ? `, ${s.totals.warnings} SHOULD warnings` : ''}\n`);
+  io.stdout.write(forTerminal(`\n${verdict}: ${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules['not-judged'] ?? 0} not judged, ${rules['not-applicable'] ?? 0} not applicable, ${rules.skipped ?? 0} skipped — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s${s.totals.warnings ? `, ${s.totals.warnings} SHOULD warnings` : ''}`) + '\n');
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,junit.xml,report.html,messages.ndjson}\n`);
-  for (const line of gated?.stdout ?? []) io.stdout.write(line + '\n');
+  for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line, 'inline') + '\n');
 }
 
 /** The one line an interrupted run leaves on stderr. */
@@ -157,7 +160,7 @@ function renderTable(summary: Summary, c: any): string {
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));
   if (failures.length) {
     lines.push('', c.bold('Failures:'));
-    for (const { v, f } of failures.slice(0, 20)) lines.push(`  [${v}] ${f.scenario}\n    step: ${f.step}\n    ${f.message.split('\n').join('\n    ')}`);
+    for (const { v, f } of failures.slice(0, 20)) lines.push(`  [${v}] ${f.scenario}\n    step: ${f.step}\n    ${f.message.split('\n').map((l) => inline(l)).join('\n    ')}`);
     if (failures.length > 20) lines.push(`  … and ${failures.length - 20} more in summary.json`);
   }
   // Rules the profile says the bank does not offer (a variant's own gaps are plain from the table).

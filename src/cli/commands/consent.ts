@@ -279,7 +279,7 @@ export async function list(io: Io, flags: CommonFlags): Promise<void> {
       out.line(`no consents yet for ${session.profile.name} (variant ${session.variant}); create one: obtpp consent create ais`);
       return;
     }
-    out.line(table(['', 'CONSENT', 'KIND', 'STATUS', 'CREATED', 'EXPIRES', 'TOKEN', 'WHAT'], rows.map((r) => [
+    out.block(table(['', 'CONSENT', 'KIND', 'STATUS', 'CREATED', 'EXPIRES', 'TOKEN', 'WHAT'], rows.map((r) => [
       r.current ? '*' : '', r.id, r.fn, r.status, when(r.createdAt), r.expiration ? when(r.expiration) : '—', r.token, summary(r),
     ]), out.c));
     out.line(out.c.dim('* the current consent of its kind (used when --consent is not given)'));

@@ -42,13 +42,13 @@ export function printAccounts(out: Out, body: unknown): void {
     return [str(a, 'AccountId'), str(a, 'Nickname') ?? str(id, 'Name') ?? str(a, 'Description'), str(a, 'Currency'), str(a, 'AccountSubType'), str(a, 'AccountType'), str(id, 'Identification')];
   });
   if (rows.length === 0) return out.line('no accounts');
-  out.line(table(['ACCOUNT', 'NAME', 'CCY', 'SUBTYPE', 'TYPE', 'IDENTIFICATION'], rows, out.c));
+  out.block(table(['ACCOUNT', 'NAME', 'CCY', 'SUBTYPE', 'TYPE', 'IDENTIFICATION'], rows, out.c));
 }
 
 export function printBalances(out: Out, body: unknown): void {
   const rows = balancesOf(body).map((b) => [str(b, 'Type'), signed(str(b, 'Amount', 'Amount'), str(b, 'CreditDebitIndicator')), str(b, 'Amount', 'Currency'), cd(str(b, 'CreditDebitIndicator')), str(b, 'DateTime')]);
   if (rows.length === 0) return out.line('no balances');
-  out.line(table(['TYPE', 'AMOUNT', 'CCY', 'C/D', 'DATETIME'], rows, out.c));
+  out.block(table(['TYPE', 'AMOUNT', 'CCY', 'C/D', 'DATETIME'], rows, out.c));
 }
 
 export function printTransactions(out: Out, body: unknown, limit = Infinity): void {
@@ -59,7 +59,7 @@ export function printTransactions(out: Out, body: unknown, limit = Infinity): vo
     str(t, 'Status'), str(t, 'TransactionId'), str(t, 'TransactionInformation') ?? str(t, 'TransactionReference') ?? '',
   ]);
   if (rows.length === 0) return out.line('no transactions');
-  out.line(table(['BOOKED', 'C/D', 'AMOUNT', 'STATUS', 'ID', 'INFORMATION'], rows, out.c));
+  out.block(table(['BOOKED', 'C/D', 'AMOUNT', 'STATUS', 'ID', 'INFORMATION'], rows, out.c));
   if (all.length > rows.length) out.line(out.c.dim(`… ${all.length - rows.length} more (obtpp transactions ACCOUNT --json for all)`));
 }
 
@@ -91,7 +91,7 @@ export function printBgAccounts(out: Out, list: Record<string, unknown>[]): void
   const s = (a: Record<string, unknown>, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
   const rows = list.map((a) => [s(a, 'resourceId'), s(a, 'name') ?? s(a, 'displayName') ?? s(a, 'ownerName'), s(a, 'currency'), s(a, 'cashAccountType'), s(a, 'iban') ?? s(a, 'bban')]);
   if (rows.length === 0) return out.line('no accounts');
-  out.line(table(['ACCOUNT', 'NAME', 'CCY', 'TYPE', 'IBAN'], rows, out.c));
+  out.block(table(['ACCOUNT', 'NAME', 'CCY', 'TYPE', 'IBAN'], rows, out.c));
 }
 
 export async function balances(io: Io, accountId: string, flags: DataFlags): Promise<void> {
@@ -164,7 +164,7 @@ const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.
 export function printBgBalances(out: Out, body: unknown): void {
   const rows = bgBalancesOf(body).map((b) => [str(b, 'balanceType'), str(b, 'balanceAmount', 'amount'), str(b, 'balanceAmount', 'currency'), str(b, 'referenceDate') ?? str(b, 'lastChangeDateTime')]);
   if (rows.length === 0) return out.line('no balances');
-  out.line(table(['TYPE', 'AMOUNT', 'CCY', 'DATE'], rows, out.c));
+  out.block(table(['TYPE', 'AMOUNT', 'CCY', 'DATE'], rows, out.c));
 }
 
 /** NextGenPSD2 `transactions.booked[]` and `pending[]`: debits carry negative amounts. */
@@ -176,6 +176,6 @@ export function printBgTransactions(out: Out, body: unknown, limit = Infinity): 
     str(t, 'transactionId'), str(t, 'creditorName') ?? str(t, 'debtorName') ?? '', str(t, 'remittanceInformationUnstructured') ?? '',
   ]);
   if (rows.length === 0) return out.line('no transactions');
-  out.line(table(['BOOKED', 'STATUS', 'AMOUNT', 'ID', 'COUNTERPARTY', 'INFORMATION'], rows, out.c));
+  out.block(table(['BOOKED', 'STATUS', 'AMOUNT', 'ID', 'COUNTERPARTY', 'INFORMATION'], rows, out.c));
   if (all.length > rows.length) out.line(out.c.dim(`… ${all.length - rows.length} more (obtpp transactions ACCOUNT --json for all)`));
 }

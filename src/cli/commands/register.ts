@@ -50,6 +50,7 @@ export async function show(io: Io, flags: CommonFlags & { reveal?: boolean; remo
       remote = hideSecrets(r.body, flags.reveal === true);
     }
     const doc = { ...view(stored, flags.reveal === true), ...(remote !== undefined ? { remote } : {}) };
+    out.revealSecrets = flags.reveal === true;
     if (out.json) return out.document(doc);
     print(out, doc);
   });
@@ -62,7 +63,7 @@ export async function update(io: Io, flags: CommonFlags): Promise<void> {
     const changes = updatableMetadata(session.profile);
     const r = await out.step(`updating registration ${stored.clientId}`, () => updateRegistration(session.http, asRegistration(stored), changes));
     if (r.status !== 200) {
-      const b = r.body as { error?: unknown; error_description?: unknown } | undefined;
+      const b = r.exchange.response?.body as { error?: unknown; error_description?: unknown } | undefined;
       const why = typeof b?.error === 'string' ? ` (${b.error}${typeof b.error_description === 'string' ? `: ${b.error_description}` : ''})` : '';
       throw new UsageError(`the bank answered the registration update with ${r.status}${why}; the registration is unchanged in the session state`);
     }

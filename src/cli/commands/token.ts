@@ -22,6 +22,8 @@ export async function show(io: Io, flags: TokenFlags): Promise<void> {
       ...(t.scope ? { scope: t.scope } : {}),
       ...(t.intentId ? { intentId: t.intentId } : {}),
     };
+    // This command's job is to print the tokens: the last line of redaction stands aside.
+    out.revealSecrets = true;
     if (out.json) return out.document(doc);
     out.line(`${FN_NAMES[record.fn]} ${record.id}`);
     out.line(`access_token   ${t.accessToken}`);

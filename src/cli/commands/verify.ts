@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Io } from '../io.ts';
 import { verifyAttestation } from '../../attest/attest.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
+import { forTerminal, jsonForTerminal } from '../terminal.ts';
 
 interface Options {
   key?: string;
@@ -31,17 +32,17 @@ export async function run(io: Io, dir: string, options: Options): Promise<void> 
   if (options.json) {
     const { manifest, ...rest } = result;
     const out = { ...rest, attested: manifest ? { tool: manifest.tool, standard: manifest.standard, profile: manifest.profile, run: manifest.run, signedAt: manifest.signedAt, files: manifest.files.length } : undefined };
-    io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    io.stdout.write(jsonForTerminal(out) + '\n');
     return;
   }
   if (result.signature !== 'valid' || !result.manifest) {
-    io.stdout.write(`NOT VERIFIED: ${result.problem}\n`);
+    io.stdout.write(forTerminal(`NOT VERIFIED: ${result.problem}`, 'inline') + '\n');
     return;
   }
   const m = result.manifest;
   if (!result.ok) {
-    io.stdout.write(`NOT VERIFIED: ${result.problem}\n`);
-    for (const x of (result.mismatches ?? []).slice(1, 10)) io.stdout.write(`  also ${x.reason}: ${x.file}\n`);
+    io.stdout.write(forTerminal(`NOT VERIFIED: ${result.problem}`, 'inline') + '\n');
+    for (const x of (result.mismatches ?? []).slice(1, 10)) io.stdout.write(forTerminal(`  also ${x.reason}: ${x.file}`, 'inline') + '\n');
     io.stdout.write(`(the signature holds, kid ${result.kid}: the folder is not what was signed)\n`);
     return;
   }
@@ -57,5 +58,5 @@ export async function run(io: Io, dir: string, options: Options): Promise<void> 
   for (const r of [...by('failed'), ...by('waived'), ...by('not-judged')]) lines.push(`  [${r.variant}] ${r.id} ${r.status}`);
   // A rule signed as passed on part of its scenarios reads as it was signed, never as a plain pass.
   for (const r of m.rules.filter((x) => x.status === 'passed' && x.verdict)) lines.push(`  [${r.variant}] ${r.id} ${r.verdict}`);
-  io.stdout.write(lines.join('\n') + '\n');
+  io.stdout.write(forTerminal(lines.join('\n')) + '\n');
 }
