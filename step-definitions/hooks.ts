@@ -1,7 +1,7 @@
 import { Before, After, AfterAll, Status } from '@cucumber/cucumber';
 import { readFile } from 'node:fs/promises';
 import { RunContext } from '../src/conformance/context.ts';
-import { NotApplicableError, VARIANT_OPERATIONS, type Operation } from '../src/client/operations.ts';
+import { NotApplicableError, type Operation } from '../src/client/operations.ts';
 import { NOT_APPLICABLE_MEDIA_TYPE } from './support/define.ts';
 import { ConformanceWorld } from './support/world.ts';
 import { ruleIdOf } from '../src/conformance/rule-id.ts';
@@ -73,7 +73,7 @@ Before(async function (this: ConformanceWorld, { pickle }) {
   // does not offer is not applicable before any set-up (the debtor account, a journey) runs.
   if (!tags.some((t) => t.startsWith('@dialect-'))) {
     const missing = consentOperationsOf(tags, pickle.steps.map((s) => s.text))
-      .find((op) => VARIANT_OPERATIONS[this.variant].has(op) && !this.client.supports(op));
+      .find((op) => this.client.inVariant(op) && !this.client.supports(op));
     if (missing) {
       this.attach(this.client.unsupported(missing).message, NOT_APPLICABLE_MEDIA_TYPE);
       return 'skipped';

@@ -2,44 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { ObtppError, ExitCode } from '../errors.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { baseUrlFor } from '../profile/load.ts';
+import { anySpecOf, fillPath, MissingPathId, OPERATION_IDS, specOf, type DialectName, type Operation, type OperationSpec } from '../dialects/catalogue.ts';
+import type { BERLIN_GROUP_OPERATIONS } from '../dialects/berlin-group/catalogue.ts';
+import type { OBIE_OPERATIONS } from '../dialects/obie/catalogue.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 import type { KeySource, MessageSigner, SignatureCheck } from './jws.ts';
 
-/** Every logical operation of the tpp client. */
-export type Operation =
-  | 'createAccountAccessConsent' | 'getAccountAccessConsent' | 'deleteAccountAccessConsent'
-  | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
-  | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
-  | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus'
-  | 'submitPayment' | 'getPaymentOrder' | 'getPaymentDetails' | 'getPaymentFunds';
+/** Every logical operation of the tpp client: the ids of the standards' catalogues (src/dialects/catalogue.ts). */
+export type { Operation } from '../dialects/catalogue.ts';
 
-/** The operations whose requests carry x-jws-signature (FACTS §1.8): the payment POSTs. */
-export const SIGNED_REQUESTS: ReadonlySet<Operation> = new Set<Operation>(['createPaymentConsent', 'submitPayment']);
-
-/**
- * The endpoint set of each variant, as the spec's tables list them. The read and delete of the
- * account-access consent are in neither table, but the spec leaves revocation "not shown", so
- * the UK standard decides: both variants have them (a bank that lacks them says so in `implements`).
- */
-export const VARIANT_OPERATIONS: Record<Variant, ReadonlySet<Operation>> = {
-  A: new Set<Operation>([
-    'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
-    'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
-    'createPaymentConsent', 'getPayment', 'getPaymentStatus',
-    'submitPayment', 'getPaymentOrder', 'getPaymentDetails', 'getPaymentFunds',
-  ]),
-  B: new Set<Operation>([
-    'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions',
-    'createFundsConsent', 'confirmFunds',
-  ]),
-};
-
-/** An operation the variant does not list. Conformance reports it as not-applicable. */
+/** An operation the variant (or the profile's standard) does not list. Conformance reports it as not-applicable. */
 export class NotApplicableError extends ObtppError {
   readonly operation: Operation;
   readonly variant: Variant;
-  constructor(operation: Operation, variant: Variant) {
-    super('not_applicable', `${NotApplicableError.words[operation]} is not part of variant ${variant}`, {
+  constructor(operation: Operation, variant: Variant, message?: string) {
+    super('not_applicable', message ?? `${NotApplicableError.wordsOf(operation)} is not part of variant ${variant}`, {
       hint: variant === 'B' ? 'variant B has no transaction detail, funds-consent read/delete or payment initiation (pass --variant A with a profile that has it)' : undefined,
       exitCode: ExitCode.usage,
     });
@@ -47,28 +24,10 @@ export class NotApplicableError extends ObtppError {
     this.variant = variant;
   }
 
-  /** Each operation in the words of the CLI (messages name what the user typed, not a function). */
-  static readonly words: Record<Operation, string> = {
-    createAccountAccessConsent: 'creating an account-access consent (obtpp consent create ais)',
-    getAccountAccessConsent: 'reading an account-access consent (obtpp consent get)',
-    deleteAccountAccessConsent: 'deleting an account-access consent (obtpp consent delete)',
-    listAccounts: 'listing accounts (obtpp accounts)',
-    getAccount: 'reading one account (obtpp accounts ID)',
-    getBalances: 'reading balances (obtpp balances)',
-    getTransactions: 'reading transactions (obtpp transactions)',
-    getTransaction: 'reading one transaction (obtpp transaction)',
-    createFundsConsent: 'creating a funds-confirmation consent (obtpp consent create cof)',
-    getFundsConsent: 'reading a funds-confirmation consent (obtpp consent get)',
-    deleteFundsConsent: 'deleting a funds-confirmation consent (obtpp consent delete)',
-    confirmFunds: 'confirming funds (obtpp funds confirm)',
-    createPaymentConsent: 'payment initiation (obtpp consent create pis)',
-    getPayment: 'reading a payment (obtpp payment get)',
-    getPaymentStatus: 'reading a payment\'s status (obtpp payment status)',
-    submitPayment: 'submitting a payment (obtpp payment submit)',
-    getPaymentOrder: 'reading a payment order (obtpp payment get --order)',
-    getPaymentDetails: 'reading a payment order\'s details',
-    getPaymentFunds: 'the funds check of a payment consent (obtpp payment funds)',
-  };
+  /** An operation in the words of the CLI (messages name what the user typed, not a function). */
+  static wordsOf(operation: Operation): string {
+    return anySpecOf(operation)?.words ?? operation;
+  }
 }
 
 /** The profile signs no messages (signing.enabled: false, or no signing key): the signature rules are not applicable. */
@@ -120,14 +79,6 @@ export function pathSegment(operation: Operation, name: string, value: string): 
   return segment;
 }
 
-/** The API each operation belongs to (and so which base URL it uses). */
-export const OPERATION_API: Record<Operation, Fn> = {
-  createAccountAccessConsent: 'ais', getAccountAccessConsent: 'ais', deleteAccountAccessConsent: 'ais', listAccounts: 'ais', getAccount: 'ais', getBalances: 'ais', getTransactions: 'ais', getTransaction: 'ais',
-  createFundsConsent: 'cof', getFundsConsent: 'cof', deleteFundsConsent: 'cof', confirmFunds: 'cof',
-  createPaymentConsent: 'pis', getPayment: 'pis', getPaymentStatus: 'pis',
-  submitPayment: 'pis', getPaymentOrder: 'pis', getPaymentDetails: 'pis', getPaymentFunds: 'pis',
-};
-
 /** An operation of the variant that the profile's `implements` leaves out. Conformance reports it as not-applicable. */
 export class NotOfferedError extends NotApplicableError {
   constructor(operation: Operation, variant: Variant, message?: string) {
@@ -166,23 +117,37 @@ export interface ApiResult<T = any> extends HttpResult<T> {
   signature?: SignatureCheck;
 }
 
+/** The spec of an operation as its standard's catalogue declares it (`K` an id of either). */
+type SpecOf<K extends Operation> = K extends keyof typeof OBIE_OPERATIONS ? (typeof OBIE_OPERATIONS)[K]
+  : K extends keyof typeof BERLIN_GROUP_OPERATIONS ? (typeof BERLIN_GROUP_OPERATIONS)[K] : never;
+type IdArgs<T extends readonly string[]> = { [I in keyof T]: string };
+/** A method's arguments, from its spec: the path's ids in order, the body where it sends one, the call's options. */
+type ArgsOf<S extends OperationSpec> = S['body'] extends true ? [...IdArgs<S['ids']>, body: unknown, o?: CallOptions] : [...IdArgs<S['ids']>, o?: CallOptions];
+/** One method per operation of the catalogues (`client.getBalances(accountId, options)`), made from the catalogue. */
+export type OperationMethods = { [K in Operation]: (...args: ArgsOf<SpecOf<K>>) => Promise<ApiResult> };
+
 /**
- * The tpp client: one method per logical operation, mapped to method and path by the variant and
+ * The tpp client: one method per operation of the profile's standard, each mapped to method, path,
+ * base URL and signing by the standard's catalogue (src/dialects/catalogue.ts), the variant and
  * the profile. Callers pass bodies built by the dialect (or deliberately broken ones); nobody
  * else builds an HTTP request.
  */
+export interface TppClient extends OperationMethods {}
 export class TppClient {
   readonly profile: Profile;
   readonly variant: Variant;
   readonly http: HttpClient;
   /** The variant's base URL (the AIS one when the profile gives one per API). */
   readonly baseUrl: string;
-  private readonly offered?: ReadonlySet<Operation>;
+  /** The standard whose catalogue maps the operations. */
+  readonly dialect: DialectName;
+  private readonly offered?: ReadonlySet<string>;
 
   constructor(profile: Profile, variant: Variant, http: HttpClient) {
     this.profile = profile;
     this.variant = variant;
     this.http = http;
+    this.dialect = profile.dialect === 'berlin-group' ? 'berlin-group' : 'obie';
     this.baseUrl = baseUrlFor(profile, variant, 'ais');
     const listed = profile.implements?.[variant];
     if (listed) this.offered = new Set(listed);
@@ -193,80 +158,65 @@ export class TppClient {
     return baseUrlFor(this.profile, this.variant, fn);
   }
 
-  /** Whether the variant has the operation and the bank offers it (the profile's implements; all when it has none). */
-  supports(operation: Operation): boolean {
-    return VARIANT_OPERATIONS[this.variant].has(operation) && (this.offered?.has(operation) ?? true) && !this.profile.absentApis?.includes(OPERATION_API[operation]);
+  /** The operation as the profile's standard declares it, where the standard has it. */
+  specOf(operation: Operation): OperationSpec | undefined {
+    return specOf(this.dialect, operation);
   }
 
-  /** Why an operation cannot be called: not in the variant, or not offered by the bank (the profile's implements or apis). */
+  /** Whether the profile's standard has the operation in this variant (whatever the bank offers). */
+  inVariant(operation: Operation): boolean {
+    return this.specOf(operation)?.variants.includes(this.variant) ?? false;
+  }
+
+  /** Whether the variant has the operation and the bank offers it (the profile's implements and apis; all when it says nothing). */
+  supports(operation: Operation): boolean {
+    const spec = this.specOf(operation);
+    return spec !== undefined && spec.variants.includes(this.variant) && (this.offered?.has(operation) ?? true) && !this.profile.absentApis?.includes(spec.api);
+  }
+
+  /** Why an operation cannot be called: not in the standard or the variant, or not offered by the bank (the profile's implements or apis). */
   unsupported(operation: Operation): NotApplicableError {
-    if (!VARIANT_OPERATIONS[this.variant].has(operation)) return new NotApplicableError(operation, this.variant);
-    const api = OPERATION_API[operation];
-    return this.profile.absentApis?.includes(api) ? new NotOfferedError(operation, this.variant, `the profile gives no base URL for ${api} (apis.${api}): the bank does not offer ${operation} (variant ${this.variant})`) : new NotOfferedError(operation, this.variant);
+    const spec = this.specOf(operation);
+    if (!spec) {
+      const standard = this.dialect === 'berlin-group' ? 'NextGenPSD2 (berlin-group)' : 'UK Open Banking (obie)';
+      return new NotApplicableError(operation, this.variant, `${NotApplicableError.wordsOf(operation)} is not an operation of the ${standard} standard the profile speaks`);
+    }
+    if (!spec.variants.includes(this.variant)) return new NotApplicableError(operation, this.variant);
+    return this.profile.absentApis?.includes(spec.api)
+      ? new NotOfferedError(operation, this.variant, `the profile gives no base URL for ${spec.api} (apis.${spec.api}): the bank does not offer ${operation} (variant ${this.variant})`)
+      : new NotOfferedError(operation, this.variant);
   }
 
   /**
-   * The path an operation uses. An id it needs that is missing or empty is refused
-   * (UnfilledPathError): a literal `{accountId}` never reaches the bank.
+   * The path an operation uses, from its catalogue entry and the profile's paths. An id it needs
+   * that is missing or empty is refused (UnfilledPathError): a literal `{accountId}` never reaches
+   * the bank; one that cannot be a path segment is refused too (UnusableIdError).
    */
   pathOf(operation: Operation, ids: Record<string, string> = {}): string {
-    const p = this.profile.paths;
-    const product = `${p.paymentsPrefix.replace(/\/+$/, '')}/${encodeURIComponent(p.paymentProduct)}`;
-    const id = (k: string) => {
-      const value = ids[k];
-      if (typeof value !== 'string' || value === '') throw new UnfilledPathError(operation, `{${k}}`);
-      return pathSegment(operation, k, value);
-    };
-    // Only the payment-order operations need it (a dialect without payment orders has no such path).
-    const orders = () => `${p.paymentsPrefix.replace(/\/+$/, '')}${(p.paymentOrders ?? '/{payment-product}').replace('{payment-product}', encodeURIComponent(p.paymentProduct))}`;
-    switch (operation) {
-      case 'createAccountAccessConsent': return p.accountAccessConsents;
-      case 'getAccountAccessConsent':
-      case 'deleteAccountAccessConsent': return `${p.accountAccessConsents}/${id('consentId')}`;
-      case 'listAccounts': return p.accounts;
-      case 'getAccount': return `${p.accounts}/${id('accountId')}`;
-      case 'getBalances': return `${p.accounts}/${id('accountId')}/balances`;
-      case 'getTransactions': return `${p.accounts}/${id('accountId')}/transactions`;
-      case 'getTransaction':
-        return p.transactionDetail
-          .replace(/\{(AccountId|account-id|accountId)\}/, id('accountId'))
-          .replace(/\{(resourceId|TransactionId|transactionId)\}/, id('resourceId'));
-      case 'createFundsConsent': return p.fundsConfirmationConsents;
-      case 'getFundsConsent':
-      case 'deleteFundsConsent': return `${p.fundsConfirmationConsents}/${id('consentId')}`;
-      case 'confirmFunds': return p.fundsConfirmations;
-      case 'createPaymentConsent': return product;
-      case 'getPayment': return `${product}/${id('paymentId')}`;
-      case 'getPaymentStatus':
-        return p.paymentStatus
-          ? `${p.paymentsPrefix.replace(/\/+$/, '')}${p.paymentStatus.replace('{payment-product}', encodeURIComponent(p.paymentProduct)).replace('{paymentId}', id('paymentId'))}`
-          : `${product}/${id('paymentId')}/status`;
-      case 'submitPayment': return orders();
-      case 'getPaymentOrder': return `${orders()}/${id('paymentOrderId')}`;
-      case 'getPaymentDetails': return `${orders()}/${id('paymentOrderId')}/payment-details`;
-      case 'getPaymentFunds': return `${product}/${id('paymentId')}/funds-confirmation`;
+    const spec = this.specOf(operation) ?? anySpecOf(operation);
+    if (!spec) throw this.unsupported(operation);
+    try {
+      return fillPath(spec.path, this.profile.paths, ids, (name, value) => pathSegment(operation, name, value));
+    } catch (error) {
+      if (error instanceof MissingPathId) throw new UnfilledPathError(operation, error.placeholder);
+      throw error;
     }
   }
 
-  createAccountAccessConsent(body: unknown, o?: CallOptions) { return this.call('createAccountAccessConsent', 'POST', {}, body, o); }
-  getAccountAccessConsent(consentId: string, o?: CallOptions) { return this.call('getAccountAccessConsent', 'GET', { consentId }, undefined, o); }
-  deleteAccountAccessConsent(consentId: string, o?: CallOptions) { return this.call('deleteAccountAccessConsent', 'DELETE', { consentId }, undefined, o); }
-  listAccounts(o?: CallOptions) { return this.call('listAccounts', 'GET', {}, undefined, o); }
-  getAccount(accountId: string, o?: CallOptions) { return this.call('getAccount', 'GET', { accountId }, undefined, o); }
-  getBalances(accountId: string, o?: CallOptions) { return this.call('getBalances', 'GET', { accountId }, undefined, o); }
-  getTransactions(accountId: string, o?: CallOptions) { return this.call('getTransactions', 'GET', { accountId }, undefined, o); }
-  getTransaction(accountId: string, resourceId: string, o?: CallOptions) { return this.call('getTransaction', 'GET', { accountId, resourceId }, undefined, o); }
-  createFundsConsent(body: unknown, o?: CallOptions) { return this.call('createFundsConsent', 'POST', {}, body, o); }
-  getFundsConsent(consentId: string, o?: CallOptions) { return this.call('getFundsConsent', 'GET', { consentId }, undefined, o); }
-  deleteFundsConsent(consentId: string, o?: CallOptions) { return this.call('deleteFundsConsent', 'DELETE', { consentId }, undefined, o); }
-  confirmFunds(body: unknown, o?: CallOptions) { return this.call('confirmFunds', 'POST', {}, body, o); }
-  createPaymentConsent(body: unknown, o?: CallOptions) { return this.call('createPaymentConsent', 'POST', {}, body, o); }
-  getPayment(paymentId: string, o?: CallOptions) { return this.call('getPayment', 'GET', { paymentId }, undefined, o); }
-  getPaymentStatus(paymentId: string, o?: CallOptions) { return this.call('getPaymentStatus', 'GET', { paymentId }, undefined, o); }
-  submitPayment(body: unknown, o?: CallOptions) { return this.call('submitPayment', 'POST', {}, body, o); }
-  getPaymentOrder(paymentOrderId: string, o?: CallOptions) { return this.call('getPaymentOrder', 'GET', { paymentOrderId }, undefined, o); }
-  getPaymentDetails(paymentOrderId: string, o?: CallOptions) { return this.call('getPaymentDetails', 'GET', { paymentOrderId }, undefined, o); }
-  getPaymentFunds(paymentId: string, o?: CallOptions) { return this.call('getPaymentFunds', 'GET', { paymentId }, undefined, o); }
+  /**
+   * Calls one operation: `args` as its method takes them (the path's ids in order, the body where
+   * it sends one, then the options). The named methods (`getBalances(…)`) are this, made from the
+   * catalogue.
+   */
+  invoke(operation: Operation, args: readonly unknown[]): Promise<ApiResult> {
+    const spec = this.specOf(operation) ?? anySpecOf(operation);
+    if (!spec) return Promise.reject(this.unsupported(operation));
+    const ids: Record<string, string> = {};
+    spec.ids.forEach((name, i) => (ids[name] = args[i] as string));
+    const body = spec.body ? args[spec.ids.length] : undefined;
+    const o = args[spec.ids.length + (spec.body ? 1 : 0)] as CallOptions | undefined;
+    return this.call(operation, ids, body, o);
+  }
 
   /**
    * Whether this profile signs payment requests and checks the bank's payment signatures
@@ -313,9 +263,11 @@ export class TppClient {
     return this.bankKeys;
   }
 
-  private async call(operation: Operation, method: string, ids: Record<string, string>, body: unknown, o: CallOptions = {}): Promise<ApiResult> {
+  private async call(operation: Operation, ids: Record<string, string>, body: unknown, o: CallOptions = {}): Promise<ApiResult> {
     if (!this.supports(operation)) throw this.unsupported(operation);
-    let url = this.baseUrlOf(OPERATION_API[operation]) + this.pathOf(operation, ids);
+    const spec = this.specOf(operation)!;
+    const method = spec.method;
+    let url = this.baseUrlOf(spec.api) + this.pathOf(operation, ids);
     const query = Object.entries(o.query ?? {}).filter(([, v]) => v !== undefined) as [string, string][];
     if (query.length) url += '?' + new URLSearchParams(query).toString();
     const headers: Record<string, string> = { ...lowerKeys(this.profile.headers) };
@@ -325,14 +277,13 @@ export class TppClient {
     if (method === 'POST' && o.idempotencyKey !== false) headers['x-idempotency-key'] = o.idempotencyKey ?? randomUUID();
     const text = body === undefined ? undefined : (o.bodyText ?? JSON.stringify(body));
     if (text !== undefined) headers['content-type'] ??= 'application/json';
-    const signed = SIGNED_REQUESTS.has(operation) && this.signs;
-    if (signed && o.signature !== false && text !== undefined) {
+    if (spec.signedRequest && this.signs && o.signature !== false && text !== undefined) {
       headers['x-jws-signature'] = typeof o.signature === 'string' ? o.signature : await (await import('./jws.ts')).signDetached(text, await this.messageSigner());
     }
     Object.assign(headers, lowerKeys(o.headers ?? {}));
     const result = await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
     const out: ApiResult = { ...result, operation, sentInteractionId: interactionId, ...(headers['x-jws-signature'] ? { sentSignature: headers['x-jws-signature'] } : {}) };
-    if (OPERATION_API[operation] === 'pis' && this.signs && result.text.length > 0) {
+    if (spec.signedAnswer && this.signs && result.text.length > 0) {
       try {
         const keys = await this.bankKeySource();
         if (keys) out.signature = await (await import('./jws.ts')).verifyDetached(result.headers['x-jws-signature'], result.text, keys);
@@ -342,6 +293,17 @@ export class TppClient {
     }
     return out;
   }
+}
+
+// The named methods, one per operation of the catalogues.
+for (const operation of OPERATION_IDS) {
+  Object.defineProperty(TppClient.prototype, operation, {
+    value(this: TppClient, ...args: unknown[]) {
+      return this.invoke(operation, args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 function lowerKeys(h: Record<string, string>): Record<string, string> {

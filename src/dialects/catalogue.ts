@@ -11,7 +11,7 @@ import { OBIE_OPERATIONS } from './obie/catalogue.ts';
 import { BERLIN_GROUP_OPERATIONS } from './berlin-group/catalogue.ts';
 
 export type { Catalogue, OperationSpec, HttpMethod, TokenKind } from './operation-spec.ts';
-export { fillPath, pathSegment, pathKeysOf, MissingPathId, ID_ALIASES } from './operation-spec.ts';
+export { fillPath, pathKeysOf, MissingPathId, ID_ALIASES } from './operation-spec.ts';
 
 /** The catalogue of each standard, by the profile's `dialect`. */
 export const CATALOGUES = {

@@ -70,31 +70,24 @@ export class MissingPathId extends Error {
 }
 
 /**
- * One id as one path segment: every reserved character encoded, and the dot segments `.` and `..`
- * too (a URL parser would otherwise resolve them away, and the request would reach another path).
- */
-export function pathSegment(value: string): string {
-  const encoded = encodeURIComponent(value);
-  return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
-}
-
-/**
  * The path of an operation: `{@name}` from the profile's paths (a trailing slash dropped), then
- * every `{id}` from `ids` (by its canonical name), encoded as a path segment. An id that is missing
- * or empty throws {@link MissingPathId}: a literal `{accountId}` never reaches a bank.
+ * every `{id}` from `ids` (by its canonical name), made one path segment by `segment`. An id that
+ * is missing or empty throws {@link MissingPathId}: a literal `{accountId}` never reaches a bank.
  */
-export function fillPath(template: string, paths: ProfilePaths, ids: Readonly<Record<string, string | undefined>>): string {
+export function fillPath(
+  template: string, paths: ProfilePaths, ids: Readonly<Record<string, string | undefined>>, segment: (name: string, value: string) => string,
+): string {
   const expanded = template.replace(/\{@(\w+)\}/g, (_, name: string) => {
     const value = (paths as unknown as Record<string, string | undefined>)[name];
     if (typeof value !== 'string') throw new MissingPathId(`paths.${name}`);
     return value.replace(/\/+$/, '');
   });
   return expanded.replace(/\{([\w-]+)\}/g, (placeholder, raw: string) => {
-    if (raw === 'payment-product') return pathSegment(paths.paymentProduct);
+    if (raw === 'payment-product') return encodeURIComponent(paths.paymentProduct);
     const name = ID_ALIASES[raw] ?? raw;
     const value = Object.hasOwn(ids, name) ? ids[name] : undefined;
     if (typeof value !== 'string' || value === '') throw new MissingPathId(placeholder);
-    return pathSegment(value);
+    return segment(name, value);
   });
 }
 

@@ -17,6 +17,7 @@ export const DEFAULTS = {
     paymentProduct: 'domestic-payments',
     paymentsPrefix: '',
     paymentOrders: '/{payment-product}',
+    paymentStatus: '/{payment-product}/{paymentId}/status',
   },
   scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
   /** What `dialect: berlin-group` changes (NextGenPSD2 XS2A 1.3.x). */
@@ -30,6 +31,7 @@ export const DEFAULTS = {
       fundsConfirmations: '/v1/funds-confirmations',
       paymentProduct: 'sepa-credit-transfers',
       paymentsPrefix: '/v1/payments',
+      paymentStatus: '/{payment-product}/{paymentId}/status',
     },
     scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' },
     intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' },

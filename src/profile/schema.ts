@@ -2,6 +2,8 @@
  * The one JSON Schema every profile is checked against at load (before defaults are applied).
  * Each property documents its default where it has one.
  */
+import { OPERATION_IDS } from '../dialects/catalogue.ts';
+
 const selector = { type: 'string', minLength: 1 } as const;
 const common = { optional: { type: 'boolean' }, name: { type: 'string' } } as const;
 
@@ -38,13 +40,8 @@ export const driverStepSchema = {
 const url = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
 const path = { type: 'string', pattern: '^/[^\\s]*$' } as const;
 
-/** The logical operations of the tpp client, as a profile's `implements` names them. */
-export const OPERATION_NAMES = [
-  'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction',
-  'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
-  'createPaymentConsent', 'getPayment', 'getPaymentStatus',
-  'submitPayment', 'getPaymentOrder', 'getPaymentDetails', 'getPaymentFunds',
-] as const;
+/** The operations of the tpp client, as a profile's `implements` names them: every standard's catalogue. */
+export const OPERATION_NAMES = OPERATION_IDS;
 const operationList = { type: 'array', uniqueItems: true, items: { enum: OPERATION_NAMES } } as const;
 const variantUrls = { type: 'object', additionalProperties: false, properties: { A: url, B: url } } as const;
 const api = {

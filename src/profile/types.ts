@@ -4,12 +4,11 @@ export type Fn = 'ais' | 'cof' | 'pis';
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'tls_client_auth';
 export type IntentBindingMethod = 'claims' | 'request-object' | 'scope' | 'query';
 
-/** A logical operation of the tpp client (the names a profile's `implements` lists). */
-export type OperationName =
-  | 'createAccountAccessConsent' | 'getAccountAccessConsent' | 'deleteAccountAccessConsent' | 'listAccounts' | 'getAccount' | 'getBalances' | 'getTransactions' | 'getTransaction'
-  | 'createFundsConsent' | 'getFundsConsent' | 'deleteFundsConsent' | 'confirmFunds'
-  | 'createPaymentConsent' | 'getPayment' | 'getPaymentStatus'
-  | 'submitPayment' | 'getPaymentOrder' | 'getPaymentDetails' | 'getPaymentFunds';
+/**
+ * An operation of the tpp client, as a profile's `implements` names it: an id of a standard's
+ * catalogue (src/dialects/catalogue.ts; the profile's schema lists them).
+ */
+export type OperationName = string;
 
 /**
  * Which of the accounts offered on the bank's consent page the PSU ticks: by position ("the
@@ -43,7 +42,7 @@ export interface ProfilePaths {
   /** Payment orders (POST submits, GET …/{DomesticPaymentId} reads); `{payment-product}` is filled in. Default `/{payment-product}`. */
   paymentOrders: string;
   /** Where a payment's status is read; `{payment-product}` and `{paymentId}` are filled in. Default `/{payment-product}/{paymentId}/status`. */
-  paymentStatus?: string;
+  paymentStatus: string;
 }
 
 /** x-jws-signature of the TPP's payment-initiation requests (UK v3.1 message signing). */

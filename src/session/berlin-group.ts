@@ -7,7 +7,7 @@
  */
 import { BankError, UsageError } from '../errors.ts';
 import type { ApiResult } from '../client/operations.ts';
-import { TppClient, pathSegment, type CallOptions } from '../client/operations.ts';
+import { TppClient, type CallOptions } from '../client/operations.ts';
 import {
   accountsOf, bgHeaders, buildFundsConfirmation, consentIdOf, consentStatusOf, linkOf, paymentIdOf, transactionStatusOf, transactionsQuery,
   type BookingStatus, type ConsentRequestBody, type PaymentInitiationBody,
@@ -80,9 +80,7 @@ export async function createBgPayment(session: Session, product: string, body: P
 /** GET /v1/consents/{consentId}/status (or the payment's /status), remembered. */
 async function readStatus(session: Session, record: ConsentRecord): Promise<string | undefined> {
   if (record.fn === 'pis') return transactionStatusOf((await readBgPayment(session, record.id, 'status', record.product)).body);
-  const url = `${session.client.baseUrlOf('ais')}${session.profile.paths.accountAccessConsents}/${pathSegment('getAccountAccessConsent', 'consentId', record.id)}/status`;
-  const result = await session.http.request('GET', url, { headers: bgHeaders() });
-  if (result.status !== 200) throw new BankError(result.status, `the bank refused GET …/consents/${record.id}/status: ${result.status}`, { exchange: result.exchange });
+  const result = session.check(await session.client.getConsentStatus(record.id, bare(bgHeaders())), [200]);
   const status = consentStatusOf(result.body);
   await session.rememberStatus(record.id, status);
   return status;
