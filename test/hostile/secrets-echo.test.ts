@@ -125,10 +125,16 @@ test('a bank echoing every secret from every endpoint: no secret in any artefact
   // conform: discovery (echo in a member and in headers), the token endpoint (client credentials),
   // the registration endpoint (DCR-01, DCR-02), the API's consent endpoints (AIS-01, with the
   // token it issued; COF-01, whose token it refuses).
-  runs.push(await run(['conform', '--profile', profilePath, '--report-dir', reportDir, '--tags', '@DCR-01 or @DCR-02 or @COF-01 or @AIS-01', '--json'], runEnv));
-  runs.push(await run(['register', ...common, '--verbose'], runEnv));
-  runs.push(await run(['token', 'refresh', ...common, '--verbose'], runEnv));
-  runs.push(await run(['consent', 'authorise', 'aac-hostile-1', ...common, '--verbose'], runEnv));
+  // The conform run and the CLI session (one command after another) side by side.
+  const [conformRun, session] = await Promise.all([
+    run(['conform', '--profile', profilePath, '--report-dir', reportDir, '--tags', '@DCR-01 or @DCR-02 or @COF-01 or @AIS-01', '--json'], runEnv),
+    (async () => [
+      await run(['register', ...common, '--verbose'], runEnv),
+      await run(['token', 'refresh', ...common, '--verbose'], runEnv),
+      await run(['consent', 'authorise', 'aac-hostile-1', ...common, '--verbose'], runEnv),
+    ])(),
+  ]);
+  runs.push(conformRun, ...session);
 
   // Each endpoint was reached (else the scan proves nothing about it).
   for (const want of ['GET /.well-known/openid-configuration', 'POST /token grant_type=client_credentials', 'POST /token grant_type=refresh_token', 'POST /register', 'POST /par']) {
