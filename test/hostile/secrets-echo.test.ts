@@ -14,6 +14,7 @@ import { generateKeyPairSync, randomBytes, createPrivateKey } from 'node:crypto'
 import { runObtpp, type Run } from '../helpers/obtpp.ts';
 import { startHostileBank, hostileProfile, type HostileBank } from './hostile-bank.ts';
 import { HttpClient } from '../../src/client/http.ts';
+import { Redactor } from '../../src/client/redact.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 
 const rand = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
@@ -180,4 +181,17 @@ test('the JWKS endpoint: its echo is redacted in the captured exchange and the e
   } finally {
     await http.close();
   }
+});
+
+test('Redactor: a secret in each of its forms, a PEM\'s JWK members, and an error chain quoting the bank', () => {
+  const r = new Redactor([secrets.clientSecret, secrets.privateKey]);
+  for (const f of [...forms(secrets.clientSecret), jwkD]) assert.equal(r.text(`x ${f} y`), 'x [REDACTED] y', f.slice(0, 20));
+  // An openid-client-style error: the bank's body as `cause`, its words in the message and members.
+  const bankError = Object.assign(new Error(`invalid_client: secret ${secrets.clientSecret}`), {
+    error: 'invalid_client', error_description: `secret ${secrets.clientSecret}`, cause: { error_description: `key ${jwkD}` },
+  });
+  const ours = new Error(`token: the bank said secret ${secrets.clientSecret}`, { cause: bankError });
+  r.error(ours);
+  assert.deepEqual(leaks('the error chain', JSON.stringify({ m: ours.message, s: ours.stack, c: bankError.message, cs: bankError.stack, d: bankError.error_description, b: bankError.cause })), []);
+  assert.match(ours.message, /\[REDACTED\]/);
 });
