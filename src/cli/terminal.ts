@@ -2,8 +2,9 @@
  * Text for the terminal. Whatever came from outside (a bank's error description, an id, a name, a
  * tppMessage, a profile's value) may carry control characters: ESC sequences that recolour,
  * move the cursor or rewrite the title, a carriage return that overwrites a line, a newline that
- * fakes a line of obtpp's own, bidi overrides that reorder what is shown. Everything the CLI
- * writes passes through here: such characters are shown escaped (`\x1b`, `\u202e`), never sent.
+ * fakes a line of obtpp's own, bidi overrides that reorder what is shown. What the CLI writes of
+ * it passes through here (Out's line/block/note/document, the errors runCli prints, conform's
+ * reporter, diff and verify): such characters are shown escaped (`\x1b`, `\u202e`), never sent.
  *
  * obtpp's own colours are painted with private-use markers (see `painter`) and turned into ESC
  * sequences only after the text was made safe, so that no outside text can reach the terminal

@@ -14,6 +14,7 @@ import { generateKeyPairSync, randomBytes, createPrivateKey } from 'node:crypto'
 import { runObtpp, type Run } from '../helpers/obtpp.ts';
 import { startHostileBank, hostileProfile, type HostileBank } from './hostile-bank.ts';
 import { HttpClient } from '../../src/client/http.ts';
+import { Redactor } from '../../src/client/redact.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 
 const rand = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
@@ -125,10 +126,16 @@ test('a bank echoing every secret from every endpoint: no secret in any artefact
   // conform: discovery (echo in a member and in headers), the token endpoint (client credentials),
   // the registration endpoint (DCR-01, DCR-02), the API's consent endpoints (AIS-01, with the
   // token it issued; COF-01, whose token it refuses).
-  runs.push(await run(['conform', '--profile', profilePath, '--report-dir', reportDir, '--tags', '@DCR-01 or @DCR-02 or @COF-01 or @AIS-01', '--json'], runEnv));
-  runs.push(await run(['register', ...common, '--verbose'], runEnv));
-  runs.push(await run(['token', 'refresh', ...common, '--verbose'], runEnv));
-  runs.push(await run(['consent', 'authorise', 'aac-hostile-1', ...common, '--verbose'], runEnv));
+  // The conform run and the CLI session (one command after another) side by side.
+  const [conformRun, session] = await Promise.all([
+    run(['conform', '--profile', profilePath, '--report-dir', reportDir, '--tags', '@DCR-01 or @DCR-02 or @COF-01 or @AIS-01', '--json'], runEnv),
+    (async () => [
+      await run(['register', ...common, '--verbose'], runEnv),
+      await run(['token', 'refresh', ...common, '--verbose'], runEnv),
+      await run(['consent', 'authorise', 'aac-hostile-1', ...common, '--verbose'], runEnv),
+    ])(),
+  ]);
+  runs.push(conformRun, ...session);
 
   // Each endpoint was reached (else the scan proves nothing about it).
   for (const want of ['GET /.well-known/openid-configuration', 'POST /token grant_type=client_credentials', 'POST /token grant_type=refresh_token', 'POST /register', 'POST /par']) {
@@ -174,4 +181,17 @@ test('the JWKS endpoint: its echo is redacted in the captured exchange and the e
   } finally {
     await http.close();
   }
+});
+
+test('Redactor: a secret in each of its forms, a PEM\'s JWK members, and an error chain quoting the bank', () => {
+  const r = new Redactor([secrets.clientSecret, secrets.privateKey]);
+  for (const f of [...forms(secrets.clientSecret), jwkD]) assert.equal(r.text(`x ${f} y`), 'x [REDACTED] y', f.slice(0, 20));
+  // An openid-client-style error: the bank's body as `cause`, its words in the message and members.
+  const bankError = Object.assign(new Error(`invalid_client: secret ${secrets.clientSecret}`), {
+    error: 'invalid_client', error_description: `secret ${secrets.clientSecret}`, cause: { error_description: `key ${jwkD}` },
+  });
+  const ours = new Error(`token: the bank said secret ${secrets.clientSecret}`, { cause: bankError });
+  r.error(ours);
+  assert.deepEqual(leaks('the error chain', JSON.stringify({ m: ours.message, s: ours.stack, c: bankError.message, cs: bankError.stack, d: bankError.error_description, b: bankError.cause })), []);
+  assert.match(ours.message, /\[REDACTED\]/);
 });
