@@ -8,9 +8,10 @@ import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectRefusal, expectStatus, parseStatuses, quote, WARNING_MEDIA_TYPE } from '../support/judge.ts';
 import { accountsOf, bgHeaders, consentIdOf, consentStatusOf, detailedAccess, transactionsOf, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
+import type { BgSchemaName } from '../../src/dialects/berlin-group/schemas/index.ts';
 import {
   bankOffered, bg, consentRequest, consentThroughSca, consentUrl, dataOptions, expectBgError, expectBgSchema, fullConsent,
-  getPath, plain, postConsent, approachOf, theConsent, type BgConsent,
+  plain, postConsent, approachOf, theConsent, type BgConsent,
 } from './support.ts';
 
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -84,7 +85,7 @@ When('the TPP reads the NextGenPSD2 consent', async function (this: ConformanceW
 
 When('the TPP reads the NextGenPSD2 consent\'s status', async function (this: ConformanceWorld) {
   const c = theConsent(this);
-  await getPath(this, 'reading the consent\'s status', `${consentUrl(this, c.id)}/status`, plain(this, bgHeaders(), c.token));
+  await this.call('reading the consent\'s status', (client) => client.getConsentStatus(c.id, plain(this, bgHeaders(), c.token)));
 });
 
 When('the TPP deletes the NextGenPSD2 consent', async function (this: ConformanceWorld) {
@@ -256,7 +257,8 @@ When('the TPP reads every consented account\'s balances and booked transactions'
 Then('every NextGenPSD2 answer is valid against its schema', function (this: ConformanceWorld) {
   for (const r of this.batch) {
     expectStatus(this, r, [200]);
-    expectBgSchema(this, r, r.operation === 'listAccounts' ? 'accountList' : r.operation === 'getBalances' ? 'readAccountBalanceResponse-200' : 'transactionsResponse-200_json');
+    // The official schema of the operation's answer, as the standard's catalogue declares it.
+    expectBgSchema(this, r, this.client.specOf(r.operation)?.responses[200] as BgSchemaName);
   }
 });
 

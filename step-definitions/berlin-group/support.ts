@@ -193,16 +193,6 @@ export function fullConsent(world: ConformanceWorld): Promise<BgFullConsent> {
   });
 }
 
-/** A GET on a path the tpp client has no operation for (a consent's /status), through the same lane. */
-export async function getPath(world: ConformanceWorld, what: string, url: string, options: CallOptions): Promise<ApiResult> {
-  return world.call(what, async (client) => {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (options.token) headers.Authorization = `Bearer ${options.token}`;
-    const r = await client.http.request('GET', url, { headers });
-    return { ...r, operation: 'getAccountAccessConsent' } as ApiResult;
-  });
-}
-
 /** The consent's own URL (`{base}/v1/consents/{consentId}`). */
 export function consentUrl(world: ConformanceWorld, consentId: string): string {
   return world.client.baseUrlOf('ais') + world.client.pathOf('getAccountAccessConsent', { consentId });
