@@ -331,8 +331,8 @@ function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number):
     ...(bg ? {
       // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
       implements: {
-        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
-        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
+        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
+        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
       },
     } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
     auth: {

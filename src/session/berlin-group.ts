@@ -80,7 +80,10 @@ export async function createBgPayment(session: Session, product: string, body: P
 /** GET /v1/consents/{consentId}/status (or the payment's /status), remembered. */
 async function readStatus(session: Session, record: ConsentRecord): Promise<string | undefined> {
   if (record.fn === 'pis') return transactionStatusOf((await readBgPayment(session, record.id, 'status', record.product)).body);
-  const result = session.check(await session.client.getConsentStatus(record.id, bare(bgHeaders())), [200]);
+  // The consent's own read carries its status too, for a bank whose profile lists no status read.
+  const result = session.client.supports('getConsentStatus')
+    ? session.check(await session.client.getConsentStatus(record.id, bare(bgHeaders())), [200])
+    : session.check(await session.client.getAccountAccessConsent(record.id, bare(bgHeaders())), [200]);
   const status = consentStatusOf(result.body);
   await session.rememberStatus(record.id, status);
   return status;
