@@ -2,7 +2,7 @@ import { Before, After, AfterAll, Status } from '@cucumber/cucumber';
 import { readFile } from 'node:fs/promises';
 import { RunContext } from '../src/conformance/context.ts';
 import { NotApplicableError, type Operation } from '../src/client/operations.ts';
-import { NOT_APPLICABLE_MEDIA_TYPE } from './support/define.ts';
+import { NOT_APPLICABLE_MEDIA_TYPE, NOT_JUDGED_MEDIA_TYPE } from './support/define.ts';
 import { ConformanceWorld } from './support/world.ts';
 import { ruleIdOf } from '../src/conformance/rule-id.ts';
 import { SHARED_GIVENS } from './support/setups.ts';
@@ -28,7 +28,7 @@ function prewarm(world: ConformanceWorld): void {
       if (!m) continue;
       const setup = ConformanceWorld.forSetup(world.ctx, variant, world.parameters);
       // A consent of an API the bank does not offer is never prepared (its scenarios are not applicable).
-      if (consentOperationsOf([], [text]).some((op) => !setup.client.supports(op))) break;
+      if (operationsNeeded([], [text]).some((op) => !setup.client.supports(op))) break;
       void run(setup, ...m.slice(1)).catch(() => undefined);
       break;
     }
@@ -40,7 +40,7 @@ function prewarm(world: ConformanceWorld): void {
  * funds-confirmation consent (the CBPII's), a payment-order consent (the PISP's), and the few
  * operations a step names outright (a transaction in detail, a payment order submitted).
  */
-export function consentOperationsOf(tags: readonly string[], steps: readonly string[]): Operation[] {
+export function operationsNeeded(tags: readonly string[], steps: readonly string[]): Operation[] {
   const ops = new Set<Operation>();
   if (tags.includes('@cof')) ops.add('createFundsConsent');
   if (tags.includes('@pis')) ops.add('createPaymentConsent');
@@ -67,12 +67,13 @@ Before(async function (this: ConformanceWorld, { pickle }) {
   // A set-up error found on the first journey stops the run: nothing more is judged.
   if (this.ctx.setupProblem) {
     this.notJudged = { message: this.ctx.setupProblem.message };
+    this.attach(JSON.stringify(this.notJudged), NOT_JUDGED_MEDIA_TYPE);
     return 'skipped';
   }
-  // Not offered is decided first: a scenario needing a consent of an API the profile says the bank
-  // does not offer is not applicable before any set-up (the debtor account, a journey) runs.
+  // Not offered is decided first: a scenario needing an operation the profile says the bank does
+  // not offer is not applicable before any set-up (the debtor account, a journey) runs.
   if (!tags.some((t) => t.startsWith('@dialect-'))) {
-    const missing = consentOperationsOf(tags, pickle.steps.map((s) => s.text))
+    const missing = operationsNeeded(tags, pickle.steps.map((s) => s.text))
       .find((op) => this.client.inVariant(op) && !this.client.supports(op));
     if (missing) {
       this.attach(this.client.unsupported(missing).message, NOT_APPLICABLE_MEDIA_TYPE);

@@ -105,6 +105,7 @@ export class RunContext {
   private browserLent = false;
   private readonly pool = new Map<string, Promise<unknown>>();
   private running = 0;
+  private readonly waiting: Array<{ priority: number; go: () => void }> = [];
   /** Whether a plain PSU journey of this run has come back authorised (the set-up works). */
   private journeyWorked = false;
 
@@ -112,7 +113,6 @@ export class RunContext {
   get setupProblem(): SetupError | undefined {
     return setupProblems().get(this.params.evidenceDir);
   }
-  private readonly waiting: Array<{ priority: number; go: () => void }> = [];
 
   private constructor(profile: Profile, params: RunParameters) {
     this.profile = profile;

@@ -89,7 +89,7 @@ export const profileSchema = {
       type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['A', 'B'] },
       description: 'Which variants of the specification the bank implements.',
     },
-    baseUrl: { ...url, description: 'Resource base URL (all variants and APIs unless variantBaseUrls or apis says otherwise). Required unless apis gives ais, cof and pis a baseUrl each.' },
+    baseUrl: { ...url, description: 'Resource base URL (all variants and APIs unless variantBaseUrls or apis says otherwise). Required unless apis gives a baseUrl to ais and to each other API the bank offers (an API apis leaves out is not offered: its scenarios are not applicable).' },
     variantBaseUrls: { ...variantUrls, description: 'Per-variant resource base URLs. Default: baseUrl.' },
     apis: {
       type: 'object', additionalProperties: false,

@@ -48,16 +48,25 @@ test('a base URL per API and per variant, falling back to the variant\'s and the
   assert.equal(baseUrlFor(p, 'B'), 'https://ob-b.bank.example/open-banking/v3.1');
 });
 
-test('baseUrl may be left out only when every API has its own', async () => {
+test('baseUrl may be left out when apis gives ais and every API the bank offers its own; an API left out is not offered', async () => {
   const { baseUrl: _drop, ...noBase } = base();
   const apis = { ais: { baseUrl: 'https://a.example/aisp' }, cof: { baseUrl: 'https://c.example/cbpii' }, pis: { baseUrl: 'https://p.example/pisp' } };
   const p = await profileFromObject({ ...noBase, apis }, { source: 'test.yaml', env: {} });
   assert.equal(p.baseUrl, 'https://a.example/aisp');
-  assert.deepEqual(await problems({ ...noBase, apis: { ais: apis.ais, cof: apis.cof } }), [
-    '$.apis.pis: is required but missing',
-    '$.baseUrl: is required, unless apis gives ais, cof and pis a baseUrl each',
+  assert.equal(p.absentApis, undefined);
+  // A bank without CBPII: no cof, and funds confirmation is not offered (issue 24, item 8).
+  const noCbpii = await profileFromObject({ ...noBase, apis: { ais: apis.ais, pis: apis.pis } }, { source: 'test.yaml', env: {} });
+  assert.deepEqual(noCbpii.absentApis, ['cof']);
+  const client = new TppClient(noCbpii, 'A', httpFromProfile(noCbpii));
+  assert.equal(client.supports('createFundsConsent'), false);
+  assert.equal(client.supports('createPaymentConsent'), true);
+  assert.equal(client.unsupported('confirmFunds').message, 'the profile gives no base URL for cof (apis.cof): the bank does not offer confirmFunds (variant A)');
+  await client.http.close();
+  assert.deepEqual(await problems({ ...noBase, apis: { cof: apis.cof, pis: apis.pis } }), [
+    '$.apis.ais: is required but missing',
+    '$.baseUrl: is required, unless apis gives a baseUrl to ais and to each other API the bank offers',
   ]);
-  assert.deepEqual(await problems(noBase), ['$.baseUrl: is required, unless apis gives ais, cof and pis a baseUrl each']);
+  assert.deepEqual(await problems(noBase), ['$.baseUrl: is required, unless apis gives a baseUrl to ais and to each other API the bank offers']);
   assert.deepEqual(await problems(base({ apis: { aisp: { baseUrl: 'https://a.example' } } })), ['$.apis.aisp: unknown field (not allowed here)']);
   assert.deepEqual(await problems(base({ apis: { ais: { baseUrl: 'ftp://a.example' } } })), ['$.apis.ais.baseUrl: expected an absolute http(s) URL']);
 });
