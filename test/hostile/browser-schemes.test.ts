@@ -107,8 +107,11 @@ test('a link the bank hands over that is not http(s) is refused before the brows
 
 test('pages that redirect or script the browser to file:, data:, chrome:, view-source: or blob: documents end the journey, and nothing shows the file', async () => {
   const started = Date.now();
-  const outcomes = await Promise.allSettled(Object.keys(pages()).map((path) => browser.journey(`${bank.base}${path}`, journeyOptions())));
-  const paths = Object.keys(pages());
+  // The blob: page first and alone (its refusal by name is asserted: on a busy machine, eight
+  // contexts made at once may not be ready within its time-out); the others together.
+  const paths = ['/blob-document', ...Object.keys(pages()).filter((p) => p !== '/blob-document')];
+  const first = await Promise.allSettled([browser.journey(`${bank.base}${paths[0]}`, journeyOptions())]);
+  const outcomes = [...first, ...(await Promise.allSettled(paths.slice(1).map((path) => browser.journey(`${bank.base}${path}`, journeyOptions()))))];
   outcomes.forEach((o, i) => {
     assert.equal(o.status, 'rejected', `${paths[i]} came back`);
     const e = (o as PromiseRejectedResult).reason;
