@@ -7,6 +7,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { StateError } from '../errors.ts';
+import { acquireLock } from '../lock.ts';
 import type { Fn, Variant } from '../profile/types.ts';
 
 export interface AccountSummary {
@@ -106,8 +107,8 @@ export function profileKey(p: { profile: string; baseUrl: string; clientId: stri
 
 /** A lock older than this (not refreshed by its holder: it crashed) is taken over. */
 const STALE_MS = 10_000;
-/** Waits for the lock of up to about 20 s (many commands at once), then gives up in one line. */
-const LOCK_RETRIES = 250;
+/** How long a command waits for the lock (many commands at once) before it gives up in one line. */
+const LOCK_WAIT_MS = 20_000;
 
 export class StateFile {
   readonly path: string;
@@ -136,25 +137,16 @@ export class StateFile {
   /**
    * Applies a change to the freshest copy on disk and writes it atomically (temp file + rename),
    * holding the state's lock from the read to the rename, so that commands run at once (forty
-   * `obtpp consent create` in parallel) never lose each other's changes. The lock is
-   * proper-lockfile's `<state>.lock` directory, refreshed while held: one left by a crashed
-   * command is taken over once it is STALE_MS old.
+   * `obtpp consent create` in parallel) never lose each other's changes. The lock is the
+   * `<state>.lock` directory (src/lock.ts), refreshed while held: one left by a crashed command
+   * is taken over once it is STALE_MS old.
    */
   async update<T>(change: (doc: StateDocument) => T): Promise<T> {
     const dir = dirname(this.path);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    // Loaded here: it installs exit handlers (to release its locks), which only writers need.
-    const { default: lockfile } = await import('proper-lockfile');
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(this.path, {
-        realpath: false,
-        stale: STALE_MS,
-        retries: { retries: LOCK_RETRIES, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-        // Compromised only when a hold outlives STALE_MS (a frozen process): its write still lands
-        // atomically; throwing from a timer, the library's default, would kill the command instead.
-        onCompromised: () => undefined,
-      });
+      release = await acquireLock(`${this.path}.lock`, { staleMs: STALE_MS, waitMs: LOCK_WAIT_MS });
     } catch (error) {
       throw new StateError('state_locked', `session state ${this.path} is locked by another obtpp command (${(error as Error).message}); try again, or remove ${this.path}.lock if no obtpp runs`, { cause: error });
     }

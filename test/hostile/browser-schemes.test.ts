@@ -75,8 +75,8 @@ const journeyOptions = (o: { insecure?: boolean } = {}) => ({
   driver: { kind: 'steps' as const, steps: [] },
   username: 'alice',
   password: 'pw',
-  stepTimeoutMs: 1_000,
-  totalTimeoutMs: 1_500,
+  stepTimeoutMs: 2_000,
+  totalTimeoutMs: 4_000,
   evidenceDir,
   urlName: 'scaRedirect',
   trust: { insecure: o.insecure },
@@ -107,8 +107,11 @@ test('a link the bank hands over that is not http(s) is refused before the brows
 
 test('pages that redirect or script the browser to file:, data:, chrome:, view-source: or blob: documents end the journey, and nothing shows the file', async () => {
   const started = Date.now();
-  const outcomes = await Promise.allSettled(Object.keys(pages()).map((path) => browser.journey(`${bank.base}${path}`, journeyOptions())));
-  const paths = Object.keys(pages());
+  // The blob: page first and alone (its refusal by name is asserted: on a busy machine, eight
+  // contexts made at once may not be ready within its time-out); the others together.
+  const paths = ['/blob-document', ...Object.keys(pages()).filter((p) => p !== '/blob-document')];
+  const first = await Promise.allSettled([browser.journey(`${bank.base}${paths[0]}`, journeyOptions())]);
+  const outcomes = [...first, ...(await Promise.allSettled(paths.slice(1).map((path) => browser.journey(`${bank.base}${path}`, journeyOptions()))))];
   outcomes.forEach((o, i) => {
     assert.equal(o.status, 'rejected', `${paths[i]} came back`);
     const e = (o as PromiseRejectedResult).reason;
@@ -118,7 +121,7 @@ test('pages that redirect or script the browser to file:, data:, chrome:, view-s
     // journey then waits in vain); a blob: document it would show is refused by obtpp, by name.
     if (paths[i] === '/blob-document') assert.equal(e.oauthError, 'unsafe_url', `${paths[i]}: ${e.message}`);
   });
-  assert.ok(Date.now() - started < 15_000);
+  assert.ok(Date.now() - started < 30_000);
   // Screenshots only in the evidence folder, 0600; none left in the temp folder.
   for (const f of await readdir(evidenceDir)) assert.equal((await stat(join(evidenceDir, f))).mode & 0o777, 0o600, f);
   const leftInTmp = (await readdir(tmpdir())).filter((f) => f.endsWith('.png') && f.startsWith('obtpp-psu-') && !tmpBefore.has(f));
