@@ -61,7 +61,7 @@ test('the UK operations\' paths are the spec\'s tables and the UK standard\'s, i
   const expected: Record<string, string> = {
     createAccountAccessConsent: '/account-access-consents', getAccountAccessConsent: '/account-access-consents/c%201',
     deleteAccountAccessConsent: '/account-access-consents/c%201', listAccounts: '/accounts', getAccount: '/accounts/a%2F1',
-    getBalances: '/accounts/a%2F1/balances', getTransactions: '/accounts/a%2F1/transactions', getTransaction: '/a%2F1/transactions/t%3F1',
+    getBalances: '/accounts/a%2F1/balances', getBeneficiaries: '/accounts/a%2F1/beneficiaries', getTransactions: '/accounts/a%2F1/transactions', getTransaction: '/a%2F1/transactions/t%3F1',
     createFundsConsent: '/funds-confirmation-consents', getFundsConsent: '/funds-confirmation-consents/c%201',
     deleteFundsConsent: '/funds-confirmation-consents/c%201', confirmFunds: '/funds-confirmations',
     createPaymentConsent: '/domestic-payments', getPayment: '/domestic-payments/p%231', getPaymentStatus: '/domestic-payments/p%231/status',

@@ -44,6 +44,7 @@ const COUNTERPART: Partial<Record<SchemaName, [File, string]>> = {
   OBReadAccount6: ['account-info', 'OBReadAccount6'],
   OBReadBalance1: ['account-info', 'OBReadBalance1'],
   OBReadTransaction6: ['account-info', 'OBReadTransaction6'],
+  OBReadBeneficiary5: ['account-info', 'OBReadBeneficiary5'],
   OBFundsConfirmationConsent1: ['confirmation-funds', 'OBFundsConfirmationConsent1'],
   OBFundsConfirmationConsentResponse1: ['confirmation-funds', 'OBFundsConfirmationConsentResponse1'],
   OBFundsConfirmation1: ['confirmation-funds', 'OBFundsConfirmation1'],

@@ -26,6 +26,7 @@ const RESPONSES: [SchemaName, OfficialFile, string][] = [
   ['OBReadAccount6', 'account-info', 'OBReadAccount6'],
   ['OBReadBalance1', 'account-info', 'OBReadBalance1'],
   ['OBReadTransaction6', 'account-info', 'OBReadTransaction6'],
+  ['OBReadBeneficiary5', 'account-info', 'OBReadBeneficiary5'],
   ['OBFundsConfirmationConsentResponse1', 'confirmation-funds', 'OBFundsConfirmationConsentResponse1'],
   ['OBFundsConfirmationResponse1', 'confirmation-funds', 'OBFundsConfirmationResponse1'],
   ['OBWriteDomesticConsentResponse5', 'payment-initiation', 'OBWriteDomesticConsentResponse5'],

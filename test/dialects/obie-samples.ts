@@ -32,6 +32,18 @@ const samples: Record<SchemaName, unknown> = {
     Links: { Self: `${BASE}/account-access-consents/aac-6f1c2b9e-58a3-4d6e-9a77-0c3b8f4e2d11` },
     Meta: {},
   },
+  OBReadBeneficiary5: {
+    Data: {
+      Beneficiary: [
+        {
+          AccountId: '22289', BeneficiaryId: 'Ben1', BeneficiaryType: 'Trusted', Reference: 'Towbar Club',
+          CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200112344562', Name: 'Mrs Juniper' },
+        },
+      ],
+    },
+    Links: { Self: `${BASE}/accounts/22289/beneficiaries` },
+    Meta: {},
+  },
   OBReadAccount6: {
     Data: {
       Account: [

@@ -52,6 +52,11 @@ export const OBIE_OPERATIONS = {
     permissions: ['ReadTransactionsBasic', 'ReadTransactionsDetail'], responses: { 200: 'OBReadTransaction6' },
     words: 'reading one transaction (obtpp transaction)',
   },
+  getBeneficiaries: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/beneficiaries', ids: ['accountId'], body: false, token: 'psu', variants: AB,
+    permissions: ['ReadBeneficiariesBasic', 'ReadBeneficiariesDetail'], responses: { 200: 'OBReadBeneficiary5' },
+    words: 'reading an account\'s beneficiaries',
+  },
   createFundsConsent: {
     api: 'cof', method: 'POST', path: '{@fundsConfirmationConsents}', ids: [], body: true, token: 'client', variants: AB,
     responses: { 201: 'OBFundsConfirmationConsentResponse1' }, builder: 'buildFundsConsent',

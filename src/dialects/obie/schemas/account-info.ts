@@ -256,3 +256,33 @@ export const OBReadTransaction6 = responseEnvelope({
   properties: { Transaction: { type: 'array', items: transaction } },
   additionalProperties: false,
 });
+
+/** `OBBeneficiaryType1Code`. */
+export const BENEFICIARY_TYPES = ['Ordinary', 'Trusted'] as const;
+
+/**
+ * `OBReadBeneficiary5`: an account's beneficiaries (GET /accounts/{AccountId}/beneficiaries). The
+ * official file requires no member of a beneficiary; `CreditorAccount` comes with
+ * ReadBeneficiariesDetail (`OBBeneficiary5Detail`), a permission rule rather than a shape.
+ */
+export const OBReadBeneficiary5 = responseEnvelope({
+  type: 'object',
+  properties: {
+    Beneficiary: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          AccountId: accountId,
+          BeneficiaryId: text(1, 40),
+          BeneficiaryType: closedEnum(BENEFICIARY_TYPES),
+          Reference: text(1, 35),
+          SupplementaryData: supplementaryData,
+          CreditorAgent: agent,
+          CreditorAccount: cashAccount,
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+});

@@ -1,5 +1,5 @@
 /** Every obie schema by name, at both levels (see ../validate.ts for the compiled validators). */
-import { OBReadAccount6, OBReadBalance1, OBReadConsent1, OBReadConsentResponse1, OBReadTransaction6 } from './account-info.ts';
+import { OBReadAccount6, OBReadBalance1, OBReadBeneficiary5, OBReadConsent1, OBReadConsentResponse1, OBReadTransaction6 } from './account-info.ts';
 import { OBFundsConfirmation1, OBFundsConfirmationConsent1, OBFundsConfirmationConsentResponse1, OBFundsConfirmationResponse1 } from './funds-confirmation.ts';
 import {
   OBWriteDomesticConsent4, OBWriteDomesticConsentResponse5, PaymentStatusResponse, OBWriteDomestic2, OBWriteDomesticResponse5,
@@ -14,7 +14,7 @@ export { SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES } from './common.ts';
 
 /** The name of a request or response body of docs/wire.md. */
 export type SchemaName =
-  | 'OBReadConsent1' | 'OBReadConsentResponse1' | 'OBReadAccount6' | 'OBReadBalance1' | 'OBReadTransaction6'
+  | 'OBReadConsent1' | 'OBReadConsentResponse1' | 'OBReadAccount6' | 'OBReadBalance1' | 'OBReadTransaction6' | 'OBReadBeneficiary5'
   | 'OBFundsConfirmationConsent1' | 'OBFundsConfirmationConsentResponse1' | 'OBFundsConfirmation1'
   | 'OBFundsConfirmationResponse1' | 'OBWriteDomesticConsent4' | 'OBWriteDomesticConsentResponse5'
   | 'PaymentStatusResponse' | 'OBErrorResponse1'
@@ -30,6 +30,7 @@ export const SCHEMA_LEVELS: Readonly<Record<SchemaName, Levels>> = {
   OBReadAccount6,
   OBReadBalance1,
   OBReadTransaction6,
+  OBReadBeneficiary5,
   OBFundsConfirmationConsent1: bothLevels(OBFundsConfirmationConsent1),
   OBFundsConfirmationConsentResponse1,
   OBFundsConfirmation1: bothLevels(OBFundsConfirmation1),
