@@ -103,11 +103,11 @@ export async function run(io: Io, options: Options): Promise<void> {
   io.exitCode = result.exitCode;
   const gated = await gates?.finish(result);
   if (gated) io.exitCode = gated.exitCode;
-  for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line, 'inline') + '\n');
+  for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line) + '\n');
   const s = result.summary;
   if (options.json) {
     io.stdout.write(jsonForTerminal(s) + '\n');
-    for (const line of gated?.stdout ?? []) io.stderr.write(forTerminal(line, 'inline') + '\n');
+    for (const line of gated?.stdout ?? []) io.stderr.write(forTerminal(line) + '\n');
     if (result.interrupted) io.stderr.write(interruptedLine(result.interrupted, s, result.reportDir) + '\n');
     return;
   }
@@ -122,7 +122,7 @@ export async function run(io: Io, options: Options): Promise<void> {
   const rules = s.totals.rules as Record<string, number>;
   io.stdout.write(forTerminal(`\n${verdict}: ${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules['not-judged'] ?? 0} not judged, ${rules['not-applicable'] ?? 0} not applicable, ${rules.skipped ?? 0} skipped — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s${s.totals.warnings ? `, ${s.totals.warnings} SHOULD warnings` : ''}`) + '\n');
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,junit.xml,report.html,messages.ndjson}\n`);
-  for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line, 'inline') + '\n');
+  for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
 }
 
 /** The one line an interrupted run leaves on stderr. */
