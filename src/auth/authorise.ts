@@ -2,10 +2,10 @@ import { AuthorisationError } from '../errors.ts';
 import type { AccountChoice, Fn, Profile } from '../profile/types.ts';
 import { parseAccountChoice } from '../profile/load.ts';
 import type { PsuBrowser, JourneyResult } from '../psu/index.ts';
-import type { Auth, BeginOptions, PendingAuthorisation, TokenSet } from './index.ts';
+import type { AuthorisationServer, BeginOptions, PendingAuthorisation, TokenSet } from './types.ts';
 
 export interface AuthoriseContext {
-  auth: Auth;
+  auth: AuthorisationServer;
   browser: PsuBrowser;
   profile: Profile;
   /** Where manual mode prints the URL (stderr in the CLI). */

@@ -13,34 +13,13 @@ import type { HttpClient, HttpResult } from '../client/http.ts';
 import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
 
+import type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, TokenSet } from './types.ts';
+
 export { authorise } from './authorise.ts';
 export type { AuthoriseContext, AuthoriseOptions, AuthoriseResult, WithJourney } from './authorise.ts';
+export type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, TokenSet } from './types.ts';
 
-export interface TokenSet {
-  accessToken: string;
-  tokenType: string;
-  refreshToken?: string;
-  idToken?: string;
-  /** Epoch ms, when the bank said `expires_in`. */
-  expiresAt?: number;
-  scope?: string;
-  /** The id_token's claims (validated), when there was one. */
-  claims?: Record<string, unknown>;
-  grant: 'client_credentials' | 'authorization_code' | 'refresh_token';
-}
 
-/** What `begin()` sent, kept until the PSU comes back; `finish()` checks the answer against it. */
-export interface PendingAuthorisation {
-  /** The authorization URL the PSU is sent to. */
-  url: string;
-  state: string;
-  nonce: string;
-  /** Absent only when the request was sent without PKCE on purpose (the SEC-13 check). */
-  codeVerifier?: string;
-  intentId: string;
-  fn: Fn;
-  redirectUri: string;
-}
 
 /**
  * The bank's authorisation server could not be discovered or understood (a 404, an HTML page,
@@ -62,16 +41,7 @@ export class DiscoveryError extends ObtppError {
   }
 }
 
-/** How an authorisation request carries PKCE: S256 (always, for obtpp's own), or the bad ones SEC-13 sends. */
-export type PkceMethod = 'S256' | 'plain' | 'none';
 
-/** How `begin()` departs from obtpp's own authorisation requests, for the conformance checks. */
-export interface BeginOptions {
-  /** `plain` sends the verifier as the challenge, `none` no code_challenge (and `finish` then no verifier). Default S256. */
-  pkce?: PkceMethod;
-  /** Push the request (true) or not (false) whatever `auth.par` says; default as `usesPar`. */
-  par?: boolean;
-}
 
 /** Discovery documents already fetched, by discovery URL (so a run discovers once). */
 const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
@@ -81,7 +51,7 @@ const UNREGISTERED = 'obtpp-unregistered';
 /** A cached client-credentials token is reused until this long before it expires. */
 const EXPIRY_MARGIN_MS = 30_000;
 
-export class Auth {
+export class Auth implements AuthorisationServer {
   readonly issuer: string;
   readonly authorizationEndpoint: string;
   readonly profile: Profile;

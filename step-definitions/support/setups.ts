@@ -7,7 +7,7 @@ import type { AccountChoice, Fn } from '../../src/profile/types.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 import { AuthorisationError } from '../../src/errors.ts';
-import { NotJudgeable, type ConformanceWorld, type ConsentRecord, type AccountInfo } from './world.ts';
+import { NotJudgeable, type ConformanceWorld, type ConsentRecord, type AccountInfo, type Expiring } from './world.ts';
 import { describeAnswer } from './judge.ts';
 
 /** The rule that covers creating each function's consent: its failure blocks the scenarios that need one. */
@@ -410,23 +410,6 @@ export async function sleepUntil(ms: number): Promise<void> {
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
 }
 
-/** A consent made to expire a few seconds after creation, authorised and used once before. */
-export interface Expiring {
-  record: ConsentRecord;
-  /** The call made while the consent was still valid. */
-  before: ApiResult;
-  /** The consent's ExpirationDateTime as sent (whole seconds), as a local instant. */
-  expiresAtMs: number;
-  /**
-   * Local instant by which the bank must consider the consent expired, whatever its clock: its
-   * Date header (whole seconds) bounds how far behind ours it may be, and a bank that compares
-   * whole seconds has one more second.
-   */
-  expiredAfterMs: number;
-  /** The call the scenario judges after expiry (listing the accounts, confirming funds). */
-  probe: (world: ConformanceWorld) => Promise<ApiResult>;
-  setupExchanges?: Exchange[];
-}
 
 /**
  * Prepared in the background as soon as a run includes AIS-08 or COF-06, so that by the time the

@@ -8,7 +8,6 @@ import { HttpError, ObtppError } from '../../src/errors.ts';
 import type { TokenSet } from '../../src/auth/index.ts';
 import type { AuthoriseResult } from '../../src/auth/authorise.ts';
 import type { RunContext, RunParameters, Lane } from '../../src/conformance/context.ts';
-import type { Expiring } from './setups.ts';
 
 // A PSU journey in a real browser plus a few calls fit easily; a hung bank is cut by the
 // profile's own time-outs long before this.
@@ -172,3 +171,21 @@ export class ConformanceWorld extends World<RunParameters> {
 }
 
 setWorldConstructor(ConformanceWorld);
+
+/** A consent made to expire a few seconds after creation, authorised and used once before. */
+export interface Expiring {
+  record: ConsentRecord;
+  /** The call made while the consent was still valid. */
+  before: ApiResult;
+  /** The consent's ExpirationDateTime as sent (whole seconds), as a local instant. */
+  expiresAtMs: number;
+  /**
+   * Local instant by which the bank must consider the consent expired, whatever its clock: its
+   * Date header (whole seconds) bounds how far behind ours it may be, and a bank that compares
+   * whole seconds has one more second.
+   */
+  expiredAfterMs: number;
+  /** The call the scenario judges after expiry (listing the accounts, confirming funds). */
+  probe: (world: ConformanceWorld) => Promise<ApiResult>;
+  setupExchanges?: Exchange[];
+}
