@@ -467,8 +467,11 @@ async function packageVersion(): Promise<string> {
   }
 }
 
-/** Where each dialect's own feature files live, below features/ (the obie ones are features/ itself). */
-const DIALECT_FEATURES: Record<Exclude<Dialect, 'obie'>, string> = { 'berlin-group': 'berlin-group' };
+/**
+ * Where each standard's feature files live, below features/ (one folder per standard). In the
+ * reports, the obie files keep their plain names and the others are prefixed with their folder.
+ */
+const DIALECT_FEATURES: Record<Dialect, string> = { obie: 'obie', 'berlin-group': 'berlin-group' };
 
 /**
  * Every feature file instantiated per variant: tagged @variant-X, its name saying which. A
@@ -479,7 +482,7 @@ async function instantiateFeatures(root: string, variants: Variant[], dialect: D
   const list = async (dir: string, prefix: string) => (await readdir(join(root, 'features', dir))).filter((f) => f.endsWith('.feature')).sort()
     .map((f) => ({ path: join(root, 'features', dir, f), file: prefix + f }));
   const files = [
-    ...(await list('', '')),
+    ...(await list(DIALECT_FEATURES.obie, '')),
     ...(dialect === 'obie' ? [] : await list(DIALECT_FEATURES[dialect], `${DIALECT_FEATURES[dialect]}-`)),
   ];
   const texts = await Promise.all(files.map((f) => readFile(f.path, 'utf8')));

@@ -204,7 +204,7 @@ test('from an npm pack tarball installed into an empty folder: the README\'s lib
     assert.equal(pack.code, 0, pack.stderr);
     const [{ filename, files }] = JSON.parse(pack.stdout);
     const paths: string[] = files.map((f: { path: string }) => f.path);
-    for (const needed of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/profile/profile-validator.cjs', 'features/account-information.feature']) {
+    for (const needed of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/profile/profile-validator.cjs', 'features/obie/account-information.feature']) {
       assert.ok(paths.includes(needed), `the tarball holds ${needed}`);
     }
     assert.ok(paths.some((p) => p.startsWith('dist/step-definitions/') && p.endsWith('.js')), 'the tarball holds the compiled step definitions');

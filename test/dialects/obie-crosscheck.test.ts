@@ -213,7 +213,7 @@ describe('our samples pass the official schemas too', { skip }, () => {
 
 describe('the account-access consent read and delete agree with the official file', { skip }, () => {
   const official = () => doc('account-info').paths['/account-access-consents/{ConsentId}'];
-  const feature = () => readFileSync(fileURLToPath(new URL('../../features/account-information.feature', import.meta.url)), 'utf8');
+  const feature = () => readFileSync(fileURLToPath(new URL('../../features/obie/account-information.feature', import.meta.url)), 'utf8');
 
   test('GET answers 200 with OBReadConsentResponse1, which is what AIS-02\'s read-back judges it by', () => {
     const ref: string = official().get.responses['200'].$ref;

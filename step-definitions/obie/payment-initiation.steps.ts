@@ -1,8 +1,8 @@
-import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
-import { paymentBody, debtorAccounts, authoriseConsent, newIdempotencyKey, sharedPayment } from './support/setups.ts';
-import { describeAnswer, expectStatus, quote } from './support/judge.ts';
-import { consentIdOf, statusOf } from '../src/dialects/obie/index.ts';
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
+import { paymentBody, debtorAccounts, authoriseConsent, newIdempotencyKey, sharedPayment } from '../support/setups.ts';
+import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
+import { consentIdOf, statusOf } from '../../src/dialects/obie/index.ts';
 
 async function createPayment(world: ConformanceWorld, body: unknown, idempotencyKey?: string) {
   const token = await world.ccToken('pis');

@@ -1,11 +1,11 @@
-import { Given, When, Then } from './support/define.ts';
-import { NotJudgeable, type ConformanceWorld, type ConsentRecord } from './support/world.ts';
+import { Given, When, Then } from '../support/define.ts';
+import { NotJudgeable, type ConformanceWorld, type ConsentRecord } from '../support/world.ts';
 import {
   sharedFunds, fundsConsentBody, fundsRequest, createConsent, tokenOf, debtorAccount, availableBalance,
   expiringConsent,
-} from './support/setups.ts';
-import { expectStatus, expectJsonBody, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from './support/judge.ts';
-import { consentIdOf, statusOf, fundsAvailableOf } from '../src/dialects/obie/index.ts';
+} from '../support/setups.ts';
+import { expectStatus, expectJsonBody, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from '../support/judge.ts';
+import { consentIdOf, statusOf, fundsAvailableOf } from '../../src/dialects/obie/index.ts';
 
 /** `Data.FundsAvailable` as it came back (a string "true" included), for messages. */
 const rawFundsAvailable = (body: unknown): unknown => (body as any)?.Data?.FundsAvailable;

@@ -1,15 +1,15 @@
-import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld, ConsentRecord, AccountInfo } from './support/world.ts';
-import { NotJudgeable } from './support/world.ts';
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld, ConsentRecord, AccountInfo } from '../support/world.ts';
+import { NotJudgeable } from '../support/world.ts';
 import {
   FULL_PERMISSIONS, aisBody, splitList, sharedAis, fullConsent, tokenOf, accountIdsOf, firstAccountId,
   startOfDayUtc, expiringConsent, expiryPassed, listedAccountIds, foundAccountIds, accountListProblem, psuAccounts,
-} from './support/setups.ts';
-import { expectStatus, expectRefusal, expectSchema, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from './support/judge.ts';
+} from '../support/setups.ts';
+import { expectStatus, expectRefusal, expectSchema, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from '../support/judge.ts';
 import {
   consentIdOf, statusOf, accountsOf, transactionsOf, isoDateTime,
   DETAIL_ONLY_ACCOUNT_FIELDS, DETAIL_ONLY_TRANSACTION_FIELDS,
-} from '../src/dialects/obie/index.ts';
+} from '../../src/dialects/obie/index.ts';
 
 const DAY = 86_400_000;
 

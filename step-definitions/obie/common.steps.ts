@@ -1,8 +1,8 @@
-import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld } from './support/world.ts';
-import { aisBody, splitList, createConsent, authoriseConsent, firstAccountId, tokenOf, fullConsent } from './support/setups.ts';
-import { expectStatus, expectRefusal, expectSchema, parseStatuses, describeAnswer } from './support/judge.ts';
-import { AuthorisationError } from '../src/errors.ts';
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld } from '../support/world.ts';
+import { aisBody, splitList, createConsent, authoriseConsent, firstAccountId, tokenOf, fullConsent } from '../support/setups.ts';
+import { expectStatus, expectRefusal, expectSchema, parseStatuses, describeAnswer } from '../support/judge.ts';
+import { AuthorisationError } from '../../src/errors.ts';
 
 // ── Answers ────────────────────────────────────────────────────────────────────────────────────
 

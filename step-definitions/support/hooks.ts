@@ -1,11 +1,11 @@
 import { Before, After, AfterAll, Status } from '@cucumber/cucumber';
 import { readFile } from 'node:fs/promises';
-import { RunContext } from '../src/conformance/context.ts';
-import { NotApplicableError, type Operation } from '../src/client/operations.ts';
-import { NOT_APPLICABLE_MEDIA_TYPE, NOT_JUDGED_MEDIA_TYPE } from './support/define.ts';
-import { ConformanceWorld } from './support/world.ts';
-import { ruleIdOf } from '../src/conformance/rule-id.ts';
-import { SHARED_GIVENS } from './support/setups.ts';
+import { RunContext } from '../../src/conformance/context.ts';
+import { NotApplicableError, type Operation } from '../../src/client/operations.ts';
+import { NOT_APPLICABLE_MEDIA_TYPE, NOT_JUDGED_MEDIA_TYPE } from './define.ts';
+import { ConformanceWorld } from './world.ts';
+import { ruleIdOf } from '../../src/conformance/rule-id.ts';
+import { SHARED_GIVENS } from './setups.ts';
 
 /** Media type of the evidence attached to a failed scenario (read back by the summary writer). */
 export const EVIDENCE_MEDIA_TYPE = 'application/vnd.obtpp.evidence+json';

@@ -2,14 +2,14 @@
 // (PKCE required where the bank requires it; FAPI 1 Advanced 5.2.2-18 for pushed requests), judged
 // by sending the requests the bank must refuse. Each check first shows the bank takes the
 // well-formed request, so that a bank refusing everything is not mistaken for one that checks.
-import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
-import { describeAnswer, WARNING_MEDIA_TYPE } from './support/judge.ts';
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
+import { describeAnswer, WARNING_MEDIA_TYPE } from '../support/judge.ts';
 import { refusal, where } from './request-object.steps.ts';
-import { NotApplicableError, type ApiResult } from '../src/client/operations.ts';
-import type { Variant } from '../src/profile/types.ts';
-import type { Auth, PkceMethod, WithJourney } from '../src/auth/index.ts';
-import { AuthorisationError, HttpError } from '../src/errors.ts';
+import { NotApplicableError, type ApiResult } from '../../src/client/operations.ts';
+import type { Variant } from '../../src/profile/types.ts';
+import type { Auth, PkceMethod, WithJourney } from '../../src/auth/index.ts';
+import { AuthorisationError, HttpError } from '../../src/errors.ts';
 
 /** The bank gave no footing for the check: the rule is not for it (with the reason). */
 class NoFooting extends NotApplicableError {

@@ -1,12 +1,12 @@
 // SEC-11: the FAPI checks of the authorisation request, judged by sending request objects the bank
 // must refuse. Nothing here opens a browser: the authorization endpoint's first answer says whether
 // the bank refused (an OAuth error, on the redirect URI or as a 4xx) or went on to its login page.
-import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld, ConsentRecord } from './support/world.ts';
-import { describeAnswer } from './support/judge.ts';
-import { NotApplicableError, type ApiResult } from '../src/client/operations.ts';
-import type { Variant } from '../src/profile/types.ts';
-import { HttpError } from '../src/errors.ts';
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
+import { describeAnswer } from '../support/judge.ts';
+import { NotApplicableError, type ApiResult } from '../../src/client/operations.ts';
+import type { Variant } from '../../src/profile/types.ts';
+import { HttpError } from '../../src/errors.ts';
 
 type Defect = 'well-formed' | 'none' | 'no-exp' | 'expired';
 const DEFECTS: Record<string, Defect> = {

@@ -2,17 +2,17 @@
 // registration code `obtpp register` uses. Every registration a scenario makes is deleted again
 // where the bank offers RFC 7592.
 import { After } from '@cucumber/cucumber';
-import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld } from './support/world.ts';
-import { describeAnswer, quote } from './support/judge.ts';
-import { NotApplicableError, type ApiResult } from '../src/client/operations.ts';
-import { AuthorisationError, HttpError } from '../src/errors.ts';
-import type { Variant } from '../src/profile/types.ts';
-import type { HttpResult } from '../src/client/http.ts';
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld } from '../support/world.ts';
+import { describeAnswer, quote } from '../support/judge.ts';
+import { NotApplicableError, type ApiResult } from '../../src/client/operations.ts';
+import { AuthorisationError, HttpError } from '../../src/errors.ts';
+import type { Variant } from '../../src/profile/types.ts';
+import type { HttpResult } from '../../src/client/http.ts';
 import {
   registrationClaims, signRegistration, sendRegistration, registrationFrom, manageRegistration, updateRegistration, updatableMetadata, manageWithoutToken,
   type Registration,
-} from '../src/auth/register.ts';
+} from '../../src/auth/register.ts';
 
 /** The profile has no registration block: the bank's registration is not for this run to judge. */
 class RegistrationNotConfigured extends NotApplicableError {

@@ -1,13 +1,13 @@
 import { generateKeyPair } from 'jose';
-import { Given, When, Then } from './support/define.ts';
-import type { ConformanceWorld } from './support/world.ts';
-import { paymentBody, freshPayment, newIdempotencyKey, tokenOf } from './support/setups.ts';
-import { describeAnswer, expectStatus, quote } from './support/judge.ts';
-import { buildPaymentOrder, consentIdOf, paymentOrderIdOf } from '../src/dialects/obie/index.ts';
-import type { PaymentConsentBody } from '../src/dialects/obie/index.ts';
-import { NotApplicableError, SigningOffError, type ApiResult } from '../src/client/operations.ts';
-import type { Variant } from '../src/profile/types.ts';
-import { signDetached } from '../src/client/jws.ts';
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld } from '../support/world.ts';
+import { paymentBody, freshPayment, newIdempotencyKey, tokenOf } from '../support/setups.ts';
+import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
+import { buildPaymentOrder, consentIdOf, paymentOrderIdOf } from '../../src/dialects/obie/index.ts';
+import type { PaymentConsentBody } from '../../src/dialects/obie/index.ts';
+import { NotApplicableError, SigningOffError, type ApiResult } from '../../src/client/operations.ts';
+import type { Variant } from '../../src/profile/types.ts';
+import { signDetached } from '../../src/client/jws.ts';
 
 async function submit(world: ConformanceWorld, body: unknown, key?: string): Promise<ApiResult> {
   const token = tokenOf(world.payment!);
