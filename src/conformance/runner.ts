@@ -153,26 +153,35 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
 }
 
 async function runOnce(options: RunConformanceOptions): Promise<ConformanceResult> {
+  const plan = await planRun(options);
+  return new ConformanceRun(plan).execute();
+}
+
+/** What a run will do, decided before anything starts: every check that needs no bank and no browser. */
+interface RunPlan {
+  options: RunConformanceOptions;
+  startedAt: Date;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  root: string;
+  version: string;
+  faults: string[];
+  /** The bank's profile; absent: the embedded sandbox. */
+  profile?: Profile;
+  variants: Variant[];
+  dialect: Dialect;
+  sources: Array<FeatureSource & { variant: Variant; file: string }>;
+  tags: string;
+  planned: Awaited<ReturnType<typeof select>>['planned'];
+  reportDir: string;
+  profileName: string;
+}
+
+/** Step 1: the options, the profile, the variants and the selection checked; usage and profile errors thrown here. */
+async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   const startedAt = new Date();
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  const signal = options.signal;
-  const runRedactor = new Redactor();
-  const emit = (event: ConformanceEvent) => {
-    try {
-      if (event.type === 'scenario' && event.message) event = { ...event, message: runRedactor.text(event.message) };
-      options.onEvent?.(event);
-    } catch {
-      // A broken listener must not break the run.
-    }
-  };
-  const version = options.version ?? (await packageVersion());
-  const root = packageRoot();
-  const checkAbort = () => {
-    if (signal?.aborted) throw new Interrupted();
-  };
-
-  // 1. Everything that can be checked without starting anything.
   if (options.parallel !== undefined && (!Number.isInteger(options.parallel) || options.parallel < 1 || options.parallel > 8)) {
     throw new UsageError(`parallel takes a whole number from 1 to 8, not ${options.parallel}`);
   }
@@ -182,7 +191,9 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
   if (options.variant !== undefined && !['A', 'B', 'all'].includes(options.variant)) throw new UsageError(`--variant ${options.variant}: expected A, B or all`);
   const faults = options.sandboxFaults ?? [];
   if (options.dialect !== undefined && options.dialect !== 'obie' && options.dialect !== 'berlin-group') throw new UsageError(`--dialect ${options.dialect}: expected obie or berlin-group`);
-  let profile: Awaited<ReturnType<typeof loadProfile>> | undefined;
+  const version = options.version ?? (await packageVersion());
+  const root = packageRoot();
+  let profile: Profile | undefined;
   let variants: Variant[];
   let dialect: Dialect = options.dialect ?? 'obie';
   if (!options.profile) {
@@ -190,105 +201,157 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
   } else {
     if (faults.length) throw new UsageError('--sandbox-fault works only with the embedded sandbox (run without --profile)');
-    profile = await loadProfile(options.profile, { env, cwd });
-    if (options.dialect && options.dialect !== profile.dialect) throw new UsageError(`--dialect ${options.dialect}, but profile ${profile.name} speaks ${profile.dialect}: leave --dialect out (the profile's dialect decides)`);
-    dialect = profile.dialect === 'berlin-group' ? 'berlin-group' : 'obie';
-    variants = options.variant && options.variant !== 'all' ? [options.variant] : profile.variants;
-    const unsupported = variants.filter((v) => !profile!.variants.includes(v));
-    if (unsupported.length) throw new UsageError(`profile ${profile.name} does not implement variant ${unsupported.join(', ')} (its variants: ${profile.variants.join(', ')})`);
+    const loaded = await loadProfile(options.profile, { env, cwd });
+    profile = loaded;
+    if (options.dialect && options.dialect !== loaded.dialect) throw new UsageError(`--dialect ${options.dialect}, but profile ${loaded.name} speaks ${loaded.dialect}: leave --dialect out (the profile's dialect decides)`);
+    dialect = loaded.dialect === 'berlin-group' ? 'berlin-group' : 'obie';
+    variants = options.variant && options.variant !== 'all' ? [options.variant] : loaded.variants;
+    const unsupported = variants.filter((v) => !loaded.variants.includes(v));
+    if (unsupported.length) throw new UsageError(`profile ${loaded.name} does not implement variant ${unsupported.join(', ')} (its variants: ${loaded.variants.join(', ')})`);
   }
   const sources = await instantiateFeatures(root, ['A', 'B'], dialect);
   const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect);
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
+  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+  return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, sources, tags, planned, reportDir, profileName };
+}
 
-  const work = join(tmpdir(), `obtpp-run-${randomUUID()}`);
-  /** Takes a lent browser back from the registry the step definitions find it in. */
-  let unlend: (() => void) | undefined;
-  let sandbox: { stop(): Promise<void> } | undefined;
-  /** The first folder this run created (removed again when the run ends without a summary). */
-  let created: string | undefined;
-  let dirReady = false;
-  let summaryWritten = false;
-  const builder = new SummaryBuilder();
-  /** The step definitions' run context (browser, lanes), when it lives in this thread. */
-  let context: { closeCurrent(): Promise<void> } | undefined;
-  let bankProfile = profile;
+/**
+ * One run, from its plan: the bank started and pre-flighted, the report dir prepared, cucumber
+ * driven, the summary built and the reports written — or, when interrupted, what had finished.
+ * Whatever happens, what it started is stopped and a report dir without a verdict is left clean.
+ */
+class ConformanceRun {
+  private readonly plan: RunPlan;
+  private readonly options: RunConformanceOptions;
+  private readonly signal?: AbortSignal;
   /**
    * The last line of redaction, where the reports are written: the profile's secrets (client secret,
    * keys, PSU password, software statement, every `${env:…}` value), private-key PEM and JWTs, in
    * every form. The step definitions scrub with the run's own redactor first (it also knows the
    * tokens issued); this one holds whatever reaches a report by another way.
    */
-  for (const secret of profile?.secrets ?? []) runRedactor.add(secret);
-  const finish = async (summary: Summary) => {
-    for (const s of bankProfile?.secrets ?? []) runRedactor.add(s);
-    summary = JSON.parse(runRedactor.text(JSON.stringify(summary))) as Summary;
-    await writeReports(reportDir, summary);
-    summaryWritten = true;
-    await options.afterReports?.({ summary, reportDir, profile: bankProfile });
-    return summary;
-  };
-  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
-  // Before anything starts: a second run on the same folder is refused, not interleaved.
-  const unlockReportDir = await lockReportDir(reportDir, options.reportDir);
-  try {
-    checkAbort();
-    await mkdir(work, { recursive: true, mode: 0o700 });
-    // 2. The bank: the embedded sandbox or the profile's, pre-flighted alike.
-    let profilePath: string;
-    if (!profile) {
-      await requireBrowser(env);
-      checkAbort();
-      const { startSandbox } = await import('../sandbox/index.ts');
-      const sb = await startSandbox({ faults, quiet: true, dialect });
-      sandbox = sb;
-      checkAbort();
-      profilePath = join(work, 'sandbox-profile.json');
-      await writeFile(profilePath, JSON.stringify(sb.profile('all')), { mode: 0o600 });
-      // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
-      bankProfile = await loadProfile(profilePath, { env, cwd });
-      for (const secret of bankProfile.secrets) runRedactor.add(secret);
-      await abortable(preflight(bankProfile, env), signal);
-      emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
-    } else {
-      profilePath = profile.source;
-      await abortable(preflight(profile, env), signal);
-    }
-    checkAbort();
+  private readonly redactor = new Redactor();
+  private readonly builder = new SummaryBuilder();
+  private readonly work = join(tmpdir(), `obtpp-run-${randomUUID()}`);
+  /** The bank's loaded profile (the embedded sandbox's too, once it started). */
+  private bankProfile?: Profile;
+  private sandbox?: { stop(): Promise<void> };
+  /** Takes a lent browser back from the registry the step definitions find it in. */
+  private unlend?: () => void;
+  /** The step definitions' run context (browser, lanes), when it lives in this thread. */
+  private context?: { closeCurrent(): Promise<void> };
+  /** The first folder this run created (removed again when the run ends without a summary). */
+  private created?: string;
+  private dirReady = false;
+  private summaryWritten = false;
 
-    // 3. The report dir: created, or cleared of an earlier run's outputs.
-    created = await prepareReportDir(reportDir, options.reportDir);
-    dirReady = true;
-    // The same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so.
-    const featureDir = join(reportDir, 'features');
-    const featureFiles: string[] = [];
-    for (const v of variants) {
-      await mkdir(join(featureDir, v), { recursive: true });
-      for (const s of sources.filter((x) => x.variant === v)) {
-        await writeFile(join(featureDir, v, s.file), s.data);
-        featureFiles.push(join(featureDir, v, s.file));
+  constructor(plan: RunPlan) {
+    this.plan = plan;
+    this.options = plan.options;
+    this.signal = plan.options.signal;
+    this.bankProfile = plan.profile;
+    for (const secret of plan.profile?.secrets ?? []) this.redactor.add(secret);
+  }
+
+  private emit(event: ConformanceEvent): void {
+    try {
+      if (event.type === 'scenario' && event.message) event = { ...event, message: this.redactor.text(event.message) };
+      this.options.onEvent?.(event);
+    } catch {
+      // A broken listener must not break the run.
+    }
+  }
+
+  private checkAbort(): void {
+    if (this.signal?.aborted) throw new Interrupted();
+  }
+
+  async execute(): Promise<ConformanceResult> {
+    // Before anything starts: a second run on the same folder is refused, not interleaved.
+    const unlockReportDir = await lockReportDir(this.plan.reportDir, this.options.reportDir);
+    try {
+      this.checkAbort();
+      await mkdir(this.work, { recursive: true, mode: 0o700 });
+      const profilePath = await this.startBank();
+      this.checkAbort();
+      // The report dir: created, or cleared of an earlier run's outputs.
+      this.created = await prepareReportDir(this.plan.reportDir, this.options.reportDir);
+      this.dirReady = true;
+      await this.writeFeatures();
+      const parameters = await this.parameters(profilePath);
+      await this.drive(parameters);
+      return await this.judged(parameters);
+    } catch (error) {
+      if (!(error instanceof Interrupted) && !this.signal?.aborted) throw error;
+      return await this.interrupted();
+    } finally {
+      this.unlend?.();
+      await this.sandbox?.stop().catch(() => undefined);
+      await rm(this.work, { recursive: true, force: true }).catch(() => undefined);
+      if (this.dirReady && !this.summaryWritten) {
+        // A run that ended without a verdict leaves no half-filled report dir behind.
+        if (this.created) await rm(this.created, { recursive: true, force: true }).catch(() => undefined);
+        else await clearOutputs(this.plan.reportDir).catch(() => undefined);
       }
+      await unlockReportDir();
     }
+  }
 
+  /** Step 2: the bank, the embedded sandbox or the profile's, pre-flighted alike. Returns the profile's path for the step definitions. */
+  private async startBank(): Promise<string> {
+    const { env, cwd, faults, dialect, profile } = this.plan;
+    if (profile) {
+      await abortable(preflight(profile, env), this.signal);
+      return profile.source;
+    }
+    await requireBrowser(env);
+    this.checkAbort();
+    const { startSandbox } = await import('../sandbox/index.ts');
+    const sb = await startSandbox({ faults, quiet: true, dialect });
+    this.sandbox = sb;
+    this.checkAbort();
+    const profilePath = join(this.work, 'sandbox-profile.json');
+    await writeFile(profilePath, JSON.stringify(sb.profile('all')), { mode: 0o600 });
+    // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
+    this.bankProfile = await loadProfile(profilePath, { env, cwd });
+    for (const secret of this.bankProfile.secrets) this.redactor.add(secret);
+    await abortable(preflight(this.bankProfile, env), this.signal);
+    this.emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
+    return profilePath;
+  }
+
+  /** Step 3: the same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so. */
+  private async writeFeatures(): Promise<void> {
+    const featureDir = join(this.plan.reportDir, 'features');
+    for (const v of this.plan.variants) {
+      await mkdir(join(featureDir, v), { recursive: true });
+      for (const s of this.plan.sources.filter((x) => x.variant === v)) await writeFile(join(featureDir, v, s.file), s.data);
+    }
+  }
+
+  /** What the step definitions get: the profile, the evidence folder, the set-ups to start early, a lent browser. */
+  private async parameters(profilePath: string): Promise<RunParameters> {
+    const { reportDir, variants, planned } = this.plan;
     // Set-ups the selected scenarios will ask for start together with the first scenario.
     const prewarm = [...new Set(planned.flatMap((p) => p.steps.map((s) => `${p.tags.includes('@variant-B') ? 'B' : 'A'}|${s}`)))];
-    const parameters: RunParameters = {
-      profilePath,
-      evidenceDir: join(reportDir, 'evidence'),
-      variants,
-      prewarm,
-      journeys: options.journeys ?? 2,
-    };
-    if (options.browser) {
+    const parameters: RunParameters = { profilePath, evidenceDir: join(reportDir, 'evidence'), variants, prewarm, journeys: this.options.journeys ?? 2 };
+    if (this.options.browser) {
       parameters.browserKey = `browser-${randomUUID()}`;
-      unlend = (await import('./context.ts')).lendBrowser(parameters.browserKey, options.browser);
+      this.unlend = (await import('./context.ts')).lendBrowser(parameters.browserKey, this.options.browser);
     }
     await mkdir(parameters.evidenceDir, { recursive: true });
+    return parameters;
+  }
 
+  /** Step 4: cucumber, configured and run, until it ends or the signal stops it. */
+  private async drive(parameters: RunParameters): Promise<void> {
+    const { reportDir, root, variants, tags, env } = this.plan;
     const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
     // Cucumber runs in the report dir, so the reports name the features as features/A/….
     const rel = (p: string) => relative(reportDir, p).split('\\').join('/');
+    const featureDir = join(reportDir, 'features');
     const { runConfiguration } = await loadConfiguration({
       file: false,
       provided: {
@@ -296,7 +359,7 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
         import: [join(root, 'dist', 'step-definitions', '**', '*.js').split('\\').join('/')],
         tags,
         // One worker means cucumber's own thread: one browser and one consent pool for the whole run.
-        parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
+        parallel: (this.options.parallel ?? 1) > 1 ? this.options.parallel : 0,
         worldParameters: parameters as never,
         format: [
           // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
@@ -312,42 +375,55 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
     const supportKey = JSON.stringify(runConfiguration.support);
     const support = supportLibraries.get(supportKey);
     // Warming and stopping share the context with the step definitions only when this is the compiled runner.
-    const sameThread = (options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js');
+    const sameThread = (this.options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js');
     const RunContext = sameThread ? (await import('./context.ts')).RunContext : undefined;
-    context = RunContext;
+    this.context = RunContext;
     RunContext?.warm(parameters);
-    builder.onScenario = (info) => emit({ type: 'scenario', ...info });
+    this.builder.onScenario = (info) => this.emit({ type: 'scenario', ...info });
     const sink = new (await import('node:stream')).Writable({ write: (_c, _e, cb) => cb() });
-    checkAbort();
+    this.checkAbort();
 
-    // A scenario counts once it has finished: its messages wait until then, and after an
-    // interruption the scenario that was cut short (browser and bank stopped under it) is left out.
+    const recorder = this.recorder();
+    const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
+    void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
+    const stop = async () => {
+      recorder.stop();
+      // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…
+      (runConfiguration.runtime as { dryRun: boolean }).dryRun = true;
+      // …and the one running loses its browser and its bank, so it ends quickly.
+      await this.context?.closeCurrent().catch(() => undefined);
+      await this.sandbox?.stop().catch(() => undefined);
+      this.sandbox = undefined;
+    };
+    await this.awaitOrAbort(running, stop);
+  }
+
+  /**
+   * A scenario counts once it has finished: its messages wait until then, and after an
+   * interruption the scenario that was cut short (browser and bank stopped under it) is left out.
+   */
+  private recorder(): { onMessage: (envelope: any) => void; stop(): void } {
     const pending = new Map<string, unknown[]>();
     let stopped = false;
     const onMessage = (envelope: any) => {
       const id: string | undefined = envelope.testCaseStarted?.id ?? envelope.testStepStarted?.testCaseStartedId
         ?? envelope.testStepFinished?.testCaseStartedId ?? envelope.attachment?.testCaseStartedId ?? envelope.testCaseFinished?.testCaseStartedId;
-      if (!id) return void builder.add(envelope);
+      if (!id) return void this.builder.add(envelope);
       if (stopped) return;
       let list = pending.get(id);
       if (!list) pending.set(id, (list = []));
       list.push(envelope);
       if (envelope.testCaseFinished) {
         pending.delete(id);
-        for (const e of list) builder.add(e);
+        for (const e of list) this.builder.add(e);
       }
     };
-    const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, onMessage);
-    void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
-    const stop = async () => {
-      stopped = true;
-      // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…
-      (runConfiguration.runtime as { dryRun: boolean }).dryRun = true;
-      // …and the one running loses its browser and its bank, so it ends quickly.
-      await context?.closeCurrent().catch(() => undefined);
-      await sandbox?.stop().catch(() => undefined);
-      sandbox = undefined;
-    };
+    return { onMessage, stop: () => void (stopped = true) };
+  }
+
+  /** Waits for cucumber; on the signal, stops the run and gives cucumber a moment to wind down (a step sleeping on a timer is not waited for). */
+  private async awaitOrAbort(running: Promise<unknown>, stop: () => Promise<void>): Promise<void> {
+    const signal = this.signal;
     const onAbort = () => void stop();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -355,7 +431,6 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
         const aborted = new Promise<'aborted'>((r) => (signal.aborted ? r('aborted') : signal.addEventListener('abort', () => r('aborted'), { once: true })));
         const outcome = await Promise.race([running.then(() => 'done' as const), aborted]);
         if (outcome === 'aborted') {
-          // Cucumber gets a moment to wind down; a step sleeping on a timer is not waited for.
           await Promise.race([running.catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
           throw new Interrupted();
         }
@@ -364,6 +439,11 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
       signal?.removeEventListener('abort', onAbort);
     }
     if (signal?.aborted) throw new Interrupted();
+  }
+
+  /** Step 5: the verdict — the summary built, JUnit annotated, every report redacted and written. */
+  private async judged(parameters: RunParameters): Promise<ConformanceResult> {
+    const { reportDir, version, profileName, startedAt, variants, dialect } = this.plan;
     // The profile kept the authorisation from starting: no verdict of the bank stands (exit 3, one line).
     const { setupProblems } = await import('./context.ts');
     const setupProblem = setupProblems().get(parameters.evidenceDir);
@@ -371,49 +451,50 @@ async function runOnce(options: RunConformanceOptions): Promise<ConformanceResul
       setupProblems().delete(parameters.evidenceDir);
       throw setupProblem;
     }
-
-    const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
-    const transformed = options.transformSummary ? options.transformSummary(built) : built;
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect });
+    const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), builder.skippedCauses(), foreign);
+    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
-    for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), runRedactor);
+    for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
-    const summary = await finish(transformed);
-    const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, options.strict);
+    const summary = await this.finish(transformed);
+    const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, this.options.strict);
     const result: ConformanceResult = { summary, reportDir, exitCode };
-    emit({ type: 'done', result });
+    this.emit({ type: 'done', result });
     return result;
-  } catch (error) {
-    if (!(error instanceof Interrupted) && !signal?.aborted) throw error;
-    // Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report.
-    const reason = signal?.reason === 'SIGTERM' || signal?.reason === 'SIGINT' ? (signal.reason as string) : 'abort';
+  }
+
+  /** Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report. */
+  private async interrupted(): Promise<ConformanceResult> {
+    const { reportDir, version, profileName, startedAt, variants, dialect } = this.plan;
+    const reason = this.signal?.reason === 'SIGTERM' || this.signal?.reason === 'SIGINT' ? (this.signal.reason as string) : 'abort';
     // A step cut short may have asked for a new browser: the context is closed once more.
-    await context?.closeCurrent().catch(() => undefined);
-    await sandbox?.stop().catch(() => undefined);
-    sandbox = undefined;
-    if (!dirReady) {
-      created = await prepareReportDir(reportDir, options.reportDir);
-      dirReady = true;
+    await this.context?.closeCurrent().catch(() => undefined);
+    await this.sandbox?.stop().catch(() => undefined);
+    this.sandbox = undefined;
+    if (!this.dirReady) {
+      this.created = await prepareReportDir(reportDir, this.options.reportDir);
+      this.dirReady = true;
     }
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
-    const built = builder.build({ version, profile: profileName, startedAt, variants, dialect });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect });
     (built as { verdict: string }).verdict = 'interrupted';
-    const summary = await finish(options.transformSummary ? options.transformSummary(built) : built);
+    const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built);
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
-    emit({ type: 'done', result });
+    this.emit({ type: 'done', result });
     return result;
-  } finally {
-    unlend?.();
-    await sandbox?.stop().catch(() => undefined);
-    await rm(work, { recursive: true, force: true }).catch(() => undefined);
-    if (dirReady && !summaryWritten) {
-      // A run that ended without a verdict leaves no half-filled report dir behind.
-      if (created) await rm(created, { recursive: true, force: true }).catch(() => undefined);
-      else await clearOutputs(reportDir).catch(() => undefined);
-    }
-    await unlockReportDir();
+  }
+
+  /** summary.json and report.html written, redacted; then the after-report hook (signing). */
+  private async finish(summary: Summary): Promise<Summary> {
+    for (const s of this.bankProfile?.secrets ?? []) this.redactor.add(s);
+    const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
+    await writeReports(this.plan.reportDir, redacted);
+    this.summaryWritten = true;
+    await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
+    return redacted;
   }
 }
 
