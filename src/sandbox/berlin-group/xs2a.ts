@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts';
-import type { Variant } from '../resource-server.ts';
+import type { Variant } from '../uk/plumbing.ts';
 import { accountDetails, balances, CURRENCY, ibanOf, ibanValid, isoDay, parseBgAmount, piisActivated, transaction } from './data.ts';
 import type { Access, BgAuthorisation, BgConsent, BgPayment, BgStore, ScaApproach } from './store.ts';
 import type { BgFaults } from './faults.ts';
