@@ -5,6 +5,7 @@
  * funds.ts and payments.ts; xs2a.ts dispatches. Kept free of heavy imports (faults.ts reads the
  * modules' fault declarations).
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Variant } from '../../profile/types.ts';
@@ -143,4 +144,10 @@ export function errorReply(k: Xs2aContext, req: IncomingMessage, e: BgError): Re
     };
   }
   return { status: e.status, body: { tppMessages: [{ category: 'ERROR', code: e.code, ...(e.path ? { path: e.path } : {}), text: e.message.slice(0, 500) }] } };
+}
+
+/** The X-Request-ID of the answer: the TPP's, echoed (a new one under the fault, or when none came). */
+export function requestIdOf(k: Xs2aContext, req: IncomingMessage): string {
+  const sent = req.headers['x-request-id'];
+  return typeof sent === 'string' && sent !== '' && !k.faults.has('bg-request-id-not-echoed') ? sent : randomUUID();
 }

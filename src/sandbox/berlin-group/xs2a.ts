@@ -9,14 +9,13 @@
  * Each API is a module with its routes and the faults that bend them (consents.ts, accounts.ts,
  * funds.ts, payments.ts); what they share is plumbing.ts. This one dispatches and writes the answer.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts';
 import { ACCOUNT_ROUTES } from './accounts.ts';
 import { CONSENT_ROUTES } from './consents.ts';
 import { FUNDS_ROUTES } from './funds.ts';
 import { PAYMENT_ROUTES } from './payments.ts';
-import { BgError, errorReply, format, type BgRoute, type Reply, type Req, type Variant, type Xs2aContext } from './plumbing.ts';
+import { BgError, errorReply, format, requestIdOf, type BgRoute, type Reply, type Req, type Variant, type Xs2aContext } from './plumbing.ts';
 
 export type { Xs2aContext } from './plumbing.ts';
 export { MAX_CONSENT_DAYS } from './consents.ts';
@@ -29,9 +28,7 @@ const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...FUN
 export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string) => Promise<void> {
   return async function handle(req, res, variant, path, search) {
     const reply = await dispatch(ctx, req, variant, path, search);
-    const sent = req.headers['x-request-id'];
-    const echo = typeof sent === 'string' && sent !== '' && !ctx.faults.has('bg-request-id-not-echoed');
-    const headers: Record<string, string> = { 'cache-control': 'no-store', 'X-Request-ID': echo ? sent : randomUUID() };
+    const headers: Record<string, string> = { 'cache-control': 'no-store', 'X-Request-ID': requestIdOf(ctx, req) };
     let payload: string | undefined;
     if (reply.body !== undefined) {
       payload = JSON.stringify(reply.body);
