@@ -46,6 +46,7 @@ export function mask(text: string): string {
     .replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?/g, '<time>')
     .replace(/(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '$1:<port>')
     .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>')
+    .replace(/\(read \d+ before stopping\)/g, '(read <bytes> before stopping)')
     .replace(/(?<![A-Za-z0-9_-])(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}/g, '<token>');
 }
 
