@@ -4,9 +4,20 @@
  * the rules (slow, cut off, not JSON, 5xx, a redirect, a wrong certificate, a broken PSU page), so
  * that the harness can prove it survives any bank: the run ends, the scenarios that touch that part
  * fail naming the cause, the others still pass. Kept free of heavy imports: `obtpp sandbox
- * --list-faults` and flag validation load only this module.
+ * --list-faults` and flag validation load only this module and the fault declarations of the
+ * route modules (uk/*.ts), which keep their heavy imports lazy.
+ *
+ * A fault that bends a resource route is declared next to that route, in its API's module
+ * (uk/ais.ts, uk/cbpii.ts, uk/pis.ts; uk/plumbing.ts for those that bend every route); here are
+ * the faults of the authorisation server, the PSU's pages and registration, and the chaos faults
+ * (chaos.ts bends the wire of the routes it names). This registry collects them all.
  */
 import { UsageError } from '../errors.ts';
+import type { FaultDeclaration } from './fault-declaration.ts';
+import { AIS_FAULTS } from './uk/ais.ts';
+import { CBPII_FAULTS } from './uk/cbpii.ts';
+import { PIS_FAULTS } from './uk/pis.ts';
+import { PLUMBING_FAULTS } from './uk/plumbing.ts';
 
 /** One fault: its name (the `--fault` value), the rule it breaks (`CHAOS` for chaos faults), what goes wrong, and its kind. */
 export interface FaultInfo {
@@ -22,9 +33,6 @@ export interface FaultInfo {
   level?: 'SHOULD';
 }
 
-/** Faults that break a SHOULD only: the harness reports them as warnings of their rule. */
-const SHOULD_FAULTS: ReadonlySet<string> = new Set(['account-field-missing']);
-
 /**
  * The time-outs and size limit of the sandbox's own profile (`sb.profile()`): tight, because the bank
  * is on loopback, so that the chaos faults cost seconds, not minutes. The chaos faults are sized
@@ -39,41 +47,13 @@ export const OTHER_HOST = 'https://gateway.other-bank.invalid';
 /** The only name in the certificate of the tls-host-mismatch fault. */
 export const MISMATCHED_NAME = 'other-bank.invalid';
 
+/** Rule faults of the authorisation server, the PSU's pages and registration (no resource route). */
 const RULE_TABLE = [
-  ['consent-status-not-awaiting', 'AIS-01', 'new account-access consents start as Authorised'],
   ['authorisation-alters-consent', 'AIS-02', 'approving adds ReadBalances and ReadTransactionsDetail and widens the transaction period by a year'],
-  ['consent-reads-back-changed', 'AIS-02', 'GET /account-access-consents/{ConsentId} of an authorised consent reads back with its ExpirationDateTime a year later and its TransactionFromDateTime a year earlier (access itself unchanged)'],
   ['partial-grant', 'AIS-03', 'approving grants only the accounts permissions, dropping balances and transactions'],
-  ['unselected-accounts', 'AIS-04', 'GET /accounts returns, and data calls accept, every account of the PSU'],
-  ['no-token-data-access', 'AIS-05', 'data calls without a token are answered (with the PSU\'s first consent)'],
-  ['client-credentials-data-access', 'AIS-05', 'data calls with a client-credentials token are answered'],
-  ['transactions-outside-period', 'AIS-07', 'transactions are not bounded by the Transaction Validity Period'],
-  ['expired-consent-access', 'AIS-08', 'an expired account-access consent still gives access'],
-  ['permission-not-enforced', 'AIS-09', 'balances and transactions are returned without their permission'],
-  ['account-field-missing', 'AIS-11', 'accounts come without their Currency (a SHOULD of the standard\'s prose: the official schema makes it optional)'],
-  ['accounts-not-array', 'AIS-11', 'GET /accounts answers Data.Account as one object (the first account), not an array'],
-  ['currency-lowercase', 'AIS-11', 'accounts carry their Currency in lower case ("gbp"), not an ISO 4217 code'],
-  ['deleted-consent-opens-data', 'AIS-12', 'DELETE /account-access-consents/{ConsentId} answers 204 and the consent reads as gone, but its tokens still open the accounts'],
-  ['funds-consent-without-debtor', 'COF-01', 'a funds consent without DebtorAccount is accepted'],
-  ['funds-unauthorised-consent', 'COF-02', 'a funds confirmation on a consent that is not authorised is answered (client-credentials token accepted)'],
-  ['funds-consent-mismatch', 'COF-03', 'a ConsentId in the body that is not the token\'s consent is accepted'],
-  ['funds-balance-disclosed', 'COF-04', 'funds confirmations disclose the available balance'],
-  ['funds-answer-wrong', 'COF-05', 'FundsAvailable is always true'],
-  ['expired-funds-consent-confirms', 'COF-06', 'an expired funds consent still confirms'],
-  ['deleted-funds-consent-confirms', 'COF-07', 'a deleted funds consent still confirms'],
   ['debtor-not-asked', 'PIS-02', 'a payment without debtor account is authorised without asking the PSU (the bank picks one)'],
-  ['payment-status-unreadable', 'PIS-03', 'GET /{payment-product}/{paymentId}/status fails'],
-  ['consent-not-consumed', 'PIS-04', 'a payment-order consent stays Authorised after its payment order was submitted'],
-  ['payment-submitted-twice', 'PIS-05', 'a second payment order on a consent already used (another x-idempotency-key) is accepted and creates a second order'],
-  ['payment-funds-unauthorised', 'PIS-06', 'the funds check of a payment-order consent answers before the PSU authorised it'],
   ['intent-not-bound', 'SEC-01', 'the authorisation is bound to the PSU\'s most recent consent, not the intent id in the request, and the ID token omits openbanking_intent_id'],
   ['rejected-consent-token', 'SEC-04', 'a rejected consent still redirects with a code that yields a token'],
-  ['create-200', 'SEC-05', 'creates answer 200 instead of 201'],
-  ['error-body-not-ob', 'SEC-06', 'error bodies are not OBErrorResponse1'],
-  ['interaction-id-not-echoed', 'SEC-07', 'x-fapi-interaction-id is not echoed (a new one every time)'],
-  ['unsigned-payment-responses', 'SEC-09', 'payment-initiation responses carry no x-jws-signature'],
-  ['bad-response-signature', 'SEC-09', 'payment-initiation responses are signed with a key that is not in the bank\'s JWKS (same kid)'],
-  ['unsigned-requests-accepted', 'SEC-10', 'payment requests with a missing, tampered or wrongly-keyed x-jws-signature are accepted'],
   ['request-object-none-accepted', 'SEC-11', 'an unsigned request object (alg none) is accepted: its parameters are taken as if sent on the query, and the PSU is shown the login page'],
   ['request-object-exp-not-required', 'SEC-11', 'a request object without exp is accepted'],
   ['par-without-client-auth-accepted', 'SEC-12', 'a pushed authorization request without client authentication (only a client_id) is accepted: 201 with a request_uri'],
@@ -102,34 +82,51 @@ const CHAOS_TABLE = [
   ['no-approve-button', 'CHAOS', `payment authorisations: the consent page has no Approve button (the PSU driver waits for it ${browserStepMs} ms, the sandbox profile's timeouts.browserStepMs)`],
 ] as const;
 
-/** Data faults: nothing is broken, but the rule named cannot be judged on the bank's data (its verdict is not-judged). */
-const DATA_TABLE = [
-  ['zero-balance', 'COF-05', 'every balance reads 0.00 (an empty account), so no amount is surely covered by the available balance'],
+/** Every declared fault, in no particular order (`TABLE` orders them). */
+const DECLARED = [
+  ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
+  ...AIS_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PLUMBING_FAULTS,
+  ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
 
 /** A fault's name. */
-export type FaultName = (typeof RULE_TABLE)[number][0] | (typeof CHAOS_TABLE)[number][0] | (typeof DATA_TABLE)[number][0];
+export type FaultName = (typeof DECLARED)[number]['name'];
 /** A data fault's name. */
-export type DataFaultName = (typeof DATA_TABLE)[number][0];
+export type DataFaultName = Extract<(typeof DECLARED)[number], { kind: 'data' }>['name'];
 /** A chaos fault's name. */
 export type ChaosFaultName = (typeof CHAOS_TABLE)[number][0];
 
-const TABLE: ReadonlyArray<readonly [FaultName, string, string, FaultInfo['kind']]> = [
-  ...RULE_TABLE.map(([name, rule, description]) => [name, rule, description, 'rule'] as const),
-  ...CHAOS_TABLE.map(([name, rule, description]) => [name, rule, description, 'chaos'] as const),
-  ...DATA_TABLE.map(([name, rule, description]) => [name, rule, description, 'data'] as const),
-];
+/** The order of the rule families in docs/rules.md. */
+const FAMILIES = ['AIS', 'COF', 'PIS', 'SEC', 'DCR'];
+const KINDS: FaultInfo['kind'][] = ['rule', 'chaos', 'data'];
+
+/**
+ * Orders declarations as docs/rules.md does: by kind (rule, chaos, data), then by rule (family,
+ * then number); faults of one rule keep the order in which they are declared (a stable sort).
+ */
+export function orderFaults<F extends FaultDeclaration>(faults: readonly F[], families: readonly string[]): F[] {
+  const rank = (f: FaultDeclaration) => {
+    const [family, n] = f.rule.split('-');
+    return [KINDS.indexOf(f.kind), families.indexOf(family!), Number(n ?? 0)];
+  };
+  return [...faults].sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  });
+}
+
+const TABLE: readonly FaultDeclaration[] = orderFaults<FaultDeclaration>(DECLARED, FAMILIES);
 
 /** Every fault: the rule faults in the order of docs/rules.md, then the chaos faults, then the data faults. */
 export function listFaults(): FaultInfo[] {
-  return TABLE.map(([name, rule, description, kind]) => ({ name, rule, description, kind, ...(SHOULD_FAULTS.has(name) ? { level: 'SHOULD' as const } : {}) }));
+  return TABLE.map(({ name, rule, description, kind, level }) => ({ name, rule, description, kind, ...(level ? { level } : {}) }));
 }
 
 /** Thrown for a `--fault` that does not exist; the CLI exits 2 with one line naming the valid ones. */
 export class UnknownFaultError extends UsageError {
   readonly fault: string;
   constructor(fault: string) {
-    super(`unknown sandbox fault "${fault}"; valid faults: ${TABLE.map((f) => f[0]).join(', ')}`, {
+    super(`unknown sandbox fault "${fault}"; valid faults: ${TABLE.map((f) => f.name).join(', ')}`, {
       hint: 'obtpp sandbox --list-faults describes each',
     });
     this.fault = fault;
@@ -141,7 +138,7 @@ export type Faults = ReadonlySet<FaultName>;
 
 /** Validates fault names; throws UnknownFaultError for the first unknown one. */
 export function parseFaults(names: readonly string[] = []): Faults {
-  const known = new Set<string>(TABLE.map((f) => f[0]));
+  const known = new Set<string>(TABLE.map((f) => f.name));
   for (const name of names) if (!known.has(name)) throw new UnknownFaultError(name);
   return new Set(names as FaultName[]);
 }

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { Variant } from '../resource-server.ts';
+import type { Variant } from '../../profile/types.ts';
 import { handleOAuthInteraction, handleScaRedirect } from './pages.ts';
 import type { BgStore } from './store.ts';
 import { createXs2a } from './xs2a.ts';

@@ -1,0 +1,173 @@
+/**
+ * Account information (XS2A): accounts, balances, transactions (variant A: and their details),
+ * read under a valid consent, with the faults that bend them.
+ */
+import type { FaultDeclaration } from '../fault-declaration.ts';
+import { accountDetails, balances, CURRENCY, ibanOf, isoDay, transaction } from './data.ts';
+import type { BgConsent } from './store.ts';
+import { consentOf } from './consents.ts';
+import { AB, A, BgError, format, header, route, today, validDate, type BgRoute, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
+
+/** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
+export const ACCOUNT_FAULTS = [
+  { name: 'bg-unselected-accounts', rule: 'AIS-04', description: 'GET /v1/accounts lists, and data calls accept, every account of the PSU, not only those the PSU selected', kind: 'rule' },
+  { name: 'bg-no-consent-id-data-access', rule: 'AIS-05', description: 'GET /v1/accounts without Consent-ID is answered with the most recent valid consent', kind: 'rule' },
+  { name: 'bg-access-not-enforced', rule: 'AIS-09', description: 'balances and transactions are returned for every account of the consent, whatever its access names', kind: 'rule' },
+  { name: 'bg-balance-amount-number', rule: 'AIS-11', description: 'balances carry balanceAmount.amount as a JSON number, not the standard\'s string', kind: 'rule' },
+  { name: 'bg-deleted-consent-opens-data', rule: 'AIS-12', description: 'DELETE /v1/consents/{consentId} answers 204 and the consent reads terminatedByTpp, but it still opens the accounts', kind: 'rule' },
+  { name: 'bg-frequency-not-enforced', rule: 'BG-05', description: 'accesses without the PSU (no PSU-IP-Address) are not counted against frequencyPerDay', kind: 'rule', level: 'SHOULD' },
+  { name: 'bg-token-not-bound', rule: 'BG-07', description: 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)', kind: 'rule' },
+  { name: 'bg-transactions-date-to-ignored', rule: 'BG-09', description: 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned', kind: 'rule' },
+  { name: 'bg-rejected-consent-opens-data', rule: 'SEC-04', description: 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered', kind: 'rule' },
+] as const satisfies readonly FaultDeclaration[];
+
+/** The valid consent of a data call; under OAuth SCA the token must be for that consent. */
+async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise<BgConsent> {
+  const { store, faults } = k;
+  let id = header(r, 'Consent-ID');
+  if (!id && faults.has('bg-no-consent-id-data-access')) id = [...store.consents.values()].reverse().find((x) => store.refresh(x).status === 'valid')?.id;
+  if (!id) throw format('Consent-ID is required', 'Consent-ID');
+  const c = consentOf(k, id, 'header');
+  if (c.status === 'expired') throw new BgError(401, 'CONSENT_EXPIRED', 'the consent has expired');
+  const opens = c.status === 'valid'
+    || (faults.has('bg-deleted-consent-opens-data') && c.status === 'terminatedByTpp')
+    || (faults.has('bg-rejected-consent-opens-data') && c.status === 'rejected');
+  if (!opens) throw new BgError(401, 'CONSENT_INVALID', `the consent is ${c.status}, not valid`);
+  if (c.status === 'rejected') {
+    // The rejected-consent fault: everything the PSU was offered opens.
+    const all = store.psu(c.psu)?.accounts.map((a) => a.AccountId) ?? [];
+    c.covered = { accounts: all, balances: all, transactions: all };
+  }
+  if (faults.has('bg-unselected-accounts') && c.psu) {
+    const all = store.psu(c.psu)?.accounts.map((a) => a.AccountId) ?? [];
+    c.covered = { accounts: all, balances: c.covered.balances.length ? all : [], transactions: c.covered.transactions.length ? all : [] };
+  }
+  if (c.approach === 'OAUTH') await requireToken(k, r, `AIS:${c.id}`);
+  // frequencyPerDay bounds the accesses without the PSU (no PSU-IP-Address), per resource and day.
+  if (!header(r, 'PSU-IP-Address') && !faults.has('bg-frequency-not-enforced')) {
+    const key = `${c.id} ${path} ${today(k)}`;
+    const n = (store.accesses.get(key) ?? 0) + 1;
+    if (n > c.frequencyPerDay) throw new BgError(429, 'ACCESS_EXCEEDED', `frequencyPerDay (${c.frequencyPerDay}) reached for this resource today`);
+    store.accesses.set(key, n);
+  }
+  c.lastActionDate = today(k);
+  return c;
+}
+
+async function requireToken(k: Xs2aContext, r: Req, scope: string): Promise<void> {
+  const m = /^Bearer\s+(\S+)$/i.exec(header(r, 'Authorization') ?? '');
+  if (!m) throw new BgError(401, 'TOKEN_INVALID', 'this resource was authorised by OAuth2: an access token is required');
+  const token = await k.provider.AccessToken.find(m[1]);
+  if (!token || token.isExpired) throw new BgError(401, 'TOKEN_INVALID', 'the access token is invalid or has expired');
+  const scopes = String(token.scope ?? '').split(' ');
+  const unbound = k.faults.has('bg-token-not-bound') && scopes.some((s) => s.startsWith(scope.split(':')[0] + ':'));
+  if (!scopes.includes(scope) && !unbound) throw new BgError(401, 'TOKEN_INVALID', `the access token is not for ${scope}`);
+}
+
+function coveredAccount(k: Xs2aContext, c: BgConsent, accountId: string, service: 'accounts' | 'balances' | 'transactions') {
+  const found = k.store.account(accountId);
+  if (!found || !c.covered.accounts.includes(accountId)) throw new BgError(403, 'RESOURCE_UNKNOWN', 'the account is not addressable under this consent');
+  if (!c.covered[service].includes(accountId) && !k.faults.has('bg-access-not-enforced')) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this account`);
+  return found;
+}
+
+function accountView(k: Xs2aContext, r: Req, c: BgConsent, accountId: string, withBalance: boolean): Record<string, unknown> {
+  const { psu, account } = k.store.account(accountId)!;
+  const self = `${r.base}/v1/accounts/${accountId}`;
+  const links: Record<string, { href: string }> = {};
+  if (c.covered.balances.includes(accountId)) links.balances = { href: `${self}/balances` };
+  if (c.covered.transactions.includes(accountId)) links.transactions = { href: `${self}/transactions` };
+  const out: Record<string, unknown> = { ...accountDetails(psu, account) };
+  if (withBalance && c.covered.balances.includes(accountId)) out.balances = balances(account, new Date(k.store.now()));
+  if (Object.keys(links).length) out._links = links;
+  return out;
+}
+
+function withBalanceOf(r: Req): boolean {
+  const v = r.query.get('withBalance');
+  if (v !== null && v !== 'true' && v !== 'false') throw format('withBalance must be true or false', 'withBalance');
+  return v === 'true';
+}
+
+async function listAccounts(k: Xs2aContext, r: Req): Promise<Reply> {
+  const withBalance = withBalanceOf(r);
+  const c = await dataConsent(k, r, '/accounts');
+  return { status: 200, body: { accounts: c.covered.accounts.map((id) => accountView(k, r, c, id, withBalance)) } };
+}
+
+async function getAccount(k: Xs2aContext, r: Req): Promise<Reply> {
+  const withBalance = withBalanceOf(r);
+  const c = await dataConsent(k, r, `/accounts/${r.params.accountId}`);
+  coveredAccount(k, c, r.params.accountId, 'accounts');
+  return { status: 200, body: { account: accountView(k, r, c, r.params.accountId, withBalance) } };
+}
+
+async function getBalances(k: Xs2aContext, r: Req): Promise<Reply> {
+  const c = await dataConsent(k, r, `/accounts/${r.params.accountId}/balances`);
+  const { account } = coveredAccount(k, c, r.params.accountId, 'balances');
+  const list = balances(account, new Date(k.store.now()));
+  const shown = k.faults.has('bg-balance-amount-number')
+    ? list.map((b) => {
+      const amount = b.balanceAmount as { currency: string; amount: string };
+      return { ...b, balanceAmount: { ...amount, amount: Number(amount.amount) } };
+    })
+    : list;
+  return { status: 200, body: { account: { iban: ibanOf(account), currency: CURRENCY }, balances: shown } };
+}
+
+/** The query of a transaction report: bookingStatus and the period, checked (delta reports and standing orders are not offered). */
+function reportQuery(r: Req): { bookingStatus: string; dateFrom: string; dateTo: string | null } {
+  const bookingStatus = r.query.get('bookingStatus');
+  if (!bookingStatus) throw format('the query parameter bookingStatus is required', 'bookingStatus');
+  if (!['booked', 'pending', 'both', 'all', 'information'].includes(bookingStatus)) throw format('bookingStatus must be booked, pending, both, information or all', 'bookingStatus');
+  if (bookingStatus === 'information') throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'standing orders (bookingStatus information) are not offered', 'bookingStatus');
+  if (r.query.has('deltaList') || r.query.has('entryReferenceFrom')) throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'delta reports are not supported', r.query.has('deltaList') ? 'deltaList' : 'entryReferenceFrom');
+  const dateFrom = r.query.get('dateFrom');
+  const dateTo = r.query.get('dateTo');
+  if (!dateFrom) throw format('dateFrom is required (no delta report is asked for)', 'dateFrom');
+  if (!validDate(dateFrom)) throw format('dateFrom must be an ISODate (YYYY-MM-DD)', 'dateFrom');
+  if (dateTo !== null && !validDate(dateTo)) throw format('dateTo must be an ISODate (YYYY-MM-DD)', 'dateTo');
+  if (dateTo !== null && dateTo < dateFrom) throw new BgError(400, 'PERIOD_INVALID', 'dateTo is before dateFrom', 'dateTo');
+  return { bookingStatus, dateFrom, dateTo };
+}
+
+async function listTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
+  const { bookingStatus, dateFrom, dateTo } = reportQuery(r);
+  const withBalance = withBalanceOf(r);
+  const c = await dataConsent(k, r, `/accounts/${r.params.accountId}/transactions`);
+  const { account } = coveredAccount(k, c, r.params.accountId, 'transactions');
+  const self = `${r.base}/v1/accounts/${account.AccountId}`;
+  const booked = account.transactions
+    .filter((t) => isoDay(t.booking) >= dateFrom && (dateTo === null || k.faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo))
+    .reverse()
+    .map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
+  const report: Record<string, unknown> = { _links: { account: { href: self } } };
+  if (bookingStatus !== 'pending') report.booked = booked;
+  if (bookingStatus !== 'booked') report.pending = [];
+  return {
+    status: 200,
+    body: {
+      account: { iban: ibanOf(account), currency: CURRENCY },
+      transactions: report,
+      ...(withBalance && c.covered.balances.includes(account.AccountId) ? { balances: balances(account, new Date(k.store.now())) } : {}),
+    },
+  };
+}
+
+async function getTransaction(k: Xs2aContext, r: Req): Promise<Reply> {
+  const c = await dataConsent(k, r, `/accounts/${r.params.accountId}/transactions/${r.params.transactionId}`);
+  const { account } = coveredAccount(k, c, r.params.accountId, 'transactions');
+  const t = account.transactions.find((x) => x.TransactionId === r.params.transactionId);
+  if (!t) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such transaction on this account');
+  const { _links: _l, ...details } = transaction(t);
+  return { status: 200, body: { transactionsDetails: details } };
+}
+
+/** The routes of account information, in matching order. */
+export const ACCOUNT_ROUTES: BgRoute[] = [
+  route(AB, 'GET', '/v1/accounts', listAccounts),
+  route(AB, 'GET', '/v1/accounts/:accountId', getAccount),
+  route(AB, 'GET', '/v1/accounts/:accountId/balances', getBalances),
+  route(AB, 'GET', '/v1/accounts/:accountId/transactions', listTransactions),
+  route(A, 'GET', '/v1/accounts/:accountId/transactions/:transactionId', getTransaction),
+];

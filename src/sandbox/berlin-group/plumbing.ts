@@ -1,0 +1,153 @@
+/**
+ * What every XS2A route shares: the request and reply shapes, the NextGenPSD2 refusal and its
+ * error body, header and date checks, the SCA approach and authorisation sub-resources (of consents
+ * and payments alike), and the faults that bend every route. The APIs are consents.ts, accounts.ts,
+ * funds.ts and payments.ts; xs2a.ts dispatches. Kept free of heavy imports (faults.ts reads the
+ * modules' fault declarations).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { Variant } from '../../profile/types.ts';
+import type { FaultDeclaration } from '../fault-declaration.ts';
+import { isoDay } from './data.ts';
+import type { BgAuthorisation, BgConsent, BgPayment, BgStore, ScaApproach } from './store.ts';
+import type { BgFaults } from './faults.ts';
+
+export type { Variant };
+
+export interface Xs2aContext {
+  provider: Provider;
+  store: BgStore;
+  issuer: string;
+  baseUrls: Record<Variant, string>;
+  /** The faults switched on (each breaks one rule; see faults.ts). */
+  faults: BgFaults;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A refusal with its NextGenPSD2 code (FACTS §6.6). */
+export class BgError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly path?: string;
+  constructor(status: number, code: string, text: string, path?: string) {
+    super(text);
+    this.status = status;
+    this.code = code;
+    this.path = path;
+  }
+}
+
+export const format = (text: string, path?: string) => new BgError(400, 'FORMAT_ERROR', text, path);
+export const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface Req {
+  variant: Variant;
+  method: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: any;
+  base: string;
+}
+
+export type Handler = (k: Xs2aContext, r: Req) => Promise<Reply> | Reply;
+/** One XS2A operation: where it answers (variants, method, path pattern with `:param`s) and its handler. */
+export interface BgRoute { variants: Variant[]; method: string; pattern: string[]; handler: Handler }
+
+export const AB: Variant[] = ['A', 'B'];
+export const A: Variant[] = ['A'];
+export const route = (variants: Variant[], method: string, path: string, handler: Handler): BgRoute => ({ variants, method, pattern: path.split('/').filter(Boolean), handler });
+
+/** Faults that bend every XS2A route alike (the error body, the request id). */
+export const PLUMBING_FAULTS = [
+  { name: 'bg-error-code-missing', rule: 'SEC-06', description: 'error bodies carry tppMessages without the code each message requires (also when the TPP accepts application/problem+json)', kind: 'rule' },
+  { name: 'bg-request-id-not-echoed', rule: 'SEC-07', description: 'X-Request-ID is not echoed (a new one on every answer)', kind: 'rule' },
+] as const satisfies readonly FaultDeclaration[];
+
+export function validDate(value: unknown): value is string {
+  return typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+}
+
+export function header(r: Req, name: string): string | undefined {
+  const v = r.headers[name.toLowerCase()];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** The bank's today (its clock may be moved), as an ISODate. */
+export const today = (k: Xs2aContext) => isoDay(new Date(k.store.now()));
+
+// ---- SCA -----------------------------------------------------------------------------------
+
+/** The approach for a new resource: redirect when the TPP gives a TPP-Redirect-URI, else OAuth2. */
+export function approachOf(r: Req): ScaApproach {
+  if (header(r, 'TPP-Redirect-Preferred') === 'true' && !header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required when TPP-Redirect-Preferred is true', 'TPP-Redirect-URI');
+  return header(r, 'TPP-Redirect-URI') ? 'REDIRECT' : 'OAUTH';
+}
+
+export function newAuthorisation(k: Xs2aContext, r: Req, approach: ScaApproach): BgAuthorisation {
+  const redirectUri = header(r, 'TPP-Redirect-URI');
+  const nokRedirectUri = header(r, 'TPP-Nok-Redirect-URI');
+  for (const [name, value] of [['TPP-Redirect-URI', redirectUri], ['TPP-Nok-Redirect-URI', nokRedirectUri]] as const) {
+    if (value !== undefined && !/^https?:\/\//i.test(value)) throw format(`${name} must be an absolute http(s) URI`, name);
+  }
+  return { authorisationId: k.store.newId('auth'), scaStatus: 'received', approach, ...(redirectUri ? { redirectUri } : {}), ...(nokRedirectUri ? { nokRedirectUri } : {}) };
+}
+
+export function scaLinks(k: Xs2aContext, a: BgAuthorisation): Record<string, { href: string }> {
+  return a.approach === 'REDIRECT'
+    ? { scaRedirect: { href: `${k.issuer}/bg/sca/${a.authorisationId}` } }
+    : { scaOAuth: { href: `${k.issuer}/.well-known/openid-configuration` } };
+}
+
+// ---- authorisation sub-resources (of consents and payments) --------------------------------
+
+export function startAuthorisation(k: Xs2aContext, r: Req, resource: BgConsent | BgPayment, self: string): Reply {
+  const pending = resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD';
+  if (!pending) throw new BgError(409, 'STATUS_INVALID', `the ${resource.kind === 'ais' ? 'consent' : 'payment'} is no longer awaiting authorisation`);
+  const a = newAuthorisation(k, r, resource.approach);
+  resource.authorisations.push(a);
+  return {
+    status: 201,
+    headers: { Location: `${self}/authorisations/${a.authorisationId}`, 'ASPSP-SCA-Approach': resource.approach },
+    body: { scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a), scaStatus: { href: `${self}/authorisations/${a.authorisationId}` } } },
+  };
+}
+
+export const listAuthorisations = (resource: BgConsent | BgPayment): Reply =>
+  ({ status: 200, body: { authorisationIds: resource.authorisations.map((a) => a.authorisationId) } });
+
+export function scaStatus(resource: BgConsent | BgPayment, authorisationId: string): Reply {
+  const a = resource.authorisations.find((x) => x.authorisationId === authorisationId);
+  if (!a) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such authorisation');
+  return { status: 200, body: { scaStatus: a.scaStatus } };
+}
+
+// ---- the answer ----------------------------------------------------------------------------
+
+/** The error body: RFC 7807 when the TPP accepts application/problem+json, else tppMessages. */
+export function errorReply(k: Xs2aContext, req: IncomingMessage, e: BgError): Reply {
+  // The fault: every error message without the code the standard requires of it.
+  if (k.faults.has('bg-error-code-missing')) return { status: e.status, body: { tppMessages: [{ category: 'ERROR', text: e.message.slice(0, 500) }] } };
+  if (/application\/problem\+json/i.test(req.headers.accept ?? '')) {
+    return {
+      status: e.status,
+      headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+      body: { type: `urn:obtpp:sandbox:problem:${e.code.toLowerCase()}`, title: e.code, detail: e.message.slice(0, 500), code: e.code },
+    };
+  }
+  return { status: e.status, body: { tppMessages: [{ category: 'ERROR', code: e.code, ...(e.path ? { path: e.path } : {}), text: e.message.slice(0, 500) }] } };
+}
+
+/** The X-Request-ID of the answer: the TPP's, echoed (a new one under the fault, or when none came). */
+export function requestIdOf(k: Xs2aContext, req: IncomingMessage): string {
+  const sent = req.headers['x-request-id'];
+  return typeof sent === 'string' && sent !== '' && !k.faults.has('bg-request-id-not-echoed') ? sent : randomUUID();
+}

@@ -1,0 +1,14 @@
+/**
+ * The shape in which a route module declares the faults that bend it (next to its routes); the fault
+ * registries (faults.ts, berlin-group/faults.ts) collect them. A type only: no code, no imports.
+ */
+export interface FaultDeclaration {
+  /** The `--fault` value. */
+  readonly name: string;
+  /** The rule it breaks (`CHAOS` for chaos faults). */
+  readonly rule: string;
+  readonly description: string;
+  readonly kind: 'rule' | 'chaos' | 'data';
+  /** SHOULD: breaks only what the harness demands beyond the official schema (a warning, not a failure). */
+  readonly level?: 'SHOULD';
+}
