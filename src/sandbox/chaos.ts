@@ -1,7 +1,7 @@
 /**
  * The chaos faults of the resource server (see faults.ts): each takes over the responses of one
  * operation and writes them the way a broken bank or gateway would. They bend the wire, not the
- * rules, so they live here and not in the route handlers; `send` in uk/plumbing.ts is the exit
+ * rules, so they live here and not in the route handlers; `send` in obie/plumbing.ts is the exit
  * they replace.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -5,19 +5,19 @@
  * that the harness can prove it survives any bank: the run ends, the scenarios that touch that part
  * fail naming the cause, the others still pass. Kept free of heavy imports: `obtpp sandbox
  * --list-faults` and flag validation load only this module and the fault declarations of the
- * route modules (uk/*.ts), which keep their heavy imports lazy.
+ * route modules (obie/*.ts), which keep their heavy imports lazy.
  *
  * A fault that bends a resource route is declared next to that route, in its API's module
- * (uk/ais.ts, uk/cbpii.ts, uk/pis.ts; uk/plumbing.ts for those that bend every route); here are
+ * (obie/ais.ts, obie/cbpii.ts, obie/pis.ts; obie/plumbing.ts for those that bend every route); here are
  * the faults of the authorisation server, the PSU's pages and registration, and the chaos faults
  * (chaos.ts bends the wire of the routes it names). This registry collects them all.
  */
 import { UsageError } from '../errors.ts';
 import type { FaultDeclaration } from './fault-declaration.ts';
-import { AIS_FAULTS } from './uk/ais.ts';
-import { CBPII_FAULTS } from './uk/cbpii.ts';
-import { PIS_FAULTS } from './uk/pis.ts';
-import { PLUMBING_FAULTS } from './uk/plumbing.ts';
+import { AIS_FAULTS } from './obie/ais.ts';
+import { CBPII_FAULTS } from './obie/cbpii.ts';
+import { PIS_FAULTS } from './obie/pis.ts';
+import { PLUMBING_FAULTS } from './obie/plumbing.ts';
 
 /** One fault: its name (the `--fault` value), the rule it breaks (`CHAOS` for chaos faults), what goes wrong, and its kind. */
 export interface FaultInfo {

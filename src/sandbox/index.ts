@@ -23,7 +23,7 @@ import { rsaKey, tlsMaterial } from './keys.ts';
 import type { RsaKey, TlsMaterial } from './keys.ts';
 import { handleInteraction } from './pages.ts';
 import { issueSoftwareStatement } from './registration.ts';
-import { createResourceServer } from './uk/index.ts';
+import { createResourceServer } from './obie/index.ts';
 import type { Variant } from '../profile/types.ts';
 import { Store } from './store.ts';
 import { BgStore, createBerlinGroupBank, ibanOf, XS2A_PATH } from './berlin-group/index.ts';

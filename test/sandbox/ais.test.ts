@@ -4,6 +4,10 @@ import type { Browser } from 'puppeteer';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import { assertObie } from './obie.ts';
+import { TppClient } from '../../src/client/operations.ts';
+import { httpFromProfile } from '../../src/client/factory.ts';
+import { profileFromObject } from '../../src/profile/load.ts';
+import { validate } from '../../src/dialects/obie/index.ts';
 import { aisBody, launchBrowser, Tpp } from './tpp.ts';
 
 const DAY = 86_400_000;
@@ -159,7 +163,7 @@ describe('sandbox: account information', () => {
     assert.equal((await tpp.api('B', 'GET', `/alice-current/transactions/${inside}`, { token: narrow.token })).status, 404);
   });
 
-  test('permission clusters: no ReadBalances no balances, no ReadTransactions* no transactions, Credits only credits, Basic no identification', async () => {
+  test('permission clusters: no ReadBalances no balances, no ReadTransactions* no transactions, Credits only credits, Basic no identification; beneficiaries by ReadBeneficiaries*', async () => {
     const basic = await authorised(aisBody({ permissions: ['ReadAccountsBasic'] }));
     assert.equal((await tpp.api('A', 'GET', '/accounts/alice-current/balances', { token: basic.token })).status, 403);
     const txRes = await tpp.api('B', 'GET', '/accounts/alice-current/transactions', { token: basic.token });
@@ -167,10 +171,27 @@ describe('sandbox: account information', () => {
     assertObie('ais', 'OBErrorResponse1', txRes.body);
     const accounts = await tpp.api('A', 'GET', '/accounts', { token: basic.token });
     assert.equal(accounts.body.Data.Account[0].Account, undefined);
-    const credits = await authorised(aisBody({ permissions: ['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsCredits'] }));
+    const credits = await authorised(aisBody({ permissions: ['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadBeneficiariesBasic'] }));
     const list = (await tpp.api('A', 'GET', '/accounts/alice-current/transactions', { token: credits.token })).body.Data.Transaction;
     assert.ok(list.length > 0);
     assert.ok(list.every((t: any) => t.CreditDebitIndicator === 'Credit'));
+
+    // Beneficiaries (v3.1.11): none without a ReadBeneficiaries* permission; the creditor's account only with Detail.
+    assert.equal((await tpp.api('A', 'GET', '/accounts/alice-current/beneficiaries', { token: basic.token })).status, 403);
+    const basicPayees = await tpp.api('B', 'GET', '/accounts/alice-current/beneficiaries', { token: credits.token });
+    assert.equal(basicPayees.status, 200, basicPayees.text);
+    assertObie('ais', 'OBReadBeneficiary5', basicPayees.body);
+    assert.ok(basicPayees.body.Data.Beneficiary.length > 0 && basicPayees.body.Data.Beneficiary.every((b: any) => b.CreditorAccount === undefined));
+    const detail = await authorised(aisBody({ permissions: ['ReadAccountsBasic', 'ReadBeneficiariesDetail'] }), ['alice-current']);
+    // Through the harness's own client: the catalogue's path and method reach the route, and the answer is the harness's OBReadBeneficiary5.
+    const profile = await profileFromObject(sb.profile('A'), { source: 'sandbox', env: {} });
+    const client = new TppClient(profile, 'A', httpFromProfile(profile));
+    const payees = await client.getBeneficiaries('alice-current', { token: detail.token });
+    assert.equal(payees.status, 200, payees.text);
+    assertObie('ais', 'OBReadBeneficiary5', payees.body);
+    assert.deepEqual(validate('OBReadBeneficiary5', payees.body), []);
+    assert.ok(payees.body.Data.Beneficiary.every((b: any) => b.AccountId === 'alice-current' && b.CreditorAccount?.Identification));
+    assert.equal((await client.getBeneficiaries('alice-savings', { token: detail.token })).status, 403, 'an account outside the consent');
   });
 
   test('a rejected consent yields access_denied and no code', async () => {

@@ -9,10 +9,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFaults } from '../../src/sandbox/faults.ts';
 import { listBgFaults } from '../../src/sandbox/berlin-group/faults.ts';
-import { AIS_FAULTS } from '../../src/sandbox/uk/ais.ts';
-import { CBPII_FAULTS } from '../../src/sandbox/uk/cbpii.ts';
-import { PIS_FAULTS } from '../../src/sandbox/uk/pis.ts';
-import { PLUMBING_FAULTS } from '../../src/sandbox/uk/plumbing.ts';
+import { AIS_FAULTS } from '../../src/sandbox/obie/ais.ts';
+import { CBPII_FAULTS } from '../../src/sandbox/obie/cbpii.ts';
+import { PIS_FAULTS } from '../../src/sandbox/obie/pis.ts';
+import { PLUMBING_FAULTS } from '../../src/sandbox/obie/plumbing.ts';
 import { ACCOUNT_FAULTS } from '../../src/sandbox/berlin-group/accounts.ts';
 import { CONSENT_FAULTS } from '../../src/sandbox/berlin-group/consents.ts';
 import { FUNDS_FAULTS } from '../../src/sandbox/berlin-group/funds.ts';
@@ -23,10 +23,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Each route module and the faults it declares. */
 const MODULES: Array<[string, ReadonlyArray<{ name: string }>]> = [
-  ['src/sandbox/uk/ais.ts', AIS_FAULTS],
-  ['src/sandbox/uk/cbpii.ts', CBPII_FAULTS],
-  ['src/sandbox/uk/pis.ts', PIS_FAULTS],
-  ['src/sandbox/uk/plumbing.ts', PLUMBING_FAULTS],
+  ['src/sandbox/obie/ais.ts', AIS_FAULTS],
+  ['src/sandbox/obie/cbpii.ts', CBPII_FAULTS],
+  ['src/sandbox/obie/pis.ts', PIS_FAULTS],
+  ['src/sandbox/obie/plumbing.ts', PLUMBING_FAULTS],
   ['src/sandbox/berlin-group/accounts.ts', ACCOUNT_FAULTS],
   ['src/sandbox/berlin-group/consents.ts', CONSENT_FAULTS],
   ['src/sandbox/berlin-group/funds.ts', FUNDS_FAULTS],
@@ -35,7 +35,7 @@ const MODULES: Array<[string, ReadonlyArray<{ name: string }>]> = [
 ];
 
 /** The resource servers' routers: they bend nothing themselves. */
-const ROUTERS = ['src/sandbox/uk/index.ts', 'src/sandbox/berlin-group/xs2a.ts'];
+const ROUTERS = ['src/sandbox/obie/index.ts', 'src/sandbox/berlin-group/xs2a.ts'];
 
 const tested = (source: string) => new Set([...source.matchAll(/faults\.has\('([\w-]+)'\)/g)].map((m) => m[1]!));
 

@@ -288,6 +288,25 @@ async function getBalances(k: ResourceContext, r: Req): Promise<Reply> {
   return { status: 200, body: { Data: { Balance: balance }, Links: links(r), Meta: { TotalPages: 1 } } };
 }
 
+/**
+ * GET /accounts/{AccountId}/beneficiaries (v3.1.11): the PSU's other accounts, trusted, and one
+ * ordinary payee. The creditor's account and agent come only with ReadBeneficiariesDetail.
+ */
+async function getBeneficiaries(k: ResourceContext, r: Req): Promise<Reply> {
+  const c = await aisConsent(k, r);
+  needs(k, c, 'beneficiaries', 'ReadBeneficiariesBasic', 'ReadBeneficiariesDetail');
+  const a = consentAccount(k, c, r.params.accountId);
+  const detail = has(c, 'ReadBeneficiariesDetail');
+  const own = (k.store.psu(c.psu)?.accounts ?? []).filter((o) => o.AccountId !== a.AccountId)
+    .map((o) => ({ type: 'Trusted', reference: `To ${o.Nickname}`, account: { SchemeName: o.SchemeName, Identification: o.Identification, Name: o.Name } }));
+  const payees = [...own, { type: 'Ordinary', reference: 'Rent', account: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '30963452000417', Name: 'Bob Baker' } }];
+  const beneficiary = payees.map((b, i) => ({
+    AccountId: a.AccountId, BeneficiaryId: `${a.AccountId}-ben-${i + 1}`, BeneficiaryType: b.type, Reference: b.reference,
+    ...(detail ? { CreditorAccount: b.account } : {}),
+  }));
+  return { status: 200, body: { Data: { Beneficiary: beneficiary }, Links: links(r), Meta: { TotalPages: 1 } } };
+}
+
 function periodMeta(k: ResourceContext, a: FixtureAccount, w: { from: number; to: number }) {
   const first = Number.isFinite(w.from) ? w.from : a.transactions[0]?.booking.getTime() ?? k.store.now();
   const last = Number.isFinite(w.to) ? w.to : k.store.now();
@@ -326,6 +345,7 @@ export const AIS_ROUTES: UkRoute[] = [
   route(AB, 'GET', '/accounts', listAccounts),
   route(AB, 'GET', '/accounts/:accountId', getAccount),
   route(AB, 'GET', '/accounts/:accountId/balances', getBalances),
+  route(AB, 'GET', '/accounts/:accountId/beneficiaries', getBeneficiaries),
   route(AB, 'GET', '/accounts/:accountId/transactions', getTransactions),
 ];
 
