@@ -44,6 +44,7 @@ export function mask(text: string): string {
   return text
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
     .replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?/g, '<time>')
+    .replace(/<time>(%3A[\d.]+)+/g, '<time>')
     .replace(/(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '$1:<port>')
     .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>')
     .replace(/\(read \d+ before stopping\)/g, '(read <bytes> before stopping)')
