@@ -5,7 +5,8 @@
  * they replace.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Faults, ChaosFaultName } from './faults.ts';
+import type { SwitchedFaults } from './fault-declaration.ts';
+import type { ChaosFaultName } from './faults.ts';
 import { OTHER_HOST, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, SLOW_BY_MS } from './faults.ts';
 import { html, page } from './http.ts';
 
@@ -133,9 +134,9 @@ const ACTS: Record<Exclude<ChaosFaultName, 'tls-host-mismatch' | 'login-page-han
 };
 
 /** The chaos fault switched on for an operation of the resource server, if any. */
-export function chaosFor(faults: Faults, operation: string): Act | undefined {
+export function chaosFor(faults: SwitchedFaults, operation: string): Act | undefined {
   for (const [name, act] of Object.entries(ACTS)) {
-    if (act.operation === operation && faults.has(name as ChaosFaultName)) return act;
+    if (act.operation === operation && faults.has(name)) return act;
   }
   return undefined;
 }

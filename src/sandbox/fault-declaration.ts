@@ -12,3 +12,12 @@ export interface FaultDeclaration {
   /** SHOULD: breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   readonly level?: 'SHOULD';
 }
+
+/**
+ * The faults switched on, as a route module reads them. Structural, so that the modules do not
+ * import the registry that collects their declarations (that would be an import circle); the
+ * names they ask for are checked by test/sandbox/fault-placement.test.ts.
+ */
+export interface SwitchedFaults {
+  has(name: string): boolean;
+}

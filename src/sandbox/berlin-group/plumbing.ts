@@ -9,10 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Variant } from '../../profile/types.ts';
-import type { FaultDeclaration } from '../fault-declaration.ts';
+import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
 import { isoDay } from './data.ts';
 import type { BgAuthorisation, BgConsent, BgPayment, BgStore, ScaApproach } from './store.ts';
-import type { BgFaults } from './faults.ts';
 
 export type { Variant };
 
@@ -22,7 +21,7 @@ export interface Xs2aContext {
   issuer: string;
   baseUrls: Record<Variant, string>;
   /** The faults switched on (each breaks one rule; see faults.ts). */
-  faults: BgFaults;
+  faults: SwitchedFaults;
 }
 
 export interface Reply {

@@ -9,8 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type Provider from 'oidc-provider';
-import type { Faults } from '../faults.ts';
-import type { FaultDeclaration } from '../fault-declaration.ts';
+import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
 import { parseMoney } from '../fixtures.ts';
 import type { AccountRef, Consent, Store } from '../store.ts';
 import type { JSONWebKeySet, JWK } from 'jose';
@@ -21,7 +20,7 @@ export type Variant = 'A' | 'B';
 export interface ResourceContext {
   provider: Provider;
   store: Store;
-  faults: Faults;
+  faults: SwitchedFaults;
   baseUrls: Record<Variant, string>;
   /** The audience every sandbox access token carries. */
   audience: string;
