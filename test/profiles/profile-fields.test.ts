@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { profileFromObject, parseAccountChoice, baseUrlFor } from '../../src/profile/load.ts';
 import { TppClient, NotApplicableError } from '../../src/client/operations.ts';
+import { OPERATION_IDS } from '../../src/dialects/catalogue.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { ProfileError } from '../../src/errors.ts';
 import { listenLoopback } from '../helpers/loopback.ts';
@@ -144,8 +145,10 @@ test('operations the profile does not list are not applicable, with the reason, 
   } finally {
     await server.close();
   }
+  // The names a profile may list are the standards' catalogues' operations (src/dialects/catalogue.ts).
+  assert.ok(['listAccounts', 'getTransaction', 'submitPayment', 'getPaymentFunds', 'getConsentStatus'].every((op) => (OPERATION_IDS as readonly string[]).includes(op)));
   assert.deepEqual(await problems(base({ implements: ['listAccounts', 'getAccounts'] })), [
-    '$.implements[1]: expected one of "createAccountAccessConsent", "getAccountAccessConsent", "deleteAccountAccessConsent", "listAccounts", "getAccount", "getBalances", "getTransactions", "getTransaction", "createFundsConsent", "getFundsConsent", "deleteFundsConsent", "confirmFunds", "createPaymentConsent", "getPayment", "getPaymentStatus", "submitPayment", "getPaymentOrder", "getPaymentDetails", "getPaymentFunds"',
+    `$.implements[1]: expected one of ${OPERATION_IDS.map((op) => `"${op}"`).join(', ')}`,
     '$.implements: expected a list of operation names, or { A: [...], B: [...] }',
   ]);
   const listed = await profileFromObject(base({ implements: ['listAccounts'] }), { source: 'test.yaml', env: {} });
