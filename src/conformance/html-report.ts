@@ -70,6 +70,21 @@ export interface HtmlReportOptions {
   generatedAt?: Date;
 }
 
+/**
+ * What each mark of the rule table means: the report's legend, and the README's (test/conformance/
+ * legend.test.ts keeps the two the same).
+ */
+export const VERDICT_LEGEND: ReadonlyArray<readonly [mark: string, meaning: string]> = [
+  ['pass', 'every scenario of the rule passed'],
+  ['pass + a note', 'passed on part of its scenarios: the note says how many, and why the others were not applicable'],
+  ['FAIL', 'a scenario showed the bank breaking the rule (the failure is listed below)'],
+  ['waived', 'the rule failed, and a live waiver covers every failure'],
+  ['not judged', 'the rule could not be checked: the bank gave no footing (the cause is listed below)'],
+  ['n/a', 'not applicable: the variant has no such rule or endpoint, or the profile says the bank does not offer it (the reason is in the cell)'],
+  ['skipped', 'not selected in this run'],
+  ['n warnings', 'SHOULD-level findings, stricter than the official schema: never a failure'],
+];
+
 const STATUS_LABEL: Record<string, string> = {
   passed: 'pass',
   failed: 'FAIL',
@@ -290,7 +305,7 @@ ${ordered.map((row) => `<tr id="${anchor('rule', row.id)}">
 </tr>`).join('\n')}
 </tbody>
 </table>
-<p class="legend"><b>pass</b>: every scenario of the rule passed · <b>FAIL</b>: a scenario showed the bank breaking the rule · <b>not judged</b>: the rule could not be checked (cause below) · <b>n/a</b>: the variant has no such endpoint · <b>skipped</b>: not selected in this run.</p>` : '<p class="empty">No rule was run.</p>'}
+<p class="legend">${VERDICT_LEGEND.map(([mark, meaning]) => `<b>${escapeHtml(mark)}</b>: ${escapeHtml(meaning)}`).join(' · ')}.</p>` : '<p class="empty">No rule was run.</p>'}
 </section>
 `);
 
