@@ -149,3 +149,23 @@ export function hostileProfile(base: string, over: Record<string, unknown> = {})
     ...over,
   };
 }
+
+/**
+ * A CLI session state for the hostile profile (variant A) that already holds one AIS consent and
+ * its tokens, as after `obtpp consent authorise`.
+ */
+export async function writeSessionState(file: string, base: string, consent: { id: string; status: string }, tokens: Record<string, unknown>): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  const record = { id: consent.id, fn: 'ais', status: consent.status, createdAt: new Date().toISOString() };
+  await writeFile(file, JSON.stringify({
+    version: 1,
+    profiles: {
+      [`hostile bank | ${base}/A/open-banking/v3.1 | obtpp-hostile | A`]: {
+        profile: 'hostile bank', baseUrl: `${base}/A/open-banking/v3.1`, clientId: 'obtpp-hostile', variant: 'A',
+        current: { ais: record.id }, last: record.id, consents: { [record.id]: record },
+        tokens: { [record.id]: tokens },
+        clientCredentials: {},
+      },
+    },
+  }), { mode: 0o600 });
+}

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync, randomBytes, createPrivateKey } from 'node:crypto';
 import { runObtpp, type Run } from '../helpers/obtpp.ts';
-import { startHostileBank, hostileProfile, type HostileBank } from './hostile-bank.ts';
+import { startHostileBank, hostileProfile, writeSessionState, type HostileBank } from './hostile-bank.ts';
 import { HttpClient } from '../../src/client/http.ts';
 import { Redactor } from '../../src/client/redact.ts';
 import { loadProfile } from '../../src/profile/load.ts';
@@ -99,19 +99,8 @@ before(async () => {
   statePath = join(work, 'state.json');
   await writeFile(profilePath, JSON.stringify(hostileProfile(bank.base)), { mode: 0o600 });
   // A session that already holds tokens for one consent (as after obtpp consent authorise).
-  const key = `hostile bank | ${bank.base}/A/open-banking/v3.1 | obtpp-hostile | A`;
-  const consent = { id: 'aac-hostile-1', fn: 'ais', status: 'AwaitingAuthorisation', createdAt: new Date().toISOString() };
-  await writeFile(statePath, JSON.stringify({
-    version: 1,
-    profiles: {
-      [key]: {
-        profile: 'hostile bank', baseUrl: `${bank.base}/A/open-banking/v3.1`, clientId: 'obtpp-hostile', variant: 'A',
-        current: { ais: consent.id }, last: consent.id, consents: { [consent.id]: consent },
-        tokens: { [consent.id]: { accessToken: secrets.accessToken, refreshToken: secrets.refreshToken, expiresAt: Date.now() - 1000, obtainedAt: Date.now() - 60_000 } },
-        clientCredentials: {},
-      },
-    },
-  }), { mode: 0o600 });
+  await writeSessionState(statePath, bank.base, { id: 'aac-hostile-1', status: 'AwaitingAuthorisation' },
+    { accessToken: secrets.accessToken, refreshToken: secrets.refreshToken, expiresAt: Date.now() - 1000, obtainedAt: Date.now() - 60_000 });
 });
 
 after(async () => {

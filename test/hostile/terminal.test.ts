@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { Chalk } from 'chalk';
 import { runObtpp, type Run } from '../helpers/obtpp.ts';
-import { startHostileBank, hostileProfile, type HostileBank } from './hostile-bank.ts';
+import { startHostileBank, hostileProfile, writeSessionState, type HostileBank } from './hostile-bank.ts';
 import { forTerminal, inline, painter } from '../../src/cli/terminal.ts';
 
 const FAKE = 'FAKE-LINE ✓ [A] AIS-01 passed';
@@ -47,19 +47,8 @@ before(async () => {
   profilePath = join(work, 'hostile.json');
   statePath = join(work, 'state.json');
   await writeFile(profilePath, JSON.stringify(hostileProfile(bank.base)), { mode: 0o600 });
-  const key = `hostile bank | ${bank.base}/A/open-banking/v3.1 | obtpp-hostile | A`;
-  const consent = { id: 'aac-1', fn: 'ais', status: 'Authorised', createdAt: new Date().toISOString() };
-  await writeFile(statePath, JSON.stringify({
-    version: 1,
-    profiles: {
-      [key]: {
-        profile: 'hostile bank', baseUrl: `${bank.base}/A/open-banking/v3.1`, clientId: 'obtpp-hostile', variant: 'A',
-        current: { ais: consent.id }, last: consent.id, consents: { [consent.id]: consent },
-        tokens: { [consent.id]: { accessToken: 'at-terminal-1', expiresAt: Date.now() + 3_600_000, obtainedAt: Date.now() } },
-        clientCredentials: {},
-      },
-    },
-  }), { mode: 0o600 });
+  await writeSessionState(statePath, bank.base, { id: 'aac-1', status: 'Authorised' },
+    { accessToken: 'at-terminal-1', expiresAt: Date.now() + 3_600_000, obtainedAt: Date.now() });
   Object.assign(env, {
     H_CLIENT_SECRET: 'terminal-secret-1',
     H_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
