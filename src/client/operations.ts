@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ObtppError, ExitCode } from '../errors.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { baseUrlFor } from '../profile/load.ts';
-import { anySpecOf, fillPath, MissingPathId, OPERATION_IDS, specOf, type DialectName, type Operation, type OperationSpec } from '../dialects/catalogue.ts';
+import { anySpecOf, fillPath, LAYOUT_WORDS, layoutOf, MissingPathId, OPERATION_IDS, specOf, type DialectName, type Operation, type OperationSpec } from '../dialects/catalogue.ts';
 import type { BERLIN_GROUP_OPERATIONS } from '../dialects/berlin-group/catalogue.ts';
 import type { OBIE_OPERATIONS } from '../dialects/obie/catalogue.ts';
 import type { HttpClient, HttpResult } from './http.ts';
@@ -165,13 +165,19 @@ export class TppClient {
 
   /** Whether the profile's standard has the operation in this variant (whatever the bank offers). */
   inVariant(operation: Operation): boolean {
-    return this.specOf(operation)?.variants.includes(this.variant) ?? false;
+    const spec = this.specOf(operation);
+    return spec !== undefined && spec.variants.includes(this.variant) && this.inLayout(spec);
+  }
+
+  /** Whether the profile's layout (the spec's, or the published standard it names) has the operation. */
+  private inLayout(spec: OperationSpec): boolean {
+    return spec.standards?.includes(layoutOf(this.profile)) ?? true;
   }
 
   /** Whether the variant has the operation and the bank offers it (the profile's implements and apis; all when it says nothing). */
   supports(operation: Operation): boolean {
     const spec = this.specOf(operation);
-    return spec !== undefined && spec.variants.includes(this.variant) && (this.offered?.has(operation) ?? true) && !this.profile.absentApis?.includes(spec.api);
+    return spec !== undefined && spec.variants.includes(this.variant) && this.inLayout(spec) && (this.offered?.has(operation) ?? true) && !this.profile.absentApis?.includes(spec.api);
   }
 
   /** Why an operation cannot be called: not in the standard or the variant, or not offered by the bank (the profile's implements or apis). */
@@ -180,6 +186,9 @@ export class TppClient {
     if (!spec) {
       const standard = this.dialect === 'berlin-group' ? 'NextGenPSD2 (berlin-group)' : 'UK Open Banking (obie)';
       return new NotApplicableError(operation, this.variant, `${NotApplicableError.wordsOf(operation)} is not an operation of the ${standard} standard the profile speaks`);
+    }
+    if (!this.inLayout(spec)) {
+      return new NotApplicableError(operation, this.variant, `${NotApplicableError.wordsOf(operation)} is not an operation of ${LAYOUT_WORDS[layoutOf(this.profile)]}, the standard the profile says the bank serves`);
     }
     if (!spec.variants.includes(this.variant)) return new NotApplicableError(operation, this.variant);
     return this.profile.absentApis?.includes(spec.api)

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Profile, Variant } from '../profile/types.ts';
+import { STANDARDS, type Profile, type Standard, type Variant } from '../profile/types.ts';
 
 /** The standards a run can judge: each scenario belongs to one (a feature tagged `@dialect-berlin-group`, else obie). */
 export type Dialect = 'obie' | 'berlin-group';
@@ -39,6 +39,11 @@ export interface RunConformanceOptions {
    * `profile` (a profile names its own dialect).
    */
   dialect?: Dialect;
+  /**
+   * The embedded sandbox serves a published standard at its official paths (`uk-3.1`) instead of
+   * the spec's layout; only without `profile` (a profile names its own standard).
+   */
+  standard?: Standard;
   /** Faults to switch on in the embedded sandbox (see `listFaults()`); only without `profile`. */
   sandboxFaults?: string[];
   /**
@@ -170,6 +175,8 @@ interface RunPlan {
   profile?: Profile;
   variants: Variant[];
   dialect: Dialect;
+  /** The published standard judged (the profile's, or --standard for the sandbox); absent: the spec's layout. */
+  standard?: Standard;
   sources: Array<FeatureSource & { variant: Variant; file: string }>;
   tags: string;
   planned: Awaited<ReturnType<typeof select>>['planned'];
@@ -209,12 +216,22 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     const unsupported = variants.filter((v) => !loaded.variants.includes(v));
     if (unsupported.length) throw new UsageError(`profile ${loaded.name} does not implement variant ${unsupported.join(', ')} (its variants: ${loaded.variants.join(', ')})`);
   }
+  if (options.standard !== undefined && !(STANDARDS as readonly string[]).includes(options.standard)) throw new UsageError(`--standard ${options.standard}: expected ${STANDARDS.join(' or ')}`);
+  if (options.standard !== undefined && dialect !== 'obie') throw new UsageError(`--standard ${options.standard} is a UK standard; the ${dialect} dialect has none (leave --standard out)`);
+  if (options.standard !== undefined && profile && profile.standard !== options.standard) {
+    throw new UsageError(`--standard ${options.standard}, but profile ${profile.name} ${profile.standard ? `says standard ${profile.standard}` : "follows the spec's layout"}: leave --standard out (the profile decides)`);
+  }
+  const standard = profile ? profile.standard : options.standard;
+  if (standard && !profile) {
+    if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
+    variants = ['A'];
+  }
   const sources = await instantiateFeatures(root, ['A', 'B'], dialect);
-  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect);
+  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
   const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
-  return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, sources, tags, planned, reportDir, profileName };
+  return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, standard, sources, tags, planned, reportDir, profileName };
 }
 
 /**
@@ -313,7 +330,7 @@ class ConformanceRun {
     this.sandbox = sb;
     this.checkAbort();
     const profilePath = join(this.work, 'sandbox-profile.json');
-    await writeFile(profilePath, JSON.stringify(sb.profile('all')), { mode: 0o600 });
+    await writeFile(profilePath, JSON.stringify(sb.profile(this.plan.standard ?? 'all')), { mode: 0o600 });
     // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
     this.bankProfile = await loadProfile(profilePath, { env, cwd });
     for (const secret of this.bankProfile.secrets) this.redactor.add(secret);
@@ -585,14 +602,16 @@ async function parseSandboxFaults(dialect: Dialect, faults: string[]): Promise<v
  * The tag expression of the run and the scenarios it selects. Nothing selected is a usage error
  * that names the filter which matched nothing.
  */
-async function select(sources: Array<FeatureSource & { variant: Variant }>, variants: Variant[], userTags: string | undefined, what: string, dialect: Dialect = 'obie') {
+async function select(sources: Array<FeatureSource & { variant: Variant }>, variants: Variant[], userTags: string | undefined, what: string, dialect: Dialect = 'obie', standard?: Standard) {
   const { parseUserTags, planSources } = await import('./plan.ts');
   const expression = userTags?.trim() ? userTags.trim() : undefined;
   if (expression) parseUserTags(expression);
   // A berlin-group run selects only its dialect's scenarios (an obie run has no other feature files).
   const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
   const dialectTag = dialect === 'obie' ? '' : ` and @dialect-${dialect}`;
-  const base = dialectTag ? `(${variantTags})${dialectTag}` : variantTags;
+  // Scenarios of a published standard's operations (@uk-3.1) run only when the profile serves that standard.
+  const layoutTag = STANDARDS.filter((s) => s !== standard).map((s) => ` and not @${s}`).join('');
+  const base = dialectTag || layoutTag ? `(${variantTags})${dialectTag}${layoutTag}` : variantTags;
   const tags = expression ? `(${base}) and (${expression})` : base;
   const mine = sources.filter((s) => variants.includes(s.variant));
   const planned = planSources(mine, tags);

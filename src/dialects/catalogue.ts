@@ -10,7 +10,8 @@ import type { Catalogue, OperationSpec } from './operation-spec.ts';
 import { OBIE_OPERATIONS } from './obie/catalogue.ts';
 import { BERLIN_GROUP_OPERATIONS } from './berlin-group/catalogue.ts';
 
-export type { Catalogue, OperationSpec, HttpMethod, TokenKind } from './operation-spec.ts';
+export type { Catalogue, OperationSpec, HttpMethod, TokenKind, Layout } from './operation-spec.ts';
+export { layoutOf, LAYOUT_WORDS } from './operation-spec.ts';
 export { fillPath, pathKeysOf, MissingPathId, ID_ALIASES } from './operation-spec.ts';
 
 /** The catalogue of each standard, by the profile's `dialect`. */

@@ -2,7 +2,16 @@
  * What an operation of a standard is, as data (see catalogue.ts), and how its path is filled.
  * Nothing here names a standard: each standard's catalogue lives in its own folder.
  */
-import type { Fn, ProfilePaths, Variant } from '../profile/types.ts';
+import type { Fn, ProfilePaths, Standard, Variant } from '../profile/types.ts';
+
+/** Where an operation lives: the spec's own layout, or a published standard at its official paths. */
+export type Layout = 'spec' | Standard;
+
+/** The layout a profile is judged in. */
+export const layoutOf = (profile: { standard?: Standard }): Layout => profile.standard ?? 'spec';
+
+/** What a layout is called in messages. */
+export const LAYOUT_WORDS: Readonly<Record<Layout, string>> = { spec: "the spec's layout", 'uk-3.1': 'UK Read/Write v3.1.11' };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -35,6 +44,11 @@ export interface OperationSpec {
   readonly permissions?: readonly string[];
   /** The variants of the spec whose endpoint tables list it. */
   readonly variants: readonly Variant[];
+  /**
+   * The layouts that have it: `spec` (the spec's variants) and the published standards a profile
+   * names (`standard: uk-3.1`). Absent: every layout of its catalogue.
+   */
+  readonly standards?: readonly Layout[];
   /** The request carries a detached JWS of its body (UK x-jws-signature) when the profile signs. */
   readonly signedRequest?: boolean;
   /** The bank signs the answer's body (UK x-jws-signature) and the client verifies it against bank.jwks. */

@@ -20,6 +20,26 @@ export const DEFAULTS = {
     paymentStatus: '/{payment-product}/{paymentId}/status',
   },
   scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
+  /**
+   * What `standard: uk-3.1` changes: the official paths of UK Read/Write v3.1.11, each API below
+   * its own segment of the bank's …/open-banking/v3.1, the payment-order consent and the order in
+   * collections of their own.
+   */
+  uk31: {
+    apiSegments: { ais: '/aisp', cof: '/cbpii', pis: '/pisp' },
+    paths: {
+      accountAccessConsents: '/account-access-consents',
+      accounts: '/accounts',
+      // The standard has no single-transaction read; the catalogue says so (getTransaction is the spec's only).
+      transactionDetail: '/accounts/{AccountId}/transactions/{resourceId}',
+      fundsConfirmationConsents: '/funds-confirmation-consents',
+      fundsConfirmations: '/funds-confirmations',
+      paymentProduct: 'domestic-payment-consents',
+      paymentsPrefix: '',
+      paymentOrders: '/domestic-payments',
+      paymentStatus: '/{payment-product}/{paymentId}',
+    },
+  },
   /** What `dialect: berlin-group` changes (NextGenPSD2 XS2A 1.3.x). */
   berlinGroup: {
     paths: {
@@ -135,6 +155,13 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   for (const field of ['sca', 'psuIpAddress'] as const) {
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
   }
+  // The spec's layout names its variants; a profile of a published standard is judged by variant A's rules.
+  const std = top as { standard?: unknown; variants?: unknown } | undefined;
+  if (schemaProblems.length === 0 && std) {
+    if (std.standard === undefined && std.variants === undefined) problems.push("$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: uk-3.1)");
+    if (std.standard !== undefined && top!.dialect === 'berlin-group') problems.push(`$.standard: ${String(std.standard)} is a UK standard; a berlin-group profile has none (leave standard out)`);
+    if (std.standard !== undefined && std.variants !== undefined && JSON.stringify(std.variants) !== '["A"]') problems.push(`$.variants: a ${String(std.standard)} profile is judged by variant A's rules only; leave variants out (or write [A])`);
+  }
   if (problems.length > 0) {
     // A profile of thousands of stray keys is told so in a screenful, not in thousands of lines.
     const shown = problems.length > MAX_PROBLEMS_SHOWN ? [...problems.slice(0, MAX_PROBLEMS_SHOWN), `… and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`] : problems;
@@ -191,19 +218,20 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
   const absentApis = p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
   const bg = dialect === 'berlin-group' ? DEFAULTS.berlinGroup : undefined;
+  const uk = p.standard === 'uk-3.1' ? DEFAULTS.uk31 : undefined;
+  const variants: Variant[] = uk ? ['A'] : p.variants;
   const profile: Profile = {
     name: p.name,
     dialect,
+    ...(uk ? { standard: 'uk-3.1' as const } : {}),
     ...(bg ? { sca: { approaches: [...(p.sca?.approaches ?? bg.sca.approaches)] }, psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress } : {}),
-    variants: p.variants as Variant[],
+    variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis.ais.baseUrl),
     variantBaseUrls: stripAll(p.variantBaseUrls),
-    apis: Object.fromEntries(Object.entries(p.apis ?? {}).map(([fn, a]: [string, any]): [string, ApiLocation] => [
-      fn, { ...(a.baseUrl ? { baseUrl: stripSlash(a.baseUrl) } : {}), variantBaseUrls: stripAll(a.variantBaseUrls) },
-    ])),
-    implements: implementsOf(p.implements, p.variants),
+    apis: apisOf(p, uk),
+    implements: implementsOf(p.implements, variants),
     ...(absentApis.length ? { absentApis } : {}),
-    paths: { ...(bg?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) },
+    paths: { ...(bg?.paths ?? uk?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) },
     auth: {
       issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
       discoveryUrl: auth.discoveryUrl,
@@ -236,6 +264,23 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   };
   completed.add(profile);
   return profile;
+}
+
+/**
+ * The per-API base URLs: the profile's, and for a UK Read/Write profile each API the profile does
+ * not place lives at baseUrl + /aisp, /cbpii or /pisp, as the standard publishes them.
+ */
+function apisOf(p: Record<string, any>, uk: typeof DEFAULTS.uk31 | undefined): Profile['apis'] {
+  const apis: Profile['apis'] = Object.fromEntries(Object.entries(p.apis ?? {}).map(([fn, a]: [string, any]): [string, ApiLocation] => [
+    fn, { ...(a.baseUrl ? { baseUrl: stripSlash(a.baseUrl) } : {}), variantBaseUrls: stripAll(a.variantBaseUrls) },
+  ]));
+  if (uk && p.baseUrl) {
+    for (const [fn, segment] of Object.entries(uk.apiSegments) as Array<[Fn, string]>) {
+      const given = apis[fn];
+      if (!given?.baseUrl && !Object.keys(given?.variantBaseUrls ?? {}).length) apis[fn] = { baseUrl: `${stripSlash(p.baseUrl)}${segment}`, variantBaseUrls: {} };
+    }
+  }
+  return apis;
 }
 
 /** Profiles this module validated and completed (a raw object handed to the library is validated first). */

@@ -54,7 +54,7 @@ export const profileSchema = {
   title: 'obtpp bank profile',
   type: 'object',
   additionalProperties: false,
-  required: ['name', 'variants', 'auth', 'psu'],
+  required: ['name', 'auth', 'psu'],
   // A base URL for everything, or one per API the bank offers (account information at least: a
   // bank without CBPII or PISP leaves that API out, and its scenarios are not applicable).
   anyOf: [
@@ -87,7 +87,11 @@ export const profileSchema = {
     },
     variants: {
       type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['A', 'B'] },
-      description: 'Which variants of the specification the bank implements.',
+      description: "Which variants of the specification the bank implements. Required unless standard is given (a UK Read/Write bank is judged by variant A's rules, the variant with every API).",
+    },
+    standard: {
+      enum: ['uk-3.1'],
+      description: "obie only: the bank serves the published UK Open Banking Read/Write standard (uk-3.1: v3.1.11) at its official paths rather than the spec's layout. baseUrl is then the bank's …/open-banking/v3.1 (each API at /aisp, /cbpii, /pisp below it unless apis says otherwise); the payment-order consent is at /domestic-payment-consents and the order at /domestic-payments; the operations of the whole standard are offered, those only the spec's layout has (the single-transaction read, the payment's /status) are not. Default: the spec's layout (variants A and B).",
     },
     baseUrl: { ...url, description: 'Resource base URL (all variants and APIs unless variantBaseUrls or apis says otherwise). Required unless apis gives a baseUrl to ais and to each other API the bank offers (an API apis leaves out is not offered: its scenarios are not applicable).' },
     variantBaseUrls: { ...variantUrls, description: 'Per-variant resource base URLs. Default: baseUrl.' },

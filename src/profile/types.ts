@@ -163,9 +163,19 @@ export interface RegistrationSettings {
   scope: string;
 }
 
+/** The published standards a profile can name (src/profile/load.ts DEFAULTS says what each changes). */
+export const STANDARDS = ['uk-3.1'] as const;
+export type Standard = (typeof STANDARDS)[number];
+
 export interface Profile {
   name: string;
   dialect: 'obie' | 'berlin-group';
+  /**
+   * obie: the published standard the bank serves at its official paths (uk-3.1: UK Read/Write
+   * v3.1.11); absent: the spec's layout (variants A and B). Operations a standard lacks are not
+   * applicable; scenarios tagged with a standard (`@uk-3.1`) run only for it.
+   */
+  standard?: Standard;
   /** berlin-group: the SCA approaches the bank offers, in the TPP's order of preference. */
   sca?: { approaches: Array<'redirect' | 'oauth' | 'decoupled' | 'embedded'> };
   /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */

@@ -24,7 +24,7 @@ import type { RsaKey, TlsMaterial } from './keys.ts';
 import { handleInteraction } from './pages.ts';
 import { issueSoftwareStatement } from './registration.ts';
 import { createResourceServer } from './obie/index.ts';
-import type { Variant } from '../profile/types.ts';
+import type { Standard, Variant } from '../profile/types.ts';
 import { Store } from './store.ts';
 import { BgStore, createBerlinGroupBank, ibanOf, XS2A_PATH } from './berlin-group/index.ts';
 
@@ -105,10 +105,11 @@ export interface Sandbox {
   registration: { softwareStatement: string; keyPem: string; kid: string };
   /**
    * A raw profile object for this sandbox (what a profile file holds; give it to profileFromObject).
-   * `variant` picks A, B or both ('all', the default); `clientIndex` picks the client (default 0,
+   * `variant` picks A, B or both ('all', the default), or `uk-3.1`: the same bank as UK Read/Write
+   * v3.1.11 publishes it (under {issuer}/open-banking/v3.1); `clientIndex` picks the client (default 0,
    * the client_secret_basic one).
    */
-  profile(variant?: Variant | 'all', clientIndex?: number): Record<string, unknown>;
+  profile(variant?: Variant | 'all' | Standard, clientIndex?: number): Record<string, unknown>;
   /** Every access token, refresh token and authorization code issued so far (for secret scans). */
   issuedTokens(): string[];
   /**
@@ -216,6 +217,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   handler = (req, res) => {
     const url = new URL(req.url ?? '/', issuer);
     const rs = /^\/(A|B)\/open-banking\/v3\.1(\/.*)?$/.exec(url.pathname);
+    const uk = /^\/open-banking\/v3\.1(\/.*)?$/.exec(url.pathname);
     const interaction = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);
     const done = (error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -225,6 +227,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (bg?.handle(req, res, url, done)) return;
     if (rs && !bg) {
       resources(req, res, rs[1] as Variant, rs[2] ?? '/', url.search).catch(done);
+    } else if (uk && !bg) {
+      resources(req, res, 'A', uk[1] ?? '/', url.search, 'uk-3.1').catch(done);
     } else if (interaction && !bg) {
       handleInteraction(pagesContext, req, res, interaction[1], interaction[2]).catch(done);
     } else if (url.pathname === '/tpp/callback') {
@@ -312,9 +316,16 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
   return list;
 }
 
-function profileFor(sb: Sandbox, variant: Variant | 'all', clientIndex: number): Record<string, unknown> {
+function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex: number): Record<string, unknown> {
   const client = sb.clients[clientIndex];
   if (!client) throw new RangeError(`the sandbox has ${sb.clients.length} clients; there is no client ${clientIndex}`);
+  if (layout === 'uk-3.1') {
+    if (sb.dialect !== 'obie') throw new RangeError(`the ${sb.dialect} sandbox has no ${layout} layout`);
+    // The standard's own paths below {issuer}/open-banking/v3.1: no variants, no path overrides.
+    const { variants: _v, variantBaseUrls: _u, paths: _p, ...rest } = profileFor(sb, 'A', clientIndex);
+    return { ...rest, name: 'obtpp sandbox (UK Read/Write v3.1.11)', standard: 'uk-3.1', baseUrl: `${sb.issuer}/${API}` };
+  }
+  const variant = layout;
   const variants: Variant[] = variant === 'all' ? ['A', 'B'] : [variant];
   const psu = sb.psus[0];
   const clientAuth: Record<string, unknown> = { method: client.authMethod };

@@ -14,6 +14,7 @@ interface Options {
   journeys?: number;
   sandboxFault?: string[];
   dialect?: 'obie' | 'berlin-group';
+  standard?: 'uk-3.1';
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
@@ -87,6 +88,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     journeys: options.journeys,
     sandboxFaults: options.sandboxFault ?? [],
     ...(options.dialect ? { dialect: options.dialect } : {}),
+    ...(options.standard ? { standard: options.standard } : {}),
     strict: options.strict,
     cwd: io.cwd,
     env: io.env,

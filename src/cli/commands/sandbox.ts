@@ -13,6 +13,7 @@ interface SandboxFlags {
   host: string;
   tls?: boolean;
   dialect?: 'obie' | 'berlin-group';
+  standard?: 'uk-3.1';
   fault: string[];
   listFaults?: boolean;
   json?: boolean;
@@ -27,6 +28,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
   const faults = [...(bg ? parseBgFaults(flags.fault) : parseFaults(flags.fault))];
+  if (flags.standard && bg) throw new UsageError(`--standard ${flags.standard} is a UK standard; the berlin-group bank has none (leave --standard out)`);
 
   const profileFile = flags.writeProfile ? resolve(io.cwd, flags.writeProfile) : undefined;
   if (profileFile) await refuseLink(profileFile);
@@ -44,7 +46,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
       caFile = join(caDir, 'ca.pem');
       await writeFile(caFile, sb.tls.caPem, { mode: 0o644, flag: 'wx' });
     }
-    if (profileFile) await writeSecretFile(profileFile, await profileText(profileFile, sb.profile()));
+    if (profileFile) await writeSecretFile(profileFile, await profileText(profileFile, sb.profile(flags.standard ?? 'all')));
     const err = (line = '') => io.stderr.write(line + '\n');
     err('==================================================================');
     err(' SANDBOX — not a bank. In-memory state, keys made at start, and the');
@@ -54,7 +56,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
     if (flags.json) {
       io.stdout.write(JSON.stringify({
-        issuer: sb.issuer, dialect: sb.dialect, baseUrls: sb.baseUrls, faults,
+        issuer: sb.issuer, dialect: sb.dialect, baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1` }), faults,
         clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
         psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(sb.dialect === 'berlin-group' ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
         profile: profileFile,
@@ -66,6 +68,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
       const api = sb.dialect === 'berlin-group' ? ' (NextGenPSD2 XS2A: /v1/consents, /v1/accounts, …)' : '';
       out(`variant A: ${sb.baseUrls.A}${api}`);
       out(`variant B: ${sb.baseUrls.B}${api}`);
+      if (!bg) out(`UK v3.1.11: ${sb.issuer}/open-banking/v3.1/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-3.1 --write-profile FILE)`);
       out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
       out(`redirect:  ${sb.clients[0].redirectUri}`);
       out('PSU logins (sandbox only):');

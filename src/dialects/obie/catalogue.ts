@@ -4,12 +4,16 @@
  * permissions a data call needs (FACTS §1.4), which requests and answers are signed (§1.8), and
  * the official schema of each answer. Errors (4xx, 5xx) are OBErrorResponse1 throughout (§1.6).
  * The read and delete of the account-access consent are in neither variant's table, but the spec
- * leaves revocation "not shown", so the UK standard decides: both variants have them.
+ * leaves revocation "not shown", so the UK standard decides: both variants have them. A profile
+ * with `standard: uk-3.1` is judged by variant A's entries at the standard's official paths;
+ * `standards` marks what only one layout has.
  */
 import type { OperationSpec } from '../operation-spec.ts';
 
 const AB = ['A', 'B'] as const;
 const A = ['A'] as const;
+/** Only the spec's layout has it: UK Read/Write v3.1.11 has no single-transaction read and no payment /status. */
+const SPEC = ['spec'] as const;
 
 export const OBIE_OPERATIONS = {
   createAccountAccessConsent: {
@@ -48,7 +52,7 @@ export const OBIE_OPERATIONS = {
     words: 'reading transactions (obtpp transactions)',
   },
   getTransaction: {
-    api: 'ais', method: 'GET', path: '{@transactionDetail}', ids: ['accountId', 'resourceId'], body: false, token: 'psu', variants: A,
+    api: 'ais', method: 'GET', path: '{@transactionDetail}', ids: ['accountId', 'resourceId'], body: false, token: 'psu', variants: A, standards: SPEC,
     permissions: ['ReadTransactionsBasic', 'ReadTransactionsDetail'], responses: { 200: 'OBReadTransaction6' },
     words: 'reading one transaction (obtpp transaction)',
   },
@@ -88,7 +92,7 @@ export const OBIE_OPERATIONS = {
     words: 'reading a payment (obtpp payment get)',
   },
   getPaymentStatus: {
-    api: 'pis', method: 'GET', path: '{@paymentsPrefix}{@paymentStatus}', ids: ['paymentId'], body: false, token: 'client', variants: A,
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}{@paymentStatus}', ids: ['paymentId'], body: false, token: 'client', variants: A, standards: SPEC,
     signedAnswer: true, responses: { 200: 'PaymentStatusResponse' },
     words: 'reading a payment\'s status (obtpp payment status)',
   },

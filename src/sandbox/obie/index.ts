@@ -11,8 +11,8 @@ import { chaosFor } from '../chaos.ts';
 import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts';
 import { AIS_LAST_ROUTES, AIS_ROUTES } from './ais.ts';
 import { CBPII_ROUTES } from './cbpii.ts';
-import { PIS_ROUTES } from './pis.ts';
-import { ApiError, baseHeaders, errorBody, interactionIdOf, send, type Reply, type Req, type ResourceContext, type UkRoute, type Variant } from './plumbing.ts';
+import { PIS_ROUTES, PIS_UK_ROUTES } from './pis.ts';
+import { ApiError, baseHeaders, errorBody, interactionIdOf, send, ukLayout, type Layout, type Reply, type Req, type ResourceContext, type UkRoute, type Variant } from './plumbing.ts';
 
 export type { ResourceContext, Reply, Variant } from './plumbing.ts';
 
@@ -22,14 +22,26 @@ export type { ResourceContext, Reply, Variant } from './plumbing.ts';
  */
 const ROUTES: readonly UkRoute[] = [...AIS_ROUTES, ...CBPII_ROUTES, ...PIS_ROUTES, ...AIS_LAST_ROUTES];
 
+/**
+ * The same APIs as UK Read/Write v3.1.11 publishes them, under /open-banking/v3.1: /aisp (the
+ * standard's /account-access-consents only, not the spec's /consents), /cbpii, and /pisp with the
+ * payment-order consent and the order in collections of their own. No single-transaction read and
+ * no payment /status: the standard has neither.
+ */
+const UK_ROUTES: readonly UkRoute[] = [
+  ...ukLayout('aisp', AIS_ROUTES, (r) => r.pattern[0] === 'consents'),
+  ...ukLayout('cbpii', CBPII_ROUTES),
+  ...PIS_UK_ROUTES,
+];
+
 /** Builds the resource server's request handler. */
 export function createResourceServer(ctx: ResourceContext) {
   const { faults } = ctx;
 
-  /** Serves one request under `/{variant}/open-banking/v3.1`; `path` is the rest. */
-  return async function handle(req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string): Promise<void> {
+  /** Serves one request under `/{variant}/open-banking/v3.1` (or `/open-banking/v3.1` in the UK layout); `path` is the rest. */
+  return async function handle(req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string, layout: Layout = 'spec'): Promise<void> {
     const interactionId = interactionIdOf(ctx, req);
-    const { reply, route } = await dispatch(ctx, req, variant, path, search);
+    const { reply, route } = await dispatch(ctx, req, variant, path, search, layout);
     if (route?.sign) await route.sign(ctx, reply);
     const chaos = route ? chaosFor(faults, route.operation) : undefined;
     if (!chaos) return send(res, interactionId, reply);
@@ -40,11 +52,11 @@ export function createResourceServer(ctx: ResourceContext) {
 }
 
 /** Finds the route (404 for no path, 405 for no method on a known path) and runs it, unless a chaos fault answers instead. */
-async function dispatch(ctx: ResourceContext, req: IncomingMessage, variant: Variant, path: string, search: string): Promise<{ reply: Reply; route?: UkRoute }> {
+async function dispatch(ctx: ResourceContext, req: IncomingMessage, variant: Variant, path: string, search: string, layout: Layout): Promise<{ reply: Reply; route?: UkRoute }> {
   const segments = pathSegments(path);
   const method = req.method ?? 'GET';
   let pathMatched = false;
-  for (const candidate of ROUTES) {
+  for (const candidate of layout === 'uk-3.1' ? UK_ROUTES : ROUTES) {
     if (!candidate.variants.includes(variant)) continue;
     const params = matchPath(candidate.pattern, segments);
     if (!params) continue;
@@ -52,13 +64,13 @@ async function dispatch(ctx: ResourceContext, req: IncomingMessage, variant: Var
     if (candidate.method !== method) continue;
     const instead = chaosFor(ctx.faults, candidate.operation)?.instead;
     if (instead) return { reply: instead, route: candidate };
-    return { reply: await run(ctx, candidate, req, variant, method, path, params, search), route: candidate };
+    return { reply: await run(ctx, candidate, req, variant, layout, method, path, params, search), route: candidate };
   }
   return { reply: { status: pathMatched ? 405 : 404 } };
 }
 
 /** Reads and checks the body, runs the handler, and turns a refusal into its answer. */
-async function run(ctx: ResourceContext, candidate: UkRoute, req: IncomingMessage, variant: Variant, method: string, path: string, params: Record<string, string>, search: string): Promise<Reply> {
+async function run(ctx: ResourceContext, candidate: UkRoute, req: IncomingMessage, variant: Variant, layout: Layout, method: string, path: string, params: Record<string, string>, search: string): Promise<Reply> {
   try {
     let body: unknown;
     let bodyText = '';
@@ -73,8 +85,9 @@ async function run(ctx: ResourceContext, candidate: UkRoute, req: IncomingMessag
       }
     }
     const r: Req = {
-      variant, method, path, params, query: new URLSearchParams(search), headers: req.headers, raw: req, body, bodyText,
-      self: `${ctx.baseUrls[variant]}${path}`,
+      variant, layout, method, path, params, query: new URLSearchParams(search), headers: req.headers, raw: req, body, bodyText,
+      // Every sandbox token's audience is the UK layout's base (…/open-banking/v3.1).
+      self: `${layout === 'uk-3.1' ? ctx.audience : ctx.baseUrls[variant]}${path}`,
     };
     return await candidate.handler(ctx, r);
   } catch (error) {

@@ -78,6 +78,11 @@ function orderBody(o: PaymentOrder, self: string) {
  */
 async function createPayment(k: ResourceContext, r: Req): Promise<Reply> {
   if (isObject(r.body?.Data) && r.body.Data.ConsentId !== undefined) return submitPayment(k, r);
+  return createPaymentConsent(k, r);
+}
+
+/** POST /domestic-payment-consents (the UK layout), and the consent half of the spec's POST /{payment-product}. */
+async function createPaymentConsent(k: ResourceContext, r: Req): Promise<Reply> {
   const auth = await clientCredentials(k, r, 'payments');
   const data = r.body?.Data;
   if (!isObject(data)) throw missing('Data');
@@ -106,7 +111,8 @@ async function submitPayment(k: ResourceContext, r: Req): Promise<Reply> {
   if (auth.kind !== 'code') throw forbidden('a payment order needs the PSU\'s authorization-code token, not a client-credentials token');
   if (!auth.scopes.includes('payments') || auth.consent?.kind !== 'pis') throw forbidden('the access token was not issued for a payment-order consent');
   const consent = auth.consent;
-  const data = r.body.Data;
+  const data = r.body?.Data;
+  if (!isObject(data)) throw missing('Data');
   const consentId = requireText(data, 'ConsentId', 'Data.ConsentId', 128);
   if (consentId !== consent.ConsentId) throw new ApiError(400, 'UK.OBIE.Resource.ConsentMismatch', 'Data.ConsentId is not the consent this token was authorised for', 'Data.ConsentId');
   if (!isObject(data.Initiation)) throw missing('Data.Initiation');
@@ -202,6 +208,18 @@ async function getPayment(k: ResourceContext, r: Req): Promise<Reply> {
   return { status: 200, body: paymentBody(c, r.self) };
 }
 
+/** GET /domestic-payment-consents/{ConsentId} (the UK layout): the consent only. */
+async function getPaymentConsent(k: ResourceContext, r: Req): Promise<Reply> {
+  return { status: 200, body: paymentBody(await ownPayment(k, r), r.self) };
+}
+
+/** GET /domestic-payments/{DomesticPaymentId} (the UK layout): the order only. */
+async function getPaymentOrder(k: ResourceContext, r: Req): Promise<Reply> {
+  const o = await ownOrder(k, r);
+  if (!o) throw notFound('payment order', 'DomesticPaymentId');
+  return { status: 200, body: orderBody(o, r.self) };
+}
+
 async function getPaymentStatus(k: ResourceContext, r: Req): Promise<Reply> {
   const o = await ownOrder(k, r);
   const c = o ? undefined : await ownPayment(k, r);
@@ -218,4 +236,18 @@ export const PIS_ROUTES: UkRoute[] = [
   route(A, 'GET', '/domestic-payments/:paymentId/status', getPaymentStatus, { sign }),
   route(A, 'GET', '/domestic-payments/:paymentId/payment-details', getPaymentDetails, { sign }),
   route(A, 'GET', '/domestic-payments/:paymentId/funds-confirmation', getPaymentFunds, { sign }),
+];
+
+/**
+ * The same operations as UK Read/Write v3.1.11 places them (below /pisp): the consent in
+ * /domestic-payment-consents, the order in /domestic-payments. Each keeps the spec layout's
+ * operation name, so that a fault that bends one bends it in both layouts.
+ */
+export const PIS_UK_ROUTES: UkRoute[] = [
+  route(A, 'POST', '/pisp/domestic-payment-consents', createPaymentConsent, { sign, verify, operation: 'createPayment' }),
+  route(A, 'GET', '/pisp/domestic-payment-consents/:paymentId', getPaymentConsent, { sign, operation: 'getPayment' }),
+  route(A, 'GET', '/pisp/domestic-payment-consents/:paymentId/funds-confirmation', getPaymentFunds, { sign }),
+  route(A, 'POST', '/pisp/domestic-payments', submitPayment, { sign, verify, operation: 'createPayment' }),
+  route(A, 'GET', '/pisp/domestic-payments/:paymentId', getPaymentOrder, { sign, operation: 'getPayment' }),
+  route(A, 'GET', '/pisp/domestic-payments/:paymentId/payment-details', getPaymentDetails, { sign }),
 ];

@@ -63,8 +63,12 @@ export type Auth =
   | { kind: 'cc'; clientId: string; scopes: string[] }
   | { kind: 'code'; clientId: string; scopes: string[]; consent?: Consent };
 
+/** Where a request arrived: the spec's layout (/A, /B) or UK Read/Write v3.1.11's (/open-banking/v3.1/{aisp,cbpii,pisp}). */
+export type Layout = 'spec' | 'uk-3.1';
+
 export interface Req {
   variant: Variant;
+  layout: Layout;
   method: string;
   path: string;
   params: Record<string, string>;
@@ -97,6 +101,14 @@ export const A: Variant[] = ['A'];
 /** A route entry; the operation is named after the handler unless given. */
 export const route = (variants: Variant[], method: string, path: string, handler: UkRoute['handler'], extra: Partial<UkRoute> = {}): UkRoute =>
   ({ variants, method, pattern: path.split('/').filter(Boolean), handler, operation: handler.name, ...extra });
+
+/**
+ * The routes as UK Read/Write v3.1.11 places them: below the API's own segment (aisp, cbpii,
+ * pisp), with variant A's behaviour (the variant that has every API). `except` leaves out paths
+ * only the spec's layout has.
+ */
+export const ukLayout = (api: 'aisp' | 'cbpii' | 'pisp', routes: readonly UkRoute[], except: (r: UkRoute) => boolean = () => false): UkRoute[] =>
+  routes.filter((r) => r.variants.includes('A') && !except(r)).map((r) => ({ ...r, variants: ['A'], pattern: [api, ...r.pattern] }));
 
 /** Faults that bend every UK route alike (the response plumbing). */
 export const PLUMBING_FAULTS = [
