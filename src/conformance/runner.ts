@@ -11,7 +11,7 @@ export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile } from '../profile/load.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { lockReportDir } from './report-lock.ts';
-import { SummaryBuilder, type Summary } from './summary.ts';
+import { FOREIGN_RULE_REASON, SummaryBuilder, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
 import { Redactor } from '../client/redact.ts';
@@ -468,9 +468,9 @@ class ConformanceRun {
       setupProblems().delete(parameters.evidenceDir);
       throw setupProblem;
     }
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
-    const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
+    const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
     await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
@@ -496,7 +496,7 @@ class ConformanceRun {
       this.dirReady = true;
     }
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built);
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };

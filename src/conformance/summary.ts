@@ -226,7 +226,7 @@ export class SummaryBuilder {
    * `dialect`: the standard the bank speaks (default obie). A rule whose scenarios are all of
    * another dialect (features tagged `@dialect-…`) is not-applicable, with the reason.
    */
-  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string }): Summary {
+  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string; standard?: string }): Summary {
     const runs: Array<PickleRun & { tags: string[] }> = [];
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)!.testCaseId);
@@ -245,7 +245,7 @@ export class SummaryBuilder {
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
-      const rules = this.rulesOf(variant, meta.dialect ?? 'obie').map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
+      const rules = this.rulesOf(variant, meta.dialect ?? 'obie', meta.standard).map(({ id, title, applicable, otherDialect, otherStandard, level, source }): RuleResult => {
         const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
         const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
         const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
@@ -262,6 +262,7 @@ export class SummaryBuilder {
         else status = 'skipped';
         const reason = status !== 'not-applicable' ? undefined
           : otherDialect ? `not part of the ${meta.dialect ?? 'obie'} dialect (a rule of ${otherDialect} only)`
+          : otherStandard ? `not part of the spec's layout: judged for a bank that serves ${otherStandard} (a profile with standard: ${otherStandard}, or obtpp conform --standard ${otherStandard})`
           : !applicable ? `not part of variant ${variant}`
           : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
         const counts: ScenarioCounts = {
@@ -349,14 +350,17 @@ export class SummaryBuilder {
    * its level and source. A rule id with scenarios in several dialects is one rule, described in the
    * run's dialect's words; a rule with none in the run's dialect names the dialect it belongs to.
    */
-  private rulesOf(variant: Variant, dialect: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string }> {
-    type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
+  private rulesOf(variant: Variant, dialect: string, standard?: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; otherStandard?: string; level?: Level; source?: string }> {
+    type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; otherStandard?: string; level?: Level; source?: string };
     const byId = new Map<string, Row>();
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature || !feature.tags.some((t: any) => t.name === `@variant-${variant}`)) continue;
       const docDialect = feature.tags.map((t: any) => /^@dialect-(.+)$/.exec(t.name)?.[1]).find(Boolean) ?? 'obie';
       const mine = docDialect === dialect;
+      // A feature of a published standard's operations (@uk-3.1) is judged only for a bank that serves it.
+      const docStandard = feature.tags.map((t: any) => /^@(uk-\d+\.\d+)$/.exec(t.name)?.[1]).find(Boolean);
+      const otherStandard = docStandard && docStandard !== standard ? docStandard : undefined;
       for (const child of feature.children) {
         const rule = child.rule;
         if (!rule) continue;
@@ -367,7 +371,10 @@ export class SummaryBuilder {
         const title = rule.name.replace(/^[A-Z]{2,5}-\d{2,3}\s*[—–-]\s*/, '');
         const level = tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean) as Level | undefined;
         const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
-        const row: Row = { id, title, applicable: mine && applicable, ...(mine ? {} : { otherDialect: docDialect }), ...(level ? { level } : {}), ...(source ? { source } : {}) };
+        const row: Row = {
+          id, title, applicable: mine && applicable && !otherStandard, ...(mine ? {} : { otherDialect: docDialect }), ...(mine && otherStandard ? { otherStandard } : {}),
+          ...(level ? { level } : {}), ...(source ? { source } : {}),
+        };
         const known = byId.get(id);
         // The run's dialect's own rule wins; another dialect's stands in only where the run's has none.
         if (!known || (mine && known.otherDialect)) byId.set(id, row);
@@ -376,6 +383,9 @@ export class SummaryBuilder {
     return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 }
+
+/** The reason of a rule that belongs to another dialect, or to a published standard the run does not judge. */
+export const FOREIGN_RULE_REASON = /^not part of the (\S+ dialect|spec's layout)\b/;
 
 /** The distinct causes of a list, each once, with how many scenarios share it when more than one. */
 function causes(texts: string[]): string {

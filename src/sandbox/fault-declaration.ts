@@ -11,6 +11,8 @@ export interface FaultDeclaration {
   readonly kind: 'rule' | 'chaos' | 'data';
   /** SHOULD: breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   readonly level?: 'SHOULD';
+  /** The published standard whose layout the rule is judged in (its scenarios run only there). */
+  readonly standard?: 'uk-3.1';
 }
 
 /**

@@ -56,6 +56,24 @@ export interface PisConsent extends ConsentBase {
   Risk: Record<string, unknown>;
   /** The debtor the PSU chose during authorisation (only when Initiation had none). */
   Debtor?: AccountRef;
+  /** A domestic VRP consent (one consent, many payments): its control parameters; revoked once deleted. */
+  vrp?: { ControlParameters: Record<string, any>; ReadRefundAccount?: string; deleted?: boolean };
+}
+
+/** A payment made under a VRP consent (`OBDomesticVRPResponse`). */
+export interface VrpPayment {
+  DomesticVRPId: string;
+  ConsentId: string;
+  clientId: string;
+  Status: 'AcceptedSettlementInProcess';
+  CreationDateTime: Date;
+  StatusUpdateDateTime: Date;
+  /** Minor units, for the periodic limits. */
+  minor: number;
+  Initiation: Record<string, unknown>;
+  Instruction: Record<string, unknown>;
+  Risk: Record<string, unknown>;
+  DebtorAccount?: AccountRef;
 }
 
 export type Consent = AisConsent | CofConsent | PisConsent;
@@ -78,6 +96,8 @@ export class Store {
   readonly consents = new Map<string, Consent>();
   /** Payment orders by DomesticPaymentId. */
   readonly orders = new Map<string, PaymentOrder>();
+  /** Payments under VRP consents by DomesticVRPId. */
+  readonly vrps = new Map<string, VrpPayment>();
   /** `${clientId} ${route} ${key}` → the body first sent with that key and the resource it created. */
   readonly idempotency = new Map<string, { body: string; id: string }>();
   /** oidc-provider grant id → the consent that grant was authorised for. */

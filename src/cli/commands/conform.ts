@@ -1,6 +1,6 @@
 import type { Io } from '../io.ts';
 import { runConformance, type ConformanceEvent } from '../../conformance/runner.ts';
-import type { Summary } from '../../conformance/summary.ts';
+import { FOREIGN_RULE_REASON, type Summary } from '../../conformance/summary.ts';
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 import { forTerminal, inline, jsonForTerminal, painter } from '../terminal.ts';
@@ -166,12 +166,12 @@ function renderTable(summary: Summary, c: any): string {
     if (failures.length > 20) lines.push(`  … and ${failures.length - 20} more in summary.json`);
   }
   // Rules the profile says the bank does not offer (a variant's own gaps are plain from the table).
-  const otherDialect = (reason: string | undefined) => /^not part of the \S+ dialect/.test(reason ?? '');
+  const otherDialect = (reason: string | undefined) => FOREIGN_RULE_REASON.test(reason ?? '');
   const offered = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.reason && !/^not part of variant /.test(r.reason) && !otherDialect(r.reason)).map((r) => ({ v: v.variant, r })));
   // Rules of another dialect, once: the reason is the same in every variant.
   const foreign = [...new Map(summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && otherDialect(r.reason)).map((r) => [r.id, r.reason!] as const)))];
   if (foreign.length) {
-    lines.push('', c.bold('Not applicable (another dialect\'s rules):'));
+    lines.push('', c.bold('Not applicable (another dialect\'s or standard\'s rules):'));
     lines.push(`  ${foreign.map(([id]) => id).join(', ')}: ${foreign[0]![1].replace(/ \(a rule of .*\)$/, '')}`);
   }
   if (offered.length) {

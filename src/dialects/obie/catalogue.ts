@@ -14,6 +14,8 @@ const AB = ['A', 'B'] as const;
 const A = ['A'] as const;
 /** Only the spec's layout has it: UK Read/Write v3.1.11 has no single-transaction read and no payment /status. */
 const SPEC = ['spec'] as const;
+/** Only the published UK standard has it (the spec's tables do not): judged with `standard: uk-3.1`. */
+const UK = ['uk-3.1'] as const;
 
 export const OBIE_OPERATIONS = {
   createAccountAccessConsent: {
@@ -115,5 +117,41 @@ export const OBIE_OPERATIONS = {
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/funds-confirmation', ids: ['paymentId'], body: false, token: 'psu', variants: A,
     signedAnswer: true, responses: { 200: 'OBWriteFundsConfirmationResponse1' },
     words: 'the funds check of a payment consent (obtpp payment funds)',
+  },
+  // Variable Recurring Payments (the v3.1.11 VRP file, below /pisp): one consent, many payments without the PSU.
+  createVrpConsent: {
+    api: 'pis', method: 'POST', path: '{@paymentsPrefix}/domestic-vrp-consents', ids: [], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBDomesticVRPConsentResponse' }, builder: 'buildVrpConsent',
+    words: 'creating a VRP consent (obtpp vrp consent create)',
+  },
+  getVrpConsent: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/domestic-vrp-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBDomesticVRPConsentResponse' },
+    words: 'reading a VRP consent (obtpp vrp consent get)',
+  },
+  deleteVrpConsent: {
+    api: 'pis', method: 'DELETE', path: '{@paymentsPrefix}/domestic-vrp-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    responses: { 204: null },
+    words: 'revoking a VRP consent (obtpp vrp consent delete)',
+  },
+  confirmVrpFunds: {
+    api: 'pis', method: 'POST', path: '{@paymentsPrefix}/domestic-vrp-consents/{consentId}/funds-confirmation', ids: ['consentId'], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBVRPFundsConfirmationResponse' }, builder: 'buildVrpFundsConfirmation',
+    words: 'the funds check of a VRP consent (obtpp vrp funds)',
+  },
+  createVrp: {
+    api: 'pis', method: 'POST', path: '{@paymentsPrefix}/domestic-vrps', ids: [], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBDomesticVRPResponse' }, builder: 'buildVrp',
+    words: 'a variable recurring payment (obtpp vrp pay)',
+  },
+  getVrp: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/domestic-vrps/{vrpId}', ids: ['vrpId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBDomesticVRPResponse' },
+    words: 'reading a variable recurring payment (obtpp vrp get)',
+  },
+  getVrpDetails: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/domestic-vrps/{vrpId}/payment-details', ids: ['vrpId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBDomesticVRPDetails' },
+    words: 'reading a variable recurring payment\'s details',
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -28,7 +28,7 @@ export const PIS_FAULTS = [
 // ---- signatures (jose is loaded on the first payment, not with the fault list) --------------
 
 /** Signs a payment-initiation answer that has a body, with the bank's key (or, under the fault, a stray one). */
-async function sign(k: ResourceContext, reply: Reply): Promise<void> {
+export async function sign(k: ResourceContext, reply: Reply): Promise<void> {
   if (reply.body === undefined || k.faults.has('unsigned-payment-responses')) return;
   const { signAsBank } = await import('../signatures.ts');
   const key = (k.faults.has('bad-response-signature') && k.signing.strayKey) || k.signing.bankKey;
@@ -36,7 +36,7 @@ async function sign(k: ResourceContext, reply: Reply): Promise<void> {
 }
 
 /** Refuses a payment request whose x-jws-signature is missing, tampered or not the TPP's (unless the fault accepts it). */
-async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
+export async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
   if (k.faults.has('unsigned-requests-accepted')) return;
   const { checkTppSignature } = await import('../signatures.ts');
   const refusal = await checkTppSignature(raw.headers['x-jws-signature'], bodyText, k.signing.tppKeys);
@@ -109,7 +109,7 @@ async function submitPayment(k: ResourceContext, r: Req): Promise<Reply> {
   const auth = await authenticate(k, r);
   if (!auth) throw unauthorised('an access token is required');
   if (auth.kind !== 'code') throw forbidden('a payment order needs the PSU\'s authorization-code token, not a client-credentials token');
-  if (!auth.scopes.includes('payments') || auth.consent?.kind !== 'pis') throw forbidden('the access token was not issued for a payment-order consent');
+  if (!auth.scopes.includes('payments') || auth.consent?.kind !== 'pis' || auth.consent.vrp) throw forbidden('the access token was not issued for a payment-order consent');
   const consent = auth.consent;
   const data = r.body?.Data;
   if (!isObject(data)) throw missing('Data');
@@ -167,7 +167,7 @@ async function ownPayment(k: ResourceContext, r: Req): Promise<PisConsent> {
   if (!auth) throw unauthorised('an access token is required');
   if (!auth.scopes.includes('payments')) throw forbidden('the access token lacks the scope payments');
   const c = k.store.consents.get(r.params.paymentId);
-  if (!c || c.kind !== 'pis' || c.clientId !== auth.clientId) throw notFound('payment', 'paymentId');
+  if (!c || c.kind !== 'pis' || c.vrp || c.clientId !== auth.clientId) throw notFound('payment', 'paymentId');
   if (auth.kind === 'code' && auth.consent?.ConsentId !== c.ConsentId) throw forbidden('the access token was authorised for another payment');
   return c;
 }
@@ -187,7 +187,7 @@ async function getPaymentFunds(k: ResourceContext, r: Req): Promise<Reply> {
   const auth = await authenticate(k, r);
   if (!auth) throw unauthorised('an access token is required');
   const c = store.consents.get(r.params.paymentId);
-  if (!c || c.kind !== 'pis' || c.clientId !== auth.clientId) throw notFound('payment', 'ConsentId');
+  if (!c || c.kind !== 'pis' || c.vrp || c.clientId !== auth.clientId) throw notFound('payment', 'ConsentId');
   const lax = k.faults.has('payment-funds-unauthorised');
   if (auth.kind === 'cc' && !lax) throw forbidden('the funds check needs the PSU\'s authorization-code token');
   if (auth.kind === 'code' && auth.consent?.ConsentId !== c.ConsentId) throw forbidden('the access token was authorised for another payment');

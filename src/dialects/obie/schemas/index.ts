@@ -6,6 +6,10 @@ import {
   OBWritePaymentDetailsResponse1, OBWriteFundsConfirmationResponse1,
 } from './payment-initiation.ts';
 import { OBErrorResponse1 } from './error.ts';
+import {
+  OBDomesticVRPConsentRequest, OBDomesticVRPConsentResponse, OBDomesticVRPDetails, OBDomesticVRPRequest, OBDomesticVRPResponse,
+  OBVRPFundsConfirmationRequest, OBVRPFundsConfirmationResponse,
+} from './vrp.ts';
 import { bothLevels } from './common.ts';
 import type { Levels } from './common.ts';
 
@@ -18,7 +22,9 @@ export type SchemaName =
   | 'OBFundsConfirmationConsent1' | 'OBFundsConfirmationConsentResponse1' | 'OBFundsConfirmation1'
   | 'OBFundsConfirmationResponse1' | 'OBWriteDomesticConsent4' | 'OBWriteDomesticConsentResponse5'
   | 'PaymentStatusResponse' | 'OBErrorResponse1'
-  | 'OBWriteDomestic2' | 'OBWriteDomesticResponse5' | 'OBWritePaymentDetailsResponse1' | 'OBWriteFundsConfirmationResponse1';
+  | 'OBWriteDomestic2' | 'OBWriteDomesticResponse5' | 'OBWritePaymentDetailsResponse1' | 'OBWriteFundsConfirmationResponse1'
+  | 'OBDomesticVRPConsentRequest' | 'OBDomesticVRPConsentResponse' | 'OBDomesticVRPRequest' | 'OBDomesticVRPResponse'
+  | 'OBDomesticVRPDetails' | 'OBVRPFundsConfirmationRequest' | 'OBVRPFundsConfirmationResponse';
 
 /**
  * Both levels of every schema. Request bodies the harness sends are the same at both levels: they
@@ -43,6 +49,13 @@ export const SCHEMA_LEVELS: Readonly<Record<SchemaName, Levels>> = {
   OBWriteDomesticResponse5,
   OBWritePaymentDetailsResponse1,
   OBWriteFundsConfirmationResponse1,
+  OBDomesticVRPConsentRequest,
+  OBDomesticVRPConsentResponse,
+  OBDomesticVRPRequest,
+  OBDomesticVRPResponse,
+  OBDomesticVRPDetails,
+  OBVRPFundsConfirmationRequest,
+  OBVRPFundsConfirmationResponse,
 };
 
 export const SCHEMA_NAMES = Object.keys(SCHEMA_LEVELS) as SchemaName[];

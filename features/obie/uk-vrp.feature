@@ -1,0 +1,141 @@
+@pis @vrp @uk-3.1
+Feature: Variable Recurring Payments
+  A PISP sets up a domestic VRP consent once: its control parameters bound every payment (the
+  maximum individual amount, the periodic limits, the validity window, the VRP type and the
+  authentication method). The PSU authorises it at the bank once; then the PISP pays many times
+  without the PSU, each payment signed both ways. UK Read/Write v3.1.11 (the VRP file, below
+  /pisp); judged with `standard: uk-3.1`.
+
+  @VRP-01 @level-MUST @source-standard
+  Rule: VRP-01 — A VRP consent is created with its control parameters, awaits authorisation and reads back unchanged
+
+    @A
+    Scenario: The bank creates the VRP consent and echoes its control parameters
+      When the PISP creates a VRP consent with at most 5.00 per payment and 20.00 per day
+      Then the bank answers 201 Created
+      And the body is a valid "OBDomesticVRPConsentResponse"
+      And the VRP consent's status is "AwaitingAuthorisation"
+      And the VRP consent's control parameters are exactly those requested
+      And the answer carries an x-jws-signature that verifies with the bank's keys
+      When the PISP reads the VRP consent
+      Then the bank answers 200 OK
+      And the body is a valid "OBDomesticVRPConsentResponse"
+      And the VRP consent's control parameters are exactly those requested
+
+    @A
+    Scenario: A VRP consent without periodic limits is refused
+      When the PISP creates a VRP consent without periodic limits
+      Then the bank refuses the request with 400
+
+    @A
+    Scenario: A VRP consent without control parameters is refused
+      When the PISP creates a VRP consent without control parameters
+      Then the bank refuses the request with 400
+
+  @VRP-02 @level-MUST @source-standard
+  Rule: VRP-02 — An authorised VRP consent pays many times without the PSU, and stays authorised
+
+    @A
+    Scenario: Two payments under one consent, and the consent is still authorised
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 2.00 under the VRP consent
+      Then the bank answers 201 Created
+      And the body is a valid "OBDomesticVRPResponse"
+      And the answer carries an x-jws-signature that verifies with the bank's keys
+      When the PISP pays 2.00 under the VRP consent
+      Then the bank answers 201 Created
+      And the two VRP payments are distinct
+      When the PISP reads the VRP consent
+      Then the VRP consent's status is "Authorised"
+      When the PISP reads the last VRP payment
+      Then the bank answers 200 OK
+      And the body is a valid "OBDomesticVRPResponse"
+      When the PISP reads the details of the last VRP payment
+      Then the bank answers 200 OK
+      And the body is a valid "OBDomesticVRPDetails"
+
+  @VRP-03 @level-MUST @source-standard
+  Rule: VRP-03 — A payment above the maximum individual amount is refused
+
+    @A
+    Scenario: A payment above MaximumIndividualAmount is refused for failing the control parameters
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 6.00 under the VRP consent
+      Then the bank refuses the payment for failing the control parameters
+
+  @VRP-04 @level-MUST @source-standard
+  Rule: VRP-04 — The payments of a period stay within the consent's periodic limits
+
+    @A
+    Scenario: The payment that would pass the daily limit is refused
+      Given the PSU has authorised the VRP consent "daily limit" with at most 5.00 per payment and 8.00 per day
+      When the PISP pays 5.00 under the VRP consent
+      Then the bank answers 201 Created
+      When the PISP pays 4.00 under the VRP consent
+      Then the bank refuses the payment for failing the control parameters
+
+  @VRP-05 @level-MUST @source-standard
+  Rule: VRP-05 — No payment outside the consent's validity window
+
+    @A
+    Scenario: A payment before ValidFromDateTime is refused
+      Given the PSU has authorised a VRP consent valid only from tomorrow, with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 1.00 under the VRP consent
+      Then the bank refuses the payment for failing the control parameters
+
+  @VRP-06 @level-MUST @source-standard
+  Rule: VRP-06 — A VRP consent the PISP deleted pays no more
+
+    @A
+    Scenario: After the consent is deleted, its payments are refused
+      Given the PSU has authorised the VRP consent "to revoke" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 1.00 under the VRP consent
+      Then the bank answers 201 Created
+      When the PISP deletes the VRP consent
+      Then the bank answers 204 No Content
+      When the PISP pays 1.00 under the VRP consent
+      Then the bank refuses the request with 400, 401 or 403
+      When the PISP confirms funds of 1.00 under the VRP consent
+      Then the bank refuses the request with 400, 401 or 403
+
+  @VRP-07 @level-MUST @source-standard
+  Rule: VRP-07 — The funds check of a VRP consent answers Available or NotAvailable
+
+    @A
+    Scenario: The funds check answers with the VRP code, not a boolean
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP confirms funds of 1.00 under the VRP consent
+      Then the bank answers 201 Created
+      And the body is a valid "OBVRPFundsConfirmationResponse"
+      And the funds check answers "Available"
+      When the PISP confirms funds of 9999999.00 under the VRP consent
+      Then the bank answers 201 Created
+      And the funds check answers "NotAvailable"
+
+  @VRP-08 @level-MUST @source-standard
+  Rule: VRP-08 — A VRP payment request without a valid x-jws-signature is refused
+
+    @A
+    Scenario: An unsigned VRP payment is refused
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 1.00 under the VRP consent without an x-jws-signature
+      Then the bank refuses the request with 400, 401 or 403
+
+  @VRP-09 @level-MUST @source-standard
+  Rule: VRP-09 — A VRP payment repeated with the same x-idempotency-key is the same payment
+
+    @A
+    Scenario: The same payment request twice under one key gives one payment
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 1.50 under the VRP consent with a fresh idempotency key
+      And the PISP sends the same VRP payment again with the same idempotency key
+      Then both VRP answers name the same payment
+
+  @VRP-10 @level-MUST @source-standard
+  Rule: VRP-10 — A VRP payment carries the consent's Initiation and Risk unchanged
+
+    @A
+    Scenario: A payment whose Initiation differs from the consent's is refused
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 1.00 under the VRP consent to another creditor than the consent's
+      Then the bank refuses the request with 400 or 403

@@ -1,0 +1,216 @@
+// Variable Recurring Payments (features/obie/uk-vrp.feature): a VRP consent with control
+// parameters, authorised once by the PSU, then payments without the PSU, each judged against the
+// consent's limits. Consents are shared by name within a run, like the payment-order consents.
+import { Given, When, Then } from '../support/define.ts';
+import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
+import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, newIdempotencyKey, sharedSetup, tokenOf } from '../support/setups.ts';
+import { describeAnswer, expectRefusal, quote, warn } from '../support/judge.ts';
+import type { ApiResult } from '../support/setups.ts';
+import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
+import { errorCodesOf } from '../../src/dialects/obie/index.ts';
+
+/** What a scenario did with VRP so far: its consent and the payments it made. */
+interface VrpState {
+  consent?: ConsentRecord;
+  payments: ApiResult[];
+  /** The last payment request and the key it went with (idempotency). */
+  lastBody?: VrpBody;
+  lastKey?: string;
+}
+
+const states = new WeakMap<ConformanceWorld, VrpState>();
+function state(world: ConformanceWorld): VrpState {
+  let s = states.get(world);
+  if (!s) states.set(world, (s = { payments: [] }));
+  return s;
+}
+
+const FAILS_CONTROL_PARAMETERS = 'UK.OBIE.Rules.FailsControlParameters';
+const DAY = 86_400_000;
+
+/** A VRP consent body: sweeping between the PSU's own accounts' creditor, from the PSU's first account. */
+async function consentBody(world: ConformanceWorld, perPayment: string, perDay: string, o: { validFrom?: string } = {}): Promise<VrpConsentBody> {
+  const first = await debtorAccount(world);
+  const currency = currencyOf(world, first);
+  return buildVrpConsent({
+    creditor: CREDITOR,
+    debtor: { schemeName: first.schemeName!, identification: first.identification!, name: first.name ?? 'PSU account' },
+    reference: 'obtpp VRP',
+    maximumIndividualAmount: { amount: perPayment, currency },
+    periodicLimits: [{ periodType: 'Day', periodAlignment: 'Calendar', amount: perDay, currency }],
+    ...(o.validFrom ? { validFrom: o.validFrom } : {}),
+  });
+}
+
+async function createVrpConsent(world: ConformanceWorld, body: unknown): Promise<ApiResult> {
+  const token = await world.ccToken('pis');
+  const r = await world.call('creating the VRP consent', (c) => c.createVrpConsent(body, { token }));
+  state(world).consent = { fn: 'pis', id: (r.body as any)?.Data?.ConsentId ?? '', created: r, request: body };
+  return r;
+}
+
+/** A VRP consent authorised by the PSU, shared by the scenarios that name it alike. */
+function authorisedVrp(world: ConformanceWorld, key: string, make: () => Promise<VrpConsentBody>): Promise<ConsentRecord> {
+  return sharedSetup(world, `${world.variant}:vrp:${key}`, async () => {
+    const body = await make();
+    const token = await world.ccToken('pis');
+    const created = await world.call('creating the VRP consent', (c) => c.createVrpConsent(body, { token }));
+    const id = (created.body as any)?.Data?.ConsentId;
+    if (created.status !== 201 || typeof id !== 'string') throw world.blocked('VRP-01', `creating the VRP consent (a set-up of this scenario) failed: ${describeAnswer(created)}`);
+    return authoriseConsent(world, { fn: 'pis', id, created, request: body });
+  });
+}
+
+// ── The consent ──────────────────────────────────────────────────────────────────────────────
+
+When(/^the PISP creates a VRP consent with at most ([\d.]+) per payment and ([\d.]+) per day$/, async function (this: ConformanceWorld, perPayment: string, perDay: string) {
+  await createVrpConsent(this, await consentBody(this, perPayment, perDay));
+});
+
+When('the PISP creates a VRP consent without periodic limits', async function (this: ConformanceWorld) {
+  const body: any = await consentBody(this, '5.00', '20.00');
+  delete body.Data.ControlParameters.PeriodicLimits;
+  await createVrpConsent(this, body);
+});
+
+When('the PISP creates a VRP consent without control parameters', async function (this: ConformanceWorld) {
+  const body: any = await consentBody(this, '5.00', '20.00');
+  delete body.Data.ControlParameters;
+  await createVrpConsent(this, body);
+});
+
+Given(/^the PSU has authorised the VRP consent "([^"]+)" with at most ([\d.]+) per payment and ([\d.]+) per day$/, async function (this: ConformanceWorld, name: string, perPayment: string, perDay: string) {
+  state(this).consent = await authorisedVrp(this, `${name}:${perPayment}:${perDay}`, () => consentBody(this, perPayment, perDay));
+});
+
+Given(/^the PSU has authorised a VRP consent valid only from tomorrow, with at most ([\d.]+) per payment and ([\d.]+) per day$/, async function (this: ConformanceWorld, perPayment: string, perDay: string) {
+  const validFrom = `${new Date(Date.now() + DAY).toISOString().slice(0, 19)}+00:00`;
+  state(this).consent = await authorisedVrp(this, `from-tomorrow:${perPayment}:${perDay}`, () => consentBody(this, perPayment, perDay, { validFrom }));
+});
+
+When('the PISP reads the VRP consent', async function (this: ConformanceWorld) {
+  const id = state(this).consent!.id;
+  await this.call('reading the VRP consent', async (c) => c.getVrpConsent(id, { token: await this.ccToken('pis') }));
+});
+
+When('the PISP deletes the VRP consent', async function (this: ConformanceWorld) {
+  const id = state(this).consent!.id;
+  await this.call('deleting the VRP consent', async (c) => c.deleteVrpConsent(id, { token: await this.ccToken('pis') }));
+});
+
+Then('the VRP consent\'s status is {string}', function (this: ConformanceWorld, expected: string) {
+  const r = this.answer();
+  const got = (r.body as any)?.Data?.Status;
+  if (got !== expected) throw this.violation(`expected the VRP consent's Data.Status "${expected}", got ${quote(got)} in ${describeAnswer(r)}`);
+});
+
+Then('the VRP consent\'s control parameters are exactly those requested', function (this: ConformanceWorld) {
+  const r = this.answer();
+  const asked = state(this).consent!.request.Data.ControlParameters;
+  const got = (r.body as any)?.Data?.ControlParameters;
+  if (!sameJson(got, asked)) throw this.violation(`the bank changed the control parameters: asked ${JSON.stringify(asked)}, got ${quote(got)} in ${describeAnswer(r)}`);
+});
+
+// ── Payments ─────────────────────────────────────────────────────────────────────────────────
+
+async function pay(world: ConformanceWorld, amount: string, o: { key?: string; unsigned?: boolean; body?: VrpBody } = {}): Promise<ApiResult> {
+  const s = state(world);
+  const consent = s.consent!;
+  const currency = consent.request.Data.ControlParameters.MaximumIndividualAmount.Currency as string;
+  const body = o.body ?? buildVrp(consent.id, consent.request, {
+    instructionIdentification: world.uniqueRef('VRP').slice(0, 35), endToEndIdentification: world.uniqueRef('E2E').slice(0, 35), amount, currency,
+  });
+  s.lastBody = body;
+  s.lastKey = o.key;
+  const r = await world.call('making a VRP payment', (c) => c.createVrp(body, {
+    token: tokenOf(consent), ...(o.key ? { idempotencyKey: o.key } : {}), ...(o.unsigned ? { signature: false } : {}),
+  }));
+  s.payments.push(r);
+  return r;
+}
+
+When(/^the PISP pays ([\d.]+) under the VRP consent$/, async function (this: ConformanceWorld, amount: string) {
+  await pay(this, amount);
+});
+
+When(/^the PISP pays ([\d.]+) under the VRP consent without an x-jws-signature$/, async function (this: ConformanceWorld, amount: string) {
+  await pay(this, amount, { unsigned: true });
+});
+
+When(/^the PISP pays ([\d.]+) under the VRP consent with a fresh idempotency key$/, async function (this: ConformanceWorld, amount: string) {
+  await pay(this, amount, { key: newIdempotencyKey() });
+});
+
+When('the PISP sends the same VRP payment again with the same idempotency key', async function (this: ConformanceWorld) {
+  const s = state(this);
+  await pay(this, '', { key: s.lastKey, body: s.lastBody });
+});
+
+When(/^the PISP pays ([\d.]+) under the VRP consent to another creditor than the consent's$/, async function (this: ConformanceWorld, amount: string) {
+  const consent = state(this).consent!;
+  const currency = consent.request.Data.ControlParameters.MaximumIndividualAmount.Currency as string;
+  const body = buildVrp(consent.id, consent.request, { instructionIdentification: this.uniqueRef('VRP').slice(0, 35), endToEndIdentification: this.uniqueRef('E2E').slice(0, 35), amount, currency });
+  const other = { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400411290127', Name: 'Someone Else Ltd' };
+  body.Data.Initiation.CreditorAccount = other;
+  body.Data.Instruction.CreditorAccount = other;
+  await pay(this, amount, { body });
+});
+
+When(/^the PISP confirms funds of ([\d.]+) under the VRP consent$/, async function (this: ConformanceWorld, amount: string) {
+  const consent = state(this).consent!;
+  const currency = consent.request.Data.ControlParameters.MaximumIndividualAmount.Currency as string;
+  const body = buildVrpFundsConfirmation({ consentId: consent.id, amount, currency, reference: 'obtpp VRP' });
+  await this.call('the funds check of the VRP consent', (c) => c.confirmVrpFunds(consent.id, body, { token: tokenOf(consent) }));
+});
+
+When('the PISP reads the last VRP payment', async function (this: ConformanceWorld) {
+  const id = lastPaymentId(this);
+  await this.call('reading the VRP payment', async (c) => c.getVrp(id, { token: await this.ccToken('pis') }));
+});
+
+When('the PISP reads the details of the last VRP payment', async function (this: ConformanceWorld) {
+  const id = lastPaymentId(this);
+  await this.call('reading the VRP payment\'s details', async (c) => c.getVrpDetails(id, { token: await this.ccToken('pis') }));
+});
+
+function lastPaymentId(world: ConformanceWorld): string {
+  const made = state(world).payments.filter((p) => p.status === 201);
+  const id = (made.at(-1)?.body as any)?.Data?.DomesticVRPId;
+  if (typeof id !== 'string') throw world.violation(`no VRP payment of this scenario named its DomesticVRPId: ${made.length ? describeAnswer(made.at(-1)!) : 'none was created'}`);
+  return id;
+}
+
+Then('the two VRP payments are distinct', function (this: ConformanceWorld) {
+  const ids = state(this).payments.slice(-2).map((p) => (p.body as any)?.Data?.DomesticVRPId);
+  if (!ids[0] || ids[0] === ids[1]) throw this.violation(`two payments under one consent (each with its own x-idempotency-key) must be two payments, got DomesticVRPIds ${quote(ids[0])} and ${quote(ids[1])}`);
+});
+
+Then('both VRP answers name the same payment', function (this: ConformanceWorld) {
+  const [first, second] = state(this).payments.slice(-2);
+  if (first?.status !== 201) throw this.violation(`the first VRP payment was not created: ${first ? describeAnswer(first) : 'no answer'}`);
+  if (second?.status !== 201) throw this.violation(`the same VRP payment repeated under its x-idempotency-key must answer 201 with the same payment, got ${describeAnswer(second!)}`);
+  const a = (first.body as any)?.Data?.DomesticVRPId;
+  const b = (second.body as any)?.Data?.DomesticVRPId;
+  if (!a || a !== b) throw this.violation(`the same request under one x-idempotency-key made two payments: ${quote(a)} and ${quote(b)}`);
+});
+
+Then('the bank refuses the payment for failing the control parameters', function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectRefusal(this, r, [400, 403], 'a payment outside the consent\'s control parameters');
+  // The standard names the code; a bank that refuses with another says less, but still refuses.
+  const codes = errorCodesOf(r.body);
+  if (!codes.includes(FAILS_CONTROL_PARAMETERS)) {
+    warn(this, `the refusal ${describeAnswer(r)}`, [{ text: `the error code should be ${FAILS_CONTROL_PARAMETERS}, got ${codes.length ? codes.join(', ') : 'none'}`, source: 'OBIE v3.1.11 VRP: error codes' }]);
+  }
+});
+
+Then('the funds check answers {string}', function (this: ConformanceWorld, expected: string) {
+  const r = this.answer();
+  const got = (r.body as any)?.Data?.FundsAvailableResult?.FundsAvailable;
+  if (got !== expected) throw this.violation(`expected Data.FundsAvailableResult.FundsAvailable "${expected}" (a VRP funds check answers Available or NotAvailable), got ${quote(got)} in ${describeAnswer(r)}`);
+});
+
+function sameJson(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, norm(x)])) : v);
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
