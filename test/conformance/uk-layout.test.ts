@@ -40,6 +40,9 @@ describe('standard uk-3.1: the profile', () => {
     assert.equal(c.pathOf('getPaymentFunds', { paymentId: 'pc-1' }), '/domestic-payment-consents/pc-1/funds-confirmation');
     assert.equal(c.pathOf('getPaymentDetails', { paymentOrderId: 'dp-1' }), '/domestic-payments/dp-1/payment-details');
     assert.equal(c.pathOf('listAccounts'), '/accounts');
+    assert.equal(c.pathOf('createVrpConsent'), '/domestic-vrp-consents');
+    assert.equal(c.pathOf('confirmVrpFunds', { consentId: 'v 1' }), '/domestic-vrp-consents/v%201/funds-confirmation');
+    assert.equal(c.pathOf('getVrpDetails', { vrpId: 'd1' }), '/domestic-vrps/d1/payment-details');
     // An API the profile places itself keeps its place.
     const placed = await profileFromObject(minimal({ standard: 'uk-3.1', apis: { ais: { baseUrl: 'https://ais.bank.example/ob/aisp' } } }), { source: 'test', env: {} });
     assert.equal(placed.apis.ais?.baseUrl, 'https://ais.bank.example/ob/aisp');
@@ -113,11 +116,11 @@ describe('standard uk-3.1: the sandbox serves the layout', () => {
   });
 });
 
-test('conform --standard uk-3.1: a payment is consented, authorised and submitted at the standard\'s paths; /status is not applicable', async () => {
+test('conform --standard uk-3.1: a payment is consented, authorised and submitted at the standard\'s paths, /status is not applicable, and every VRP rule passes', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk-'));
   try {
     const code = await new Promise<number>((resolve) => {
-      execFile(process.execPath, [bin, 'conform', '--standard', 'uk-3.1', '--tags', '@PIS-03 or @PIS-04', '--report-dir', join(dir, 'r'), '--json'], {
+      execFile(process.execPath, [bin, 'conform', '--standard', 'uk-3.1', '--tags', '@PIS-03 or @PIS-04 or @vrp', '--report-dir', join(dir, 'r'), '--json'], {
         cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 32 * 1024 * 1024,
       }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0));
     });
@@ -129,6 +132,10 @@ test('conform --standard uk-3.1: a payment is consented, authorised and submitte
     assert.equal(rule('PIS-03').status, 'passed');
     assert.ok(rule('PIS-03').counts.notApplicable >= 1);
     assert.match(rule('PIS-03').verdict, /not an operation of UK Read\/Write v3\.1\.11/);
+    // Every VRP rule, judged and passed on the sandbox: a consent, then payments without the PSU.
+    const vrp = summary.variants[0].rules.filter((r: any) => r.id.startsWith('VRP-'));
+    assert.equal(vrp.length, 10);
+    assert.deepEqual(vrp.filter((r: any) => r.status !== 'passed').map((r: any) => [r.id, r.status]), []);
     // The profile's only base is {issuer}/open-banking/v3.1, where the sandbox serves nothing but the
     // standard's paths (the test above): a passed PIS-04 went through them.
   } finally {

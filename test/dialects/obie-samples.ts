@@ -276,6 +276,97 @@ const samples: Record<SchemaName, unknown> = {
     Links: { Self: `${BASE}/domestic-payments/pay-58923/status` },
     Meta: {},
   },
+  OBDomesticVRPConsentRequest: {
+    Data: {
+      ReadRefundAccount: 'No',
+      ControlParameters: {
+        ValidFromDateTime: '2026-11-22T00:00:00+00:00',
+        ValidToDateTime: '2027-11-22T00:00:00+00:00',
+        MaximumIndividualAmount: { Amount: '100.00', Currency: 'GBP' },
+        PeriodicLimits: [{ PeriodType: 'Month', PeriodAlignment: 'Calendar', Amount: '500.00', Currency: 'GBP' }],
+        VRPType: ['UK.OBIE.VRPType.Sweeping'],
+        PSUAuthenticationMethods: ['UK.OBIE.SCA'],
+        PSUInteractionTypes: ['OffSession'],
+      },
+      Initiation: {
+        DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200110203345', Name: 'Mr Kevin' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'Mr Kevin savings' },
+        RemittanceInformation: { Reference: 'Sweep to savings' },
+      },
+    },
+    Risk: { PaymentContextCode: 'TransferToSelf' },
+  },
+  OBDomesticVRPConsentResponse: {
+    Data: {
+      ConsentId: 'vrp-58923',
+      CreationDateTime: '2026-11-22T10:02:00+00:00',
+      Status: 'Authorised',
+      StatusUpdateDateTime: '2026-11-22T10:02:13+00:00',
+      ControlParameters: {
+        MaximumIndividualAmount: { Amount: '100.00', Currency: 'GBP' },
+        PeriodicLimits: [{ PeriodType: 'Week', PeriodAlignment: 'Consent', Amount: '250.00', Currency: 'GBP' }],
+        VRPType: ['UK.OBIE.VRPType.Sweeping'],
+        PSUAuthenticationMethods: ['UK.OBIE.SCA'],
+      },
+      Initiation: { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'Mr Kevin savings' } },
+      DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200110203345', Name: 'Mr Kevin' },
+    },
+    Risk: {},
+    Links: { Self: `${BASE}/domestic-vrp-consents/vrp-58923` },
+    Meta: {},
+  },
+  OBDomesticVRPRequest: {
+    Data: {
+      ConsentId: 'vrp-58923',
+      PSUAuthenticationMethod: 'UK.OBIE.SCANotRequired',
+      PSUInteractionType: 'OffSession',
+      VRPType: 'UK.OBIE.VRPType.Sweeping',
+      Initiation: { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'Mr Kevin savings' } },
+      Instruction: {
+        InstructionIdentification: 'SWEEP-0001',
+        EndToEndIdentification: 'SWEEP-0001-E2E',
+        InstructedAmount: { Amount: '25.00', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'Mr Kevin savings' },
+      },
+    },
+    Risk: {},
+  },
+  OBDomesticVRPResponse: {
+    Data: {
+      DomesticVRPId: 'dvrp-0001',
+      ConsentId: 'vrp-58923',
+      CreationDateTime: '2026-11-22T10:05:00+00:00',
+      Status: 'AcceptedSettlementInProcess',
+      StatusUpdateDateTime: '2026-11-22T10:05:00+00:00',
+      Charges: [{ ChargeBearer: 'BorneByDebtor', Type: 'UK.OBIE.CHAPSOut', Amount: { Amount: '0.00', Currency: 'GBP' } }],
+      Initiation: { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'Mr Kevin savings' } },
+      Instruction: {
+        InstructionIdentification: 'SWEEP-0001',
+        EndToEndIdentification: 'SWEEP-0001-E2E',
+        InstructedAmount: { Amount: '25.00', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'Mr Kevin savings' },
+      },
+      DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200110203345', Name: 'Mr Kevin' },
+    },
+    Risk: {},
+    Links: { Self: `${BASE}/domestic-vrps/dvrp-0001` },
+    Meta: {},
+  },
+  OBDomesticVRPDetails: {
+    Data: {
+      PaymentStatus: [{ PaymentTransactionId: 'dvrp-0001-1', Status: 'AcceptedSettlementInProcess', StatusUpdateDateTime: '2026-11-22T10:05:00+00:00', StatusDetail: { Status: 'AcceptedSettlementInProcess', StatusReason: 'PendingSettlement' } }],
+    },
+  },
+  OBVRPFundsConfirmationRequest: {
+    Data: { ConsentId: 'vrp-58923', Reference: 'Sweep to savings', InstructedAmount: { Amount: '25.00', Currency: 'GBP' } },
+  },
+  OBVRPFundsConfirmationResponse: {
+    Data: {
+      FundsConfirmationId: 'vrpf-0001', ConsentId: 'vrp-58923', CreationDateTime: '2026-11-22T10:04:00+00:00', Reference: 'Sweep to savings',
+      FundsAvailableResult: { FundsAvailableDateTime: '2026-11-22T10:04:00+00:00', FundsAvailable: 'Available' },
+      InstructedAmount: { Amount: '25.00', Currency: 'GBP' },
+    },
+  },
   OBErrorResponse1: {
     Code: '400 Bad Request',
     Id: '2b5f0fb2-730b-11e8-adc0-fa7ae01bbebc',

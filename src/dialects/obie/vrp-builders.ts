@@ -3,7 +3,14 @@
  * domestic VRP consent with its control parameters, one payment under it, and the consent's funds
  * check. Key order as the standard writes it; optional members left out, never sent as {}.
  */
-import type { AccountRef } from './builders.ts';
+
+/** An account as the TPP names it (builders.ts's AccountRef; not imported, so that the two modules stay apart). */
+interface AccountRef {
+  schemeName: string;
+  identification: string;
+  name?: string;
+  secondaryIdentification?: string;
+}
 
 export type VrpPeriodType = 'Day' | 'Week' | 'Fortnight' | 'Month' | 'Half-year' | 'Year';
 

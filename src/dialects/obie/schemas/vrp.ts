@@ -2,18 +2,23 @@
  * Variable Recurring Payments (UK Read/Write v3.1.11, VRP): the domestic VRP consent, the payment,
  * its details and the consent's funds check, as ../shared/reference/FACTS-v4.md §6 digests them
  * (the v3.1.11 VRP file, checked by test/dialects/obie-crosscheck.test.ts). Unlike the other PIS
- * bodies the VRP file leaves its objects open, and its answers require Links and Meta: both levels
- * say so. `VRPType`, `PSUAuthenticationMethods` and `StatusReason` are namespaced (open) codes.
+ * bodies the VRP file leaves most of its objects open (Risk and addresses are closed), and its
+ * answers require Links and Meta: both levels say so. `VRPType`, `PSUAuthenticationMethods` and
+ * `StatusReason` are namespaced (open) codes; a charge's Type is a closed list here.
  */
 import { type Levels } from './common.ts';
-import { amountValue, bothLevels, closedEnum, consentId, currency, dateTime, namespacedCode, postalAddress, text } from './common.ts';
+import { amountValue, bothLevels, closedEnum, consentId, CURRENCY_PATTERN, dateTime, namespacedCode, postalAddressClosed, text } from './common.ts';
+import { riskPayment } from './payment-initiation.ts';
 
 const uri = { type: 'string', format: 'uri' } as const;
 /** VRP's Links: Self required, open (as the VRP file writes it). */
 const links = { type: 'object', required: ['Self'], properties: { Self: uri, First: uri, Prev: uri, Next: uri, Last: uri } } as const;
 const meta = { type: 'object' } as const;
 
+/** The VRP file bounds its currency codes by length as well as by pattern. */
+const currency = { type: 'string', pattern: CURRENCY_PATTERN, minLength: 3, maxLength: 3 } as const;
 const amount = { type: 'object', required: ['Amount', 'Currency'], properties: { Amount: amountValue, Currency: currency } } as const;
+const postalAddress = postalAddressClosed;
 
 /** `OBCashAccountDebtorWithName` and `OBCashAccountCreditor3`: Name required in VRP. */
 const namedAccount = {
@@ -61,8 +66,8 @@ const controlParameters = {
   },
 } as const;
 
-/** OBRisk1 as VRP references it (open here: the VRP file's objects are). */
-const risk = { type: 'object' } as const;
+/** OBRisk1: the same closed object as the payment-initiation file's. */
+const risk = riskPayment;
 
 export const OBDomesticVRPConsentRequest = bothLevels({
   type: 'object',
@@ -153,7 +158,11 @@ export const OBDomesticVRPResponse = envelope({
       items: {
         type: 'object',
         required: ['Amount', 'ChargeBearer', 'Type'],
-        properties: { ChargeBearer: closedEnum(['BorneByCreditor', 'BorneByDebtor', 'FollowingServiceLevel', 'Shared']), Type: namespacedCode, Amount: amount },
+        properties: {
+          ChargeBearer: closedEnum(['BorneByCreditor', 'BorneByDebtor', 'FollowingServiceLevel', 'Shared']),
+          Type: closedEnum(['UK.OBIE.CHAPSOut', 'UK.OBIE.BalanceTransferOut', 'UK.OBIE.MoneyTransferOut']),
+          Amount: amount,
+        },
       },
     },
     Initiation: initiation,
@@ -200,8 +209,6 @@ export const OBDomesticVRPDetails = bothLevels({
         },
       },
     },
-    Links: links,
-    Meta: meta,
   },
 });
 
@@ -236,7 +243,5 @@ export const OBVRPFundsConfirmationResponse = bothLevels({
         InstructedAmount: amount,
       },
     },
-    Links: links,
-    Meta: meta,
   },
 });
