@@ -50,7 +50,8 @@ export function makeBgAjv(extra: Partial<Options> = {}): Ajv {
   const { Ajv, addFormats } = loadAjv();
   // strictRequired off: the strict level names a set of alternatives as one required field (schemas/consents.ts).
   const instance = new Ajv({ allErrors: true, strict: true, strictRequired: false, verbose: true, ...extra });
-  addFormats(instance, ['date-time', 'date', 'uri']);
+  // byte and url: the embedded approach's challengeData (an image, a link to one).
+  addFormats(instance, ['date-time', 'date', 'uri', 'byte', 'url']);
   instance.addKeyword({ keyword: SHOULD_SOURCE_KEYWORD, schemaType: 'string' });
   return instance;
 }

@@ -1,0 +1,175 @@
+/**
+ * The whole official NextGenPSD2 1.3.12 schema, judged: for every schema the berlin-group dialect
+ * judges, bodies generated from the OFFICIAL file (read at test time; nothing of it is stored in
+ * the project) pass with no MUST failure, and every single-field mutation of them is judged as the
+ * file judges it — refused by the file → at least one MUST failure; still valid → no MUST failure.
+ *
+ * No servers: the judge is called directly. Generation is seeded, so every run makes the same
+ * bodies and the same mutations.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BG_SCHEMA_NAMES, validateBg } from '../../src/dialects/berlin-group/index.ts';
+import type { BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
+import { bgDoc, bgSkip, officialSchemaFor, officialValidator } from './berlin-group-official.ts';
+
+type Json = Record<string, any>;
+type Path = (string | number)[];
+
+/** `$ref` and single-member `allOf` resolved; the first branch of a `oneOf`. */
+function resolve(s: Json): Json {
+  let cur = s;
+  for (;;) {
+    if (typeof cur.$ref === 'string') cur = bgDoc().components.schemas[cur.$ref.split('/').pop() as string];
+    else if (Array.isArray(cur.allOf) && cur.allOf.length === 1) cur = cur.allOf[0];
+    else if (Array.isArray(cur.oneOf)) cur = cur.oneOf[0];
+    else return cur;
+  }
+}
+
+/** Values the file's patterns accept, most specific first. */
+const PATTERN_VALUES = ['DE89370400440532013000', 'DEUTDEFF500', 'DEUTDEFF', 'EUR', 'DE', '-123.45', '370400440532013000'];
+
+/** A place in a body that a mutation can bend: its path, its official schema, whether its parent requires it. */
+interface Site { path: Path; schema: Json; required: boolean }
+
+/** A seeded generator: `full` fills every member, `minimal` the required ones, `mixed` about half. */
+function generate(root: Json, mode: 'full' | 'minimal' | 'mixed', seed: number): { body: unknown; sites: Site[] } {
+  let state = seed * 2654435761 % 4294967296 || 1;
+  const rand = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+  const sites: Site[] = [];
+
+  function walk(raw: Json, path: Path, required: boolean, depth: number): unknown {
+    const s = resolve(raw);
+    if (path.length) sites.push({ path, schema: s, required });
+    const type = s.type ?? (s.properties ? 'object' : undefined);
+    switch (type) {
+      case 'object': {
+        const out: Json = {};
+        const req = new Set<string>(s.required ?? []);
+        for (const [k, v] of Object.entries((s.properties ?? {}) as Json)) {
+          const take = req.has(k) || (depth < 6 && (mode === 'full' || (mode === 'mixed' && rand() < 0.5)));
+          if (take) out[k] = walk(v, [...path, k], req.has(k), depth + 1);
+        }
+        if (!s.properties && typeof s.additionalProperties === 'object' && mode !== 'minimal') out.self = walk(s.additionalProperties, [...path, 'self'], false, depth + 1);
+        return out;
+      }
+      case 'array': {
+        const n = Math.min(s.maxItems ?? Infinity, Math.max(s.minItems ?? 0, mode === 'full' ? 2 : 1));
+        return Array.from({ length: n }, (_, i) => walk(s.items ?? {}, [...path, i], false, depth + 1));
+      }
+      case 'integer': return Math.max(s.minimum ?? 1, 1);
+      case 'number': return 1.5;
+      case 'boolean': return rand() < 0.5;
+      case 'string': {
+        if (Array.isArray(s.enum)) return pick(s.enum);
+        if (s.format === 'date') return pick(['2026-11-22', '2027-02-28']);
+        if (s.format === 'date-time') return pick(['2026-11-22T10:00:00Z', '2026-11-22T10:00:00.123+01:00']);
+        if (s.format === 'uri' || s.format === 'url') return 'https://bank.example/psd2/x';
+        if (s.format === 'byte') return 'aGVsbG8=';
+        if (typeof s.pattern === 'string') {
+          const re = new RegExp(s.pattern);
+          const v = PATTERN_VALUES.find((c) => re.test(c) && c.length <= (s.maxLength ?? Infinity));
+          if (v === undefined) throw new Error(`no value for pattern ${s.pattern} at ${path.join('.')}`);
+          return v;
+        }
+        const v = `${String(path.at(-1))}-${seed}`;
+        return v.slice(0, s.maxLength ?? Infinity);
+      }
+      default: return 'untyped';
+    }
+  }
+  return { body: walk(root, [], true, 0), sites };
+}
+
+/** Every single-field violation (or near-violation) of one site: [what, how to apply it]. */
+function mutationsOf(site: Site): [string, (parent: Json, key: string | number) => void][] {
+  const s = site.schema;
+  const set = (v: unknown) => (p: Json, k: string | number) => { p[k] = v; };
+  const out: [string, (p: Json, k: string | number) => void][] = [];
+  if (site.required && typeof site.path.at(-1) === 'string') out.push(['removed', (p, k) => { delete p[k]; }]);
+  const type = s.type ?? (s.properties ? 'object' : undefined);
+  out.push(['null', set(null)]);
+  if (type !== 'string') out.push(['a string', set('x')]);
+  if (type !== 'integer' && type !== 'number') out.push(['a number', set(7)]);
+  if (type !== 'object') out.push(['an object', set({ x: 1 })]);
+  if (type !== 'array') out.push(['an array', set(['x'])]);
+  if (type !== 'boolean') out.push(['a boolean', set(true)]);
+  if (type === 'string') {
+    if (Array.isArray(s.enum)) out.push(['off the enum', set('NOT_IN_THE_LIST')], ['the enum in lower case', set(String(s.enum[0]).toLowerCase() === s.enum[0] ? String(s.enum[0]).toUpperCase() : String(s.enum[0]).toLowerCase())]);
+    if (typeof s.pattern === 'string') out.push(['off the pattern', set('!')], ['lower case', (p, k) => { p[k] = String(p[k]).toLowerCase(); }]);
+    if (typeof s.maxLength === 'number') out.push(['one too long', set('A'.repeat(s.maxLength + 1))], ['at the limit', set('A'.repeat(s.maxLength))]);
+    if (s.format === 'date') out.push(['not a date', set('2026-13-45')], ['a date-time', set('2026-11-22T10:00:00Z')]);
+    if (s.format === 'date-time') out.push(['not a date-time', set('2026-11-22 noon')], ['a date', set('2026-11-22')]);
+    if (s.format === 'uri') out.push(['not a URI', set('not a uri')]);
+    if (s.format === 'byte') out.push(['not base64', set('***')]);
+    out.push(['empty', set('')]);
+  }
+  if (type === 'integer') out.push(['a fraction', set(1.5)], ['zero', set(0)], ['negative', set(-1)]);
+  if (type === 'array') {
+    out.push(['empty', set([])]);
+    if (typeof s.maxItems === 'number') out.push(['one item too many', (p, k) => { p[k] = Array.from({ length: s.maxItems + 1 }, () => (p[k] as unknown[])[0]); }]);
+  }
+  if (type === 'object') out.push(['with a member the file does not name', (p, k) => { p[k] = { ...(p[k] as Json), obtppExtra: 'x' }; }], ['empty', set({})]);
+  return out;
+}
+
+function at(body: unknown, path: Path): Json {
+  return path.reduce((o: any, k) => o[k], body) as Json;
+}
+
+const MODES = ['full', 'minimal', 'mixed'] as const;
+const SEEDS = [1, 2, 3];
+
+test('official-valid bodies pass; every single-field official violation fails, for every schema the dialect judges', { skip: bgSkip }, () => {
+  const rows: string[] = [];
+  const falsePasses: string[] = [];
+  const falseFailures: string[] = [];
+  let total = 0;
+  let refused = 0;
+  let bodies = 0;
+  for (const name of BG_SCHEMA_NAMES as BgSchemaName[]) {
+    const official = officialValidator(name);
+    const root = officialSchemaFor(name);
+    let n = 0;
+    let bad = 0;
+    const seen = new Set<string>();
+    for (const mode of MODES) {
+      for (const seed of SEEDS) {
+        const { body, sites } = generate(root, mode, seed);
+        bodies++;
+        assert.ok(official(body), `${name} ${mode}/${seed}: the generator made a body the file refuses: ${JSON.stringify(official.errors)}`);
+        const must = validateBg(name, body);
+        if (must.length) falseFailures.push(`${name} (${mode}/${seed}, unmutated): ${must.map((p) => p.message).join('; ')}`);
+        for (const site of sites) {
+          for (const [what, apply] of mutationsOf(site)) {
+            // One mutation per place of the schema and kind: the second item of a list, or the
+            // same place in another body, would only repeat it (and cost seconds).
+            const key = `${site.path.map((k) => (typeof k === 'number' ? '[]' : k)).join('.')} ${what}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            const mutated = structuredClone(body);
+            apply(at(mutated, site.path.slice(0, -1)), site.path.at(-1)!);
+            const valid = official(mutated);
+            const ours = validateBg(name, mutated);
+            const where = `${name} ${key}`;
+            n++;
+            if (!valid) bad++;
+            if (!valid && ours.length === 0) falsePasses.push(where);
+            if (valid && ours.length > 0) falseFailures.push(`${where}: ${ours[0].message}`);
+          }
+        }
+      }
+    }
+    total += n;
+    refused += bad;
+    rows.push(`${name}: ${n} mutations, ${bad} refused by the file`);
+  }
+  const uniq = (xs: string[]) => [...new Set(xs)];
+  console.log(`${bodies} official-valid bodies, ${total} single-field mutations, ${refused} refused by the file; `
+    + `${falsePasses.length} of those passed the judge, ${falseFailures.length} valid bodies failed it\n  ${rows.join('\n  ')}`);
+  assert.deepEqual(uniq(falseFailures), [], 'official-valid bodies that the judge fails');
+  assert.deepEqual(uniq(falsePasses), [], 'official violations that the judge passes');
+  assert.ok(refused > 1000, `too few official violations to prove anything (${refused})`);
+});
