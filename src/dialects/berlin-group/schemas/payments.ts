@@ -47,7 +47,7 @@ const PAYMENT_REQUIRED = ['debtorAccount', 'instructedAmount', 'creditorAccount'
 export const paymentInitiation = levels((level) => ({
   type: 'object',
   required: [...PAYMENT_REQUIRED],
-  // The request names the creditor's agent and may split the unstructured remittance; the answer of GET does neither.
+  // Only the request has these two; the file's GET answer (paymentInitiationWithStatusResponse) has neither.
   properties: { ...paymentProperties(level), creditorAgentName: text(140), remittanceInformationUnstructuredArray: remittanceUnstructuredArray },
 }));
 
