@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  bgHeaders, buildConsent, buildFundsConfirmation, buildPaymentInitiation, judgeBg, judgeBgError, judgeScaApproachHeader, linkOf, transactionsQuery, transactionsOf,
+  bgHeaders, buildConsent, buildFundsConfirmation, buildPaymentInitiation, compileAllBg, judgeBg, judgeBgError, judgeScaApproachHeader, linkOf, transactionsQuery, transactionsOf,
 } from '../../src/dialects/berlin-group/index.ts';
 import type { BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
@@ -15,6 +15,10 @@ import type { Sandbox } from '../../src/sandbox/index.ts';
 
 let sb: Sandbox;
 before(async () => {
+  // Compiled before the bank starts: compiling a large schema between two calls blocks this process
+  // (bank and TPP alike) for seconds on a busy machine, past the bank's keep-alive timeout, and the
+  // next request on the idle connection is reset.
+  compileAllBg();
   sb = await startSandbox({ dialect: 'berlin-group' });
 });
 after(() => sb?.stop());
