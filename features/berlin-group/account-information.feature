@@ -15,6 +15,7 @@ Feature: Account information (Berlin Group NextGenPSD2)
       When the TPP asks for a NextGenPSD2 consent to the PSU's accounts, balances and transactions
       Then the bank creates the NextGenPSD2 consent with a consentId and a way to start the PSU's SCA
       And the NextGenPSD2 consent's status in the answer is "received"
+      And the answer's ASPSP-SCA-Approach header, where given, names one of the standard's SCA approaches
 
     @A @B
     Scenario: A consent without access is refused

@@ -220,7 +220,7 @@ export function expectBgSchema(world: ConformanceWorld, r: ApiResult, schema: Bg
 export function expectBgError(world: ConformanceWorld, r: ApiResult): void {
   const type = r.headers['content-type'];
   const shape = /problem\+json/i.test(type ?? '') ? 'RFC 7807 problem' : 'tppMessages error body';
-  judged(world, `the error body of ${describeAnswer(r)}`, `is not a valid ${shape}`, lines(judgeBgError(r.json ? r.body : r.text.trim() ? r.text : undefined, type)), r);
+  judged(world, `the error body of ${describeAnswer(r)}`, `is not a valid ${shape}`, lines(judgeBgError(r.json ? r.body : r.text.trim() ? r.text : undefined, type, r.status)), r);
 }
 
 function judged(world: ConformanceWorld, what: string, invalid: string, j: BodyJudgement, r: ApiResult): void {

@@ -96,9 +96,11 @@ export function officialErrors(fn: ValidateFunction): string {
   return (fn.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ');
 }
 
-/** Resolves `$ref`s of the official file (for structural comparisons). */
+/** Resolves `$ref`s of the official file, and a single-member `allOf` (chosenScaMethod), for structural comparisons. */
 export function deref(s: Json | undefined): Json | undefined {
   let cur = s;
-  while (cur && typeof cur.$ref === 'string') cur = bgDoc().components.schemas[cur.$ref.split('/').pop() as string];
+  while (cur && (typeof cur.$ref === 'string' || cur.allOf?.length === 1)) {
+    cur = typeof cur.$ref === 'string' ? bgDoc().components.schemas[cur.$ref.split('/').pop() as string] : cur.allOf[0];
+  }
   return cur;
 }

@@ -255,7 +255,8 @@ describe('berlin-group sandbox: account information with SCA by redirect', () =>
 describe('berlin-group sandbox: SCA by OAuth2 (scaOAuth, scope AIS:{consentId})', () => {
   test('the consent in the scope: token for that consent only; no token, no data', async () => {
     const created = await createConsent(consentBody(), false);
-    assert.equal(created.headers.get('aspsp-sca-approach'), 'OAUTH');
+    // The file's enum has no OAUTH: OAuth2 is the REDIRECT approach with the scaOAuth link.
+    assert.equal(created.headers.get('aspsp-sca-approach'), 'REDIRECT');
     const discovery = new URL(created.body._links.scaOAuth.href);
     const c = sb.clients[0];
     const config = await client.discovery(discovery, c.clientId, undefined, client.ClientSecretBasic(c.clientSecret!), { execute: [client.allowInsecureRequests] });

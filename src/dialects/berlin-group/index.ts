@@ -3,12 +3,13 @@
  * judge (MUST failures, SHOULD warnings), request builders and headers, and tolerant accessors for
  * statuses, `_links` and both error shapes.
  */
-export { judgeBg, validateBg, judgeBgError, bgSchemaOf, compileAllBg } from './validate.ts';
+export { judgeBg, validateBg, judgeBgError, judgeScaApproachHeader, SCA_APPROACH_HEADER_VALUES, ERROR_CODES_SOURCE, bgSchemaOf, compileAllBg } from './validate.ts';
 export { BG_SCHEMA_LEVELS, BG_SCHEMA_NAMES, BG_SHOULD_SOURCES, mustSourceOf } from './schemas/index.ts';
 export type { BgSchemaName } from './schemas/index.ts';
 export { CONSENT_STATUSES, SCA_STATUSES, ACCOUNT_ACCESS_TYPES } from './schemas/consents.ts';
 export { BALANCE_TYPES, BOOKING_STATUSES, ACCOUNT_STATUSES } from './schemas/accounts.ts';
 export { TRANSACTION_STATUSES, FINAL_TRANSACTION_STATUSES, PAYMENT_PRODUCTS, PAYMENT_SERVICES } from './schemas/payments.ts';
+export { PURPOSE_CODES, CHARGE_BEARERS, FREQUENCY_CODES, EXECUTION_RULES, PAYMENT_201_MESSAGE_CODES } from './schemas/members.ts';
 export { ERROR_CODES } from './schemas/errors.ts';
 export { AMOUNT_VALUE_PATTERN, CURRENCY_CODE_PATTERN, IBAN_PATTERN, BIC_PATTERN, SCA_LINKS } from './schemas/common.ts';
 export {

@@ -6,13 +6,14 @@ import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, isoDay } from './data.ts';
 import type { Access, BgConsent } from './store.ts';
 import {
-  AB, BgError, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaStatus, startAuthorisation, today, validDate,
+  AB, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaStatus, startAuthorisation, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const CONSENT_FAULTS = [
   { name: 'bg-consent-created-valid', rule: 'AIS-01', description: 'the 201 of POST /v1/consents says consentStatus "valid" before the PSU has done anything', kind: 'rule' },
+  { name: 'bg-sca-approach-oauth', rule: 'AIS-01', description: 'the 201 of POST /v1/consents carries ASPSP-SCA-Approach: OAUTH, a value the standard does not have (OAuth is REDIRECT with the scaOAuth link)', kind: 'rule' },
   { name: 'bg-consent-without-access-accepted', rule: 'AIS-01', description: 'POST /v1/consents without access is accepted (201), as a consent to all the PSU\'s accounts', kind: 'rule' },
   { name: 'bg-consent-reads-back-changed', rule: 'AIS-02', description: 'GET /v1/consents/{consentId} of an authorised consent reads back access as allPsd2, whatever accounts it named', kind: 'rule' },
   { name: 'bg-consent-stays-received', rule: 'BG-01', description: 'an authorised consent still reads "received" (GET …/status and GET /v1/consents/{consentId}), though it opens the accounts', kind: 'rule' },
@@ -78,7 +79,7 @@ function createConsent(k: Xs2aContext, r: Req): Reply {
   const self = `${r.base}/v1/consents/${consent.id}`;
   return {
     status: faults.has('bg-create-200') ? 200 : 201,
-    headers: { Location: self, 'ASPSP-SCA-Approach': approach },
+    headers: { Location: self, 'ASPSP-SCA-Approach': faults.has('bg-sca-approach-oauth') ? 'OAUTH' : approachHeader(approach) },
     body: {
       consentStatus: faults.has('bg-consent-created-valid') ? 'valid' : consent.status,
       consentId: consent.id,

@@ -6,7 +6,7 @@ import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, parseBgAmount } from './data.ts';
 import type { BgPayment } from './store.ts';
 import {
-  A, BgError, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaStatus, startAuthorisation, today, validDate,
+  A, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaStatus, startAuthorisation, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 
@@ -65,7 +65,7 @@ function createPayment(k: Xs2aContext, r: Req): Reply {
   const self = `${r.base}/v1/payments/${product}/${payment.id}`;
   return {
     status: 201,
-    headers: { Location: self, 'ASPSP-SCA-Approach': approach },
+    headers: { Location: self, 'ASPSP-SCA-Approach': approachHeader(approach) },
     body: {
       transactionStatus: payment.transactionStatus,
       paymentId: payment.id,

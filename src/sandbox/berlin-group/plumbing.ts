@@ -91,6 +91,14 @@ export function approachOf(r: Req): ScaApproach {
   return header(r, 'TPP-Redirect-URI') ? 'REDIRECT' : 'OAUTH';
 }
 
+/**
+ * The `ASPSP-SCA-Approach` header for an approach: the file's enum is EMBEDDED, DECOUPLED and
+ * REDIRECT, and "the OAuth SCA approach will be subsumed by REDIRECT" (the scaOAuth link tells it).
+ */
+export function approachHeader(approach: ScaApproach): string {
+  return approach === 'OAUTH' ? 'REDIRECT' : approach;
+}
+
 export function newAuthorisation(k: Xs2aContext, r: Req, approach: ScaApproach): BgAuthorisation {
   const redirectUri = header(r, 'TPP-Redirect-URI');
   const nokRedirectUri = header(r, 'TPP-Nok-Redirect-URI');
@@ -115,7 +123,7 @@ export function startAuthorisation(k: Xs2aContext, r: Req, resource: BgConsent |
   resource.authorisations.push(a);
   return {
     status: 201,
-    headers: { Location: `${self}/authorisations/${a.authorisationId}`, 'ASPSP-SCA-Approach': resource.approach },
+    headers: { Location: `${self}/authorisations/${a.authorisationId}`, 'ASPSP-SCA-Approach': approachHeader(resource.approach) },
     body: { scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a), scaStatus: { href: `${self}/authorisations/${a.authorisationId}` } } },
   };
 }

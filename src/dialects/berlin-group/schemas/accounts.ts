@@ -4,6 +4,9 @@ import {
   IBAN_PATTERN, isoDate, levels, linksObject, patterned, SHOULD_SOURCE_KEYWORD, str, text,
 } from './common.ts';
 import type { Level } from './common.ts';
+import {
+  additionalInformationStructured, currencyExchange, ownerNames, purposeCode, remittanceStructured, remittanceStructuredArray, remittanceUnstructuredArray,
+} from './members.ts';
 
 export const BALANCE_TYPES = ['closingBooked', 'expected', 'openingBooked', 'interimAvailable', 'interimBooked', 'forwardAvailable', 'nonInvoiced'] as const;
 /** The `bookingStatus` query parameter of a transaction list; only `booked` is mandatory for a bank. */
@@ -37,6 +40,7 @@ export const accountDetails = (level: Level) => ({
     msisdn: text(35),
     currency: patterned(CURRENCY_CODE_PATTERN, level),
     ownerName: text(140),
+    ownerNames,
     psuName: text(140),
     name: text(70),
     displayName: text(70),
@@ -73,31 +77,51 @@ export const readAccountBalanceResponse200 = levels((level) => ({
   properties: { account: accountReference(level), balances: balanceList(level) },
 }));
 
+/** The counterparties, amounts and remittance of a booking, as a transaction and its entry details share them. */
+const bookingMembers = (level: Level, structured: 35 | 140) => ({
+  endToEndId: text(35),
+  mandateId: text(35),
+  checkId: text(35),
+  creditorId: text(35),
+  transactionAmount: amount(level),
+  currencyExchange: currencyExchange(level),
+  creditorName: text(70),
+  creditorAccount: accountReference(level),
+  creditorAgent: patterned(BIC_PATTERN, level),
+  ultimateCreditor: text(70),
+  debtorName: text(70),
+  debtorAccount: accountReference(level),
+  debtorAgent: patterned(BIC_PATTERN, level),
+  ultimateDebtor: text(70),
+  remittanceInformationUnstructured: text(140),
+  remittanceInformationUnstructuredArray: remittanceUnstructuredArray,
+  remittanceInformationStructured: remittanceStructured(structured),
+  remittanceInformationStructuredArray: remittanceStructuredArray,
+  purposeCode,
+});
+
+/** `EntryDetailsElement`: one entry of a batch booking. */
+const entryDetails = (level: Level) => ({
+  type: 'object',
+  required: ['transactionAmount'],
+  properties: bookingMembers(level, 35),
+}) as const;
+
 /** One transaction (`transactions`): only transactionAmount is required. */
 export const transaction = (level: Level) => ({
   type: 'object',
   required: ['transactionAmount'],
   properties: {
+    ...bookingMembers(level, 140),
     transactionId: str,
     entryReference: text(35),
-    endToEndId: text(35),
-    mandateId: text(35),
-    checkId: text(35),
-    creditorId: text(35),
+    batchIndicator: bool,
+    batchNumberOfTransactions: { type: 'integer' },
     bookingDate: isoDate,
     valueDate: isoDate,
-    transactionAmount: amount(level),
-    creditorName: text(70),
-    creditorAccount: accountReference(level),
-    creditorAgent: patterned(BIC_PATTERN, level),
-    ultimateCreditor: text(70),
-    debtorName: text(70),
-    debtorAccount: accountReference(level),
-    debtorAgent: patterned(BIC_PATTERN, level),
-    ultimateDebtor: text(70),
-    remittanceInformationUnstructured: text(140),
+    entryDetails: { type: 'array', items: entryDetails(level) },
     additionalInformation: text(500),
-    purposeCode: str,
+    additionalInformationStructured: additionalInformationStructured(level),
     bankTransactionCode: str,
     proprietaryBankTransactionCode: text(35),
     balanceAfterTransaction: balance(level),

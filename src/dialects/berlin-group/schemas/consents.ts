@@ -7,6 +7,7 @@ import {
   SHOULD_SOURCE_KEYWORD, str, tppMessage,
 } from './common.ts';
 import type { Level } from './common.ts';
+import { scaMembers } from './members.ts';
 
 /** `consentStatus`. Unlike UK Open Banking, `expired` is a status of its own. */
 export const CONSENT_STATUSES = ['received', 'rejected', 'valid', 'revokedByPsu', 'expired', 'terminatedByTpp', 'partiallyAuthorised'] as const;
@@ -68,9 +69,7 @@ export const consentsResponse201 = levels((level) => ({
   properties: {
     consentStatus: closedEnum(CONSENT_STATUSES),
     consentId: str,
-    scaMethods: { type: 'array' },
-    chosenScaMethod: { type: 'object' },
-    challengeData: { type: 'object' },
+    ...scaMembers,
     _links: createLinks(level),
     psuMessage,
     tppMessages: { type: 'array', items: tppMessage },
@@ -107,9 +106,7 @@ export const startScaprocessResponse = levels((level) => ({
   properties: {
     scaStatus: closedEnum(SCA_STATUSES),
     authorisationId: str,
-    scaMethods: { type: 'array' },
-    chosenScaMethod: { type: 'object' },
-    challengeData: { type: 'object' },
+    ...scaMembers,
     _links: linksObject(level, ['scaRedirect', 'scaOAuth', 'confirmation', 'updatePsuIdentification', 'startAuthorisationWithPsuAuthentication', 'startAuthorisationWithEncryptedPsuAuthentication', 'selectAuthenticationMethod', 'authoriseTransaction', 'scaStatus']),
     psuMessage,
     tppMessages: { type: 'array', items: tppMessage },

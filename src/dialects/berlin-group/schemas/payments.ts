@@ -1,7 +1,10 @@
 /** Single payments: POST /v1/payments/{payment-product}, GET, /status (FACTS §6.5). */
-import { accountReference, amount, BIC_PATTERN, closedEnum, COUNTRY_CODE_PATTERN, isoDate, levels, linksObject, patterned, psuMessage, str, text, tppMessage, bool } from './common.ts';
+import { accountReference, amount, BIC_PATTERN, bool, closedEnum, COUNTRY_CODE_PATTERN, isoDate, levels, linksObject, patterned, psuMessage, str, text, tppMessage } from './common.ts';
 import type { Level } from './common.ts';
 import { createLinks, SCA_STATUSES } from './consents.ts';
+import {
+  chargeBearer, ownerNames, PAYMENT_201_MESSAGE_CODES, purposeCode, remittanceStructured, remittanceStructuredArray, remittanceUnstructuredArray, scaMembers,
+} from './members.ts';
 
 /** ISO 20022 transaction statuses (`transactionStatus`). */
 export const TRANSACTION_STATUSES = ['ACCC', 'ACCP', 'ACSC', 'ACSP', 'ACTC', 'ACWC', 'ACWP', 'RCVD', 'PDNG', 'RJCT', 'CANC', 'ACFC', 'PATC', 'PART'] as const;
@@ -30,9 +33,11 @@ const paymentProperties = (level: Level) => ({
   creditorAddress: address(level),
   creditorId: text(35),
   ultimateCreditor: text(70),
-  purposeCode: str,
-  chargeBearer: str,
+  purposeCode,
+  chargeBearer,
   remittanceInformationUnstructured: text(140),
+  remittanceInformationStructured: remittanceStructured(140),
+  remittanceInformationStructuredArray: remittanceStructuredArray,
   requestedExecutionDate: isoDate,
 });
 
@@ -42,7 +47,8 @@ const PAYMENT_REQUIRED = ['debtorAccount', 'instructedAmount', 'creditorAccount'
 export const paymentInitiation = levels((level) => ({
   type: 'object',
   required: [...PAYMENT_REQUIRED],
-  properties: paymentProperties(level),
+  // Only the request has these two; the file's GET answer (paymentInitiationWithStatusResponse) has neither.
+  properties: { ...paymentProperties(level), creditorAgentName: text(140), remittanceInformationUnstructuredArray: remittanceUnstructuredArray },
 }));
 
 /** The 201 answer (`paymentInitiationRequestResponse-201`). */
@@ -57,12 +63,10 @@ export const paymentInitiationRequestResponse201 = levels((level) => ({
     estimatedTotalAmount: amount(level),
     estimatedInterbankSettlementAmount: amount(level),
     transactionFeeIndicator: bool,
-    scaMethods: { type: 'array' },
-    chosenScaMethod: { type: 'object' },
-    challengeData: { type: 'object' },
+    ...scaMembers,
     _links: createLinks(level),
     psuMessage,
-    tppMessages: { type: 'array', items: tppMessage },
+    tppMessages: { type: 'array', items: { ...tppMessage, properties: { ...tppMessage.properties, code: closedEnum(PAYMENT_201_MESSAGE_CODES) } } },
     scaStatus: closedEnum(SCA_STATUSES),
   },
 }));
@@ -82,6 +86,7 @@ export const paymentInitiationStatusResponse200 = levels((level) => ({
     transactionStatus: closedEnum(TRANSACTION_STATUSES),
     fundsAvailable: bool,
     psuMessage,
+    ownerNames,
     psuName: text(140),
     _links: linksObject(level, []),
     tppMessages: { type: 'array', items: tppMessage },
