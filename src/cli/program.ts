@@ -15,11 +15,12 @@ import { defineToken } from './define/token.ts';
 import { defineVerify } from './define/verify.ts';
 import { defineDiff } from './define/diff.ts';
 import { defineRegister } from './define/register.ts';
+import { defineVrp } from './define/vrp.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
-  defineConsent, defineAccounts, defineFunds, definePayment, defineFlow, defineToken,
+  defineConsent, defineAccounts, defineFunds, definePayment, defineVrp, defineFlow, defineToken,
   defineVerify, defineDiff, defineRegister,
 ];
 

@@ -41,6 +41,13 @@ export interface ConsentRecord {
   sca?: { approach: 'redirect' | 'oauth'; href: string };
   /** berlin-group: the payment product a payment was created under (its path: /v1/payments/{payment-product}). */
   product?: string;
+  /** A domestic VRP consent (fn pis): what bounds its payments, and the payments made under it (DomesticVRPIds). */
+  vrp?: {
+    maximum: { Amount: string; Currency: string };
+    limits: Array<{ PeriodType: string; PeriodAlignment: string; Amount: string; Currency: string }>;
+    type: string;
+    payments?: string[];
+  };
 }
 
 export interface StoredToken {
@@ -77,7 +84,8 @@ export interface ProfileState {
   baseUrl: string;
   clientId: string;
   variant: Variant;
-  current: Partial<Record<Fn, string>>;
+  /** The current consent of each function; `vrp`: the current VRP consent (kept apart from the payment-order consent). */
+  current: Partial<Record<Fn | 'vrp', string>>;
   /** The consent created or authorised most recently (default of `consent authorise` and `token show`). */
   last?: string;
   consents: Record<string, ConsentRecord>;

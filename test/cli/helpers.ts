@@ -33,12 +33,13 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function harness(): Promise<Harness> {
+/** `standard`: the profile of the same sandbox at a published standard's paths (`uk-3.1`). */
+export async function harness(options: { standard?: 'uk-3.1' } = {}): Promise<Harness> {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npx tsc -p tsconfig.json)`);
   const sb = await startSandbox({ quiet: true });
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-cli-'));
   const profileFile = join(dir, 'sandbox.json');
-  await writeFile(profileFile, JSON.stringify(sb.profile('all'), null, 2), { mode: 0o600 });
+  await writeFile(profileFile, JSON.stringify(sb.profile(options.standard ?? 'all'), null, 2), { mode: 0o600 });
   await chmod(profileFile, 0o600);
   // A state directory that does not exist yet: the CLI must create it 0700.
   const stateFile = join(dir, 'config', 'obtpp', 'state.json');

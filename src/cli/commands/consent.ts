@@ -335,7 +335,7 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
     if (outcome.status !== 'authorised' && !asked) io.exitCode = 1;
     if (out.json) return out.document(outcome);
     out.line(describeOutcome(outcome));
-    if (outcome.status === 'authorised') out.line(next(record.fn));
+    if (outcome.status === 'authorised') out.line(record.vrp ? 'next: obtpp vrp pay --amount AMOUNT (as often as the consent\'s limits allow)' : next(record.fn));
   }, BOTH);
 }
 
