@@ -9,10 +9,11 @@ Feature: Variable Recurring Payments
   @VRP-01 @level-MUST @source-standard
   Rule: VRP-01 — A VRP consent is created with its control parameters, awaits authorisation and reads back unchanged
 
-    @A
+    @A @fcs:OB-301-VRP-100100 @fcs:OB-301-VRP-100101
     Scenario: The bank creates the VRP consent and echoes its control parameters
       When the PISP creates a VRP consent with at most 5.00 per payment and 20.00 per day
       Then the bank answers 201 Created
+      And the response carries the x-fapi-interaction-id the TPP sent
       And the body is a valid "OBDomesticVRPConsentResponse"
       And the VRP consent's status is "AwaitingAuthorisation"
       And the VRP consent's control parameters are exactly those requested
@@ -35,23 +36,34 @@ Feature: Variable Recurring Payments
   @VRP-02 @level-MUST @source-standard
   Rule: VRP-02 — An authorised VRP consent pays many times without the PSU, and stays authorised
 
-    @A
+    @A @fcs:OB-301-VRP-100600 @fcs:OB-301-VRP-100601 @fcs:OB-301-VRP-100610 @fcs:OB-301-VRP-10670 @fcs:OB-301-VRP-100700 @fcs:OB-301-VRP-100701 @fcs:OB-301-VRP-101100 @fcs:OB-301-VRP-101200
     Scenario: Two payments under one consent, and the consent is still authorised
       Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
       When the PISP pays 2.00 under the VRP consent
       Then the bank answers 201 Created
       And the body is a valid "OBDomesticVRPResponse"
       And the answer carries an x-jws-signature that verifies with the bank's keys
-      When the PISP pays 2.00 under the VRP consent
-      Then the bank answers 201 Created
-      And the two VRP payments are distinct
-      When the PISP reads the VRP consent
-      Then the VRP consent's status is "Authorised"
       When the PISP reads the last VRP payment
       Then the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
+      And the body is a valid "OBDomesticVRPResponse"
+      When the PISP pays 2.00 under the VRP consent
+      Then the bank answers 201 Created
+      And the body is a valid "OBDomesticVRPResponse"
+      And the answer carries an x-jws-signature that verifies with the bank's keys
+      And the two VRP payments are distinct
+      When the PISP reads the VRP consent
+      Then the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
+      And the body is a valid "OBDomesticVRPConsentResponse"
+      And the VRP consent's status is "Authorised"
+      When the PISP reads the last VRP payment
+      Then the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
       And the body is a valid "OBDomesticVRPResponse"
       When the PISP reads the details of the last VRP payment
       Then the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
       And the body is a valid "OBDomesticVRPDetails"
 
   @VRP-03 @level-MUST @source-standard
@@ -86,13 +98,18 @@ Feature: Variable Recurring Payments
   @VRP-06 @level-MUST @source-standard
   Rule: VRP-06 — A VRP consent the PISP deleted pays no more
 
-    @A
+    @A @fcs:OB-301-VRP-102100 @fcs:OB-301-VRP-102150 @fcs:OB-301-VRP-102200
     Scenario: After the consent is deleted, its payments are refused
       Given the PSU has authorised the VRP consent "to revoke" with at most 5.00 per payment and 100.00 per day
       When the PISP pays 1.00 under the VRP consent
       Then the bank answers 201 Created
       When the PISP deletes the VRP consent
       Then the bank answers 204 No Content
+      And the response carries the x-fapi-interaction-id the TPP sent
+      When the PISP reads the VRP consent
+      Then the bank refuses the request with 400
+      When the PISP deletes the VRP consent
+      Then the bank answers 400 or 204
       When the PISP pays 1.00 under the VRP consent
       Then the bank refuses the request with 400, 401 or 403
       When the PISP confirms funds of 1.00 under the VRP consent
@@ -101,12 +118,13 @@ Feature: Variable Recurring Payments
   @VRP-07 @level-MUST @source-standard
   Rule: VRP-07 — The funds check of a VRP consent answers Available or NotAvailable
 
-    @A
+    @A @fcs:OB-301-VRP-100650
     Scenario: The funds check answers with the VRP code, not a boolean
       Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
       When the PISP confirms funds of 1.00 under the VRP consent
       Then the bank answers 201 Created
       And the body is a valid "OBVRPFundsConfirmationResponse"
+      And the answer carries an x-jws-signature that verifies with the bank's keys
       And the funds check answers "Available"
       When the PISP confirms funds of 9999999.00 under the VRP consent
       Then the bank answers 201 Created

@@ -4,7 +4,7 @@
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, newIdempotencyKey, sharedSetup, tokenOf } from '../support/setups.ts';
-import { describeAnswer, expectRefusal, quote, warn } from '../support/judge.ts';
+import { describeAnswer, expectRefusal, expectStatus, parseStatuses, quote, warn } from '../support/judge.ts';
 import type { ApiResult } from '../support/setups.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
 import { errorCodesOf } from '../../src/dialects/obie/index.ts';
@@ -192,6 +192,11 @@ Then('both VRP answers name the same payment', function (this: ConformanceWorld)
   const a = (first.body as any)?.Data?.DomesticVRPId;
   const b = (second.body as any)?.Data?.DomesticVRPId;
   if (!a || a !== b) throw this.violation(`the same request under one x-idempotency-key made two payments: ${quote(a)} and ${quote(b)}`);
+});
+
+// Where the standard (or its conformance suite) allows one of several answers, e.g. a second DELETE: 400 or 204.
+Then(/^the bank answers (\d{3}(?:(?:, | or )\d{3})+)$/, function (this: ConformanceWorld, list: string) {
+  expectStatus(this, this.answer(), parseStatuses(list));
 });
 
 Then('the bank refuses the payment for failing the control parameters', function (this: ConformanceWorld) {
