@@ -311,6 +311,51 @@ export class SummaryBuilder {
    * `<rule name> - <scenario name>`, joined by a NUL.
    */
   skippedCauses(): Map<string, string> {
+    const causes = new Map<string, string>();
+    for (const { key, r } of this.junitCases()) {
+      const status = statusOf(r);
+      if (status === 'not-applicable') causes.set(key, `not applicable: ${r.notApplicable}`);
+      else if (status === 'not-judged') causes.set(key, `not judged: ${notJudgedText(r.notJudged)}`);
+    }
+    return causes;
+  }
+
+  /**
+   * The text of each failed scenario's JUnit failure, keyed like {@link skippedCauses}: the rule
+   * (id, level, title), the scenario and variant, the step, the finding (what was expected, what came
+   * back), its problems, and the evidence as one line per exchange with its interaction id. What a CI
+   * server shows is about the bank: never a stack trace or a path of the machine that ran obtpp.
+   */
+  failureTexts(): Map<string, string> {
+    const texts = new Map<string, string>();
+    for (const { key, r, rule, pickle } of this.junitCases()) {
+      if (statusOf(r) !== 'failed' || !r.failure) continue;
+      const tags: string[] = pickle.tags.map((t: any) => t.name);
+      const f = r.failure;
+      const lines = [
+        `rule: ${rule ?? ruleTag(tags) ?? '?'}${ruleLevel(this.ruleTagsOf(rule)) ? ` (${ruleLevel(this.ruleTagsOf(rule))})` : ''}`,
+        `scenario: ${pickle.name} (variant ${tags.includes('@variant-B') ? 'B' : 'A'})`,
+        `step: ${f.step}`,
+        `finding: ${r.problems?.summary ?? f.message}`,
+        ...(r.problems?.problems.length ? ['problems:', ...r.problems.problems.map((p) => `  - ${p}`)] : []),
+        ...evidenceLines(r.evidence),
+      ];
+      texts.set(key, lines.join('\n'));
+    }
+    return texts;
+  }
+
+  /** The tags of the rule of that name (its id, level and source are tags). */
+  private ruleTagsOf(ruleName: string | undefined): string[] {
+    for (const doc of this.docs) for (const child of doc.feature?.children ?? []) if (child.rule && child.rule.name === ruleName) return child.rule.tags.map((t: any) => t.name);
+    return [];
+  }
+
+  /**
+   * Every finished scenario with the key cucumber's JUnit report names its test case by: the
+   * feature's name and `<rule name> - <scenario name>`, joined by a NUL.
+   */
+  private junitCases(): Array<{ key: string; r: CaseState; rule?: string; pickle: any }> {
     const where = new Map<string, { feature: string; rule?: string; scenario?: string }>();
     // An outline's example rows: cucumber's JUnit names their test cases `… - <examples> - #i.j: <pickle>`.
     const rows = new Map<string, { examples?: string; number: string }>();
@@ -326,22 +371,20 @@ export class SummaryBuilder {
         for (const c of child.rule?.children ?? []) if (c.scenario) note(c.scenario, { feature: feature.name, rule: child.rule.name });
       }
     }
-    const causes = new Map<string, string>();
+    const out: Array<{ key: string; r: CaseState; rule?: string; pickle: any }> = [];
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)?.testCaseId ?? '');
       const pickle = testCase && this.pickles.get(testCase.pickleId);
       if (!pickle) continue;
-      const status = statusOf(r);
-      if (status !== 'not-applicable' && status !== 'not-judged') continue;
       const at = where.get(pickle.astNodeIds?.[0]);
       if (!at) continue;
       const row = rows.get(pickle.astNodeIds?.[1]);
       const scenarioName = at.scenario || pickle.name;
       const name = [at.rule, scenarioName, row?.examples, row ? (scenarioName !== pickle.name ? `${row.number}: ${pickle.name}` : row.number) : undefined]
         .filter(Boolean).join(' - ');
-      causes.set(`${at.feature}\u0000${name}`, status === 'not-applicable' ? `not applicable: ${r.notApplicable}` : `not judged: ${notJudgedText(r.notJudged)}`);
+      out.push({ key: `${at.feature}\u0000${name}`, r, rule: at.rule, pickle });
     }
-    return causes;
+    return out;
   }
 
   /**
@@ -413,6 +456,22 @@ export function ruleVerdict(status: RuleStatus | string, counts: ScenarioCounts,
   if (counts.notApplicable) parts.push(naText());
   const word = status === 'failed' ? 'FAIL' : status === 'not-judged' ? 'not judged' : String(status);
   return `${word} (${parts.join('; ')})`;
+}
+
+function ruleLevel(tags: string[]): string | undefined {
+  return tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean);
+}
+
+/** The evidence of a finding as a CI server can show it: one line per exchange (already redacted). */
+function evidenceLines(evidence: unknown): string[] {
+  const exchanges = (evidence as { exchanges?: unknown })?.exchanges;
+  if (!Array.isArray(exchanges) || !exchanges.length) return [];
+  const line = (ex: any) => {
+    const outcome = ex?.response ? String(ex.response.status) : `no answer: ${ex?.error?.message ?? 'no response'}`;
+    const id = ex?.interactionId?.received ?? ex?.interactionId?.sent ?? ex?.response?.headers?.['x-fapi-interaction-id'] ?? ex?.request?.headers?.['x-fapi-interaction-id'];
+    return `  ${ex?.method ?? '?'} ${ex?.url ?? '?'} → ${outcome}${id ? ` [x-fapi-interaction-id ${id}]` : ''}`;
+  };
+  return ['evidence (every exchange in full in summary.json and report.html):', ...exchanges.map(line)];
 }
 
 function parse(body: string): unknown {

@@ -47,7 +47,7 @@ export async function run(io: Io, options: Options): Promise<void> {
   let spinner: { text: string; start(): unknown; stop(): unknown } | undefined;
   if (!options.json && canSpin(io)) {
     const { default: ora } = await import('ora');
-    spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false });
+    spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: io.color ? 'cyan' : false });
     spinner.start();
   }
   const onEvent = (event: ConformanceEvent) => {
@@ -119,10 +119,42 @@ export async function run(io: Io, options: Options): Promise<void> {
   const verdict = s.verdict === 'pass' ? c.bold(c.green('CONFORMANT')) : (s.verdict as string) === 'incomplete' ? c.bold(c.yellow('INCOMPLETE')) : c.bold(c.red('NOT CONFORMANT'));
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
-  const rules = s.totals.rules as Record<string, number>;
-  io.stdout.write(forTerminal(`\n${verdict}: ${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules['not-judged'] ?? 0} not judged, ${rules['not-applicable'] ?? 0} not applicable, ${rules.skipped ?? 0} skipped — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s${s.totals.warnings ? `, ${s.totals.warnings} SHOULD warnings` : ''}`) + '\n');
-  io.stdout.write(`reports: ${result.reportDir}/{summary.json,junit.xml,report.html,messages.ndjson}\n`);
+  io.stdout.write(forTerminal(`\n${verdict}: ${totalsLine(s)} — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s`) + '\n');
+  io.stdout.write(`reports: ${result.reportDir}/{summary.json,summary.md,junit.xml,report.html,messages.ndjson}\n`);
   for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
+}
+
+/**
+ * The counts of the verdict line. The waived results and the SHOULD warnings are always named,
+ * also at 0, so that a reader of a CI log knows they were counted; the rules a scoped run did not
+ * select are left out (the table says how many in one line).
+ */
+function totalsLine(s: Summary): string {
+  const rules = s.totals.rules as Record<string, number>;
+  const outOfScope = notInScope(s);
+  const notApplicable = (rules['not-applicable'] ?? 0) - outOfScope.notApplicable;
+  const warnings = s.totals.warnings ?? 0;
+  return `${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules.waived ?? 0} waived, ${rules['not-judged'] ?? 0} not judged, ${notApplicable} not applicable`
+    + `; ${warnings} SHOULD warning${warnings === 1 ? '' : 's'}`;
+}
+
+/**
+ * The rules a scoped run (--tags, --variant) did not select: no scenario of theirs ran in any
+ * variant, and at least one variant has them as not selected. A rule of the whole catalogue that
+ * does not apply (another variant's, a service the bank does not offer) is still shown in a full run.
+ */
+function notInScope(s: Summary): { ids: Set<string>; notApplicable: number } {
+  const ids = new Set<string>();
+  let notApplicable = 0;
+  const all = [...new Set(s.variants.flatMap((v) => v.rules.map((r) => r.id)))];
+  for (const id of all) {
+    const results = s.variants.map((v) => v.rules.find((r) => r.id === id)).filter((r): r is NonNullable<typeof r> => Boolean(r));
+    if (results.some((r) => r.status === 'skipped') && results.every((r) => r.status === 'skipped' || (r.status === 'not-applicable' && r.scenarios === 0))) {
+      ids.add(id);
+      notApplicable += results.filter((r) => r.status === 'not-applicable').length;
+    }
+  }
+  return { ids, notApplicable };
 }
 
 /** The one line an interrupted run leaves on stderr. */
@@ -152,11 +184,14 @@ function renderTable(summary: Summary, c: any): string {
       : (s as string | undefined) === 'waived' ? c.cyan('waived') + pad('waived').slice(6) : pad('');
   };
   const lines = [`rule    ${variants.map((v: Variant) => pad(v)).join('')}title`];
-  for (const id of ids) {
+  // A scoped run lists the rules it judged; those it did not select are one line, not a row each.
+  const outOfScope = notInScope(summary).ids;
+  for (const id of ids.filter((x) => !outOfScope.has(x))) {
     const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id));
     const title = titles.get(id) ?? '';
     lines.push(`${id.padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
+  if (outOfScope.size) lines.push(c.dim(`${outOfScope.size} rules not in scope (not selected by this run's --tags or --variant)`));
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));
   if (failures.length) {
     lines.push('', c.bold('Failures:'));
