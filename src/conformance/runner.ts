@@ -14,6 +14,7 @@ import { lockReportDir } from './report-lock.ts';
 import { SummaryBuilder, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
+import { summaryMarkdown } from './ci-report.ts';
 import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
@@ -56,8 +57,9 @@ export interface RunConformanceOptions {
   /** Environment for `${env:VAR}` in profiles and for the browser. Default: `process.env`. */
   env?: Record<string, string | undefined>;
   /**
-   * Stops the run when aborted: the browser and the sandbox stop, summary.json is written with
-   * verdict `interrupted` and the scenarios that had finished, and the result's exit code is 143
+   * Stops the run when aborted: the browser and the sandbox stop, summary.json and summary.md are
+   * written with verdict `interrupted` and the scenarios that had finished, junit.xml with every
+   * selected scenario (those that had not finished skipped as not run), and the result's exit code is 143
    * when the abort reason is `'SIGTERM'`, else 130.
    */
   signal?: AbortSignal;
@@ -102,7 +104,7 @@ export interface ConformanceResult {
 export type ConformOptions = RunConformanceOptions;
 
 /** Files and folders a run writes into its report dir: a reused dir loses exactly these. */
-export const REPORT_OUTPUTS = ['summary.json', 'junit.xml', 'report.html', 'report.html.partial', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
+export const REPORT_OUTPUTS = ['summary.json', 'summary.md', 'junit.xml', 'report.html', 'report.html.partial', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
 /** Cucumber's own formatters' files: half-written when a run is interrupted, so removed then. */
 const CUCUMBER_OUTPUTS = ['junit.xml', 'report.html', 'messages.ndjson'];
 
@@ -131,7 +133,8 @@ let active = false;
 
 /**
  * Runs the conformance suite through cucumber's programmatic API and writes junit.xml,
- * messages.ndjson (cucumber's own formatters), summary.json and report.html to the report dir.
+ * messages.ndjson (cucumber's own formatters), summary.json, summary.md and report.html to the
+ * report dir.
  *
  * Usage errors (a bad profile, a tag expression that is not one, a selection of no scenario, a
  * report dir that cannot be used) throw an ObtppError with exit code 2 before anything starts;
@@ -479,19 +482,24 @@ class ConformanceRun {
       this.dirReady = true;
     }
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
+    // cucumber's half-written JUnit is replaced by one of our own: every selected scenario, those
+    // that had not finished skipped as not run, so that a CI server shows what was and was not judged.
+    const notRun = this.builder.notRun(this.plan.planned.length);
+    const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
+    await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
     const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect });
     (built as { verdict: string }).verdict = 'interrupted';
-    const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built);
+    const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
     this.emit({ type: 'done', result });
     return result;
   }
 
   /** summary.json and report.html written, redacted; then the after-report hook (signing). */
-  private async finish(summary: Summary): Promise<Summary> {
+  private async finish(summary: Summary, extra: { notRun?: number } = {}): Promise<Summary> {
     for (const s of this.bankProfile?.secrets ?? []) this.redactor.add(s);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
-    await writeReports(this.plan.reportDir, redacted);
+    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), extra);
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
@@ -528,8 +536,10 @@ export const conform = runConformance;
  * Writes summary.json and the reports made from it. Every report of a finished or interrupted run
  * comes from here, so a run never ends with a summary but without its reports.
  */
-async function writeReports(reportDir: string, summary: Summary): Promise<void> {
+async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number } = {}): Promise<void> {
   await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  // For GitHub's step summary and GitLab's job reports; made from the redacted summary, and redacted once more.
+  await writeFile(join(reportDir, 'summary.md'), redact(summaryMarkdown(summary, extra)));
   await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
 }
 

@@ -123,7 +123,7 @@ export class SummaryBuilder {
   private readonly docs: any[] = [];
   private readonly pickles = new Map<string, any>();
   private readonly testCases = new Map<string, any>();
-  private readonly started = new Map<string, { testCaseId: string }>();
+  private readonly started = new Map<string, { testCaseId: string; at?: number; seconds?: number }>();
   private readonly results = new Map<string, CaseState>();
   /** Called with each finished scenario (for progress). */
   onScenario?: (info: { variant: Variant; rule: string; name: string; status: ScenarioStatus; message?: string; blockedBy?: string }) => void;
@@ -133,11 +133,16 @@ export class SummaryBuilder {
     else if (envelope.pickle) this.pickles.set(envelope.pickle.id, envelope.pickle);
     else if (envelope.testCase) this.testCases.set(envelope.testCase.id, envelope.testCase);
     else if (envelope.testCaseStarted) {
-      this.started.set(envelope.testCaseStarted.id, { testCaseId: envelope.testCaseStarted.testCaseId });
+      this.started.set(envelope.testCaseStarted.id, { testCaseId: envelope.testCaseStarted.testCaseId, at: seconds(envelope.testCaseStarted.timestamp) });
       this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED', warnings: [] });
     } else if (envelope.testStepFinished) this.stepFinished(envelope.testStepFinished);
     else if (envelope.attachment) this.attachment(envelope.attachment);
-    else if (envelope.testCaseFinished) this.caseFinished(envelope.testCaseFinished);
+    else if (envelope.testCaseFinished) {
+      const started = this.started.get(envelope.testCaseFinished.testCaseStartedId);
+      const end = seconds(envelope.testCaseFinished.timestamp);
+      if (started && started.at !== undefined && end !== undefined) started.seconds = Math.max(0, end - started.at);
+      this.caseFinished(envelope.testCaseFinished);
+    }
   }
 
   /** The pickle and the text of a step of a started test case. */
@@ -356,6 +361,14 @@ export class SummaryBuilder {
    * feature's name and `<rule name> - <scenario name>`, joined by a NUL.
    */
   private junitCases(): Array<{ key: string; r: CaseState; rule?: string; pickle: any }> {
+    return this.everyCase().filter((c): c is typeof c & { r: CaseState } => c.r !== undefined);
+  }
+
+  /**
+   * Every selected scenario (cucumber announces them all before the first starts), with its JUnit
+   * key and, once it finished, its result and duration.
+   */
+  private everyCase(): Array<{ key: string; feature: string; name: string; r?: CaseState; seconds?: number; rule?: string; pickle: any }> {
     const where = new Map<string, { feature: string; rule?: string; scenario?: string }>();
     // An outline's example rows: cucumber's JUnit names their test cases `… - <examples> - #i.j: <pickle>`.
     const rows = new Map<string, { examples?: string; number: string }>();
@@ -371,10 +384,14 @@ export class SummaryBuilder {
         for (const c of child.rule?.children ?? []) if (c.scenario) note(c.scenario, { feature: feature.name, rule: child.rule.name });
       }
     }
-    const out: Array<{ key: string; r: CaseState; rule?: string; pickle: any }> = [];
+    const finished = new Map<string, { r: CaseState; seconds?: number }>();
     for (const [startedId, r] of this.results) {
-      const testCase = this.testCases.get(this.started.get(startedId)?.testCaseId ?? '');
-      const pickle = testCase && this.pickles.get(testCase.pickleId);
+      const started = this.started.get(startedId);
+      if (started) finished.set(started.testCaseId, { r, seconds: started.seconds });
+    }
+    const out: Array<{ key: string; feature: string; name: string; r?: CaseState; seconds?: number; rule?: string; pickle: any }> = [];
+    for (const [testCaseId, testCase] of this.testCases) {
+      const pickle = this.pickles.get(testCase.pickleId);
       if (!pickle) continue;
       const at = where.get(pickle.astNodeIds?.[0]);
       if (!at) continue;
@@ -382,9 +399,47 @@ export class SummaryBuilder {
       const scenarioName = at.scenario || pickle.name;
       const name = [at.rule, scenarioName, row?.examples, row ? (scenarioName !== pickle.name ? `${row.number}: ${pickle.name}` : row.number) : undefined]
         .filter(Boolean).join(' - ');
-      out.push({ key: `${at.feature}\u0000${name}`, r, rule: at.rule, pickle });
+      out.push({ key: `${at.feature}\u0000${name}`, feature: at.feature, name, ...finished.get(testCaseId), rule: at.rule, pickle });
     }
     return out;
+  }
+
+  /** How many selected scenarios did not finish (`planned`: the selection, when cucumber had not announced it yet). */
+  notRun(planned: number): number {
+    return Math.max(0, (this.testCases.size || planned) - this.results.size);
+  }
+
+  /**
+   * A JUnit report of its own, for a run cucumber did not finish (interrupted): every selected
+   * scenario, the finished ones with their outcome (failures as {@link failureTexts} words them,
+   * causes as {@link skippedCauses}), the others skipped with `notRun` as the reason. `planned`
+   * stands in when the run stopped before cucumber announced its scenarios.
+   */
+  partialJunit(notRun: string, planned: ReadonlyArray<{ feature?: string; rule?: string; name: string }> = [], suiteName = 'obtpp conformance'): string {
+    const texts = this.failureTexts();
+    const causes = this.skippedCauses();
+    const known = this.everyCase();
+    const cases = known.length
+      ? known.map((c) => ({ feature: c.feature, name: c.name, key: c.key, r: c.r, seconds: c.seconds }))
+      : planned.map((p) => ({ feature: p.feature ?? '', name: [p.rule, p.name].filter(Boolean).join(' - '), key: '', r: undefined, seconds: undefined }));
+    let failures = 0;
+    let skipped = 0;
+    let total = 0;
+    const body = cases.map((c) => {
+      const status = c.r ? statusOf(c.r) : undefined;
+      total += c.seconds ?? 0;
+      const head = `  <testcase classname="${xmlEscape(c.feature)}" name="${xmlEscape(c.name)}" time="${(c.seconds ?? 0).toFixed(3)}">`;
+      if (status === 'passed') return `${head}\n  </testcase>\n`;
+      if (status === 'failed') {
+        failures++;
+        const text = texts.get(c.key) ?? c.r?.failure?.message ?? 'failed';
+        const message = /^finding: (.*)$/m.exec(text)?.[1] ?? text.split('\n')[0]!;
+        return `${head}\n    <failure type="RuleViolation" message="${xmlEscape(message)}"><![CDATA[${text.split(']]>').join(']]]]><![CDATA[>')}]]></failure>\n  </testcase>\n`;
+      }
+      skipped++;
+      return `${head}\n    <skipped message="${xmlEscape(status ? (causes.get(c.key) ?? status) : notRun)}"/>\n  </testcase>\n`;
+    }).join('');
+    return `<?xml version="1.0"?>\n<testsuite name="${xmlEscape(suiteName)}" time="${total.toFixed(3)}" tests="${cases.length}" skipped="${skipped}" failures="${failures}" errors="0" timestamp="${new Date().toISOString()}">\n${body}</testsuite>\n`;
   }
 
   /**
@@ -456,6 +511,17 @@ export function ruleVerdict(status: RuleStatus | string, counts: ScenarioCounts,
   if (counts.notApplicable) parts.push(naText());
   const word = status === 'failed' ? 'FAIL' : status === 'not-judged' ? 'not judged' : String(status);
   return `${word} (${parts.join('; ')})`;
+}
+
+/** A Cucumber Messages timestamp in seconds. */
+function seconds(t: { seconds?: number; nanos?: number } | undefined): number | undefined {
+  return t && typeof t.seconds === 'number' ? t.seconds + (t.nanos ?? 0) / 1e9 : undefined;
+}
+
+/** Text for an XML attribute (XML 1.0 allows no control characters there). */
+function xmlEscape(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return String(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
 }
 
 function ruleLevel(tags: string[]): string | undefined {

@@ -104,6 +104,7 @@ export async function run(io: Io, options: Options): Promise<void> {
   const gated = await gates?.finish(result);
   if (gated) io.exitCode = gated.exitCode;
   for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line) + '\n');
+  await ciOutputs(io, result, options.json === true);
   const s = result.summary;
   if (options.json) {
     io.stdout.write(jsonForTerminal(s) + '\n');
@@ -155,6 +156,30 @@ function notInScope(s: Summary): { ids: Set<string>; notApplicable: number } {
     }
   }
   return { ids, notApplicable };
+}
+
+/**
+ * In GitHub Actions (GITHUB_ACTIONS=true): one `::error title=RULE::…` line per failed rule and one
+ * `::warning` per SHOULD warning, on stdout (stderr with --json, whose stdout is one document);
+ * with GITHUB_STEP_SUMMARY naming a file, summary.md appended to it. Both come from the run's
+ * redacted summary. A step summary that cannot be written is a warning, not a failed run.
+ */
+async function ciOutputs(io: Io, result: { summary: Summary; reportDir: string }, json: boolean): Promise<void> {
+  if (io.env.GITHUB_ACTIONS === 'true') {
+    const { githubAnnotations } = await import('../../conformance/ci-report.ts');
+    const stream = json ? io.stderr : io.stdout;
+    for (const line of githubAnnotations(result.summary)) stream.write(forTerminal(line, 'inline') + '\n');
+  }
+  const target = io.env.GITHUB_STEP_SUMMARY;
+  if (target) {
+    const { appendFile, readFile } = await import('node:fs/promises');
+    const { resolve, join } = await import('node:path');
+    try {
+      await appendFile(resolve(io.cwd, target), await readFile(join(result.reportDir, 'summary.md'), 'utf8'));
+    } catch (error) {
+      io.stderr.write(forTerminal(`warning: GITHUB_STEP_SUMMARY ${target}: summary.md not appended: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'inline') + '\n');
+    }
+  }
 }
 
 /** The one line an interrupted run leaves on stderr. */
