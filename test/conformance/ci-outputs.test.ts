@@ -101,7 +101,8 @@ test('29.6: summary.md beside junit.xml: verdict, counts, the failed rule, the w
   assert.match(md, /### SHOULD warnings[\s\S]*\| AIS-11 \(SHOULD\) \| A \|/);
   assert.doesNotMatch(md.split('### Failed rules')[1]!.split('###')[0]!, /AIS-01|AIS-11/, 'only AIS-04 failed');
   const docs = await readFile(join(root, 'README.md'), 'utf8');
-  assert.match(docs, /summary\.md/, 'the README names summary.md');
+  assert.match(docs, /^\| `summary\.md` \| /m, 'the README\'s table of the report dir names summary.md');
+  assert.match(docs, /GITHUB_STEP_SUMMARY/, 'and says what it does in GitHub Actions');
 });
 
 test('29.6: GITHUB_ACTIONS: one ::error per failed rule, one ::warning per SHOULD warning; GITHUB_STEP_SUMMARY gets summary.md appended', async () => {
