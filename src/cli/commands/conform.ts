@@ -186,7 +186,7 @@ async function ciOutputs(io: Io, result: { summary: Summary; reportDir: string }
 function interruptedLine(signal: string, s: Summary, reportDir: string): string {
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
-  return `obtpp: interrupted by ${signal}: ${ran} scenario${ran === 1 ? '' : 's'} had finished (${sc.failed ?? 0} failed); partial summary in ${reportDir}/summary.json`;
+  return `obtpp: interrupted by ${signal}: ${ran} scenario${ran === 1 ? '' : 's'} had finished (${sc.failed ?? 0} failed); partial reports in ${reportDir}/{summary.json,summary.md,junit.xml} (the scenarios not run marked so)`;
 }
 
 function renderTable(summary: Summary, c: any): string {
