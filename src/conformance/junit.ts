@@ -41,11 +41,19 @@ export function appendForeignRules(xml: string, rules: readonly ForeignRule[]): 
  * the rule, the expectation, the evidence); a failure with no text keeps its own lines without the
  * stack frames, and `localPaths` (obtpp's install folder) is shown as `<obtpp>` wherever it is left.
  */
-export function rewriteFailures(xml: string, texts: ReadonlyMap<string, string>, localPaths: readonly string[] = []): string {
-  return xml.replace(/(<testcase\b[^>]*?\bclassname="([^"]*)"[^>]*?\bname="([^"]*)"[^>]*>)([\s\S]*?)(<\/testcase>)/g,
+export function rewriteFailures(xml: string, texts: ReadonlyMap<string, string>, localPaths: readonly string[] = [], errors: ReadonlyMap<string, string> = new Map()): string {
+  let converted = 0;
+  const out = xml.replace(/(<testcase\b[^>]*?\bclassname="([^"]*)"[^>]*?\bname="([^"]*)"[^>]*>)([\s\S]*?)(<\/testcase>)/g,
     (whole, head: string, classname: string, name: string, body: string, tail: string) => {
       if (!/<failure\b/.test(body)) return whole;
-      const text = texts.get(`${unescapeXml(classname)}\u0000${unescapeXml(name)}`);
+      const key = `${unescapeXml(classname)}\u0000${unescapeXml(name)}`;
+      const error = errors.get(key);
+      if (error) {
+        // obtpp's own failure is JUnit's <error> (the harness broke), not a <failure> of the bank.
+        converted++;
+        return head + body.replace(/<failure\b[^>]*?(?:\/>|>[\s\S]*?<\/failure>)/, `<error type="ObtppInternalError" message="${escapeXml(error.split('\n')[0]!)}"><![CDATA[${cdataSafe(error)}]]></error>`) + tail;
+      }
+      const text = texts.get(key);
       const rewritten = body.replace(/<failure\b([^>]*?)(?:\/>|>([\s\S]*?)<\/failure>)/, (_f, attrs: string, content: string | undefined) => {
         const type = /\btype="([^"]*)"/.exec(attrs)?.[1];
         const old = unescapeXml(/\bmessage="([^"]*)"/.exec(attrs)?.[1] ?? '');
@@ -55,6 +63,9 @@ export function rewriteFailures(xml: string, texts: ReadonlyMap<string, string>,
       });
       return head + rewritten + tail;
     });
+  if (!converted) return out;
+  const shift = (head: string, name: string, by: number) => head.replace(new RegExp(`\\b${name}="(\\d+)"`), (_m, n: string) => `${name}="${Math.max(0, Number(n) + by)}"`);
+  return out.replace(/<testsuite\b[^>]*>/, (head) => shift(shift(head, 'failures', -converted), 'errors', converted));
 }
 
 /** CDATA text that cannot close its section early (as junit-formatter.ts does, without loading cucumber's printer). */
@@ -81,7 +92,7 @@ function withoutInternals(text: string, localPaths: readonly string[]): string {
  * Rewrites junit.xml in place with the causes of its skipped test cases, the texts of its failures
  * and the rules of another dialect. A missing file is left missing.
  */
-export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>, foreign: readonly ForeignRule[] = [], failures?: { texts: ReadonlyMap<string, string>; localPaths: readonly string[] }): Promise<void> {
+export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>, foreign: readonly ForeignRule[] = [], failures?: { texts: ReadonlyMap<string, string>; localPaths: readonly string[]; errors?: ReadonlyMap<string, string> }): Promise<void> {
   if (!causes.size && !foreign.length && !failures) return;
   let xml: string;
   try {
@@ -90,7 +101,7 @@ export async function annotateJunitFile(file: string, causes: ReadonlyMap<string
     return;
   }
   let annotated = appendForeignRules(annotateSkipped(xml, causes), foreign);
-  if (failures) annotated = rewriteFailures(annotated, failures.texts, failures.localPaths);
+  if (failures) annotated = rewriteFailures(annotated, failures.texts, failures.localPaths, failures.errors);
   if (annotated !== xml) await writeFile(file, annotated);
 }
 

@@ -11,7 +11,7 @@ export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile } from '../profile/load.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { lockReportDir } from './report-lock.ts';
-import { SummaryBuilder, type Summary } from './summary.ts';
+import { SummaryBuilder, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
 import { summaryMarkdown } from './ci-report.ts';
@@ -94,10 +94,15 @@ export interface ConformanceResult {
   summary: Summary;
   /** The absolute report directory. */
   reportDir: string;
-  /** 0 conformant, 1 non-conformant, 3 nothing could be judged, 130/143 interrupted. */
+  /** 0 conformant, 1 non-conformant, 3 nothing could be judged or obtpp itself failed, 130/143 interrupted. */
   exitCode: number;
   /** Set when the run was stopped by its signal: the abort reason (e.g. `'SIGTERM'`). */
   interrupted?: string;
+  /**
+   * Set when obtpp's own code failed in a step (a TypeError…, a bug of obtpp): the scenario is not
+   * judged, JUnit has an `<error>` for it, and the exit code is 3 whatever the bank did.
+   */
+  internalErrors?: InternalError[];
 }
 
 /** @deprecated the old name of {@link RunConformanceOptions}. */
@@ -458,13 +463,15 @@ class ConformanceRun {
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root] });
+    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() });
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
     for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
     const summary = await this.finish(transformed);
-    const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, this.options.strict);
-    const result: ConformanceResult = { summary, reportDir, exitCode };
+    // obtpp itself failed somewhere: whatever the bank did, the run is not a verdict (exit 3).
+    const internalErrors = this.builder.internalErrors().map((e) => ({ ...e, message: this.redactor.text(e.message) }));
+    const exitCode = nothingRan(summary) || internalErrors.length ? ExitCode.cannotRun : exitCodeOf(summary, this.options.strict);
+    const result: ConformanceResult = { summary, reportDir, exitCode, ...(internalErrors.length ? { internalErrors } : {}) };
     this.emit({ type: 'done', result });
     return result;
   }

@@ -111,7 +111,26 @@ interface CaseState {
   warnings: Finding[];
   evidence?: unknown;
   firstSkippedStep?: string;
+  /** obtpp's own code threw (a TypeError, a ReferenceError…): no finding about the bank, and the run exits 3. */
+  crash?: InternalError;
 }
+
+/** A step in which obtpp itself failed: a bug of obtpp, never a verdict on the bank. */
+export interface InternalError {
+  variant: Variant;
+  rule: string;
+  scenario: string;
+  step: string;
+  /** `TypeError: …`, first line only (the stack is in messages.ndjson). */
+  message: string;
+}
+
+/**
+ * What obtpp's own code throws when it is wrong: the built-in errors of a programming mistake. A
+ * rule's violation is a RuleViolation, a bank that cannot be reached an ObtppError, a page that
+ * misbehaves an Error or puppeteer's: those stay findings.
+ */
+const CRASH_TYPES = new Set(['TypeError', 'ReferenceError', 'RangeError', 'EvalError', 'URIError']);
 
 /**
  * Builds summary.json from the Cucumber Messages of a run: rules come from the Gherkin documents
@@ -163,7 +182,15 @@ export class SummaryBuilder {
     if (rank(status) > rank(r.worst)) r.worst = status;
     const step = this.stepOf(f.testCaseStartedId, f.testStepId);
     if (status === 'SKIPPED' && !r.firstSkippedStep) r.firstSkippedStep = step?.text;
-    if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure && step) {
+    const type: string | undefined = f.testStepResult.exception?.type;
+    if (status === 'FAILED' && type && CRASH_TYPES.has(type) && !r.failure && !r.crash && step) {
+      const tags: string[] = step.pickle.tags.map((t: any) => t.name);
+      const first = String(f.testStepResult.exception?.message ?? f.testStepResult.message ?? '').split('\n')[0]!.replace(new RegExp(`^${type}: `), '');
+      r.crash = { variant: tags.includes('@variant-B') ? 'B' : 'A', rule: ruleTag(tags) ?? '?', scenario: step.pickle.name, step: step.text, message: `${type}: ${first}` };
+      r.notJudged = { message: `obtpp itself failed in this step (a bug of obtpp, not a finding about the bank): ${type}: ${first}`, step: step.text };
+      return;
+    }
+    if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure && !r.crash && step) {
       const message = (f.testStepResult.message ?? f.testStepResult.exception?.message ?? status.toLowerCase())
         .split('\n').filter((l: string) => !/^\s+at /.test(l)).join('\n').replace(/^(RuleViolation|Error): /, '').trim();
       r.failure = {
@@ -346,6 +373,24 @@ export class SummaryBuilder {
         ...evidenceLines(r.evidence),
       ];
       texts.set(key, lines.join('\n'));
+    }
+    return texts;
+  }
+
+  /** Every step in which obtpp itself failed (the run then exits 3). */
+  internalErrors(): InternalError[] {
+    return [...this.results.values()].map((r) => r.crash).filter((c): c is InternalError => Boolean(c));
+  }
+
+  /**
+   * The JUnit text of each scenario in which obtpp itself failed, keyed like {@link skippedCauses}:
+   * written as an `<error>` (the harness broke), not a `<failure>` (the bank broke a rule).
+   */
+  internalErrorTexts(): Map<string, string> {
+    const texts = new Map<string, string>();
+    for (const { key, r } of this.junitCases()) {
+      if (!r.crash) continue;
+      texts.set(key, `obtpp itself failed (a bug of obtpp, not a finding about the bank; the rule is not judged)\nstep: ${r.crash.step}\nerror: ${r.crash.message}`);
     }
     return texts;
   }
@@ -569,6 +614,8 @@ function ruleTag(tags: string[]): string | undefined {
 }
 
 function statusOf(r: CaseState): ScenarioStatus {
+  // obtpp's own failure judges nothing: the rule is not judged, and the run exits 3.
+  if (r.crash && !r.failure) return 'not-judged';
   if (r.worst === 'FAILED' || r.worst === 'UNDEFINED' || r.worst === 'AMBIGUOUS') return 'failed';
   if (r.notApplicable) return 'not-applicable';
   if (r.worst === 'PASSED') return 'passed';

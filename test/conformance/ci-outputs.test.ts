@@ -164,3 +164,37 @@ test('a failure no finding words keeps its own lines, without stack frames or th
   assert.ok(!out.includes(root), out);
   assert.match(out, /message="boom at &lt;obtpp&gt;\/x\.js"/);
 });
+
+test('29.4: obtpp\'s own TypeError in a step is no finding about the bank: not judged, a JUnit <error>, an internal error for exit 3', async () => {
+  const { SummaryBuilder } = await import('../../src/conformance/summary.ts');
+  const rule = (id: string, scenario: string) => ({ id: `rule-${id}`, name: `${id} — a rule`, tags: [{ name: `@${id}` }, { name: '@level-MUST' }], children: [{ scenario: { id: `sc-${id}`, name: scenario, examples: [], steps: [], tags: [{ name: '@A' }] } }] });
+  const feature = { name: 'Things (variant A)', tags: [{ name: '@variant-A' }], children: [{ rule: rule('XA-01', 'obtpp breaks') }, { rule: rule('XB-02', 'the bank breaks') }] };
+  const b = new SummaryBuilder();
+  b.add({ gherkinDocument: { feature } });
+  const results = [
+    { status: 'FAILED', message: `TypeError: Cannot read properties of undefined (reading 'Data')\n    at step (file://${root}/dist/step-definitions/x.js:1:1)`, exception: { type: 'TypeError', message: 'Cannot read properties of undefined (reading \'Data\')' } },
+    { status: 'FAILED', message: `RuleViolation: XB-02: expected 201, got 200\n    at step (file://${root}/dist/step-definitions/x.js:2:2)`, exception: { type: 'RuleViolation', message: 'XB-02: expected 201, got 200' } },
+  ];
+  let xml = '<?xml version="1.0"?>\n<testsuite name="obtpp conformance" time="0" tests="2" skipped="0" failures="2" errors="0">\n';
+  ['XA-01', 'XB-02'].forEach((id, i) => {
+    const pickle = { id: `p${i}`, name: i ? 'the bank breaks' : 'obtpp breaks', astNodeIds: [`sc-${id}`], steps: [{ id: `s${i}`, text: 'the step' }], tags: [{ name: `@${id}` }, { name: '@A' }, { name: '@variant-A' }] };
+    b.add({ pickle });
+    b.add({ testCase: { id: `tc${i}`, pickleId: pickle.id, testSteps: [{ id: `ts${i}`, pickleStepId: `s${i}` }] } });
+    b.add({ testCaseStarted: { id: `run${i}`, testCaseId: `tc${i}` } });
+    b.add({ testStepFinished: { testCaseStartedId: `run${i}`, testStepId: `ts${i}`, testStepResult: results[i] } });
+    b.add({ testCaseFinished: { testCaseStartedId: `run${i}` } });
+    xml += `  <testcase classname="${feature.name}" name="${id} — a rule - ${pickle.name}" time="0">\n    <failure type="${results[i]!.exception.type}" message="m"><![CDATA[${results[i]!.message}]]></failure>\n  </testcase>\n`;
+  });
+  xml += '</testsuite>\n';
+  const summary = b.build({ version: '0', profile: 'p', startedAt: new Date(), variants: ['A'] });
+  const byId = Object.fromEntries(summary.variants[0]!.rules.map((r) => [r.id, r]));
+  assert.equal(byId['XA-01']!.status, 'not-judged', 'obtpp\'s crash judges nothing');
+  assert.match(byId['XA-01']!.notJudged![0]!.message, /^obtpp itself failed in this step \(a bug of obtpp, not a finding about the bank\): TypeError: Cannot read/);
+  assert.equal(byId['XB-02']!.status, 'failed', 'the bank\'s violation stays a failure');
+  assert.deepEqual(b.internalErrors(), [{ variant: 'A', rule: 'XA-01', scenario: 'obtpp breaks', step: 'the step', message: 'TypeError: Cannot read properties of undefined (reading \'Data\')' }]);
+  const out = rewriteFailures(xml, b.failureTexts(), [root], b.internalErrorTexts());
+  assert.match(out, /<testsuite [^>]*failures="1" errors="1"/);
+  assert.match(out, /name="XA-01 — a rule - obtpp breaks" time="0">\n {4}<error type="ObtppInternalError" message="obtpp itself failed[^"]*"><!\[CDATA\[[^\]]*error: TypeError: Cannot read/);
+  assert.match(out, /name="XB-02 — a rule - the bank breaks" time="0">\n {4}<failure type="RuleViolation" message="XB-02: expected 201, got 200"><!\[CDATA\[rule: XB-02 — a rule \(MUST\)\nscenario: the bank breaks \(variant A\)\nstep: the step\nfinding: XB-02: expected 201, got 200\]\]>/);
+  assert.ok(!out.includes(root) && !/^\s+at /m.test(out), out);
+});

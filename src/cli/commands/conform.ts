@@ -1,6 +1,6 @@
 import type { Io } from '../io.ts';
 import { runConformance, type ConformanceEvent } from '../../conformance/runner.ts';
-import type { Summary } from '../../conformance/summary.ts';
+import type { InternalError, Summary } from '../../conformance/summary.ts';
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 import { forTerminal, inline, jsonForTerminal, painter } from '../terminal.ts';
@@ -103,9 +103,15 @@ export async function run(io: Io, options: Options): Promise<void> {
   io.exitCode = result.exitCode;
   const gated = await gates?.finish(result);
   if (gated) io.exitCode = gated.exitCode;
+  // obtpp's own failure is exit 3 whatever a gate decided: the run judged nothing there.
+  if (result.internalErrors?.length) io.exitCode = result.exitCode;
   for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line) + '\n');
   await ciOutputs(io, result, options.json === true);
   const s = result.summary;
+  for (const e of (result.internalErrors ?? []).slice(0, 5)) {
+    io.stderr.write(forTerminal(`obtpp: internal error (a bug of obtpp, not a finding about the bank): ${e.message}, in step "${e.step}" of [${e.variant}] ${e.rule} "${e.scenario}"; the rule is not judged and the run exits 3 (the stack is in messages.ndjson)`, 'inline') + '\n');
+  }
+  if ((result.internalErrors?.length ?? 0) > 5) io.stderr.write(`obtpp: … and ${result.internalErrors!.length - 5} more internal errors\n`);
   if (options.json) {
     io.stdout.write(jsonForTerminal(s) + '\n');
     for (const line of gated?.stdout ?? []) io.stderr.write(forTerminal(line) + '\n');
@@ -164,11 +170,14 @@ function notInScope(s: Summary): { ids: Set<string>; notApplicable: number } {
  * with GITHUB_STEP_SUMMARY naming a file, summary.md appended to it. Both come from the run's
  * redacted summary. A step summary that cannot be written is a warning, not a failed run.
  */
-async function ciOutputs(io: Io, result: { summary: Summary; reportDir: string }, json: boolean): Promise<void> {
+async function ciOutputs(io: Io, result: { summary: Summary; reportDir: string; internalErrors?: InternalError[] }, json: boolean): Promise<void> {
   if (io.env.GITHUB_ACTIONS === 'true') {
-    const { githubAnnotations } = await import('../../conformance/ci-report.ts');
+    const { githubAnnotations, escapeData, escapeProperty } = await import('../../conformance/ci-report.ts');
     const stream = json ? io.stderr : io.stdout;
     for (const line of githubAnnotations(result.summary)) stream.write(forTerminal(line, 'inline') + '\n');
+    for (const e of result.internalErrors ?? []) {
+      stream.write(forTerminal(`::error title=${escapeProperty('obtpp internal error')}::${escapeData(`${e.message} in step "${e.step}" of [${e.variant}] ${e.rule} "${e.scenario}" (a bug of obtpp, not a finding about the bank)`)}`, 'inline') + '\n');
+    }
   }
   const target = io.env.GITHUB_STEP_SUMMARY;
   if (target) {
