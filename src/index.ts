@@ -17,7 +17,7 @@ import type { Sandbox, SandboxOptions, FaultInfo } from './sandbox/index.ts';
 import type { PsuBrowser } from './psu/index.ts';
 
 export type { RunConformanceOptions, ConformanceResult, ConformanceEvent } from './conformance/runner.ts';
-export type { Summary, RuleResult, RuleStatus } from './conformance/summary.ts';
+export type { Summary, RuleResult, RuleStatus, InternalError } from './conformance/summary.ts';
 export type { Sandbox, SandboxOptions, SandboxClient, SandboxPsu, FaultInfo } from './sandbox/index.ts';
 export type { Profile, Variant, Fn } from './profile/types.ts';
 export type { LoadOptions } from './profile/load.ts';
@@ -44,12 +44,13 @@ export { DiscoveryError } from './auth/index.ts';
 
 /**
  * Certifies a bank (by default the embedded sandbox bank, variants A and B) against the
- * specification, and writes summary.json, junit.xml, report.html and messages.ndjson to the
- * report dir. Progress arrives through `onEvent` (`note`, `scenario`, `done`); `signal` stops the
- * run cleanly (verdict `interrupted`).
+ * specification, and writes summary.json, summary.md, junit.xml, report.html and messages.ndjson
+ * to the report dir. Progress arrives through `onEvent` (`note`, `scenario`, `done`); `signal` stops
+ * the run cleanly (verdict `interrupted`; a partial junit.xml marks the scenarios not run).
  *
  * Resolves with the summary, the report dir and the exit code the CLI would use (0 conformant,
- * 1 non-conformant, 3 nothing could be judged, 130/143 interrupted). Rejects with an
+ * 1 non-conformant, 3 nothing could be judged or obtpp itself failed in a step — then
+ * `internalErrors` says where —, 130/143 interrupted). Rejects with an
  * {@link ObtppError} whose `exitCode` is 2 for usage and profile errors (including a selection of
  * no scenario) and 3 when the run could not happen (bank unreachable, no browser).
  */

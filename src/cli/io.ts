@@ -4,7 +4,7 @@ export interface Io {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Colours and spinners only on a terminal, never with NO_COLOR, never in CI. */
+  /** obtpp's colours in what it writes (see {@link colourWanted}); spinners are `interactive`'s. */
   color: boolean;
   interactive: boolean;
   /** Set by commands: 0 ok, 1 non-conformant / bank said no, 2 usage, 3 cannot run. */
@@ -16,9 +16,22 @@ export interface Io {
   waitForSignal?: () => Promise<string>;
 }
 
+/**
+ * The colour policy of every command (https://no-color.org, https://force-color.org): NO_COLOR
+ * (any non-empty value) switches colour off, and wins; FORCE_COLOR (non-empty, not `0` or `false`)
+ * switches it on even into a pipe or a file; otherwise colour only when stdout AND stderr are
+ * terminals and TERM is not `dumb`. One flag serves both streams, so a stream redirected to a file
+ * (`obtpp conform > out.txt`, `2> log`) never receives an escape sequence.
+ */
+export function colourWanted(env: Record<string, string | undefined>, stdoutTty: boolean, stderrTty: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force.toLowerCase() !== 'false';
+  return stdoutTty && stderrTty && env.TERM !== 'dumb';
+}
+
 export function ioFromProcess(): Io {
   const env = process.env;
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   const tty = Boolean(process.stdout.isTTY);
   const errTty = Boolean(process.stderr.isTTY);
   return {
@@ -26,7 +39,7 @@ export function ioFromProcess(): Io {
     stderr: process.stderr,
     env,
     cwd: process.cwd(),
-    color: !noColor && env.FORCE_COLOR !== '0' && (tty || errTty),
+    color: colourWanted(env, tty, errTty),
     // A spinner needs a terminal with columns to draw in: a 0-column pty (CI runners, `script`) or TERM=dumb gets plain lines.
     interactive: errTty && !env.CI && (process.stderr.columns ?? 0) > 0 && env.TERM !== 'dumb',
     exitCode: 0,

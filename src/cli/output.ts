@@ -80,14 +80,16 @@ export async function makeOut(io: Io, flags: CommonFlags, options: { progress?: 
     note: (text) => void (!json && io.stderr.write(forTerminal(scrub(text), 'inline') + '\n')),
     async step(text, work, done) {
       if (ora) {
-        const spinner = ora({ text: forTerminal(scrub(text), 'inline'), stream: io.stderr as NodeJS.WriteStream, isEnabled: true }).start();
+        // ora paints its frame and its ✔/✖ with its own chalk, which knows nothing of NO_COLOR: the
+        // frame is left unpainted and the marks are obtpp's own, painted only under the colour policy.
+        const spinner = ora({ text: forTerminal(scrub(text), 'inline'), stream: io.stderr as NodeJS.WriteStream, isEnabled: true, color: io.color ? 'cyan' : false }).start();
         try {
           const value = await work();
-          if (progress) spinner.succeed(forTerminal(scrub(done ? done(value) : text), 'inline'));
+          if (progress) spinner.stopAndPersist({ symbol: forTerminal(c.green('✓')), text: forTerminal(scrub(done ? done(value) : text), 'inline') });
           else spinner.stop();
           return value;
         } catch (error) {
-          spinner.fail(forTerminal(scrub(text), 'inline'));
+          spinner.stopAndPersist({ symbol: forTerminal(c.red('✗')), text: forTerminal(scrub(text), 'inline') });
           throw error;
         }
       }

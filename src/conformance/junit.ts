@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 
 /**
  * cucumber's JUnit report marks a scenario that was neither passed nor failed with a bare
@@ -34,22 +35,77 @@ export function appendForeignRules(xml: string, rules: readonly ForeignRule[]): 
 }
 
 /**
- * Rewrites junit.xml in place with the causes of its skipped test cases and the rules of another
- * dialect. A missing file is left missing.
+ * cucumber's JUnit failure is the thrown error with its stack: `at ConformanceWorld.violation
+ * (file:///home/…/dist/step-definitions/…)`, obtpp's internals and the machine's paths. Each failure
+ * is rewritten to what the bank's engineer needs, from `texts` (keyed like `annotateSkipped`:
+ * the rule, the expectation, the evidence); a failure with no text keeps its own lines without the
+ * stack frames, and `localPaths` (obtpp's install folder) is shown as `<obtpp>` wherever it is left.
  */
-export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>, foreign: readonly ForeignRule[] = []): Promise<void> {
-  if (!causes.size && !foreign.length) return;
+export function rewriteFailures(xml: string, texts: ReadonlyMap<string, string>, localPaths: readonly string[] = [], errors: ReadonlyMap<string, string> = new Map()): string {
+  let converted = 0;
+  const out = xml.replace(/(<testcase\b[^>]*?\bclassname="([^"]*)"[^>]*?\bname="([^"]*)"[^>]*>)([\s\S]*?)(<\/testcase>)/g,
+    (whole, head: string, classname: string, name: string, body: string, tail: string) => {
+      if (!/<failure\b/.test(body)) return whole;
+      const key = `${unescapeXml(classname)}\u0000${unescapeXml(name)}`;
+      const error = errors.get(key);
+      if (error) {
+        // obtpp's own failure is JUnit's <error> (the harness broke), not a <failure> of the bank.
+        converted++;
+        return head + body.replace(/<failure\b[^>]*?(?:\/>|>[\s\S]*?<\/failure>)/, `<error type="ObtppInternalError" message="${escapeXml(error.split('\n')[0]!)}"><![CDATA[${cdataSafe(error)}]]></error>`) + tail;
+      }
+      const text = texts.get(key);
+      const rewritten = body.replace(/<failure\b([^>]*?)(?:\/>|>([\s\S]*?)<\/failure>)/, (_f, attrs: string, content: string | undefined) => {
+        const type = /\btype="([^"]*)"/.exec(attrs)?.[1];
+        const old = unescapeXml(/\bmessage="([^"]*)"/.exec(attrs)?.[1] ?? '');
+        const full = text ?? withoutInternals(cdataText(content ?? '') || old, localPaths);
+        const message = text ? (/^finding: (.*)$/m.exec(text)?.[1] ?? full.split('\n')[0]) : withoutInternals(old, localPaths);
+        return `<failure${type ? ` type="${type}"` : ''} message="${escapeXml(message!)}"><![CDATA[${cdataSafe(full)}]]></failure>`;
+      });
+      return head + rewritten + tail;
+    });
+  if (!converted) return out;
+  const shift = (head: string, name: string, by: number) => head.replace(new RegExp(`\\b${name}="(\\d+)"`), (_m, n: string) => `${name}="${Math.max(0, Number(n) + by)}"`);
+  return out.replace(/<testsuite\b[^>]*>/, (head) => shift(shift(head, 'failures', -converted), 'errors', converted));
+}
+
+/** CDATA text that cannot close its section early (as junit-formatter.ts does, without loading cucumber's printer). */
+function cdataSafe(text: string): string {
+  return text.split(']]>').join(']]]]><![CDATA[>');
+}
+
+/** The text of a run of CDATA sections (a `]]>` inside is split across two of them). */
+function cdataText(content: string): string {
+  const parts = [...content.matchAll(/<!\[CDATA\[([\s\S]*?)\]\]>/g)].map((m) => m[1]);
+  return parts.length ? parts.join('') : unescapeXml(content.trim());
+}
+
+/** A message without stack frames, and without the install folder's path. */
+function withoutInternals(text: string, localPaths: readonly string[]): string {
+  let out = text.split('\n').filter((l) => !/^\s+at\s/.test(l)).join('\n').trim();
+  for (const p of localPaths.filter(Boolean)) {
+    out = out.split(pathToFileURL(p).href).join('<obtpp>').split(p).join('<obtpp>');
+  }
+  return out;
+}
+
+/**
+ * Rewrites junit.xml in place with the causes of its skipped test cases, the texts of its failures
+ * and the rules of another dialect. A missing file is left missing.
+ */
+export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>, foreign: readonly ForeignRule[] = [], failures?: { texts: ReadonlyMap<string, string>; localPaths: readonly string[]; errors?: ReadonlyMap<string, string> }): Promise<void> {
+  if (!causes.size && !foreign.length && !failures) return;
   let xml: string;
   try {
     xml = await readFile(file, 'utf8');
   } catch {
     return;
   }
-  const annotated = appendForeignRules(annotateSkipped(xml, causes), foreign);
+  let annotated = appendForeignRules(annotateSkipped(xml, causes), foreign);
+  if (failures) annotated = rewriteFailures(annotated, failures.texts, failures.localPaths, failures.errors);
   if (annotated !== xml) await writeFile(file, annotated);
 }
 
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   // Control characters are not allowed in XML 1.0 attributes.
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');

@@ -6,6 +6,9 @@ import { UsageError } from '../errors.ts';
 
 export interface PlannedPickle {
   name: string;
+  /** The feature's name and the `Rule:`'s (for a report of scenarios that never started). */
+  feature?: string;
+  rule?: string;
   tags: string[];
   steps: string[];
 }
@@ -45,9 +48,12 @@ export function planSources(sources: FeatureSource[], tagExpression: string): Pl
   for (const source of sources) {
     const parser = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher());
     const doc = parser.parse(source.data);
+    const rules = new Map<string, string>();
+    for (const child of doc.feature?.children ?? []) for (const c of child.rule?.children ?? []) if (c.scenario) rules.set(c.scenario.id, child.rule!.name);
     for (const pickle of compile(doc, source.uri, newId)) {
       const tags = pickle.tags.map((t) => t.name);
-      if (filter.evaluate(tags)) out.push({ name: pickle.name, tags, steps: pickle.steps.map((s) => s.text) });
+      const rule = rules.get(pickle.astNodeIds[0] ?? '');
+      if (filter.evaluate(tags)) out.push({ name: pickle.name, feature: doc.feature?.name, ...(rule ? { rule } : {}), tags, steps: pickle.steps.map((s) => s.text) });
     }
   }
   return out;

@@ -11,9 +11,10 @@ export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile } from '../profile/load.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { lockReportDir } from './report-lock.ts';
-import { FOREIGN_RULE_REASON, SummaryBuilder, type Summary } from './summary.ts';
+import { FOREIGN_RULE_REASON, SummaryBuilder, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
+import { summaryMarkdown } from './ci-report.ts';
 import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
@@ -61,8 +62,9 @@ export interface RunConformanceOptions {
   /** Environment for `${env:VAR}` in profiles and for the browser. Default: `process.env`. */
   env?: Record<string, string | undefined>;
   /**
-   * Stops the run when aborted: the browser and the sandbox stop, summary.json is written with
-   * verdict `interrupted` and the scenarios that had finished, and the result's exit code is 143
+   * Stops the run when aborted: the browser and the sandbox stop, summary.json and summary.md are
+   * written with verdict `interrupted` and the scenarios that had finished, junit.xml with every
+   * selected scenario (those that had not finished skipped as not run), and the result's exit code is 143
    * when the abort reason is `'SIGTERM'`, else 130.
    */
   signal?: AbortSignal;
@@ -97,17 +99,22 @@ export interface ConformanceResult {
   summary: Summary;
   /** The absolute report directory. */
   reportDir: string;
-  /** 0 conformant, 1 non-conformant, 3 nothing could be judged, 130/143 interrupted. */
+  /** 0 conformant, 1 non-conformant, 3 nothing could be judged or obtpp itself failed, 130/143 interrupted. */
   exitCode: number;
   /** Set when the run was stopped by its signal: the abort reason (e.g. `'SIGTERM'`). */
   interrupted?: string;
+  /**
+   * Set when obtpp's own code failed in a step (a TypeError…, a bug of obtpp): the scenario is not
+   * judged, JUnit has an `<error>` for it, and the exit code is 3 whatever the bank did.
+   */
+  internalErrors?: InternalError[];
 }
 
 /** @deprecated the old name of {@link RunConformanceOptions}. */
 export type ConformOptions = RunConformanceOptions;
 
 /** Files and folders a run writes into its report dir: a reused dir loses exactly these. */
-export const REPORT_OUTPUTS = ['summary.json', 'junit.xml', 'report.html', 'report.html.partial', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
+export const REPORT_OUTPUTS = ['summary.json', 'summary.md', 'junit.xml', 'report.html', 'report.html.partial', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
 /** Cucumber's own formatters' files: half-written when a run is interrupted, so removed then. */
 const CUCUMBER_OUTPUTS = ['junit.xml', 'report.html', 'messages.ndjson'];
 
@@ -136,7 +143,8 @@ let active = false;
 
 /**
  * Runs the conformance suite through cucumber's programmatic API and writes junit.xml,
- * messages.ndjson (cucumber's own formatters), summary.json and report.html to the report dir.
+ * messages.ndjson (cucumber's own formatters), summary.json, summary.md and report.html to the
+ * report dir.
  *
  * Usage errors (a bad profile, a tag expression that is not one, a selection of no scenario, a
  * report dir that cannot be used) throw an ObtppError with exit code 2 before anything starts;
@@ -472,13 +480,15 @@ class ConformanceRun {
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign);
+    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() });
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
     for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
     const summary = await this.finish(transformed);
-    const exitCode = nothingRan(summary) ? ExitCode.cannotRun : exitCodeOf(summary, this.options.strict);
-    const result: ConformanceResult = { summary, reportDir, exitCode };
+    // obtpp itself failed somewhere: whatever the bank did, the run is not a verdict (exit 3).
+    const internalErrors = this.builder.internalErrors().map((e) => ({ ...e, message: this.redactor.text(e.message) }));
+    const exitCode = nothingRan(summary) || internalErrors.length ? ExitCode.cannotRun : exitCodeOf(summary, this.options.strict);
+    const result: ConformanceResult = { summary, reportDir, exitCode, ...(internalErrors.length ? { internalErrors } : {}) };
     this.emit({ type: 'done', result });
     return result;
   }
@@ -496,19 +506,24 @@ class ConformanceRun {
       this.dirReady = true;
     }
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
+    // cucumber's half-written JUnit is replaced by one of our own: every selected scenario, those
+    // that had not finished skipped as not run, so that a CI server shows what was and was not judged.
+    const notRun = this.builder.notRun(this.plan.planned.length);
+    const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
+    await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
     const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
     (built as { verdict: string }).verdict = 'interrupted';
-    const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built);
+    const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
     this.emit({ type: 'done', result });
     return result;
   }
 
   /** summary.json and report.html written, redacted; then the after-report hook (signing). */
-  private async finish(summary: Summary): Promise<Summary> {
+  private async finish(summary: Summary, extra: { notRun?: number } = {}): Promise<Summary> {
     for (const s of this.bankProfile?.secrets ?? []) this.redactor.add(s);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
-    await writeReports(this.plan.reportDir, redacted);
+    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), extra);
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
@@ -545,8 +560,10 @@ export const conform = runConformance;
  * Writes summary.json and the reports made from it. Every report of a finished or interrupted run
  * comes from here, so a run never ends with a summary but without its reports.
  */
-async function writeReports(reportDir: string, summary: Summary): Promise<void> {
+async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number } = {}): Promise<void> {
   await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  // For GitHub's step summary and GitLab's job reports; made from the redacted summary, and redacted once more.
+  await writeFile(join(reportDir, 'summary.md'), redact(summaryMarkdown(summary, extra)));
   await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
 }
 

@@ -111,7 +111,26 @@ interface CaseState {
   warnings: Finding[];
   evidence?: unknown;
   firstSkippedStep?: string;
+  /** obtpp's own code threw (a TypeError, a ReferenceError…): no finding about the bank, and the run exits 3. */
+  crash?: InternalError;
 }
+
+/** A step in which obtpp itself failed: a bug of obtpp, never a verdict on the bank. */
+export interface InternalError {
+  variant: Variant;
+  rule: string;
+  scenario: string;
+  step: string;
+  /** `TypeError: …`, first line only (the stack is in messages.ndjson). */
+  message: string;
+}
+
+/**
+ * What obtpp's own code throws when it is wrong: the built-in errors of a programming mistake. A
+ * rule's violation is a RuleViolation, a bank that cannot be reached an ObtppError, a page that
+ * misbehaves an Error or puppeteer's: those stay findings.
+ */
+const CRASH_TYPES = new Set(['TypeError', 'ReferenceError', 'RangeError', 'EvalError', 'URIError']);
 
 /**
  * Builds summary.json from the Cucumber Messages of a run: rules come from the Gherkin documents
@@ -123,7 +142,7 @@ export class SummaryBuilder {
   private readonly docs: any[] = [];
   private readonly pickles = new Map<string, any>();
   private readonly testCases = new Map<string, any>();
-  private readonly started = new Map<string, { testCaseId: string }>();
+  private readonly started = new Map<string, { testCaseId: string; at?: number; seconds?: number }>();
   private readonly results = new Map<string, CaseState>();
   /** Called with each finished scenario (for progress). */
   onScenario?: (info: { variant: Variant; rule: string; name: string; status: ScenarioStatus; message?: string; blockedBy?: string }) => void;
@@ -133,11 +152,16 @@ export class SummaryBuilder {
     else if (envelope.pickle) this.pickles.set(envelope.pickle.id, envelope.pickle);
     else if (envelope.testCase) this.testCases.set(envelope.testCase.id, envelope.testCase);
     else if (envelope.testCaseStarted) {
-      this.started.set(envelope.testCaseStarted.id, { testCaseId: envelope.testCaseStarted.testCaseId });
+      this.started.set(envelope.testCaseStarted.id, { testCaseId: envelope.testCaseStarted.testCaseId, at: seconds(envelope.testCaseStarted.timestamp) });
       this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED', warnings: [] });
     } else if (envelope.testStepFinished) this.stepFinished(envelope.testStepFinished);
     else if (envelope.attachment) this.attachment(envelope.attachment);
-    else if (envelope.testCaseFinished) this.caseFinished(envelope.testCaseFinished);
+    else if (envelope.testCaseFinished) {
+      const started = this.started.get(envelope.testCaseFinished.testCaseStartedId);
+      const end = seconds(envelope.testCaseFinished.timestamp);
+      if (started && started.at !== undefined && end !== undefined) started.seconds = Math.max(0, end - started.at);
+      this.caseFinished(envelope.testCaseFinished);
+    }
   }
 
   /** The pickle and the text of a step of a started test case. */
@@ -158,7 +182,15 @@ export class SummaryBuilder {
     if (rank(status) > rank(r.worst)) r.worst = status;
     const step = this.stepOf(f.testCaseStartedId, f.testStepId);
     if (status === 'SKIPPED' && !r.firstSkippedStep) r.firstSkippedStep = step?.text;
-    if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure && step) {
+    const type: string | undefined = f.testStepResult.exception?.type;
+    if (status === 'FAILED' && type && CRASH_TYPES.has(type) && !r.failure && !r.crash && step) {
+      const tags: string[] = step.pickle.tags.map((t: any) => t.name);
+      const first = String(f.testStepResult.exception?.message ?? f.testStepResult.message ?? '').split('\n')[0]!.replace(new RegExp(`^${type}: `), '');
+      r.crash = { variant: tags.includes('@variant-B') ? 'B' : 'A', rule: ruleTag(tags) ?? '?', scenario: step.pickle.name, step: step.text, message: `${type}: ${first}` };
+      r.notJudged = { message: `obtpp itself failed in this step (a bug of obtpp, not a finding about the bank): ${type}: ${first}`, step: step.text };
+      return;
+    }
+    if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure && !r.crash && step) {
       const message = (f.testStepResult.message ?? f.testStepResult.exception?.message ?? status.toLowerCase())
         .split('\n').filter((l: string) => !/^\s+at /.test(l)).join('\n').replace(/^(RuleViolation|Error): /, '').trim();
       r.failure = {
@@ -312,6 +344,77 @@ export class SummaryBuilder {
    * `<rule name> - <scenario name>`, joined by a NUL.
    */
   skippedCauses(): Map<string, string> {
+    const causes = new Map<string, string>();
+    for (const { key, r } of this.junitCases()) {
+      const status = statusOf(r);
+      if (status === 'not-applicable') causes.set(key, `not applicable: ${r.notApplicable}`);
+      else if (status === 'not-judged') causes.set(key, `not judged: ${notJudgedText(r.notJudged)}`);
+    }
+    return causes;
+  }
+
+  /**
+   * The text of each failed scenario's JUnit failure, keyed like {@link skippedCauses}: the rule
+   * (id, level, title), the scenario and variant, the step, the finding (what was expected, what came
+   * back), its problems, and the evidence as one line per exchange with its interaction id. What a CI
+   * server shows is about the bank: never a stack trace or a path of the machine that ran obtpp.
+   */
+  failureTexts(): Map<string, string> {
+    const texts = new Map<string, string>();
+    for (const { key, r, rule, pickle } of this.junitCases()) {
+      if (statusOf(r) !== 'failed' || !r.failure) continue;
+      const tags: string[] = pickle.tags.map((t: any) => t.name);
+      const f = r.failure;
+      const lines = [
+        `rule: ${rule ?? ruleTag(tags) ?? '?'}${ruleLevel(this.ruleTagsOf(rule)) ? ` (${ruleLevel(this.ruleTagsOf(rule))})` : ''}`,
+        `scenario: ${pickle.name} (variant ${tags.includes('@variant-B') ? 'B' : 'A'})`,
+        `step: ${f.step}`,
+        `finding: ${r.problems?.summary ?? f.message}`,
+        ...(r.problems?.problems.length ? ['problems:', ...r.problems.problems.map((p) => `  - ${p}`)] : []),
+        ...evidenceLines(r.evidence),
+      ];
+      texts.set(key, lines.join('\n'));
+    }
+    return texts;
+  }
+
+  /** Every step in which obtpp itself failed (the run then exits 3). */
+  internalErrors(): InternalError[] {
+    return [...this.results.values()].map((r) => r.crash).filter((c): c is InternalError => Boolean(c));
+  }
+
+  /**
+   * The JUnit text of each scenario in which obtpp itself failed, keyed like {@link skippedCauses}:
+   * written as an `<error>` (the harness broke), not a `<failure>` (the bank broke a rule).
+   */
+  internalErrorTexts(): Map<string, string> {
+    const texts = new Map<string, string>();
+    for (const { key, r } of this.junitCases()) {
+      if (!r.crash) continue;
+      texts.set(key, `obtpp itself failed (a bug of obtpp, not a finding about the bank; the rule is not judged)\nstep: ${r.crash.step}\nerror: ${r.crash.message}`);
+    }
+    return texts;
+  }
+
+  /** The tags of the rule of that name (its id, level and source are tags). */
+  private ruleTagsOf(ruleName: string | undefined): string[] {
+    for (const doc of this.docs) for (const child of doc.feature?.children ?? []) if (child.rule && child.rule.name === ruleName) return child.rule.tags.map((t: any) => t.name);
+    return [];
+  }
+
+  /**
+   * Every finished scenario with the key cucumber's JUnit report names its test case by: the
+   * feature's name and `<rule name> - <scenario name>`, joined by a NUL.
+   */
+  private junitCases(): Array<{ key: string; r: CaseState; rule?: string; pickle: any }> {
+    return this.everyCase().filter((c): c is typeof c & { r: CaseState } => c.r !== undefined);
+  }
+
+  /**
+   * Every selected scenario (cucumber announces them all before the first starts), with its JUnit
+   * key and, once it finished, its result and duration.
+   */
+  private everyCase(): Array<{ key: string; feature: string; name: string; r?: CaseState; seconds?: number; rule?: string; pickle: any }> {
     const where = new Map<string, { feature: string; rule?: string; scenario?: string }>();
     // An outline's example rows: cucumber's JUnit names their test cases `… - <examples> - #i.j: <pickle>`.
     const rows = new Map<string, { examples?: string; number: string }>();
@@ -327,22 +430,62 @@ export class SummaryBuilder {
         for (const c of child.rule?.children ?? []) if (c.scenario) note(c.scenario, { feature: feature.name, rule: child.rule.name });
       }
     }
-    const causes = new Map<string, string>();
+    const finished = new Map<string, { r: CaseState; seconds?: number }>();
     for (const [startedId, r] of this.results) {
-      const testCase = this.testCases.get(this.started.get(startedId)?.testCaseId ?? '');
-      const pickle = testCase && this.pickles.get(testCase.pickleId);
+      const started = this.started.get(startedId);
+      if (started) finished.set(started.testCaseId, { r, seconds: started.seconds });
+    }
+    const out: Array<{ key: string; feature: string; name: string; r?: CaseState; seconds?: number; rule?: string; pickle: any }> = [];
+    for (const [testCaseId, testCase] of this.testCases) {
+      const pickle = this.pickles.get(testCase.pickleId);
       if (!pickle) continue;
-      const status = statusOf(r);
-      if (status !== 'not-applicable' && status !== 'not-judged') continue;
       const at = where.get(pickle.astNodeIds?.[0]);
       if (!at) continue;
       const row = rows.get(pickle.astNodeIds?.[1]);
       const scenarioName = at.scenario || pickle.name;
       const name = [at.rule, scenarioName, row?.examples, row ? (scenarioName !== pickle.name ? `${row.number}: ${pickle.name}` : row.number) : undefined]
         .filter(Boolean).join(' - ');
-      causes.set(`${at.feature}\u0000${name}`, status === 'not-applicable' ? `not applicable: ${r.notApplicable}` : `not judged: ${notJudgedText(r.notJudged)}`);
+      out.push({ key: `${at.feature}\u0000${name}`, feature: at.feature, name, ...finished.get(testCaseId), rule: at.rule, pickle });
     }
-    return causes;
+    return out;
+  }
+
+  /** How many selected scenarios did not finish (`planned`: the selection, when cucumber had not announced it yet). */
+  notRun(planned: number): number {
+    return Math.max(0, (this.testCases.size || planned) - this.results.size);
+  }
+
+  /**
+   * A JUnit report of its own, for a run cucumber did not finish (interrupted): every selected
+   * scenario, the finished ones with their outcome (failures as {@link failureTexts} words them,
+   * causes as {@link skippedCauses}), the others skipped with `notRun` as the reason. `planned`
+   * stands in when the run stopped before cucumber announced its scenarios.
+   */
+  partialJunit(notRun: string, planned: ReadonlyArray<{ feature?: string; rule?: string; name: string }> = [], suiteName = 'obtpp conformance'): string {
+    const texts = this.failureTexts();
+    const causes = this.skippedCauses();
+    const known = this.everyCase();
+    const cases = known.length
+      ? known.map((c) => ({ feature: c.feature, name: c.name, key: c.key, r: c.r, seconds: c.seconds }))
+      : planned.map((p) => ({ feature: p.feature ?? '', name: [p.rule, p.name].filter(Boolean).join(' - '), key: '', r: undefined, seconds: undefined }));
+    let failures = 0;
+    let skipped = 0;
+    let total = 0;
+    const body = cases.map((c) => {
+      const status = c.r ? statusOf(c.r) : undefined;
+      total += c.seconds ?? 0;
+      const head = `  <testcase classname="${xmlEscape(c.feature)}" name="${xmlEscape(c.name)}" time="${(c.seconds ?? 0).toFixed(3)}">`;
+      if (status === 'passed') return `${head}\n  </testcase>\n`;
+      if (status === 'failed') {
+        failures++;
+        const text = texts.get(c.key) ?? c.r?.failure?.message ?? 'failed';
+        const message = /^finding: (.*)$/m.exec(text)?.[1] ?? text.split('\n')[0]!;
+        return `${head}\n    <failure type="RuleViolation" message="${xmlEscape(message)}"><![CDATA[${text.split(']]>').join(']]]]><![CDATA[>')}]]></failure>\n  </testcase>\n`;
+      }
+      skipped++;
+      return `${head}\n    <skipped message="${xmlEscape(status ? (causes.get(c.key) ?? status) : notRun)}"/>\n  </testcase>\n`;
+    }).join('');
+    return `<?xml version="1.0"?>\n<testsuite name="${xmlEscape(suiteName)}" time="${total.toFixed(3)}" tests="${cases.length}" skipped="${skipped}" failures="${failures}" errors="0" timestamp="${new Date().toISOString()}">\n${body}</testsuite>\n`;
   }
 
   /**
@@ -425,6 +568,33 @@ export function ruleVerdict(status: RuleStatus | string, counts: ScenarioCounts,
   return `${word} (${parts.join('; ')})`;
 }
 
+/** A Cucumber Messages timestamp in seconds. */
+function seconds(t: { seconds?: number; nanos?: number } | undefined): number | undefined {
+  return t && typeof t.seconds === 'number' ? t.seconds + (t.nanos ?? 0) / 1e9 : undefined;
+}
+
+/** Text for an XML attribute (XML 1.0 allows no control characters there). */
+function xmlEscape(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return String(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+}
+
+function ruleLevel(tags: string[]): string | undefined {
+  return tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean);
+}
+
+/** The evidence of a finding as a CI server can show it: one line per exchange (already redacted). */
+function evidenceLines(evidence: unknown): string[] {
+  const exchanges = (evidence as { exchanges?: unknown })?.exchanges;
+  if (!Array.isArray(exchanges) || !exchanges.length) return [];
+  const line = (ex: any) => {
+    const outcome = ex?.response ? String(ex.response.status) : `no answer: ${ex?.error?.message ?? 'no response'}`;
+    const id = ex?.interactionId?.received ?? ex?.interactionId?.sent ?? ex?.response?.headers?.['x-fapi-interaction-id'] ?? ex?.request?.headers?.['x-fapi-interaction-id'];
+    return `  ${ex?.method ?? '?'} ${ex?.url ?? '?'} → ${outcome}${id ? ` [x-fapi-interaction-id ${id}]` : ''}`;
+  };
+  return ['evidence (every exchange in full in summary.json and report.html):', ...exchanges.map(line)];
+}
+
 function parse(body: string): unknown {
   try {
     return JSON.parse(body);
@@ -454,6 +624,8 @@ function ruleTag(tags: string[]): string | undefined {
 }
 
 function statusOf(r: CaseState): ScenarioStatus {
+  // obtpp's own failure judges nothing: the rule is not judged, and the run exits 3.
+  if (r.crash && !r.failure) return 'not-judged';
   if (r.worst === 'FAILED' || r.worst === 'UNDEFINED' || r.worst === 'AMBIGUOUS') return 'failed';
   if (r.notApplicable) return 'not-applicable';
   if (r.worst === 'PASSED') return 'passed';

@@ -1,6 +1,6 @@
 import type { Io } from '../io.ts';
 import { runConformance, type ConformanceEvent } from '../../conformance/runner.ts';
-import { FOREIGN_RULE_REASON, type Summary } from '../../conformance/summary.ts';
+import { FOREIGN_RULE_REASON, type InternalError, type Summary } from '../../conformance/summary.ts';
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 import { forTerminal, inline, jsonForTerminal, painter } from '../terminal.ts';
@@ -48,7 +48,7 @@ export async function run(io: Io, options: Options): Promise<void> {
   let spinner: { text: string; start(): unknown; stop(): unknown } | undefined;
   if (!options.json && canSpin(io)) {
     const { default: ora } = await import('ora');
-    spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false });
+    spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: io.color ? 'cyan' : false });
     spinner.start();
   }
   const onEvent = (event: ConformanceEvent) => {
@@ -105,8 +105,15 @@ export async function run(io: Io, options: Options): Promise<void> {
   io.exitCode = result.exitCode;
   const gated = await gates?.finish(result);
   if (gated) io.exitCode = gated.exitCode;
+  // obtpp's own failure is exit 3 whatever a gate decided: the run judged nothing there.
+  if (result.internalErrors?.length) io.exitCode = result.exitCode;
   for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line) + '\n');
+  await ciOutputs(io, result, options.json === true);
   const s = result.summary;
+  for (const e of (result.internalErrors ?? []).slice(0, 5)) {
+    io.stderr.write(forTerminal(`obtpp: internal error (a bug of obtpp, not a finding about the bank): ${e.message}, in step "${e.step}" of [${e.variant}] ${e.rule} "${e.scenario}"; the rule is not judged and the run exits 3 (the stack is in messages.ndjson)`, 'inline') + '\n');
+  }
+  if ((result.internalErrors?.length ?? 0) > 5) io.stderr.write(`obtpp: … and ${result.internalErrors!.length - 5} more internal errors\n`);
   if (options.json) {
     io.stdout.write(jsonForTerminal(s) + '\n');
     for (const line of gated?.stdout ?? []) io.stderr.write(forTerminal(line) + '\n');
@@ -121,17 +128,76 @@ export async function run(io: Io, options: Options): Promise<void> {
   const verdict = s.verdict === 'pass' ? c.bold(c.green('CONFORMANT')) : (s.verdict as string) === 'incomplete' ? c.bold(c.yellow('INCOMPLETE')) : c.bold(c.red('NOT CONFORMANT'));
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
-  const rules = s.totals.rules as Record<string, number>;
-  io.stdout.write(forTerminal(`\n${verdict}: ${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules['not-judged'] ?? 0} not judged, ${rules['not-applicable'] ?? 0} not applicable, ${rules.skipped ?? 0} skipped — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s${s.totals.warnings ? `, ${s.totals.warnings} SHOULD warnings` : ''}`) + '\n');
-  io.stdout.write(`reports: ${result.reportDir}/{summary.json,junit.xml,report.html,messages.ndjson}\n`);
+  io.stdout.write(forTerminal(`\n${verdict}: ${totalsLine(s)} — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s`) + '\n');
+  io.stdout.write(`reports: ${result.reportDir}/{summary.json,summary.md,junit.xml,report.html,messages.ndjson}\n`);
   for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
+}
+
+/**
+ * The counts of the verdict line. The waived results and the SHOULD warnings are always named,
+ * also at 0, so that a reader of a CI log knows they were counted; the rules a scoped run did not
+ * select are left out (the table says how many in one line).
+ */
+function totalsLine(s: Summary): string {
+  const rules = s.totals.rules as Record<string, number>;
+  const outOfScope = notInScope(s);
+  const notApplicable = (rules['not-applicable'] ?? 0) - outOfScope.notApplicable;
+  const warnings = s.totals.warnings ?? 0;
+  return `${rules.passed ?? 0} rule results passed, ${rules.failed ?? 0} failed, ${rules.waived ?? 0} waived, ${rules['not-judged'] ?? 0} not judged, ${notApplicable} not applicable`
+    + `; ${warnings} SHOULD warning${warnings === 1 ? '' : 's'}`;
+}
+
+/**
+ * The rules a scoped run (--tags, --variant) did not select: no scenario of theirs ran in any
+ * variant, and at least one variant has them as not selected. A rule of the whole catalogue that
+ * does not apply (another variant's, a service the bank does not offer) is still shown in a full run.
+ */
+function notInScope(s: Summary): { ids: Set<string>; notApplicable: number } {
+  const ids = new Set<string>();
+  let notApplicable = 0;
+  const all = [...new Set(s.variants.flatMap((v) => v.rules.map((r) => r.id)))];
+  for (const id of all) {
+    const results = s.variants.map((v) => v.rules.find((r) => r.id === id)).filter((r): r is NonNullable<typeof r> => Boolean(r));
+    if (results.some((r) => r.status === 'skipped') && results.every((r) => r.status === 'skipped' || (r.status === 'not-applicable' && r.scenarios === 0))) {
+      ids.add(id);
+      notApplicable += results.filter((r) => r.status === 'not-applicable').length;
+    }
+  }
+  return { ids, notApplicable };
+}
+
+/**
+ * In GitHub Actions (GITHUB_ACTIONS=true): one `::error title=RULE::…` line per failed rule and one
+ * `::warning` per SHOULD warning, on stdout (stderr with --json, whose stdout is one document);
+ * with GITHUB_STEP_SUMMARY naming a file, summary.md appended to it. Both come from the run's
+ * redacted summary. A step summary that cannot be written is a warning, not a failed run.
+ */
+async function ciOutputs(io: Io, result: { summary: Summary; reportDir: string; internalErrors?: InternalError[] }, json: boolean): Promise<void> {
+  if (io.env.GITHUB_ACTIONS === 'true') {
+    const { githubAnnotations, escapeData, escapeProperty } = await import('../../conformance/ci-report.ts');
+    const stream = json ? io.stderr : io.stdout;
+    for (const line of githubAnnotations(result.summary)) stream.write(forTerminal(line, 'inline') + '\n');
+    for (const e of result.internalErrors ?? []) {
+      stream.write(forTerminal(`::error title=${escapeProperty('obtpp internal error')}::${escapeData(`${e.message} in step "${e.step}" of [${e.variant}] ${e.rule} "${e.scenario}" (a bug of obtpp, not a finding about the bank)`)}`, 'inline') + '\n');
+    }
+  }
+  const target = io.env.GITHUB_STEP_SUMMARY;
+  if (target) {
+    const { appendFile, readFile } = await import('node:fs/promises');
+    const { resolve, join } = await import('node:path');
+    try {
+      await appendFile(resolve(io.cwd, target), await readFile(join(result.reportDir, 'summary.md'), 'utf8'));
+    } catch (error) {
+      io.stderr.write(forTerminal(`warning: GITHUB_STEP_SUMMARY ${target}: summary.md not appended: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'inline') + '\n');
+    }
+  }
 }
 
 /** The one line an interrupted run leaves on stderr. */
 function interruptedLine(signal: string, s: Summary, reportDir: string): string {
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
-  return `obtpp: interrupted by ${signal}: ${ran} scenario${ran === 1 ? '' : 's'} had finished (${sc.failed ?? 0} failed); partial summary in ${reportDir}/summary.json`;
+  return `obtpp: interrupted by ${signal}: ${ran} scenario${ran === 1 ? '' : 's'} had finished (${sc.failed ?? 0} failed); partial reports in ${reportDir}/{summary.json,summary.md,junit.xml} (the scenarios not run marked so)`;
 }
 
 function renderTable(summary: Summary, c: any): string {
@@ -154,11 +220,14 @@ function renderTable(summary: Summary, c: any): string {
       : (s as string | undefined) === 'waived' ? c.cyan('waived') + pad('waived').slice(6) : pad('');
   };
   const lines = [`rule    ${variants.map((v: Variant) => pad(v)).join('')}title`];
-  for (const id of ids) {
+  // A scoped run lists the rules it judged; those it did not select are one line, not a row each.
+  const outOfScope = notInScope(summary).ids;
+  for (const id of ids.filter((x) => !outOfScope.has(x))) {
     const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id));
     const title = titles.get(id) ?? '';
     lines.push(`${id.padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
+  if (outOfScope.size) lines.push(c.dim(`${outOfScope.size} rules not in scope (not selected by this run's --tags or --variant)`));
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));
   if (failures.length) {
     lines.push('', c.bold('Failures:'));
