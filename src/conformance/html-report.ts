@@ -47,6 +47,9 @@ export interface ReportRule {
 export interface ReportSummary {
   tool?: { name?: string; version?: string };
   profile?: string;
+  standard?: ReportStandard;
+  bank?: ReportBank;
+  timeSplit?: { authorisationsMs?: number; httpMs?: number; judgingMs?: number };
   startedAt?: string;
   durationMs?: number;
   verdict?: string;
@@ -57,6 +60,10 @@ export interface ReportSummary {
     warnings?: number;
   };
 }
+
+/** Which standard and version was judged, and where the bank was reached (summary.json's `standard`, `bank`). */
+export interface ReportStandard { dialect?: string; name?: string; version?: string }
+export interface ReportBank { issuer?: string; baseUrls?: Array<{ variant?: string; api?: string; url?: string }> }
 
 export interface HtmlReportOptions {
   /**
@@ -165,6 +172,7 @@ interface Located {
 }
 
 const objects = (x: unknown): any[] => (Array.isArray(x) ? x.filter((e) => e !== null && typeof e === 'object') : []);
+const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : undefined);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : undefined);
 
 function normaliseFinding(f: any): ReportFinding {
@@ -181,6 +189,14 @@ function normalise(summary: ReportSummary): ReportSummary {
   return {
     tool: { name: str(s.tool?.name), version: str(s.tool?.version) },
     profile: str(s.profile),
+    standard: s.standard && typeof s.standard === 'object' ? { dialect: str(s.standard.dialect), name: str(s.standard.name), version: str(s.standard.version) } : undefined,
+    bank: s.bank && typeof s.bank === 'object' ? {
+      issuer: str(s.bank.issuer),
+      baseUrls: objects(s.bank.baseUrls).filter((b) => str(b.url)).map((b) => ({ variant: str(b.variant), api: str(b.api), url: str(b.url) })),
+    } : undefined,
+    timeSplit: s.timeSplit && typeof s.timeSplit === 'object' ? {
+      authorisationsMs: num(s.timeSplit.authorisationsMs), httpMs: num(s.timeSplit.httpMs), judgingMs: num(s.timeSplit.judgingMs),
+    } : undefined,
     startedAt: str(s.startedAt),
     durationMs: typeof s.durationMs === 'number' ? s.durationMs : undefined,
     verdict: str(s.verdict),
@@ -287,6 +303,10 @@ export function renderHtmlReport(input: ReportSummary, options: HtmlReportOption
     <div><dt>Variants</dt><dd>${variants.length ? variants.map((v) => `Variant ${clean(v.variant)}`).join(', ') : 'none'}</dd></div>
     <div><dt>Tool</dt><dd>${escapeHtml(tool)}</dd></div>
   </dl>
+  <dl class="meta meta-wide">
+    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === 'obie' ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
+    <div><dt>Bank as configured</dt><dd id="bank-urls">${bankUrls()}</dd></div>
+  </dl>
   <p class="totals">Rule results (per variant): <b>${count('passed')}</b> passed · <b>${count('failed')}</b> failed · <b>${count('not-judged')}</b> not judged · <b>${count('not-applicable')}</b> not applicable · <b>${count('skipped')}</b> skipped${warningCount ? ` · <b>${warningCount}</b> warning${warningCount === 1 ? '' : 's'}` : ''}${sc ? `<br>Scenarios: <b>${sc.passed ?? 0}</b> passed · <b>${sc.failed ?? 0}</b> failed${sc.notJudged !== undefined ? ` · <b>${sc.notJudged}</b> not judged` : ''} · <b>${sc.notApplicable ?? 0}</b> not applicable · <b>${sc.skipped ?? 0}</b> not selected` : ''}</p>
 </header>
 `);
@@ -333,6 +353,16 @@ ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') :
 </html>
 `);
   return parts.join('');
+
+  function bankUrls(): string {
+    const b = summary.bank;
+    if (!b || (!b.issuer && !b.baseUrls?.length)) return 'not recorded (an older summary)';
+    const lines = [
+      ...(b.issuer ? [`authorisation server <span class="mono">${escapeHtml(redactor.url(scrubText(b.issuer, localPaths)))}</span>`] : []),
+      ...(b.baseUrls ?? []).map((u) => `${u.variant ? `Variant ${clean(u.variant)}` : ''}${u.api ? ` ${clean(u.api)}` : ''}: <span class="mono">${escapeHtml(redactor.url(scrubText(u.url ?? '', localPaths)))}</span>`),
+    ];
+    return lines.join('<br>');
+  }
 
   function cell(rule: ReportRule | undefined, variant: string): string {
     if (!rule) return '<td class="status status-none">—</td>';
@@ -488,6 +518,8 @@ a { color: #1f4e9c; }
 dl.meta { display: grid; grid-template-columns: repeat(4, auto); gap: 6px 28px; margin: 0 0 10px; justify-content: start; }
 dl.meta dt, dl.facts dt { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
 dl.meta dd, dl.facts dd { margin: 0; }
+dl.meta-wide { grid-template-columns: auto 1fr; }
+dl.meta-wide dd { overflow-wrap: anywhere; }
 .totals { margin: 0; color: var(--muted); }
 .totals b { color: var(--ink); }
 table { border-collapse: collapse; width: 100%; }
@@ -504,7 +536,7 @@ td.status a { color: inherit; }
 .status-failed { color: var(--fail); font-weight: 700; background: var(--fail-bg); }
 .status-not-judged { color: var(--nj); background: var(--nj-bg); }
 .status-not-applicable, .status-skipped, .status-none { color: #8a939c; }
-.status .why { display: block; font-size: 0.8em; font-weight: normal; max-width: 22em; }
+.status .why { display: block; font-size: 0.8em; font-weight: normal; max-width: 22em; white-space: normal; overflow-wrap: anywhere; text-align: left; }
 .warn-count { display: block; font-size: 11px; color: var(--warn); font-weight: 400; }
 .legend, .empty { color: var(--muted); font-size: 12.5px; }
 .finding { border: 1px solid var(--line); border-radius: 6px; padding: 14px 16px; margin: 0 0 16px; break-inside: avoid-page; }

@@ -8,10 +8,11 @@ import type { Profile, Variant } from '../profile/types.ts';
 
 /** The standards a run can judge: each scenario belongs to one (a feature tagged `@dialect-berlin-group`, else obie). */
 export type Dialect = 'obie' | 'berlin-group';
-import { loadProfile } from '../profile/load.ts';
+import { loadProfile, baseUrlFor } from '../profile/load.ts';
+import { CATALOGUES, type Catalogue } from '../dialects/catalogue.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { lockReportDir } from './report-lock.ts';
-import { SummaryBuilder, type Summary } from './summary.ts';
+import { SummaryBuilder, STANDARDS, type BankLocation, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
 import { Redactor } from '../client/redact.ts';
@@ -490,12 +491,34 @@ class ConformanceRun {
   /** summary.json and report.html written, redacted; then the after-report hook (signing). */
   private async finish(summary: Summary): Promise<Summary> {
     for (const s of this.bankProfile?.secrets ?? []) this.redactor.add(s);
+    // What was judged, and where: the standard of the profile's dialect and the bank's URLs as configured.
+    summary.standard ??= STANDARDS[this.plan.dialect];
+    if (this.bankProfile) summary.bank ??= bankLocation(this.bankProfile, this.plan.variants, this.plan.dialect, this.redactor);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
     await writeReports(this.plan.reportDir, redacted);
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
   }
+}
+
+/**
+ * The bank's base URL for each variant and API the standard has there (an API the profile does not
+ * offer left out), with credentials and query tokens masked; one line per variant where every API
+ * shares a base URL.
+ */
+function bankLocation(profile: Profile, variants: Variant[], dialect: Dialect, redactor: Redactor): BankLocation {
+  const catalogue: Catalogue = CATALOGUES[dialect];
+  const baseUrls: BankLocation['baseUrls'] = [];
+  for (const variant of variants) {
+    const apis = [...new Set(Object.values(catalogue).filter((op) => op.variants.includes(variant)).map((op) => op.api))]
+      .filter((fn) => !profile.absentApis?.includes(fn));
+    const urls = apis.map((api) => ({ variant, api: api as string, url: redactor.url(baseUrlFor(profile, variant, api)) }));
+    if (urls.length > 1 && urls.every((u) => u.url === urls[0]!.url)) baseUrls.push({ variant, api: apis.join(', '), url: urls[0]!.url });
+    else baseUrls.push(...urls);
+  }
+  const issuer = profile.auth.issuer ?? profile.auth.discoveryUrl;
+  return { ...(issuer ? { issuer: redactor.url(issuer) } : {}), baseUrls };
 }
 
 /** Rewrites a report file through the redactor (a missing file is left missing). */

@@ -70,9 +70,46 @@ export interface RuleResult {
   reason?: string;
 }
 
+/** The standard a run judged, in words: the profile's dialect, and the version its schemas are written from. */
+export interface JudgedStandard {
+  dialect: string;
+  name: string;
+  version: string;
+}
+
+/** The standards a run can judge, by dialect (the spec's two variants differ only in the endpoints listed). */
+export const STANDARDS: Record<string, JudgedStandard> = {
+  obie: { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.x (official schemas of v3.1.11)' },
+  'berlin-group': { dialect: 'berlin-group', name: 'Berlin Group NextGenPSD2 XS2A', version: '1.3.x (official schemas of 1.3.12)' },
+};
+
+/** Where the bank was reached, as the profile configured it (credentials and query tokens masked). */
+export interface BankLocation {
+  /** The authorisation server's issuer. */
+  issuer?: string;
+  /** The resource base URL of each variant and API the run used. */
+  baseUrls: Array<{ variant: Variant; api: string; url: string }>;
+}
+
+/** How the run's wall time was spent (see timeSplit in summary.ts): each millisecond counted once. */
+export interface TimeSplit {
+  /** Inside a PSU journey (the browser and the authorisation server around it). */
+  authorisationsMs: number;
+  /** Waiting for the bank's or the authorisation server's answers, outside journeys. */
+  httpMs: number;
+  /** Everything else: starting the bank and browser, judging the answers, writing the reports. */
+  judgingMs: number;
+}
+
 export interface Summary {
   tool: { name: string; version: string };
   profile: string;
+  /** Which standard and version was judged (absent in older summaries). */
+  standard?: JudgedStandard;
+  /** The bank's base URLs as configured, masked (absent in older summaries). */
+  bank?: BankLocation;
+  /** The run's wall time split by what it waited for (absent in older summaries). */
+  timeSplit?: TimeSplit;
   startedAt: string;
   durationMs: number;
   /** `incomplete`: no rule failed, but some rule could not be judged. */
