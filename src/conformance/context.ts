@@ -90,6 +90,21 @@ export class Lane {
   }
 }
 
+/** One PSU journey as the run saw it: for the reports' sequence pictures and the run's time split. */
+export interface JourneyNote {
+  /** The consent or payment the PSU was asked to authorise. */
+  intentId: string;
+  fn: Fn;
+  /** When the journey started (ISO) and how long it took, the authorisation server's calls around it included. */
+  startedAt: string;
+  durationMs: number;
+  /** `authorised`, `denied`, `code-after-reject`, or `failed: <why>`. */
+  outcome: string;
+}
+
+/** What the run is waiting for right now, for progress (a PSU journey, the bank's answer, an expiry probe). */
+export type WaitNote = { kind: 'journey' | 'answer' | 'expiry'; what: string };
+
 /**
  * Everything one worker shares across scenarios: the profile, one browser, the lanes, and a pool
  * of consents that several scenarios may use as they are (shared only where a rule allows it).
@@ -108,6 +123,14 @@ export class RunContext {
   private readonly waiting: Array<{ priority: number; go: () => void }> = [];
   /** Whether a plain PSU journey of this run has come back authorised (the set-up works). */
   private journeyWorked = false;
+  /** The run's PSU journeys, newest last (bounded: the pictures need only the recent ones). */
+  readonly journeys: JourneyNote[] = [];
+
+  /** Notes a PSU journey that ran (also one driven outside {@link authorise}, like a scaRedirect page). */
+  noteJourney(note: JourneyNote): void {
+    this.journeys.push(note);
+    if (this.journeys.length > 2000) this.journeys.splice(0, this.journeys.length - 2000);
+  }
 
   /** The set-up error that stopped this run, once one is found: later scenarios are not run. */
   get setupProblem(): SetupError | undefined {
@@ -179,6 +202,8 @@ export class RunContext {
     if (!options.slotHeld) await this.acquire(options.priority ?? 2);
     // A plain approval (not a probe with a deliberately broken request, not a rejection).
     const plain = !options.request && !options.reject;
+    const started = Date.now();
+    const note = (outcome: string) => this.noteJourney({ intentId, fn, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outcome });
     try {
       const result = await authorise(
         { auth: await lane.auth(), browser: this.browser(), profile: this.profile },
@@ -188,8 +213,10 @@ export class RunContext {
         { ...options, accounts: options.accounts ?? { pick: 'all' }, evidenceDir: this.params.evidenceDir },
       );
       if (plain && result.outcome === 'authorised') this.journeyWorked = true;
+      note(result.outcome);
       return result;
     } catch (error) {
+      note(`failed: ${this.redactor.text(String((error as Error)?.message ?? error)).split('\n')[0]!.slice(0, 200)}`);
       // Until one journey has worked, a failure the profile causes (a wrong password, a page step
       // that never matches) is a set-up error of the run, not the bank's failure.
       if (plain && !this.journeyWorked) {

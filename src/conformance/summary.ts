@@ -1,5 +1,6 @@
 import type { Variant } from '../profile/types.ts';
 import { ruleIdOf } from './rule-id.ts';
+import { SEQUENCE_MEDIA_TYPE, placeSequence, timeSplit, type ScenarioSequence, type SequenceItem } from './sequence.ts';
 
 /**
  * A rule's verdict in one variant. `not-judged`: no scenario failed, but at least one applicable
@@ -68,6 +69,8 @@ export interface RuleResult {
   notApplicable?: NotApplicableScenario[];
   /** Why a `not-applicable` rule does not apply: the variant has no such rule, or what the bank does not offer. */
   reason?: string;
+  /** Each scenario that talked to the bank, as a sequence of its exchanges and journeys (the report's pictures). */
+  sequences?: ScenarioSequence[];
 }
 
 /** The standard a run judged, in words: the profile's dialect, and the version its schemas are written from. */
@@ -129,6 +132,7 @@ const PROBLEMS = 'application/vnd.obtpp.problems+json';
 const WARNING = 'application/vnd.obtpp.warning+json';
 
 interface PickleRun {
+  sequence?: ScenarioSequence;
   pickleId: string;
   name: string;
   status: ScenarioStatus;
@@ -148,6 +152,9 @@ interface CaseState {
   warnings: Finding[];
   evidence?: unknown;
   firstSkippedStep?: string;
+  /** Each test step's times and outcome, by test step id. */
+  steps: Map<string, { startedMs?: number; finishedMs?: number; status?: string }>;
+  sequence?: SequenceItem[];
 }
 
 /**
@@ -171,7 +178,10 @@ export class SummaryBuilder {
     else if (envelope.testCase) this.testCases.set(envelope.testCase.id, envelope.testCase);
     else if (envelope.testCaseStarted) {
       this.started.set(envelope.testCaseStarted.id, { testCaseId: envelope.testCaseStarted.testCaseId });
-      this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED', warnings: [] });
+      this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED', warnings: [], steps: new Map() });
+    } else if (envelope.testStepStarted) {
+      const started = envelope.testStepStarted;
+      this.results.get(started.testCaseStartedId)?.steps.set(started.testStepId, { startedMs: millis(started.timestamp) });
     } else if (envelope.testStepFinished) this.stepFinished(envelope.testStepFinished);
     else if (envelope.attachment) this.attachment(envelope.attachment);
     else if (envelope.testCaseFinished) this.caseFinished(envelope.testCaseFinished);
@@ -191,6 +201,8 @@ export class SummaryBuilder {
     const r = this.results.get(f.testCaseStartedId);
     if (!r) return;
     const status: string = f.testStepResult.status;
+    const times = r.steps.get(f.testStepId) ?? {};
+    r.steps.set(f.testStepId, { ...times, finishedMs: millis(f.timestamp), status });
     const rank = (s: string) => ['PASSED', 'SKIPPED', 'PENDING', 'UNKNOWN', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'].indexOf(s);
     if (rank(status) > rank(r.worst)) r.worst = status;
     const step = this.stepOf(f.testCaseStartedId, f.testStepId);
@@ -211,6 +223,10 @@ export class SummaryBuilder {
     if (!r) return;
     if (a.mediaType === NOT_APPLICABLE) r.notApplicable = String(a.body || 'not applicable');
     else if (a.mediaType === EVIDENCE) r.evidence = parse(a.body);
+    else if (a.mediaType === SEQUENCE_MEDIA_TYPE) {
+      const items = (parse(a.body) as { items?: unknown })?.items;
+      if (Array.isArray(items)) r.sequence = items.filter((i): i is SequenceItem => !!i && typeof i === 'object' && typeof i.at === 'string' && typeof i.ms === 'number');
+    }
     else if (a.mediaType === NOT_JUDGED) {
       const cause = parse(a.body) as { message?: string; blockedBy?: string } | string;
       r.notJudged = typeof cause === 'string'
@@ -265,6 +281,7 @@ export class SummaryBuilder {
    */
   build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string }): Summary {
     const runs: Array<PickleRun & { tags: string[] }> = [];
+    const allItems: SequenceItem[] = [];
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)!.testCaseId);
       const pickle = this.pickles.get(testCase.pickleId);
@@ -278,7 +295,9 @@ export class SummaryBuilder {
             ...(r.evidence ? { evidence: r.evidence } : {}),
           }
         : undefined;
-      runs.push({ pickleId: pickle.id, name: pickle.name, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
+      const sequence = r.sequence ? this.sequenceOf(testCase, pickle, r, status) : undefined;
+      if (r.sequence) allItems.push(...r.sequence);
+      runs.push({ sequence, pickleId: pickle.id, name: pickle.name, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
@@ -308,6 +327,7 @@ export class SummaryBuilder {
           notJudged: mine.filter((x) => x.status === 'not-judged' || x.status === 'skipped').length,
         };
         const notApplicable = mine.filter((x) => x.status === 'not-applicable').map((x) => ({ scenario: x.name, reason: x.notApplicable ?? 'not applicable' }));
+        const sequences = mine.map((x) => x.sequence).filter((x): x is ScenarioSequence => Boolean(x));
         return {
           id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status,
           verdict: ruleVerdict(status, counts, reason, notJudged, notApplicable),
@@ -316,6 +336,7 @@ export class SummaryBuilder {
           ...(warnings.length ? { warnings } : {}),
           ...(notJudged.length ? { notJudged } : {}),
           ...(notApplicable.length ? { notApplicable } : {}),
+          ...(sequences.length ? { sequences } : {}),
         };
       });
       return { variant, rules };
@@ -331,15 +352,29 @@ export class SummaryBuilder {
       else if (x.status === 'not-judged') totals.scenarios.notJudged++;
       else totals.scenarios[x.status]++;
     }
+    const durationMs = Date.now() - meta.startedAt.getTime();
     return {
       tool: { name: 'obtpp', version: meta.version },
       profile: meta.profile,
       startedAt: meta.startedAt.toISOString(),
-      durationMs: Date.now() - meta.startedAt.getTime(),
+      durationMs,
+      ...(allItems.length ? { timeSplit: timeSplit(allItems, durationMs) } : {}),
       verdict: totals.rules.failed > 0 ? 'fail' : totals.rules['not-judged'] > 0 ? 'incomplete' : 'pass',
       variants,
       totals,
     };
+  }
+
+  /** A scenario's picture: its steps (hooks left out) with their times, its items placed under them. */
+  private sequenceOf(testCase: any, pickle: any, r: CaseState, status: ScenarioStatus): ScenarioSequence {
+    const steps: Array<{ text: string; status: string; startedMs?: number; finishedMs?: number }> = [];
+    for (const ts of testCase.testSteps ?? []) {
+      if (!ts.pickleStepId) continue;
+      const text = pickle.steps.find((p: any) => p.id === ts.pickleStepId)?.text ?? '(unknown step)';
+      const t = r.steps.get(ts.id);
+      steps.push({ text, status: (t?.status ?? 'SKIPPED').toLowerCase(), startedMs: t?.startedMs, finishedMs: t?.finishedMs });
+    }
+    return placeSequence(pickle.name, status, steps, r.sequence ?? []);
   }
 
   /**
@@ -450,6 +485,12 @@ export function ruleVerdict(status: RuleStatus | string, counts: ScenarioCounts,
   if (counts.notApplicable) parts.push(naText());
   const word = status === 'failed' ? 'FAIL' : status === 'not-judged' ? 'not judged' : String(status);
   return `${word} (${parts.join('; ')})`;
+}
+
+/** A Cucumber Messages timestamp in milliseconds. */
+function millis(t: { seconds?: number | string; nanos?: number } | undefined): number | undefined {
+  if (!t) return undefined;
+  return Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
 }
 
 function parse(body: string): unknown {
