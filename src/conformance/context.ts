@@ -102,8 +102,27 @@ export interface JourneyNote {
   outcome: string;
 }
 
-/** What the run is waiting for right now, for progress (a PSU journey, the bank's answer, an expiry probe). */
-export type WaitNote = { kind: 'journey' | 'answer' | 'expiry'; what: string };
+/** What the run is waiting for, for progress: a PSU journey, the bank's answer, a consent's expiry before its probe. */
+export interface WaitNote {
+  /** Unique within the run: `end` names the `start` it ends. */
+  id: number;
+  state: 'start' | 'end';
+  kind: 'journey' | 'answer' | 'expiry';
+  /** In words, e.g. `the PSU's journey in the browser (ais consent aac-1)`. */
+  what: string;
+}
+
+const WAITS = Symbol.for('obtpp.waitListeners');
+/**
+ * Who listens to a run's waits, by the run's evidence folder: process-wide for the same reason as
+ * the lent browsers (the runner listens, the step definitions' context tells). A worker thread
+ * finds no listener and tells nobody.
+ */
+export function waitListeners(): Map<string, (note: WaitNote) => void> {
+  const g = globalThis as { [WAITS]?: Map<string, (note: WaitNote) => void> };
+  return (g[WAITS] ??= new Map());
+}
+let waitIds = 0;
 
 /**
  * Everything one worker shares across scenarios: the profile, one browser, the lanes, and a pool
@@ -125,6 +144,39 @@ export class RunContext {
   private journeyWorked = false;
   /** The run's PSU journeys, newest last (bounded: the pictures need only the recent ones). */
   readonly journeys: JourneyNote[] = [];
+
+  /**
+   * Tells the run's listener (progress) what is being waited for; the function returned says it
+   * ended. Cheap when nobody listens.
+   */
+  waitFor(kind: WaitNote['kind'], what: string): () => void {
+    const listener = waitListeners().get(this.params.evidenceDir);
+    if (!listener) return () => undefined;
+    const id = ++waitIds;
+    const tell = (state: WaitNote['state']) => {
+      try {
+        listener({ id, state, kind, what });
+      } catch {
+        // Progress must never break a scenario.
+      }
+    };
+    tell('start');
+    let ended = false;
+    return () => {
+      if (!ended) tell('end');
+      ended = true;
+    };
+  }
+
+  /** A journey driven outside {@link authorise} (a scaRedirect page), told to progress while it runs. */
+  async browserJourney<T>(what: string, journey: () => Promise<T>): Promise<T> {
+    const waited = this.waitFor('journey', what);
+    try {
+      return await journey();
+    } finally {
+      waited();
+    }
+  }
 
   /** Notes a PSU journey that ran (also one driven outside {@link authorise}, like a scaRedirect page). */
   noteJourney(note: JourneyNote): void {
@@ -203,6 +255,7 @@ export class RunContext {
     // A plain approval (not a probe with a deliberately broken request, not a rejection).
     const plain = !options.request && !options.reject;
     const started = Date.now();
+    const waited = this.waitFor('journey', `the PSU's journey in the browser (${fn} consent ${intentId})`);
     const note = (outcome: string) => this.noteJourney({ intentId, fn, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outcome });
     try {
       const result = await authorise(
@@ -225,6 +278,7 @@ export class RunContext {
       }
       throw error;
     } finally {
+      waited();
       if (!options.slotHeld) this.release();
     }
   }

@@ -50,7 +50,7 @@ export interface ReportSequence {
   scenario?: string;
   status?: string;
   steps?: Array<{ text?: string; status?: string; ms?: number }>;
-  items?: Array<{ kind?: string; to?: string; method?: string; path?: string; status?: number; error?: string; outcome?: string; ms?: number; step?: number }>;
+  items?: Array<{ kind?: string; to?: string; method?: string; path?: string; status?: number; error?: string; outcome?: string; what?: string; ms?: number; step?: number }>;
   omitted?: number;
 }
 
@@ -60,7 +60,7 @@ export interface ReportSummary {
   profile?: string;
   standard?: ReportStandard;
   bank?: ReportBank;
-  timeSplit?: { authorisationsMs?: number; httpMs?: number; judgingMs?: number };
+  timeSplit?: { authorisationsMs?: number; httpMs?: number; waitingMs?: number; judgingMs?: number };
   startedAt?: string;
   durationMs?: number;
   verdict?: string;
@@ -210,7 +210,7 @@ function normalise(summary: ReportSummary): ReportSummary {
       baseUrls: objects(s.bank.baseUrls).filter((b) => str(b.url)).map((b) => ({ variant: str(b.variant), api: str(b.api), url: str(b.url) })),
     } : undefined,
     timeSplit: s.timeSplit && typeof s.timeSplit === 'object' ? {
-      authorisationsMs: num(s.timeSplit.authorisationsMs), httpMs: num(s.timeSplit.httpMs), judgingMs: num(s.timeSplit.judgingMs),
+      authorisationsMs: num(s.timeSplit.authorisationsMs), httpMs: num(s.timeSplit.httpMs), waitingMs: num(s.timeSplit.waitingMs), judgingMs: num(s.timeSplit.judgingMs),
     } : undefined,
     startedAt: str(s.startedAt),
     durationMs: typeof s.durationMs === 'number' ? s.durationMs : undefined,
@@ -230,7 +230,7 @@ function normalise(summary: ReportSummary): ReportSummary {
           scenario: str(q.scenario), status: str(q.status), omitted: num(q.omitted),
           steps: objects(q.steps).map((t) => ({ text: str(t.text), status: str(t.status), ms: num(t.ms) })),
           items: objects(q.items).slice(-MAX_PICTURE_ITEMS).map((i) => ({
-            kind: str(i.kind), to: str(i.to), method: str(i.method), path: str(i.path), status: num(i.status), error: str(i.error), outcome: str(i.outcome), ms: num(i.ms),
+            kind: str(i.kind), to: str(i.to), method: str(i.method), path: str(i.path), status: num(i.status), error: str(i.error), outcome: str(i.outcome), what: str(i.what), ms: num(i.ms),
             step: typeof i.step === 'number' && Number.isInteger(i.step) ? i.step : undefined,
           })),
         })),
@@ -385,11 +385,12 @@ ${sequencesSection()}
   function timeChart(): string {
     const t = summary.timeSplit;
     if (!t) return '';
-    const parts: Array<[string, string, number]> = [
+    const parts = ([
       ['auth', 'PSU authorisations', t.authorisationsMs ?? 0],
       ['http', 'HTTP answers', t.httpMs ?? 0],
+      ['wait', 'waiting on purpose (expiries)', t.waitingMs ?? 0],
       ['judge', 'judging and the rest', t.judgingMs ?? 0],
-    ];
+    ] as Array<[string, string, number]>).filter(([k, , ms]) => ms > 0 || k !== 'wait');
     const total = parts.reduce((n, [, , ms]) => n + ms, 0);
     if (!total) return '';
     const pct = (ms: number) => Math.round((ms / total) * 1000) / 10;
@@ -430,9 +431,16 @@ ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} mor
     const ms = (n: number | undefined) => (n === undefined ? '' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
     const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
     const arrow = (item: NonNullable<ReportSequence['items']>[number], last: boolean) => {
+      if (item.kind === 'pause') {
+        const top = y;
+        y += 30;
+        return `<g class="pause"><rect x="${X.TPP! - 4}" y="${top + 3}" width="8" height="24"/><text x="${X.TPP! + 12}" y="${top + 19}">${clean(cut(`${item.what ?? 'waits'} · ${ms(item.ms)}`, 100))}</text></g>`;
+      }
       const to = item.kind === 'journey' ? X.PSU! : X[item.to ?? 'AS'] ?? X.AS!;
-      const bad = item.kind === 'journey' ? !/^(authorised|rejected|denied)/.test(item.outcome ?? '') : item.error !== undefined || (item.status ?? 0) >= 400;
-      const cls = `arrow${bad ? ' bad' : ''}${last ? ' failing' : ''}`;
+      // Red: no answer at all, or a journey that broke; an error status is amber (a rule may demand one).
+      const bad = item.kind === 'journey' ? !/^(authorised|rejected|denied)/.test(item.outcome ?? '') : item.error !== undefined;
+      const refused = item.kind === 'http' && (item.status ?? 0) >= 400;
+      const cls = `arrow${bad ? ' bad' : refused ? ' refused' : ''}${last ? ' failing' : ''}`;
       const label = item.kind === 'journey' ? `PSU journey in the browser${item.outcome ? `: ${item.outcome}` : ''}` : `${item.method ?? '?'} ${item.path ?? ''}`;
       const answer = item.kind === 'journey' ? ms(item.ms) : `${item.error ? `no answer (${item.error})` : item.status ?? '?'} · ${ms(item.ms)}`;
       const top = y;
@@ -452,7 +460,8 @@ ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} mor
     steps.forEach((step, index) => {
       const failed = index === failedStep;
       const mark = step.status === 'passed' ? '✓' : failed ? '✗' : '–';
-      rows.push(`<g class="step${failed ? ' step-failed' : ''}"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">${mark} ${clean(cut(step.text ?? '', 110))}${step.ms !== undefined ? ` · ${ms(step.ms)}` : ''}${failed ? ' · failed here' : ''}</text></g>`);
+      const suffix = `${step.ms !== undefined ? ` · ${ms(step.ms)}` : ''}${failed ? ' · failed here' : ''}`;
+      rows.push(`<g class="step${failed ? ' step-failed' : ''}"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">${mark} ${clean(cut(step.text ?? '', 110 - suffix.length))}${escapeHtml(suffix)}</text></g>`);
       y += 24;
       const mine = items.filter((i) => i.step === index);
       mine.forEach((i, n) => rows.push(arrow(i, failed && n === mine.length - 1)));
@@ -656,6 +665,7 @@ td.status a { color: inherit; }
 .split-bar { display: block; max-width: 100%; border-radius: 3px; }
 .seg-auth, .key-auth { fill: #6b4fa0; background: #6b4fa0; }
 .seg-http, .key-http { fill: #1f4e9c; background: #1f4e9c; }
+.seg-wait, .key-wait { fill: #c99a2e; background: #c99a2e; }
 .seg-judge, .key-judge { fill: #9aa4ae; background: #9aa4ae; }
 .split-legend { font-size: 12px; color: var(--muted); }
 .key { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
@@ -677,9 +687,13 @@ svg.seq .arrow .call { fill: var(--ink); }
 svg.seq .arrow .answer { fill: var(--pass); font-weight: 600; }
 svg.seq .bad line { stroke: var(--fail); }
 svg.seq .bad polygon { fill: var(--fail); }
+svg.seq .refused line { stroke: var(--warn); }
+svg.seq .refused polygon, svg.seq .refused .answer { fill: var(--warn); }
 svg.seq .bad .answer, svg.seq .failing .answer { fill: var(--fail); }
 svg.seq .failing line { stroke-width: 2.4; }
 svg.seq .note { fill: var(--muted); }
+svg.seq .pause rect { fill: #c99a2e; }
+svg.seq .pause text { fill: var(--warn); }
 .finding { border: 1px solid var(--line); border-radius: 6px; padding: 14px 16px; margin: 0 0 16px; break-inside: avoid-page; }
 .finding-failure { border-left: 5px solid var(--fail); }
 .finding-warning { border-left: 5px solid var(--warn); }

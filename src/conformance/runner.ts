@@ -85,6 +85,17 @@ export type ConformanceEvent =
     /** The first failure's message, for a failed scenario. */
     message?: string;
   }
+  | {
+    /**
+     * What the run waits for (a PSU journey, the bank's answer, a consent's expiry), as it starts
+     * and ends; `id` pairs the two. Only from a run in one thread (`parallel` 1).
+     */
+    type: 'wait';
+    id: number;
+    state: 'start' | 'end';
+    kind: 'journey' | 'answer' | 'expiry';
+    what: string;
+  }
   | { type: 'done'; result: ConformanceResult };
 
 /** The outcome of one conformance run. */
@@ -385,6 +396,8 @@ class ConformanceRun {
     this.checkAbort();
 
     const recorder = this.recorder();
+    const { waitListeners } = await import('./context.ts');
+    waitListeners().set(parameters.evidenceDir, (note) => this.emit({ type: 'wait', ...note, what: this.redactor.text(note.what) }));
     const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
     void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
     const stop = async () => {
@@ -396,7 +409,11 @@ class ConformanceRun {
       await this.sandbox?.stop().catch(() => undefined);
       this.sandbox = undefined;
     };
-    await this.awaitOrAbort(running, stop);
+    try {
+      await this.awaitOrAbort(running, stop);
+    } finally {
+      waitListeners().delete(parameters.evidenceDir);
+    }
   }
 
   /**

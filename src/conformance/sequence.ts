@@ -18,7 +18,16 @@ const MAX_PATH = 120;
 /** One arrow of the picture: a call to the authorisation server or the bank, or a PSU journey. */
 export type SequenceItem =
   | { kind: 'http'; to: 'AS' | 'bank'; method: string; path: string; status?: number; error?: string; at: string; ms: number; step?: number }
-  | { kind: 'journey'; to: 'PSU'; outcome: string; at: string; ms: number; step?: number };
+  | { kind: 'journey'; to: 'PSU'; outcome: string; at: string; ms: number; step?: number }
+  /** A deliberate wait of the TPP's (a consent's expiry before its probe). */
+  | { kind: 'pause'; to: 'TPP'; what: string; at: string; ms: number; step?: number };
+
+/** A deliberate wait a scenario made, as it recorded it. */
+export interface PauseNote {
+  what: string;
+  startedAt: string;
+  durationMs: number;
+}
 
 /** A scenario's picture, as summary.json carries it. */
 export interface ScenarioSequence {
@@ -42,8 +51,8 @@ export interface SequenceAttachment {
  * the bank's resource base URLs) and the PSU journeys for the consents it touched (an id the
  * exchanges name, in a URL or a creation answer).
  */
-export function sequenceItems(exchanges: readonly Exchange[], journeys: readonly JourneyNote[], bankBases: readonly string[]): SequenceItem[] {
-  const items: SequenceItem[] = [];
+export function sequenceItems(exchanges: readonly Exchange[], journeys: readonly JourneyNote[], bankBases: readonly string[], pauses: readonly PauseNote[] = []): SequenceItem[] {
+  const items: SequenceItem[] = pauses.map((p) => ({ kind: 'pause', to: 'TPP', what: p.what.slice(0, 200), at: p.startedAt, ms: p.durationMs }));
   for (const ex of exchanges) {
     let path = ex.url;
     let origin = '';
@@ -123,20 +132,22 @@ function unionMs(intervals: Array<[number, number]>): number {
  * side by side: inside a PSU journey (authorisations), else waiting on an HTTP answer (HTTP), else
  * the rest (starting up, judging, writing the reports).
  */
-export function timeSplit(items: Iterable<SequenceItem>, durationMs: number): { authorisationsMs: number; httpMs: number; judgingMs: number } {
+export function timeSplit(items: Iterable<SequenceItem>, durationMs: number): { authorisationsMs: number; httpMs: number; waitingMs: number; judgingMs: number } {
   const journeys: Array<[number, number]> = [];
   const http: Array<[number, number]> = [];
+  const pauses: Array<[number, number]> = [];
   const seen = new Set<string>();
   for (const item of items) {
     const key = `${item.kind}|${item.at}|${item.ms}|${item.kind === 'http' ? item.path : ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const a = Date.parse(item.at);
-    (item.kind === 'journey' ? journeys : http).push([a, a + item.ms]);
+    (item.kind === 'journey' ? journeys : item.kind === 'pause' ? pauses : http).push([a, a + item.ms]);
   }
+  // Each instant counted once, in this order: a journey, else an HTTP answer, else a deliberate wait.
   const authorisationsMs = Math.round(unionMs(journeys));
-  // HTTP outside journeys: the union of both, less the journeys.
   const httpMs = Math.max(0, Math.round(unionMs([...journeys, ...http]) - authorisationsMs));
-  const total = Math.max(durationMs, authorisationsMs + httpMs);
-  return { authorisationsMs, httpMs, judgingMs: Math.max(0, Math.round(total - authorisationsMs - httpMs)) };
+  const waitingMs = Math.max(0, Math.round(unionMs([...journeys, ...http, ...pauses]) - authorisationsMs - httpMs));
+  const total = Math.max(durationMs, authorisationsMs + httpMs + waitingMs);
+  return { authorisationsMs, httpMs, waitingMs, judgingMs: Math.max(0, Math.round(total - authorisationsMs - httpMs - waitingMs)) };
 }

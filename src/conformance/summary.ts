@@ -100,6 +100,8 @@ export interface TimeSplit {
   authorisationsMs: number;
   /** Waiting for the bank's or the authorisation server's answers, outside journeys. */
   httpMs: number;
+  /** Waiting on purpose, outside both (a consent's expiry before its probe). */
+  waitingMs: number;
   /** Everything else: starting the bank and browser, judging the answers, writing the reports. */
   judgingMs: number;
 }

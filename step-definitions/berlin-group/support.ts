@@ -141,7 +141,7 @@ export async function sca(world: ConformanceWorld, resource: { id: string; creat
     const p = ctx.profile;
     const started = Date.now();
     const noted = (outcome: string) => ctx.noteJourney({ intentId: resource.id, fn, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outcome });
-    const journey = await ctx.withJourneySlot(() => ctx.browser().journey(href, {
+    const journey = await ctx.withJourneySlot(() => ctx.browserJourney(`the PSU's SCA in the browser (${fn} ${resource.id})`, () => ctx.browser().journey(href, {
       redirectUri: p.auth.redirectUri,
       driver: p.psu.driver,
       username: p.psu.username,
@@ -153,7 +153,7 @@ export async function sca(world: ConformanceWorld, resource: { id: string; creat
       evidenceDir: ctx.params.evidenceDir,
       urlName: 'scaRedirect',
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-    }), 2).then((j) => (noted(o.reject ? 'rejected' : 'authorised'), j), (e: unknown) => {
+    })), 2).then((j) => (noted(o.reject ? 'rejected' : 'authorised'), j), (e: unknown) => {
       noted(`failed: ${ctx.redactor.text(String((e as Error)?.message ?? e)).split('\n')[0]!.slice(0, 200)}`);
       throw e;
     });

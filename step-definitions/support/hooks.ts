@@ -107,8 +107,8 @@ After(async function (this: ConformanceWorld, { result, error }) {
   this.stopRecording?.();
   if (error instanceof NotApplicableError) return;
   // Every scenario that talked to the bank carries its sequence, for the report's picture and time split.
-  if (this.ctx && this.exchanges.length) {
-    const items = sequenceItems(this.exchanges, this.ctx.journeys, bankBasesOf(this.ctx));
+  if (this.ctx && (this.exchanges.length || this.pauses.length)) {
+    const items = sequenceItems(this.exchanges, this.ctx.journeys, bankBasesOf(this.ctx), this.pauses);
     this.attach(JSON.stringify({ items }), SEQUENCE_MEDIA_TYPE);
   }
   // A failed scenario, and one not judged, carry what was exchanged (a blocked precondition's too).
