@@ -474,10 +474,12 @@ ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} mor
 
   function bankUrls(): string {
     const b = summary.bank;
+    // A URL object writes the mask percent-encoded; the reader is shown the mask as it is.
+    const masked = (url: string) => escapeHtml(redactor.url(scrubText(url, localPaths)).replace(/%5BREDACTED%5D/g, '[REDACTED]'));
     if (!b || (!b.issuer && !b.baseUrls?.length)) return 'not recorded (an older summary)';
     const lines = [
-      ...(b.issuer ? [`authorisation server <span class="mono">${escapeHtml(redactor.url(scrubText(b.issuer, localPaths)))}</span>`] : []),
-      ...(b.baseUrls ?? []).map((u) => `${u.variant ? `Variant ${clean(u.variant)}` : ''}${u.api ? ` ${clean(u.api)}` : ''}: <span class="mono">${escapeHtml(redactor.url(scrubText(u.url ?? '', localPaths)))}</span>`),
+      ...(b.issuer ? [`authorisation server <span class="mono">${masked(b.issuer)}</span>`] : []),
+      ...(b.baseUrls ?? []).map((u) => `${u.variant ? `Variant ${clean(u.variant)}` : ''}${u.api ? ` ${clean(u.api)}` : ''}: <span class="mono">${masked(u.url ?? '')}</span>`),
     ];
     return lines.join('<br>');
   }
