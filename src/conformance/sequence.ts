@@ -54,19 +54,20 @@ export interface SequenceAttachment {
 export function sequenceItems(exchanges: readonly Exchange[], journeys: readonly JourneyNote[], bankBases: readonly string[], pauses: readonly PauseNote[] = []): SequenceItem[] {
   const items: SequenceItem[] = pauses.map((p) => ({ kind: 'pause', to: 'TPP', what: p.what.slice(0, 200), at: p.startedAt, ms: p.durationMs }));
   for (const ex of exchanges) {
+    const bank = bankBases.some((base) => ex.url.startsWith(base) && (ex.url.length === base.length || '/?#'.includes(ex.url[base.length]!)));
+    // The path and query (the header of the report gives the base URLs); the host too where the
+    // authorisation server lives apart from the bank's API.
     let path = ex.url;
-    let origin = '';
     try {
       const u = new URL(ex.url);
-      origin = u.origin;
-      path = `${u.pathname}${u.search}`;
+      const apart = !bank && !bankBases.some((b) => b.startsWith(u.origin));
+      path = `${apart ? u.host : ''}${u.pathname}${u.search}`;
     } catch {
       // Not a URL: shown as captured.
     }
-    const bank = bankBases.some((base) => ex.url.startsWith(base) && (ex.url.length === base.length || '/?#'.includes(ex.url[base.length]!)));
     items.push({
       kind: 'http', to: bank ? 'bank' : 'AS', method: ex.method,
-      path: (origin && !bank && !bankBases.some((b) => b.startsWith(origin)) ? `${new URL(origin).host}${path}` : path).slice(0, MAX_PATH),
+      path: path.slice(0, MAX_PATH),
       ...(ex.response ? { status: ex.response.status } : { error: (ex.error?.code ?? 'no response').slice(0, 60) }),
       at: ex.timings.startedAt, ms: ex.timings.durationMs,
     });

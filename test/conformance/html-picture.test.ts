@@ -75,6 +75,7 @@ test('a scenario\'s sequence: calls told apart (AS or bank), its journey found b
   assert.deepEqual(items.map((i) => [i.kind, i.to]), [['http', 'AS'], ['http', 'bank'], ['journey', 'PSU'], ['http', 'bank'], ['pause', 'TPP'], ['http', 'AS']],
     'the other consent\'s journey is not this scenario\'s; a path that only starts like the base is not the bank\'s API');
   assert.equal((items[3] as Extract<SequenceItem, { kind: 'http' }>).path, '/open-banking/v3.1/aisp/accounts?x=1');
+  assert.equal((items[0] as Extract<SequenceItem, { kind: 'http' }>).path, 'as.bank.example/token', 'an authorisation server on a host of its own is named');
   assert.equal((items[5] as Extract<SequenceItem, { kind: 'http' }>).error, 'UND_ERR_SOCKET');
 
   const t0 = Date.parse(at(0));
