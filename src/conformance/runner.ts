@@ -524,7 +524,7 @@ class ConformanceRun {
  * offer left out), with credentials and query tokens masked; one line per variant where every API
  * shares a base URL.
  */
-function bankLocation(profile: Profile, variants: Variant[], dialect: Dialect, redactor: Redactor): BankLocation {
+export function bankLocation(profile: Profile, variants: Variant[], dialect: Dialect, redactor: Redactor): BankLocation {
   const catalogue: Catalogue = CATALOGUES[dialect];
   const baseUrls: BankLocation['baseUrls'] = [];
   for (const variant of variants) {

@@ -111,6 +111,24 @@ test('the report\'s header: the standard judged, the bank\'s URLs with credentia
   assert.doesNotMatch(old, /id="time-split"/, 'no split recorded: no chart');
 });
 
+test('the bank\'s base URLs as a profile configures them: per variant and API, the variant\'s APIs only, credentials and tokens masked by the run\'s redactor', async () => {
+  const { bankLocation } = await import('../../src/conformance/runner.ts');
+  const { Redactor } = await import('../../src/client/redact.ts');
+  const profile = {
+    baseUrl: 'https://api.bank.example/open-banking/v3.1', variantBaseUrls: {},
+    apis: { pis: { baseUrl: 'https://pay.bank.example/ob?api_key=k-77', variantBaseUrls: {} }, cof: { variantBaseUrls: { B: 'https://svc:pw-1@cof-b.bank.example/cbpii' } } },
+    absentApis: [], auth: { issuer: 'https://as.bank.example/?client_secret=cs-9' },
+  } as unknown as import('../../src/profile/types.ts').Profile;
+  const redactor = new Redactor(['k-77']);
+  const where = bankLocation(profile, ['A', 'B'], 'obie', redactor);
+  const text = JSON.stringify(where);
+  for (const secret of ['k-77', 'pw-1', 'cs-9', 'svc:']) assert.ok(!text.includes(secret), `${secret} masked: ${text}`);
+  assert.deepEqual(where.baseUrls.map((b) => `${b.variant} ${b.api}`), ['A ais', 'A cof', 'A pis', 'B ais', 'B cof'], 'variant B has no payment initiation');
+  assert.equal(where.baseUrls[0]!.url, 'https://api.bank.example/open-banking/v3.1');
+  const same = bankLocation({ ...profile, apis: {} } as typeof profile, ['A'], 'obie', redactor);
+  assert.deepEqual(same.baseUrls, [{ variant: 'A', api: 'ais, cof, pis', url: 'https://api.bank.example/open-banking/v3.1' }], 'one line where every API shares the base URL');
+});
+
 /** The longest not-applicable reason the suite can give a rule: every operation's, the variant's and the dialect's, the three longest joined as a rule with mixed scenarios shows them. */
 function longestReasons(summary: ReportSummary): string {
   const reasons = new Set<string>(summary.variants!.flatMap((v) => v.rules!.map((r) => r.reason ?? '')));
