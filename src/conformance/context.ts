@@ -90,6 +90,40 @@ export class Lane {
   }
 }
 
+/** One PSU journey as the run saw it: for the reports' sequence pictures and the run's time split. */
+export interface JourneyNote {
+  /** The consent or payment the PSU was asked to authorise. */
+  intentId: string;
+  fn: Fn;
+  /** When the journey started (ISO) and how long it took, the authorisation server's calls around it included. */
+  startedAt: string;
+  durationMs: number;
+  /** `authorised`, `denied`, `code-after-reject`, or `failed: <why>`. */
+  outcome: string;
+}
+
+/** What the run is waiting for, for progress: a PSU journey, the bank's answer, a consent's expiry before its probe. */
+export interface WaitNote {
+  /** Unique within the run: `end` names the `start` it ends. */
+  id: number;
+  state: 'start' | 'end';
+  kind: 'journey' | 'answer' | 'expiry';
+  /** In words, e.g. `the PSU's journey in the browser (ais consent aac-1)`. */
+  what: string;
+}
+
+const WAITS = Symbol.for('obtpp.waitListeners');
+/**
+ * Who listens to a run's waits, by the run's evidence folder: process-wide for the same reason as
+ * the lent browsers (the runner listens, the step definitions' context tells). A worker thread
+ * finds no listener and tells nobody.
+ */
+export function waitListeners(): Map<string, (note: WaitNote) => void> {
+  const g = globalThis as { [WAITS]?: Map<string, (note: WaitNote) => void> };
+  return (g[WAITS] ??= new Map());
+}
+let waitIds = 0;
+
 /**
  * Everything one worker shares across scenarios: the profile, one browser, the lanes, and a pool
  * of consents that several scenarios may use as they are (shared only where a rule allows it).
@@ -108,6 +142,47 @@ export class RunContext {
   private readonly waiting: Array<{ priority: number; go: () => void }> = [];
   /** Whether a plain PSU journey of this run has come back authorised (the set-up works). */
   private journeyWorked = false;
+  /** The run's PSU journeys, newest last (bounded: the pictures need only the recent ones). */
+  readonly journeys: JourneyNote[] = [];
+
+  /**
+   * Tells the run's listener (progress) what is being waited for; the function returned says it
+   * ended. Cheap when nobody listens.
+   */
+  waitFor(kind: WaitNote['kind'], what: string): () => void {
+    const listener = waitListeners().get(this.params.evidenceDir);
+    if (!listener) return () => undefined;
+    const id = ++waitIds;
+    const tell = (state: WaitNote['state']) => {
+      try {
+        listener({ id, state, kind, what });
+      } catch {
+        // Progress must never break a scenario.
+      }
+    };
+    tell('start');
+    let ended = false;
+    return () => {
+      if (!ended) tell('end');
+      ended = true;
+    };
+  }
+
+  /** A journey driven outside {@link authorise} (a scaRedirect page), told to progress while it runs. */
+  async browserJourney<T>(what: string, journey: () => Promise<T>): Promise<T> {
+    const waited = this.waitFor('journey', what);
+    try {
+      return await journey();
+    } finally {
+      waited();
+    }
+  }
+
+  /** Notes a PSU journey that ran (also one driven outside {@link authorise}, like a scaRedirect page). */
+  noteJourney(note: JourneyNote): void {
+    this.journeys.push(note);
+    if (this.journeys.length > 2000) this.journeys.splice(0, this.journeys.length - 2000);
+  }
 
   /** The set-up error that stopped this run, once one is found: later scenarios are not run. */
   get setupProblem(): SetupError | undefined {
@@ -179,6 +254,9 @@ export class RunContext {
     if (!options.slotHeld) await this.acquire(options.priority ?? 2);
     // A plain approval (not a probe with a deliberately broken request, not a rejection).
     const plain = !options.request && !options.reject;
+    const started = Date.now();
+    const waited = this.waitFor('journey', `the PSU's journey in the browser (${fn} consent ${intentId})`);
+    const note = (outcome: string) => this.noteJourney({ intentId, fn, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outcome });
     try {
       const result = await authorise(
         { auth: await lane.auth(), browser: this.browser(), profile: this.profile },
@@ -188,8 +266,10 @@ export class RunContext {
         { ...options, accounts: options.accounts ?? { pick: 'all' }, evidenceDir: this.params.evidenceDir },
       );
       if (plain && result.outcome === 'authorised') this.journeyWorked = true;
+      note(result.outcome);
       return result;
     } catch (error) {
+      note(`failed: ${this.redactor.text(String((error as Error)?.message ?? error)).split('\n')[0]!.slice(0, 200)}`);
       // Until one journey has worked, a failure the profile causes (a wrong password, a page step
       // that never matches) is a set-up error of the run, not the bank's failure.
       if (plain && !this.journeyWorked) {
@@ -198,6 +278,7 @@ export class RunContext {
       }
       throw error;
     } finally {
+      waited();
       if (!options.slotHeld) this.release();
     }
   }

@@ -39,14 +39,28 @@ export interface ReportRule {
   reason?: string;
   /** The rule's verdict in words (`pass (3 of 5 scenarios; 2 not applicable: …)`); see summary.ts. */
   verdict?: string;
+  /** Each scenario's exchanges and journeys (summary.json's `sequences`), for its picture. */
+  sequences?: ReportSequence[];
   /** Scenarios by outcome (summary.json's `counts`). */
   counts?: { passed?: number; failed?: number; notApplicable?: number; notJudged?: number };
+}
+
+/** A scenario's sequence as summary.json carries it (src/conformance/sequence.ts); any field may be missing. */
+export interface ReportSequence {
+  scenario?: string;
+  status?: string;
+  steps?: Array<{ text?: string; status?: string; ms?: number }>;
+  items?: Array<{ kind?: string; to?: string; method?: string; path?: string; status?: number; error?: string; outcome?: string; what?: string; ms?: number; step?: number }>;
+  omitted?: number;
 }
 
 /** The part of summary.json the report reads (see src/conformance/summary.ts). */
 export interface ReportSummary {
   tool?: { name?: string; version?: string };
   profile?: string;
+  standard?: ReportStandard;
+  bank?: ReportBank;
+  timeSplit?: { authorisationsMs?: number; httpMs?: number; waitingMs?: number; judgingMs?: number };
   startedAt?: string;
   durationMs?: number;
   verdict?: string;
@@ -57,6 +71,10 @@ export interface ReportSummary {
     warnings?: number;
   };
 }
+
+/** Which standard and version was judged, and where the bank was reached (summary.json's `standard`, `bank`). */
+export interface ReportStandard { dialect?: string; name?: string; version?: string }
+export interface ReportBank { issuer?: string; baseUrls?: Array<{ variant?: string; api?: string; url?: string }> }
 
 export interface HtmlReportOptions {
   /**
@@ -156,6 +174,10 @@ function formatDuration(ms: number | undefined): string {
 }
 
 const MAX_BODY = 20_000;
+/** Bounds on the pictures, whatever summary.json holds: arrows per scenario, steps per scenario, pictures in section 5. */
+const MAX_PICTURE_ITEMS = 30;
+const MAX_PICTURE_STEPS = 16;
+const MAX_PICTURES = 150;
 
 interface Located {
   rule: ReportRule;
@@ -165,6 +187,7 @@ interface Located {
 }
 
 const objects = (x: unknown): any[] => (Array.isArray(x) ? x.filter((e) => e !== null && typeof e === 'object') : []);
+const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : undefined);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : undefined);
 
 function normaliseFinding(f: any): ReportFinding {
@@ -181,6 +204,14 @@ function normalise(summary: ReportSummary): ReportSummary {
   return {
     tool: { name: str(s.tool?.name), version: str(s.tool?.version) },
     profile: str(s.profile),
+    standard: s.standard && typeof s.standard === 'object' ? { dialect: str(s.standard.dialect), name: str(s.standard.name), version: str(s.standard.version) } : undefined,
+    bank: s.bank && typeof s.bank === 'object' ? {
+      issuer: str(s.bank.issuer),
+      baseUrls: objects(s.bank.baseUrls).filter((b) => str(b.url)).map((b) => ({ variant: str(b.variant), api: str(b.api), url: str(b.url) })),
+    } : undefined,
+    timeSplit: s.timeSplit && typeof s.timeSplit === 'object' ? {
+      authorisationsMs: num(s.timeSplit.authorisationsMs), httpMs: num(s.timeSplit.httpMs), waitingMs: num(s.timeSplit.waitingMs), judgingMs: num(s.timeSplit.judgingMs),
+    } : undefined,
     startedAt: str(s.startedAt),
     durationMs: typeof s.durationMs === 'number' ? s.durationMs : undefined,
     verdict: str(s.verdict),
@@ -195,6 +226,14 @@ function normalise(summary: ReportSummary): ReportSummary {
         reason: str(r.reason),
         verdict: str(r.verdict),
         counts: r.counts && typeof r.counts === 'object' ? r.counts : undefined,
+        sequences: objects(r.sequences).map((q) => ({
+          scenario: str(q.scenario), status: str(q.status), omitted: num(q.omitted),
+          steps: objects(q.steps).map((t) => ({ text: str(t.text), status: str(t.status), ms: num(t.ms) })),
+          items: objects(q.items).slice(-MAX_PICTURE_ITEMS).map((i) => ({
+            kind: str(i.kind), to: str(i.to), method: str(i.method), path: str(i.path), status: num(i.status), error: str(i.error), outcome: str(i.outcome), what: str(i.what), ms: num(i.ms),
+            step: typeof i.step === 'number' && Number.isInteger(i.step) ? i.step : undefined,
+          })),
+        })),
       })),
     })),
     totals: s.totals && typeof s.totals === 'object' ? {
@@ -287,6 +326,11 @@ export function renderHtmlReport(input: ReportSummary, options: HtmlReportOption
     <div><dt>Variants</dt><dd>${variants.length ? variants.map((v) => `Variant ${clean(v.variant)}`).join(', ') : 'none'}</dd></div>
     <div><dt>Tool</dt><dd>${escapeHtml(tool)}</dd></div>
   </dl>
+  <dl class="meta meta-wide">
+    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === 'obie' ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
+    <div><dt>Bank as configured</dt><dd id="bank-urls">${bankUrls()}</dd></div>
+  </dl>
+  ${timeChart()}
   <p class="totals">Rule results (per variant): <b>${count('passed')}</b> passed · <b>${count('failed')}</b> failed · <b>${count('not-judged')}</b> not judged · <b>${count('not-applicable')}</b> not applicable · <b>${count('skipped')}</b> skipped${warningCount ? ` · <b>${warningCount}</b> warning${warningCount === 1 ? '' : 's'}` : ''}${sc ? `<br>Scenarios: <b>${sc.passed ?? 0}</b> passed · <b>${sc.failed ?? 0}</b> failed${sc.notJudged !== undefined ? ` · <b>${sc.notJudged}</b> not judged` : ''} · <b>${sc.notApplicable ?? 0}</b> not applicable · <b>${sc.skipped ?? 0}</b> not selected` : ''}</p>
 </header>
 `);
@@ -325,6 +369,10 @@ ${warnings.length ? warnings.map((f) => finding(f, 'warning')).join('\n') : '<p 
 <h2>4. Not judged${notJudged.length ? ` (${notJudged.length})` : ''}</h2>
 ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') : '<p class="empty">Every selected rule was judged.</p>'}
 </section>
+<section id="sequences">
+<h2>5. Scenario sequences</h2>
+${sequencesSection()}
+</section>
 <footer>
   <p>Generated ${escapeHtml(formatDate((options.generatedAt ?? new Date()).toISOString()))} by ${escapeHtml(tool)}. Exchanges are shown as captured, with credentials and tokens redacted; the machine-readable results are in summary.json, junit.xml and messages.ndjson beside this file.</p>
 </footer>
@@ -333,6 +381,108 @@ ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') :
 </html>
 `);
   return parts.join('');
+
+  function timeChart(): string {
+    const t = summary.timeSplit;
+    if (!t) return '';
+    const parts = ([
+      ['auth', 'PSU authorisations', t.authorisationsMs ?? 0],
+      ['http', 'HTTP answers', t.httpMs ?? 0],
+      ['wait', 'waiting on purpose (expiries)', t.waitingMs ?? 0],
+      ['judge', 'judging and the rest', t.judgingMs ?? 0],
+    ] as Array<[string, string, number]>).filter(([k, , ms]) => ms > 0 || k !== 'wait');
+    const total = parts.reduce((n, [, , ms]) => n + ms, 0);
+    if (!total) return '';
+    const pct = (ms: number) => Math.round((ms / total) * 1000) / 10;
+    return `<div class="time-split" id="time-split"><div class="label">Where the run's time went</div>
+<svg class="split-bar" viewBox="0 0 400 14" width="400" height="14" role="img" aria-label="time split"><title>${parts.map(([, name, ms]) => `${name}: ${formatDuration(ms)}`).join(', ')}</title>${(() => {
+      let x = 0;
+      return parts.map(([k, , ms]) => {
+        const w = (ms / total) * 400;
+        const r = `<rect class="seg-${k}" x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="14"/>`;
+        x += w;
+        return r;
+      }).join('');
+    })()}</svg>
+<span class="split-legend">${parts.map(([k, name, ms]) => `<span class="key key-${k}"></span>${escapeHtml(name)} ${escapeHtml(formatDuration(ms))} (${pct(ms)} %)`).join(' · ')}</span></div>`;
+  }
+
+  function sequencesSection(): string {
+    const all: Array<{ rule: ReportRule; variant: string; seq: ReportSequence }> = [];
+    for (const row of ordered) for (const v of variants) for (const seq of row.cells.get(v.variant)?.sequences ?? []) all.push({ rule: row.cells.get(v.variant)!, variant: v.variant, seq });
+    if (!all.length) return '<p class="empty">No scenario recorded its exchanges.</p>';
+    // The failed ones first, open; the others folded. The count is bounded, whatever summary.json holds.
+    const rank = (x: string | undefined) => (x === 'failed' ? 0 : x === 'not-judged' ? 1 : 2);
+    const shown = [...all].sort((a, b) => rank(a.seq.status) - rank(b.seq.status)).slice(0, MAX_PICTURES);
+    return `<p class="legend">Each scenario's calls in time order, under the step that made them: the authorisation server's and the bank's answers with their status and time, the PSU's journeys in the browser, and the step that failed marked ✗.</p>
+${shown.map(({ rule, variant, seq }) => `<details class="sequence seq-${escapeHtml(seq.status ?? 'unknown')}"${seq.status === 'failed' ? ' open' : ''}><summary><b>${clean(rule.id)}</b> · Variant ${clean(variant)} · ${clean(seq.scenario ?? '')} <span class="sub">${escapeHtml(STATUS_LABEL[seq.status ?? ''] ?? seq.status ?? '')}</span></summary>${sequenceSvg(seq)}</details>`).join('\n')}
+${all.length > shown.length ? `<p class="empty">${all.length - shown.length} more scenario pictures are in summary.json (not shown, to keep this page small).</p>` : ''}`;
+  }
+
+  /** A scenario as a sequence picture: four lifelines, one band per step, one arrow per call or journey. */
+  function sequenceSvg(seq: ReportSequence): string {
+    const W = 780;
+    const X = { TPP: 70, AS: 270, PSU: 470, bank: 670 } as Record<string, number>;
+    const steps = (seq.steps ?? []).slice(0, MAX_PICTURE_STEPS);
+    const items = (seq.items ?? []).slice(-MAX_PICTURE_ITEMS);
+    const failedStep = steps.findIndex((t) => t.status === 'failed');
+    const rows: string[] = [];
+    let y = 40;
+    const ms = (n: number | undefined) => (n === undefined ? '' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
+    const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+    const arrow = (item: NonNullable<ReportSequence['items']>[number], last: boolean) => {
+      if (item.kind === 'pause') {
+        const top = y;
+        y += 30;
+        return `<g class="pause"><rect x="${X.TPP! - 4}" y="${top + 3}" width="8" height="24"/><text x="${X.TPP! + 12}" y="${top + 19}">${clean(cut(`${item.what ?? 'waits'} · ${ms(item.ms)}`, 100))}</text></g>`;
+      }
+      const to = item.kind === 'journey' ? X.PSU! : X[item.to ?? 'AS'] ?? X.AS!;
+      // Red: no answer at all, or a journey that broke; an error status is amber (a rule may demand one).
+      const bad = item.kind === 'journey' ? !/^(authorised|rejected|denied)/.test(item.outcome ?? '') : item.error !== undefined;
+      const refused = item.kind === 'http' && (item.status ?? 0) >= 400;
+      const cls = `arrow${bad ? ' bad' : refused ? ' refused' : ''}${last ? ' failing' : ''}`;
+      const label = item.kind === 'journey' ? `PSU journey in the browser${item.outcome ? `: ${item.outcome}` : ''}` : `${item.method ?? '?'} ${item.path ?? ''}`;
+      const answer = item.kind === 'journey' ? ms(item.ms) : `${item.error ? `no answer (${item.error})` : item.status ?? '?'} · ${ms(item.ms)}`;
+      const top = y;
+      y += 34;
+      return `<g class="${cls}"><text class="call" x="${X.TPP! + 6}" y="${top + 11}">${clean(cut(label, 100))}</text>`
+        + `<line x1="${X.TPP}" y1="${top + 17}" x2="${to - 6}" y2="${top + 17}"/><polygon points="${to},${top + 17} ${to - 7},${top + 13} ${to - 7},${top + 21}"/>`
+        + `<line class="back" x1="${to}" y1="${top + 25}" x2="${X.TPP! + 6}" y2="${top + 25}"/>`
+        + `<text class="answer" x="${to + 6}" y="${top + 29}">${last ? '✗ ' : ''}${clean(cut(answer, 16))}</text></g>`;
+    };
+    const before = items.filter((i) => i.step === undefined || i.step >= steps.length);
+    if (seq.omitted) rows.push(`<text class="note" x="10" y="${(y += 16) - 4}">${seq.omitted} earlier call${seq.omitted === 1 ? '' : 's'} not shown</text>`);
+    if (before.length) {
+      rows.push(`<g class="step"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">set-up shared with other scenarios, made before this one started</text></g>`);
+      y += 24;
+      for (const i of before) rows.push(arrow(i, false));
+    }
+    steps.forEach((step, index) => {
+      const failed = index === failedStep;
+      const mark = step.status === 'passed' ? '✓' : failed ? '✗' : '–';
+      const suffix = `${step.ms !== undefined ? ` · ${ms(step.ms)}` : ''}${failed ? ' · failed here' : ''}`;
+      rows.push(`<g class="step${failed ? ' step-failed' : ''}"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">${mark} ${clean(cut(step.text ?? '', 110 - suffix.length))}${escapeHtml(suffix)}</text></g>`);
+      y += 24;
+      const mine = items.filter((i) => i.step === index);
+      mine.forEach((i, n) => rows.push(arrow(i, failed && n === mine.length - 1)));
+    });
+    const height = y + 8;
+    const heads = Object.entries({ TPP: 'TPP (obtpp)', AS: 'authorisation server', PSU: 'PSU browser', bank: 'bank (resource API)' })
+      .map(([k, name]) => `<g class="head"><rect x="${X[k]! - 70}" y="4" width="140" height="22" rx="3"/><text x="${X[k]}" y="19" text-anchor="middle">${name}</text><line class="life" x1="${X[k]}" y1="26" x2="${X[k]}" y2="${height - 4}"/></g>`).join('');
+    return `<svg class="seq" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="sequence of ${clean(seq.scenario ?? 'the scenario')}"><title>${clean(seq.scenario ?? 'scenario')}: ${items.length} calls and journeys</title>${heads}${rows.join('')}</svg>`;
+  }
+
+  function bankUrls(): string {
+    const b = summary.bank;
+    // A URL object writes the mask percent-encoded; the reader is shown the mask as it is.
+    const masked = (url: string) => escapeHtml(redactor.url(scrubText(url, localPaths)).replace(/%5BREDACTED%5D/g, '[REDACTED]'));
+    if (!b || (!b.issuer && !b.baseUrls?.length)) return 'not recorded (an older summary)';
+    const lines = [
+      ...(b.issuer ? [`authorisation server <span class="mono">${masked(b.issuer)}</span>`] : []),
+      ...(b.baseUrls ?? []).map((u) => `${u.variant ? `Variant ${clean(u.variant)}` : ''}${u.api ? ` ${clean(u.api)}` : ''}: <span class="mono">${masked(u.url ?? '')}</span>`),
+    ];
+    return lines.join('<br>');
+  }
 
   function cell(rule: ReportRule | undefined, variant: string): string {
     if (!rule) return '<td class="status status-none">—</td>';
@@ -370,11 +520,14 @@ ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') :
     if (f.blockedBy) rows.push(`<div><dt>Blocked by</dt><dd><a href="#${anchor('rule', f.blockedBy)}">${clean(f.blockedBy)}</a></dd></div>`);
     if (ids.length) rows.push(`<div><dt>x-fapi-interaction-id</dt><dd class="mono">${[...new Set(ids)].map(clean).join('<br>')}</dd></div>`);
     const message = f.message ? scrubText(f.message, localPaths).trim() : '';
+    const seq = f.scenario ? rule.sequences?.find((q) => q.scenario === f.scenario) : undefined;
+    const picture = seq ? sequenceSvg(seq) : '';
     return `<article class="finding finding-${kind}" id="${anchor(kind, rule.id, variant, String(index))}">
 <h3><span class="tag tag-${kind}">${heading}</span> ${clean(rule.id)}${rule.title ? ` — ${clean(rule.title)}` : ''} <span class="sub">Variant ${clean(variant)}${level ? ` · ${clean(level)}` : ''}</span></h3>
 ${rows.length ? `<dl class="facts">${rows.join('')}</dl>` : ''}
 ${message ? `<div class="message"><div class="label">${kind === 'not-judged' ? 'Cause' : kind === 'warning' ? 'Finding' : 'Expected vs got'}</div><pre>${escapeHtml(redactor.text(message))}</pre></div>` : kind === 'not-judged' ? '<div class="message"><div class="label">Cause</div><p>No cause was recorded.</p></div>' : ''}
 ${Array.isArray(f.problems) && f.problems.length ? `<div class="problems"><div class="label">Validation problems (${f.problems.length})</div><ol>${f.problems.map((p) => `<li>${clean(p)}</li>`).join('')}</ol></div>` : ''}
+${picture ? `<div class="sequence-of"><div class="label">Sequence (TPP → authorisation server → PSU's browser → bank)</div>${picture}</div>` : ''}
 ${exchanges.length ? `<div class="exchanges"><div class="label">Exchanges (${exchanges.length}, oldest first, redacted)</div>${exchanges.map((x, i) => exchange(x, i + 1)).join('\n')}</div>` : ''}
 ${typeof f.evidence === 'string' && f.evidence.trim() ? `<div class="message"><div class="label">Evidence</div><pre>${clean(f.evidence.slice(0, MAX_BODY))}</pre></div>` : ''}
 ${typeof ev?.url === 'string' ? `<div class="facts-line">Page: <span class="mono">${escapeHtml(redactor.url(scrubText(ev.url, localPaths)))}</span></div>` : ''}
@@ -488,6 +641,8 @@ a { color: #1f4e9c; }
 dl.meta { display: grid; grid-template-columns: repeat(4, auto); gap: 6px 28px; margin: 0 0 10px; justify-content: start; }
 dl.meta dt, dl.facts dt { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
 dl.meta dd, dl.facts dd { margin: 0; }
+dl.meta-wide { grid-template-columns: 1fr; }
+dl.meta-wide dd { overflow-wrap: anywhere; }
 .totals { margin: 0; color: var(--muted); }
 .totals b { color: var(--ink); }
 table { border-collapse: collapse; width: 100%; }
@@ -504,9 +659,43 @@ td.status a { color: inherit; }
 .status-failed { color: var(--fail); font-weight: 700; background: var(--fail-bg); }
 .status-not-judged { color: var(--nj); background: var(--nj-bg); }
 .status-not-applicable, .status-skipped, .status-none { color: #8a939c; }
-.status .why { display: block; font-size: 0.8em; font-weight: normal; max-width: 22em; }
+.status .why { display: block; font-size: 0.8em; font-weight: normal; max-width: 22em; white-space: normal; overflow-wrap: anywhere; text-align: left; }
 .warn-count { display: block; font-size: 11px; color: var(--warn); font-weight: 400; }
 .legend, .empty { color: var(--muted); font-size: 12.5px; }
+.time-split { margin: 4px 0 10px; }
+.time-split .label { margin-top: 0; }
+.split-bar { display: block; max-width: 100%; border-radius: 3px; }
+.seg-auth, .key-auth { fill: #6b4fa0; background: #6b4fa0; }
+.seg-http, .key-http { fill: #1f4e9c; background: #1f4e9c; }
+.seg-wait, .key-wait { fill: #c99a2e; background: #c99a2e; }
+.seg-judge, .key-judge { fill: #9aa4ae; background: #9aa4ae; }
+.split-legend { font-size: 12px; color: var(--muted); }
+.key { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
+details.sequence { border: 1px solid var(--line); border-radius: 4px; margin: 6px 0; padding: 4px 10px; }
+details.sequence summary { cursor: pointer; }
+details.seq-failed { border-left: 4px solid var(--fail); }
+svg.seq { display: block; max-width: 100%; height: auto; margin: 6px 0; font: 11px ui-monospace, Menlo, Consolas, monospace; }
+svg.seq .head rect { fill: var(--soft); stroke: var(--line); }
+svg.seq .head text { font-weight: 600; fill: var(--ink); }
+svg.seq .life { stroke: #b8c0c8; stroke-dasharray: 3 3; }
+svg.seq .step rect { fill: #eef1f4; stroke: none; }
+svg.seq .step text { fill: var(--ink); }
+svg.seq .step-failed rect { fill: var(--fail-bg); stroke: var(--fail); }
+svg.seq .step-failed text { fill: var(--fail); font-weight: 700; }
+svg.seq .arrow line { stroke: var(--pass); stroke-width: 1.4; }
+svg.seq .arrow polygon { fill: var(--pass); }
+svg.seq .arrow line.back { stroke-dasharray: 4 3; stroke-width: 1; }
+svg.seq .arrow .call { fill: var(--ink); }
+svg.seq .arrow .answer { fill: var(--pass); font-weight: 600; }
+svg.seq .bad line { stroke: var(--fail); }
+svg.seq .bad polygon { fill: var(--fail); }
+svg.seq .refused line { stroke: var(--warn); }
+svg.seq .refused polygon, svg.seq .refused .answer { fill: var(--warn); }
+svg.seq .bad .answer, svg.seq .failing .answer { fill: var(--fail); }
+svg.seq .failing line { stroke-width: 2.4; }
+svg.seq .note { fill: var(--muted); }
+svg.seq .pause rect { fill: #c99a2e; }
+svg.seq .pause text { fill: var(--warn); }
 .finding { border: 1px solid var(--line); border-radius: 6px; padding: 14px 16px; margin: 0 0 16px; break-inside: avoid-page; }
 .finding-failure { border-left: 5px solid var(--fail); }
 .finding-warning { border-left: 5px solid var(--warn); }

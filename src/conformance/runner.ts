@@ -8,10 +8,11 @@ import { STANDARDS, type Profile, type Standard, type Variant } from '../profile
 
 /** The standards a run can judge: each scenario belongs to one (a feature tagged `@dialect-berlin-group`, else obie). */
 export type Dialect = 'obie' | 'berlin-group';
-import { loadProfile } from '../profile/load.ts';
+import { loadProfile, baseUrlFor } from '../profile/load.ts';
+import { CATALOGUES, type Catalogue } from '../dialects/catalogue.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
 import { lockReportDir } from './report-lock.ts';
-import { FOREIGN_RULE_REASON, SummaryBuilder, type InternalError, type Summary } from './summary.ts';
+import { FOREIGN_RULE_REASON, judgedStandard, SummaryBuilder, type BankLocation, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
 import { summaryMarkdown } from './ci-report.ts';
@@ -90,6 +91,17 @@ export type ConformanceEvent =
     status: string;
     /** The first failure's message, for a failed scenario. */
     message?: string;
+  }
+  | {
+    /**
+     * What the run waits for (a PSU journey, the bank's answer, a consent's expiry), as it starts
+     * and ends; `id` pairs the two. Only from a run in one thread (`parallel` 1).
+     */
+    type: 'wait';
+    id: number;
+    state: 'start' | 'end';
+    kind: 'journey' | 'answer' | 'expiry';
+    what: string;
   }
   | { type: 'done'; result: ConformanceResult };
 
@@ -409,6 +421,8 @@ class ConformanceRun {
     this.checkAbort();
 
     const recorder = this.recorder();
+    const { waitListeners } = await import('./context.ts');
+    waitListeners().set(parameters.evidenceDir, (note) => this.emit({ type: 'wait', ...note, what: this.redactor.text(note.what) }));
     const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
     void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
     const stop = async () => {
@@ -420,7 +434,11 @@ class ConformanceRun {
       await this.sandbox?.stop().catch(() => undefined);
       this.sandbox = undefined;
     };
-    await this.awaitOrAbort(running, stop);
+    try {
+      await this.awaitOrAbort(running, stop);
+    } finally {
+      waitListeners().delete(parameters.evidenceDir);
+    }
   }
 
   /**
@@ -522,12 +540,34 @@ class ConformanceRun {
   /** summary.json and report.html written, redacted; then the after-report hook (signing). */
   private async finish(summary: Summary, extra: { notRun?: number } = {}): Promise<Summary> {
     for (const s of this.bankProfile?.secrets ?? []) this.redactor.add(s);
+    // What was judged, and where: the standard of the profile's dialect and the bank's URLs as configured.
+    summary.standard ??= judgedStandard(this.plan.dialect, this.plan.standard);
+    if (this.bankProfile) summary.bank ??= bankLocation(this.bankProfile, this.plan.variants, this.plan.dialect, this.redactor);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
     await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), extra);
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
   }
+}
+
+/**
+ * The bank's base URL for each variant and API the standard has there (an API the profile does not
+ * offer left out), with credentials and query tokens masked; one line per variant where every API
+ * shares a base URL.
+ */
+export function bankLocation(profile: Profile, variants: Variant[], dialect: Dialect, redactor: Redactor): BankLocation {
+  const catalogue: Catalogue = CATALOGUES[dialect];
+  const baseUrls: BankLocation['baseUrls'] = [];
+  for (const variant of variants) {
+    const apis = [...new Set(Object.values(catalogue).filter((op) => op.variants.includes(variant)).map((op) => op.api))]
+      .filter((fn) => !profile.absentApis?.includes(fn));
+    const urls = apis.map((api) => ({ variant, api: api as string, url: redactor.url(baseUrlFor(profile, variant, api)) }));
+    if (urls.length > 1 && urls.every((u) => u.url === urls[0]!.url)) baseUrls.push({ variant, api: apis.join(', '), url: urls[0]!.url });
+    else baseUrls.push(...urls);
+  }
+  const issuer = profile.auth.issuer ?? profile.auth.discoveryUrl;
+  return { ...(issuer ? { issuer: redactor.url(issuer) } : {}), baseUrls };
 }
 
 /** Rewrites a report file through the redactor (a missing file is left missing). */

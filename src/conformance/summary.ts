@@ -1,5 +1,6 @@
 import type { Variant } from '../profile/types.ts';
 import { ruleIdOf } from './rule-id.ts';
+import { SEQUENCE_MEDIA_TYPE, placeSequence, timeSplit, type ScenarioSequence, type SequenceItem } from './sequence.ts';
 
 /**
  * A rule's verdict in one variant. `not-judged`: no scenario failed, but at least one applicable
@@ -68,11 +69,62 @@ export interface RuleResult {
   notApplicable?: NotApplicableScenario[];
   /** Why a `not-applicable` rule does not apply: the variant has no such rule, or what the bank does not offer. */
   reason?: string;
+  /** Each scenario that talked to the bank, as a sequence of its exchanges and journeys (the report's pictures). */
+  sequences?: ScenarioSequence[];
+}
+
+/** The standard a run judged, in words: the profile's dialect, and the version its schemas are written from. */
+export interface JudgedStandard {
+  dialect: string;
+  name: string;
+  version: string;
+}
+
+/** The standards a run can judge, by dialect (the spec's two variants differ only in the endpoints listed). */
+export const JUDGED_STANDARDS: Record<string, JudgedStandard> = {
+  obie: { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.x, in the spec\'s layout (official schemas of v3.1.11)' },
+  'berlin-group': { dialect: 'berlin-group', name: 'Berlin Group NextGenPSD2 XS2A', version: '1.3.x (official schemas of 1.3.12)' },
+};
+
+/** Published standards at their official paths (a profile's `standard`), in words. */
+const LAYOUT_STANDARDS: Record<string, JudgedStandard> = {
+  'uk-3.1': { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.11, at its official paths (standard: uk-3.1)' },
+};
+
+/** The standard a run judged: the profile's published standard where it names one, else its dialect's. */
+export function judgedStandard(dialect: string, standard?: string): JudgedStandard | undefined {
+  return (standard ? LAYOUT_STANDARDS[standard] : undefined) ?? JUDGED_STANDARDS[dialect];
+}
+
+/** Where the bank was reached, as the profile configured it (credentials and query tokens masked). */
+export interface BankLocation {
+  /** The authorisation server's issuer. */
+  issuer?: string;
+  /** The resource base URL of each variant and API the run used. */
+  baseUrls: Array<{ variant: Variant; api: string; url: string }>;
+}
+
+/** How the run's wall time was spent (see timeSplit in summary.ts): each millisecond counted once. */
+export interface TimeSplit {
+  /** Inside a PSU journey (the browser and the authorisation server around it). */
+  authorisationsMs: number;
+  /** Waiting for the bank's or the authorisation server's answers, outside journeys. */
+  httpMs: number;
+  /** Waiting on purpose, outside both (a consent's expiry before its probe). */
+  waitingMs: number;
+  /** Everything else: starting the bank and browser, judging the answers, writing the reports. */
+  judgingMs: number;
 }
 
 export interface Summary {
   tool: { name: string; version: string };
   profile: string;
+  /** Which standard and version was judged (absent in older summaries). */
+  standard?: JudgedStandard;
+  /** The bank's base URLs as configured, masked (absent in older summaries). */
+  bank?: BankLocation;
+  /** The run's wall time split by what it waited for (absent in older summaries). */
+  timeSplit?: TimeSplit;
   startedAt: string;
   durationMs: number;
   /** `incomplete`: no rule failed, but some rule could not be judged. */
@@ -92,6 +144,7 @@ const PROBLEMS = 'application/vnd.obtpp.problems+json';
 const WARNING = 'application/vnd.obtpp.warning+json';
 
 interface PickleRun {
+  sequence?: ScenarioSequence;
   pickleId: string;
   name: string;
   status: ScenarioStatus;
@@ -113,6 +166,9 @@ interface CaseState {
   firstSkippedStep?: string;
   /** obtpp's own code threw (a TypeError, a ReferenceError…): no finding about the bank, and the run exits 3. */
   crash?: InternalError;
+  /** Each test step's times and outcome, by test step id. */
+  steps: Map<string, { startedMs?: number; finishedMs?: number; status?: string }>;
+  sequence?: SequenceItem[];
 }
 
 /** A step in which obtpp itself failed: a bug of obtpp, never a verdict on the bank. */
@@ -153,7 +209,10 @@ export class SummaryBuilder {
     else if (envelope.testCase) this.testCases.set(envelope.testCase.id, envelope.testCase);
     else if (envelope.testCaseStarted) {
       this.started.set(envelope.testCaseStarted.id, { testCaseId: envelope.testCaseStarted.testCaseId, at: seconds(envelope.testCaseStarted.timestamp) });
-      this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED', warnings: [] });
+      this.results.set(envelope.testCaseStarted.id, { worst: 'PASSED', warnings: [], steps: new Map() });
+    } else if (envelope.testStepStarted) {
+      const started = envelope.testStepStarted;
+      this.results.get(started.testCaseStartedId)?.steps.set(started.testStepId, { startedMs: millis(started.timestamp) });
     } else if (envelope.testStepFinished) this.stepFinished(envelope.testStepFinished);
     else if (envelope.attachment) this.attachment(envelope.attachment);
     else if (envelope.testCaseFinished) {
@@ -178,6 +237,8 @@ export class SummaryBuilder {
     const r = this.results.get(f.testCaseStartedId);
     if (!r) return;
     const status: string = f.testStepResult.status;
+    const times = r.steps.get(f.testStepId) ?? {};
+    r.steps.set(f.testStepId, { ...times, finishedMs: millis(f.timestamp), status });
     const rank = (s: string) => ['PASSED', 'SKIPPED', 'PENDING', 'UNKNOWN', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'].indexOf(s);
     if (rank(status) > rank(r.worst)) r.worst = status;
     const step = this.stepOf(f.testCaseStartedId, f.testStepId);
@@ -206,6 +267,10 @@ export class SummaryBuilder {
     if (!r) return;
     if (a.mediaType === NOT_APPLICABLE) r.notApplicable = String(a.body || 'not applicable');
     else if (a.mediaType === EVIDENCE) r.evidence = parse(a.body);
+    else if (a.mediaType === SEQUENCE_MEDIA_TYPE) {
+      const items = (parse(a.body) as { items?: unknown })?.items;
+      if (Array.isArray(items)) r.sequence = items.filter((i): i is SequenceItem => !!i && typeof i === 'object' && typeof i.at === 'string' && typeof i.ms === 'number');
+    }
     else if (a.mediaType === NOT_JUDGED) {
       const cause = parse(a.body) as { message?: string; blockedBy?: string } | string;
       r.notJudged = typeof cause === 'string'
@@ -260,6 +325,7 @@ export class SummaryBuilder {
    */
   build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string; standard?: string }): Summary {
     const runs: Array<PickleRun & { tags: string[] }> = [];
+    const allItems: SequenceItem[] = [];
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)!.testCaseId);
       const pickle = this.pickles.get(testCase.pickleId);
@@ -273,7 +339,9 @@ export class SummaryBuilder {
             ...(r.evidence ? { evidence: r.evidence } : {}),
           }
         : undefined;
-      runs.push({ pickleId: pickle.id, name: pickle.name, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
+      const sequence = r.sequence ? this.sequenceOf(testCase, pickle, r, status) : undefined;
+      if (r.sequence) allItems.push(...r.sequence);
+      runs.push({ sequence, pickleId: pickle.id, name: pickle.name, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
@@ -304,6 +372,7 @@ export class SummaryBuilder {
           notJudged: mine.filter((x) => x.status === 'not-judged' || x.status === 'skipped').length,
         };
         const notApplicable = mine.filter((x) => x.status === 'not-applicable').map((x) => ({ scenario: x.name, reason: x.notApplicable ?? 'not applicable' }));
+        const sequences = mine.map((x) => x.sequence).filter((x): x is ScenarioSequence => Boolean(x));
         return {
           id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status,
           verdict: ruleVerdict(status, counts, reason, notJudged, notApplicable),
@@ -312,6 +381,7 @@ export class SummaryBuilder {
           ...(warnings.length ? { warnings } : {}),
           ...(notJudged.length ? { notJudged } : {}),
           ...(notApplicable.length ? { notApplicable } : {}),
+          ...(sequences.length ? { sequences } : {}),
         };
       });
       return { variant, rules };
@@ -327,15 +397,29 @@ export class SummaryBuilder {
       else if (x.status === 'not-judged') totals.scenarios.notJudged++;
       else totals.scenarios[x.status]++;
     }
+    const durationMs = Date.now() - meta.startedAt.getTime();
     return {
       tool: { name: 'obtpp', version: meta.version },
       profile: meta.profile,
       startedAt: meta.startedAt.toISOString(),
-      durationMs: Date.now() - meta.startedAt.getTime(),
+      durationMs,
+      ...(allItems.length ? { timeSplit: timeSplit(allItems, durationMs) } : {}),
       verdict: totals.rules.failed > 0 ? 'fail' : totals.rules['not-judged'] > 0 ? 'incomplete' : 'pass',
       variants,
       totals,
     };
+  }
+
+  /** A scenario's picture: its steps (hooks left out) with their times, its items placed under them. */
+  private sequenceOf(testCase: any, pickle: any, r: CaseState, status: ScenarioStatus): ScenarioSequence {
+    const steps: Array<{ text: string; status: string; startedMs?: number; finishedMs?: number }> = [];
+    for (const ts of testCase.testSteps ?? []) {
+      if (!ts.pickleStepId) continue;
+      const text = pickle.steps.find((p: any) => p.id === ts.pickleStepId)?.text ?? '(unknown step)';
+      const t = r.steps.get(ts.id);
+      steps.push({ text, status: (t?.status ?? 'SKIPPED').toLowerCase(), startedMs: t?.startedMs, finishedMs: t?.finishedMs });
+    }
+    return placeSequence(pickle.name, status, steps, r.sequence ?? []);
   }
 
   /**
@@ -593,6 +677,12 @@ function evidenceLines(evidence: unknown): string[] {
     return `  ${ex?.method ?? '?'} ${ex?.url ?? '?'} → ${outcome}${id ? ` [x-fapi-interaction-id ${id}]` : ''}`;
   };
   return ['evidence (every exchange in full in summary.json and report.html):', ...exchanges.map(line)];
+}
+
+/** A Cucumber Messages timestamp in milliseconds. */
+function millis(t: { seconds?: number | string; nanos?: number } | undefined): number | undefined {
+  if (!t) return undefined;
+  return Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
 }
 
 function parse(body: string): unknown {

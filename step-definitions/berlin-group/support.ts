@@ -139,7 +139,9 @@ export async function sca(world: ConformanceWorld, resource: { id: string; creat
     const href = linkOf(resource.created.body, 'scaRedirect', resource.created.exchange.url);
     if (!href) throw world.blocked('AIS-01', `the bank's answer carries no scaRedirect link to start the PSU's SCA: ${describeAnswer(resource.created)}`);
     const p = ctx.profile;
-    const journey = await ctx.withJourneySlot(() => ctx.browser().journey(href, {
+    const started = Date.now();
+    const noted = (outcome: string) => ctx.noteJourney({ intentId: resource.id, fn, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outcome });
+    const journey = await ctx.withJourneySlot(() => ctx.browserJourney(`the PSU's SCA in the browser (${fn} ${resource.id})`, () => ctx.browser().journey(href, {
       redirectUri: p.auth.redirectUri,
       driver: p.psu.driver,
       username: p.psu.username,
@@ -151,7 +153,10 @@ export async function sca(world: ConformanceWorld, resource: { id: string; creat
       evidenceDir: ctx.params.evidenceDir,
       urlName: 'scaRedirect',
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-    }), 2);
+    })), 2).then((j) => (noted(o.reject ? 'rejected' : 'authorised'), j), (e: unknown) => {
+      noted(`failed: ${ctx.redactor.text(String((e as Error)?.message ?? e)).split('\n')[0]!.slice(0, 200)}`);
+      throw e;
+    });
     resource.selected = [...journey.selectedAccounts];
     resource.offered = journey.offeredAccounts.map((a) => a.id);
   } catch (error) {

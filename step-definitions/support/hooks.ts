@@ -6,6 +6,8 @@ import { NOT_APPLICABLE_MEDIA_TYPE, NOT_JUDGED_MEDIA_TYPE } from './define.ts';
 import { ConformanceWorld } from './world.ts';
 import { ruleIdOf } from '../../src/conformance/rule-id.ts';
 import { SHARED_GIVENS } from './setups.ts';
+import { SEQUENCE_MEDIA_TYPE, sequenceItems } from '../../src/conformance/sequence.ts';
+import { baseUrlFor } from '../../src/profile/load.ts';
 
 /** Media type of the evidence attached to a failed scenario (read back by the summary writer). */
 export const EVIDENCE_MEDIA_TYPE = 'application/vnd.obtpp.evidence+json';
@@ -89,9 +91,26 @@ Before(async function (this: ConformanceWorld, { pickle }) {
   return undefined;
 });
 
+/** The bank's resource base URLs of a run (every variant and API), which tell its calls from the authorisation server's. */
+const bankBases = new WeakMap<RunContext, string[]>();
+function bankBasesOf(ctx: RunContext): string[] {
+  let bases = bankBases.get(ctx);
+  if (!bases) {
+    const p = ctx.profile;
+    bases = [...new Set((['A', 'B'] as const).flatMap((v) => (['ais', 'cof', 'pis'] as const).map((fn) => baseUrlFor(p, v, fn))))].sort((a, b) => b.length - a.length);
+    bankBases.set(ctx, bases);
+  }
+  return bases;
+}
+
 After(async function (this: ConformanceWorld, { result, error }) {
   this.stopRecording?.();
   if (error instanceof NotApplicableError) return;
+  // Every scenario that talked to the bank carries its sequence, for the report's picture and time split.
+  if (this.ctx && (this.exchanges.length || this.pauses.length)) {
+    const items = sequenceItems(this.exchanges, this.ctx.journeys, bankBasesOf(this.ctx), this.pauses);
+    this.attach(JSON.stringify({ items }), SEQUENCE_MEDIA_TYPE);
+  }
   // A failed scenario, and one not judged, carry what was exchanged (a blocked precondition's too).
   if (result?.status !== Status.FAILED && !this.notJudged) return;
   const exchanges = this.exchanges.slice(-8);

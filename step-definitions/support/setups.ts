@@ -396,11 +396,20 @@ export function newIdempotencyKey(): string {
  * bank on our clock is not. Only the call after this wait is judged.
  */
 export async function expiryPassed(world: ConformanceWorld, expiring: Expiring): Promise<void> {
-  await sleepUntil(expiring.expiresAtMs + 50);
-  while (Date.now() < expiring.expiredAfterMs) {
-    const r = await expiring.probe(world);
-    if (r.status < 200 || r.status >= 300) return;
-    await sleepUntil(Math.min(Date.now() + 250, expiring.expiredAfterMs));
+  const left = Math.max(0, Math.ceil((expiring.expiredAfterMs - Date.now()) / 1000));
+  const what = `consent ${expiring.record.id} to expire (up to ${left} s) before the probe`;
+  const waited = world.ctx.waitFor('expiry', what);
+  const started = Date.now();
+  try {
+    await sleepUntil(expiring.expiresAtMs + 50);
+    while (Date.now() < expiring.expiredAfterMs) {
+      const r = await expiring.probe(world);
+      if (r.status < 200 || r.status >= 300) return;
+      await sleepUntil(Math.min(Date.now() + 250, expiring.expiredAfterMs));
+    }
+  } finally {
+    waited();
+    world.pauses.push({ what: `waits for ${what}`, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started });
   }
 }
 

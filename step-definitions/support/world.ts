@@ -4,6 +4,7 @@ import type { Variant, Fn } from '../../src/profile/types.ts';
 import type { ApiResult, TppClient } from '../../src/client/operations.ts';
 import { NotApplicableError, UnusableIdError } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
+import type { PauseNote } from '../../src/conformance/sequence.ts';
 import { HttpError, ObtppError } from '../../src/errors.ts';
 import type { TokenSet } from '../../src/auth/index.ts';
 import type { AuthoriseResult } from '../../src/auth/authorise.ts';
@@ -95,6 +96,8 @@ export class ConformanceWorld extends World<RunParameters> {
   expiring?: Expiring;
   /** The line of work this world talks to the bank on (the scenarios' main lane, or a set-up's own). */
   lane!: Lane;
+  /** The scenario's deliberate waits (a consent's expiry), for its sequence and the run's time split. */
+  pauses: PauseNote[] = [];
   /** Set when a step found the scenario cannot be judged (the After hook attaches the evidence). */
   notJudged?: NotJudgedCause;
 
@@ -146,6 +149,7 @@ export class ConformanceWorld extends World<RunParameters> {
 
   /** Runs one call of the tpp client; a transport failure becomes a verdict naming its cause. */
   async call(what: string, fn: (client: TppClient) => Promise<ApiResult>): Promise<ApiResult> {
+    const waited = this.ctx?.waitFor('answer', `the bank's answer: ${what}`);
     try {
       const result = await fn(this.client);
       this.last = result;
@@ -156,6 +160,8 @@ export class ConformanceWorld extends World<RunParameters> {
       // An id from the bank's own answer that cannot be a path segment ('..', 900 KB): the bank broke the rule.
       if (error instanceof UnusableIdError) throw this.violation(`${what}: ${error.message}`);
       throw error;
+    } finally {
+      waited?.();
     }
   }
 

@@ -65,7 +65,7 @@ test('the same scenarios through the CLI and through runConformance give the sam
       env: { ...process.env, CI: 'true' },
       onEvent: (e) => {
         events.push(e);
-        if (e.type === 'scenario' && events.length === 2) throw new Error('a broken listener does not break the run');
+        if (e.type === 'scenario' && events.filter((x) => x.type === 'scenario').length === 1) throw new Error('a broken listener does not break the run');
       },
     });
     assert.equal(result.exitCode, cli.code, 'same exit code');

@@ -251,7 +251,7 @@ test('obtpp conform writes our report.html, and Chromium shows the bank, the ver
       assert.equal(seen.scripts, 0);
       // (Level and Source columns appear when the summary carries them)
       assert.deepEqual(seen.header.filter((h) => h !== 'Level' && h !== 'Source'), ['Rule', 'Requirement', 'Variant A', 'Variant B']);
-      assert.deepEqual(seen.order, ['rules', 'failures', 'warnings', 'not-judged'], 'the rule table comes first');
+      assert.deepEqual(seen.order, ['rules', 'failures', 'warnings', 'not-judged', 'sequences'], 'the rule table comes first; each scenario\'s picture last');
       const cof04 = seen.rows.find((r) => r[0] === 'COF-04');
       assert.deepEqual(cof04?.slice(-2), ['FAIL', 'FAIL']);
       assert.deepEqual(seen.rows.find((r) => r[0] === 'PIS-01')?.slice(-2), ['skipped', 'n/a\nnot part of variant B']);

@@ -4,6 +4,7 @@ import { FOREIGN_RULE_REASON, type InternalError, type Summary } from '../../con
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 import { forTerminal, inline, jsonForTerminal, painter } from '../terminal.ts';
+import { WaitProgress } from '../progress.ts';
 
 interface Options {
   profile?: string;
@@ -51,10 +52,15 @@ export async function run(io: Io, options: Options): Promise<void> {
     spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: io.color ? 'cyan' : false });
     spinner.start();
   }
+  // What the run waits for (a journey, the bank's answer, an expiry): on the spinner, or a plain line when a wait lasts.
+  const progress = options.json ? undefined
+    : new WaitProgress({ ...(spinner ? { spinner } : { write: (line: string) => io.stderr.write(line + '\n') }), clean: (text) => forTerminal(text, 'inline') }).start();
   const onEvent = (event: ConformanceEvent) => {
+    if (event.type === 'wait') return progress?.wait(event);
     if (event.type === 'note') {
       if (spinner) spinner.text = forTerminal(event.message, 'inline');
       else if (!options.json && options.verbose) io.stderr.write(forTerminal(event.message, 'inline') + '\n');
+      progress?.rebase();
     } else if (event.type === 'scenario') {
       const { variant, rule, name, status, message } = event;
       done++;
@@ -63,6 +69,7 @@ export async function run(io: Io, options: Options): Promise<void> {
       const why = (status === 'failed' || (status as string) === 'not-judged') && message ? `\n    ${forTerminal(`${(status as string) === 'not-judged' ? 'not judged: ' : ''}${message.split('\n')[0]}`, 'inline')}` : '';
       if (spinner) spinner.text = forTerminal(`${done} scenarios, ${failed} failed — ${variant} ${rule} ${name}`, 'inline');
       else if (!options.json) io.stderr.write(`${forTerminal(`${mark} [${variant}] ${rule} ${name}`, 'inline')}${why}\n`);
+      progress?.scenario();
     }
   };
 
@@ -71,6 +78,7 @@ export async function run(io: Io, options: Options): Promise<void> {
   let finished = false;
   void io.waitForSignal?.().then((signal) => {
     if (finished) return;
+    progress?.stop();
     spinner?.stop();
     spinner = undefined;
     controller.abort(signal);
@@ -99,6 +107,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     afterReports: gates?.afterReports,
   }).finally(() => {
     finished = true;
+    progress?.stop();
     spinner?.stop();
   });
 
