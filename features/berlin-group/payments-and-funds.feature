@@ -11,6 +11,7 @@ Feature: Payment initiation and confirmation of funds (Berlin Group NextGenPSD2)
     Scenario: The payment is initiated and can be read by its paymentId
       When the TPP initiates a NextGenPSD2 payment from the PSU's first account
       Then the bank answers 201 with a valid "paymentInitiationRequestResponse-201"
+      And the answer gives a way to start the PSU's SCA of the payment
       When the TPP reads the NextGenPSD2 payment
       Then the bank answers 200 with a valid "paymentInitiationWithStatusResponse"
 
