@@ -41,6 +41,8 @@ export interface ConsentRecord {
   sca?: { approach: 'redirect' | 'oauth'; href: string };
   /** berlin-group: the payment product a payment was created under (its path: /v1/payments/{payment-product}). */
   product?: string;
+  /** berlin-group: the consent's `access` as asked (what it grants: accounts, balances, transactions, or a global form). */
+  access?: Record<string, unknown>;
 }
 
 export interface StoredToken {
