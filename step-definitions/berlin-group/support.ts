@@ -243,10 +243,11 @@ export function fullConsent(world: ConformanceWorld, o: { accountsOnly?: boolean
  * when the answer has one, or when the approach is one that needs no such link (embedded,
  * decoupled); else what is missing.
  */
-export function missingScaLink(created: ApiResult, asked: Approach): string | undefined {
+export function missingScaLink(created: ApiResult, asked: string): string | undefined {
   const announced = String(created.headers['aspsp-sca-approach'] ?? '').trim().toUpperCase();
-  const approach = announced === 'REDIRECT' ? 'redirect' : announced === 'OAUTH' ? 'oauth' : announced ? undefined : asked;
-  if (!approach) return undefined;
+  const approach = (announced || asked).toLowerCase();
+  // Embedded and decoupled SCA go on through the authorisation sub-resource: no link to open.
+  if (approach !== 'redirect' && approach !== 'oauth') return undefined;
   const links = Object.keys(linksOf(created.body));
   if (links.some((l) => l.startsWith('startAuthorisation'))) return undefined;
   const needed = approach === 'redirect' ? 'scaRedirect' : 'scaOAuth';
@@ -255,7 +256,7 @@ export function missingScaLink(created: ApiResult, asked: Approach): string | un
 }
 
 /** Fails the creating rule (MUST) when the answer gives no way to start the PSU's SCA. */
-export function expectScaLink(world: ConformanceWorld, created: ApiResult, asked: Approach, what: string): void {
+export function expectScaLink(world: ConformanceWorld, created: ApiResult, asked: string, what: string): void {
   const missing = missingScaLink(created, asked);
   if (missing) throw world.violation(`the bank created the ${what} but gave no way to start the PSU's SCA: ${missing} (${describeAnswer(created)})`);
 }
