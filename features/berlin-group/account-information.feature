@@ -119,3 +119,18 @@ Feature: Account information (Berlin Group NextGenPSD2)
       Given the PSU's full NextGenPSD2 consent
       When the TPP reads the booked transactions of the first consented account from 60 to 30 days ago
       Then every booked transaction is dated within those days
+
+  @BG-21 @level-MUST @source-official-schema
+  Rule: BG-21 — bookingStatus selects the transactions returned: booked, pending, or both
+
+    @A @B
+    Scenario: A report of booked transactions holds no pending one
+      Given the PSU's full NextGenPSD2 consent
+      When the TPP reads the transactions of the first consented account with bookingStatus booked
+      Then the report of booked transactions holds no pending one
+
+    @A @B
+    Scenario: Pending gives the pending transactions alone, and both gives the booked and the pending
+      Given the PSU's full NextGenPSD2 consent
+      When the TPP reads the transactions of the first consented account with bookingStatus booked,pending,both
+      Then the pending report holds only pending transactions, and the report of both holds the booked and the pending ones

@@ -94,3 +94,17 @@ Feature: Consent and payment lifecycle (Berlin Group NextGenPSD2 only)
       And the PSU rejects the NextGenPSD2 payment
       And the TPP reads the NextGenPSD2 payment
       Then the NextGenPSD2 payment's transaction status is "RJCT"
+
+  @BG-20 @level-MUST @source-official-schema
+  Rule: BG-20 — Once the PSU authorises a new recurring consent, the former recurring consent expires
+
+    @A @B
+    Scenario: The former recurring consent reads expired and opens no account
+      Given a NextGenPSD2 consent the PSU authorised for all of their accounts
+      And a second recurring NextGenPSD2 consent the PSU authorised for all of their accounts
+      When the TPP reads the former NextGenPSD2 consent's status
+      Then the NextGenPSD2 consent's status is "expired"
+      When the TPP lists the accounts under the former NextGenPSD2 consent
+      Then the bank refuses the NextGenPSD2 request with 401 or 403
+      When the TPP lists the accounts under the NextGenPSD2 consent
+      Then the bank answers the NextGenPSD2 request with 200

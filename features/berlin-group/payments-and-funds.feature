@@ -12,6 +12,7 @@ Feature: Payment initiation and confirmation of funds (Berlin Group NextGenPSD2)
       When the TPP initiates a NextGenPSD2 payment from the PSU's first account
       Then the bank answers 201 with a valid "paymentInitiationRequestResponse-201"
       And the answer's ASPSP-SCA-Approach header, where given, names one of the standard's SCA approaches
+      And the answer gives a way to start the PSU's SCA of the payment
       When the TPP reads the NextGenPSD2 payment
       Then the bank answers 200 with a valid "paymentInitiationWithStatusResponse"
 

@@ -29,6 +29,15 @@ const SECRET_QUERY = new Set(['code', 'access_token', 'id_token', 'refresh_token
 export function isSecretField(name: string): boolean {
   return SECRET_FIELDS.has(name) || SECRET_FIELDS_ANY_CASE.has(name.toLowerCase());
 }
+/**
+ * An error message of the bank, whose `code` is evidence: a NextGenPSD2 tppMessage
+ * (`category` ERROR or WARNING) or an RFC 7807 problem (`type` with `title` or `detail`). An OAuth
+ * authorization code never comes in such an object.
+ */
+function isBankMessage(o: Record<string, unknown>): boolean {
+  if (o.category === 'ERROR' || o.category === 'WARNING') return true;
+  return typeof o.type === 'string' && (typeof o.title === 'string' || typeof o.detail === 'string');
+}
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
 const PEM_PRIVATE_ONE = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 const JWK_PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
@@ -172,18 +181,24 @@ export class Redactor {
     return out;
   }
 
-  /** Deep copy of a JSON value with secret fields and secret values replaced. */
-  json(value: unknown): unknown {
+  /**
+   * Deep copy of a JSON value with secret fields and secret values replaced. `inMessages`: the
+   * value is an item of a bank's message list (NextGenPSD2 `tppMessages`, RFC 7807
+   * `additionalErrors`), whose `code` is the bank's word for the error, not a secret.
+   */
+  json(value: unknown, inMessages = false): unknown {
     if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((v) => this.json(v));
+    if (Array.isArray(value)) return value.map((v) => this.json(v, inMessages));
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
+      const message = inMessages || isBankMessage(value as Record<string, unknown>);
       for (const [k, v] of Object.entries(value)) {
-        if (isSecretField(k) && v !== null && v !== undefined && typeof v !== 'boolean') {
+        if (k === 'code' && message && (typeof v === 'string' || typeof v === 'number')) out[k] = this.text(String(v)) === String(v) ? v : REDACTED;
+        else if (isSecretField(k) && v !== null && v !== undefined && typeof v !== 'boolean') {
           // remember it, so that an echo of it anywhere else (free text, a header) is scrubbed too
           if (typeof v === 'string' || typeof v === 'number') this.add(String(v));
           out[k] = REDACTED;
-        } else out[k] = this.json(v);
+        } else out[k] = this.json(v, k === 'tppMessages' || k === 'additionalErrors');
       }
       return out;
     }

@@ -105,7 +105,7 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
     const outcome = await session.authorise(record, request);
     const status = await readStatus(session, record);
     return outcome.status === 'authorised' && !authorised(record, status)
-      ? { status: 'rejected', consentId: record.id, fn: record.fn, error: `${what} ${status ?? 'without a status'}` }
+      ? { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}`, by: 'bank' }
       : outcome;
   }
   if (request.manual) throw new UsageError('--manual is not offered for the redirect SCA approach yet: open the scaRedirect link yourself (obtpp consent list --json shows it)');
@@ -134,7 +134,8 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
       s.last = record.id;
     });
     if (authorised(record, status)) return { status: 'authorised', consentId: record.id, fn: record.fn, accounts: [...journey.selectedAccounts] };
-    return { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}` };
+    // The PSU approved unless asked to reject: a rejection then is the bank's (a payment RJCT for want of funds).
+    return { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}`, by: request.reject ? 'psu' : 'bank' };
   } finally {
     await browser.close().catch(() => undefined);
   }
@@ -160,6 +161,29 @@ export async function readBgAccounts(session: Session, record: ConsentRecord, ac
   }));
   if (seen.length) await session.rememberAccounts(record.id, seen);
   return result;
+}
+
+/** Statuses after which the bank changes nothing: no need to read them again. */
+const FINAL_CONSENT = ['rejected', 'revokedByPsu', 'expired', 'terminatedByTpp'];
+const FINAL_PAYMENT = ['RJCT', 'CANC', 'ACSC', 'ACCC'];
+
+/**
+ * Reads afresh, from the bank, the status of every consent and payment of the session whose last
+ * known status is not final (each is remembered). A status the bank does not give (refused,
+ * unreachable) is left as last read; the answer names those, with the bank's reason.
+ */
+export async function refreshBgStatuses(session: Session): Promise<Record<string, string>> {
+  const unread: Record<string, string> = {};
+  const records = Object.values((await session.read()).consents);
+  for (const r of records) {
+    if ((r.fn === 'pis' ? FINAL_PAYMENT : FINAL_CONSENT).includes(r.status)) continue;
+    try {
+      await readStatus(session, r);
+    } catch (error) {
+      unread[r.id] = (error as Error).message.split('\n')[0]!;
+    }
+  }
+  return unread;
 }
 
 /** GET /v1/consents/{consentId}: the consent as the bank holds it (its status remembered). */

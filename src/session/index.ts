@@ -15,6 +15,7 @@ import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { TppClient, type ApiResult } from '../client/operations.ts';
 import { consentIdOf, errorCodesOf, statusOf } from '../dialects/obie/builders.ts';
+import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/builders.ts';
 import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
 import {
@@ -50,6 +51,12 @@ export const FN_NAMES: Record<Fn, string> = {
   pis: 'payment-order consent',
 };
 
+/** What a record is called in the profile's standard: NextGenPSD2 has consents and payments, no "payment-order consent". */
+export function kindOf(dialect: string | undefined, fn: Fn): string {
+  if (dialect !== 'berlin-group') return FN_NAMES[fn];
+  return fn === 'ais' ? 'consent' : fn === 'pis' ? 'payment' : 'funds confirmation';
+}
+
 export interface SessionOptions {
   /** --profile (a file or a built-in name); OBTPP_PROFILE when absent. */
   profile?: string;
@@ -78,7 +85,8 @@ export interface AuthoriseRequest {
 
 export type AuthoriseOutcome =
   | { status: 'authorised'; consentId: string; fn: Fn; accounts: string[]; debtor?: string; scope?: string; expiresAt?: string }
-  | { status: 'rejected'; consentId: string; fn: Fn; error: string; description?: string }
+  /** `by: 'bank'`: the PSU went through the SCA, and the bank rejected it after (e.g. a payment RJCT for want of funds). */
+  | { status: 'rejected'; consentId: string; fn: Fn; error: string; description?: string; by?: 'psu' | 'bank' }
   /** The bank refused the authorisation request itself (invalid_request_object, server_error, …): the consent is as it was. */
   | { status: 'refused'; consentId: string; fn: Fn; error: string; description?: string };
 
@@ -172,15 +180,15 @@ export class Session {
     const ps = await this.read();
     const chosen = id ?? (fn ? ps.current[fn] : ps.last);
     if (!chosen) {
-      const what = fn ? `no current ${FN_NAMES[fn]}` : 'no consent';
-      throw new StateError('no_consent', `${what} for profile ${this.profile.name} (variant ${this.variant}): pass --consent ID or create one with obtpp consent create ${fn ?? 'ais|cof|pis'}`);
+      const what = fn ? `no current ${kindOf(this.profile.dialect, fn)}` : 'no consent';
+      throw new StateError('no_consent', `${what} for profile ${this.profile.name} (variant ${this.variant}): pass --consent ID or create one with obtpp consent create ${fn ?? (this.profile.dialect === 'berlin-group' ? 'ais|pis' : 'ais|cof|pis')}`);
     }
     const record = ps.consents[chosen];
     if (!record) {
       throw new StateError('unknown_consent', `unknown consent ${chosen} for profile ${this.profile.name} (variant ${this.variant}) (see obtpp consent list, or create one with obtpp consent create)`);
     }
     if (fn && record.fn !== fn) {
-      throw new UsageError(`consent ${chosen} is a ${FN_NAMES[record.fn]}, not a ${FN_NAMES[fn]}`);
+      throw new UsageError(`${chosen} is a ${kindOf(this.profile.dialect, record.fn)}, not a ${kindOf(this.profile.dialect, fn)}`);
     }
     return record;
   }
@@ -317,7 +325,7 @@ export class Session {
       throw new BankError(result.status, `the bank answered ${result.exchange.method} ${path} with ${result.status} and a body obtpp cannot use (${unusable})`, { exchange: result.exchange });
     }
     if (expected.includes(result.status)) return result;
-    throw refusal(this.client.baseUrl, result, this.http);
+    throw refusal(this.client.baseUrl, result, this.http, this.profile.dialect);
   }
 
   /** Creates a consent (body from the dialect's builder), remembers it, makes it current. */
@@ -465,15 +473,23 @@ function sameOrigin(a: string, b: string | undefined): boolean {
 }
 
 /** `the bank refused GET /accounts: 403 UK.OBIE.Resource.ConsentMismatch: <Message>` */
-export function refusal(baseUrl: string, result: ApiResult, http: HttpClient): BankError {
+export function refusal(baseUrl: string, result: ApiResult, http: HttpClient, dialect?: string): BankError {
   const ex = result.exchange;
   const path = ex.url.startsWith(baseUrl) ? ex.url.slice(baseUrl.length) || '/' : ex.url;
   const body = result.body as { Message?: unknown; Errors?: Array<{ Message?: unknown }> } | undefined;
-  const codes = errorCodesOf(body);
+  let codes = errorCodesOf(body);
   const first = Array.isArray(body?.Errors) ? body.Errors.find((e) => typeof e?.Message === 'string')?.Message : undefined;
   const message = typeof first === 'string' ? first : typeof body?.Message === 'string' ? body.Message : undefined;
   let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.join(', ')}` : ''}${message ? `: ${message}` : ''}`;
+  // A NextGenPSD2 bank's words: each tppMessage's code and text (or an RFC 7807 problem's).
+  const messages = codes.length || message ? [] : bgErrorMessagesOf(result.body);
+  if (messages.length) {
+    codes = messages.map((m) => m.code);
+    line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${m.code}: ${m.text}` : m.code)).join('; ')}`;
+  }
   line = http.redactor.text(line.replace(/\s+/g, ' '));
-  const hint = result.status === 401 ? 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)' : undefined;
+  const hint = result.status !== 401 ? undefined : dialect === 'berlin-group'
+    ? 'the bank no longer accepts the consent: it may have expired (authorising a newer recurring consent of the PSU ends the former one), been revoked or deleted; obtpp consent list reads each one\'s status from the bank, obtpp consent create ais makes a new one'
+    : 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)';
   return new BankError(result.status, line, { bankCode: codes[0], exchange: ex, hint });
 }

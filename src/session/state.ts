@@ -48,6 +48,8 @@ export interface ConsentRecord {
     type: string;
     payments?: string[];
   };
+  /** berlin-group: the consent's `access` as asked (what it grants: accounts, balances, transactions, or a global form). */
+  access?: Record<string, unknown>;
 }
 
 export interface StoredToken {

@@ -7,11 +7,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectRefusal, expectStatus, parseStatuses, quote, WARNING_MEDIA_TYPE } from '../support/judge.ts';
-import { accountsOf, bgHeaders, consentIdOf, consentStatusOf, detailedAccess, transactionsOf, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
+import { accountsOf, bgHeaders, consentIdOf, consentStatusOf, detailedAccess, transactionsOf, transactionsQuery, type BookingStatus } from '../../src/dialects/berlin-group/index.ts';
+import type { ApiResult } from '../../src/client/operations.ts';
 import type { BgSchemaName } from '../../src/dialects/berlin-group/schemas/index.ts';
 import {
   bankOffered, bg, consentRequest, consentThroughSca, consentUrl, dataOptions, expectBgError, expectBgSchema, fullConsent,
-  plain, postConsent, approachOf, theConsent, type BgConsent,
+  plain, postConsent, approachOf, theConsent, expectScaLink, type BgConsent,
 } from './support.ts';
 
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -44,7 +45,7 @@ Given('a one-off NextGenPSD2 consent the PSU authorised', async function (this: 
 });
 
 Given('a NextGenPSD2 consent to the PSU\'s first account by IBAN, which the PSU authorised', async function (this: ConformanceWorld) {
-  const account = (await fullConsent(this)).accounts.find((a) => a.iban);
+  const account = (await fullConsent(this, { accountsOnly: true })).accounts.find((a) => a.iban);
   if (!account?.iban) throw this.blocked('AIS-11', 'the PSU\'s accounts carry no IBAN to name in a consent');
   await consentThroughSca(this, consentRequest(detailedAccess([{ iban: account.iban }])), { accounts: { pick: 'all' } });
 });
@@ -54,7 +55,15 @@ Given('the PSU\'s full NextGenPSD2 consent', async function (this: ConformanceWo
 });
 
 Given('two NextGenPSD2 consents the PSU authorised through the bank\'s OAuth2 SCA', async function (this: ConformanceWorld) {
-  for (let i = 0; i < 2; i++) await consentThroughSca(this, consentRequest(FULL()), { approach: 'oauth', accounts: { pick: 'all' } });
+  // The first is one-off: the second's authorisation would expire a recurring first one (POST
+  // /v1/consents, "Side Effects"), and a refusal would then prove nothing about the token.
+  await consentThroughSca(this, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { approach: 'oauth', accounts: { pick: 'all' } });
+  await consentThroughSca(this, consentRequest(FULL()), { approach: 'oauth', accounts: { pick: 'all' } });
+});
+
+Given('a second recurring NextGenPSD2 consent the PSU authorised for all of their accounts', async function (this: ConformanceWorld) {
+  if (bg(this).consents.length !== 1) throw new Error('this step follows exactly one consent of the scenario');
+  await consentThroughSca(this, consentRequest(FULL()), { accounts: { pick: 'all' } });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -83,6 +92,23 @@ When('the TPP reads the NextGenPSD2 consent', async function (this: ConformanceW
   await this.call('reading the consent', (client) => client.getAccountAccessConsent(c.id, plain(this, bgHeaders(), c.token)));
 });
 
+/** The scenario's first consent, which a later recurring consent replaced. */
+function formerConsent(world: ConformanceWorld): BgConsent {
+  const [former] = bg(world).consents;
+  if (!former || bg(world).consents.length < 2) throw new Error('no former NextGenPSD2 consent was made before this step');
+  return former;
+}
+
+When('the TPP reads the former NextGenPSD2 consent\'s status', async function (this: ConformanceWorld) {
+  const c = formerConsent(this);
+  await this.call('reading the former consent\'s status', (client) => client.getConsentStatus(c.id, plain(this, bgHeaders(), c.token)));
+});
+
+When('the TPP lists the accounts under the former NextGenPSD2 consent', async function (this: ConformanceWorld) {
+  const c = formerConsent(this);
+  await this.call('listing the accounts under the former consent', (client) => client.listAccounts(dataOptions(this, c)));
+});
+
 When('the TPP reads the NextGenPSD2 consent\'s status', async function (this: ConformanceWorld) {
   const c = theConsent(this);
   await this.call('reading the consent\'s status', (client) => client.getConsentStatus(c.id, plain(this, bgHeaders(), c.token)));
@@ -98,6 +124,7 @@ Then('the bank creates the NextGenPSD2 consent with a consentId and a way to sta
   // 201 is SEC-05's to demand; here the consent must exist.
   expectStatus(this, r, [201, 200], 'expected the bank to create the consent (HTTP 201)');
   expectBgSchema(this, r, 'consentsResponse-201');
+  expectScaLink(this, r, theConsent(this).approach, 'consent');
 });
 
 Then('the NextGenPSD2 consent\'s status in the answer is {string}', function (this: ConformanceWorld, status: string) {
@@ -230,6 +257,52 @@ Then('every booked transaction is dated within those days', function (this: Conf
   if (!transactionsOf(this.batch[0]!.body, 'booked').some(outside)) {
     throw this.blocked(undefined, `the account has no booked transaction outside ${from} to ${to} in the last 89 days: nothing shows whether the dates bound the answer`);
   }
+});
+
+When('the TPP reads the transactions of the first consented account with bookingStatus {word}', async function (this: ConformanceWorld, statuses: string) {
+  const { consent, accountId } = await firstAccount(this);
+  this.batch = [];
+  for (const bookingStatus of statuses.split(',') as BookingStatus[]) {
+    const q = transactionsQuery({ bookingStatus, dateFrom: new Date(Date.now() - 89 * 86_400_000) });
+    this.batch.push(await this.call(`reading the ${bookingStatus} transactions`, (client) => client.getTransactions(accountId, { ...dataOptions(this, consent), query: queryOf(q) })));
+  }
+});
+
+/** A transaction's identity in a report: its transactionId, else its entryReference, else the whole entry. */
+const identity = (t: Record<string, unknown>) => (typeof t.transactionId === 'string' ? `id ${t.transactionId}` : typeof t.entryReference === 'string' ? `ref ${t.entryReference}` : JSON.stringify(t));
+const bookingOf = (r: ApiResult) => new URL(r.exchange.url).searchParams.get('bookingStatus');
+
+Then('the report of booked transactions holds no pending one', function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectStatus(this, r, [200]);
+  const pending = transactionsOf(r.body, 'pending');
+  if (pending.length) throw this.violation(`asked for bookingStatus booked, the bank returned ${pending.length} pending transaction(s), e.g. ${quote(pending[0])}`);
+});
+
+Then('the pending report holds only pending transactions, and the report of both holds the booked and the pending ones', function (this: ConformanceWorld) {
+  const [booked, pending, both] = this.batch as [ApiResult, ApiResult, ApiResult];
+  expectStatus(this, booked, [200]);
+  for (const r of [pending, both]) {
+    // "pending" and "both" are optional for the bank: a refusal with the standard's error is not a failure.
+    if (r.status >= 400 && r.status < 500) throw this.blocked(undefined, `the bank does not offer bookingStatus ${bookingOf(r)}, which the standard leaves optional: ${describeAnswer(r)}`);
+    expectStatus(this, r, [200]);
+  }
+  const ids = (r: ApiResult, which: 'booked' | 'pending') => transactionsOf(r.body, which).map(identity);
+  const strayBooked = ids(pending, 'booked');
+  if (strayBooked.length) throw this.violation(`asked for bookingStatus pending, the bank returned ${strayBooked.length} booked transaction(s) (${strayBooked.slice(0, 3).join(', ')})`);
+  const pendingIds = ids(pending, 'pending');
+  const bookedAsPending = ids(booked, 'booked').filter((id) => pendingIds.includes(id));
+  if (bookedAsPending.length) throw this.violation(`${bookedAsPending.length} transaction(s) come back both as booked (bookingStatus booked) and as pending (bookingStatus pending): ${bookedAsPending.slice(0, 3).join(', ')}`);
+  for (const which of ['booked', 'pending'] as const) {
+    const alone = ids(which === 'booked' ? booked : pending, which).sort();
+    const together = ids(both, which).sort();
+    const missing = alone.filter((id) => !together.includes(id));
+    const extra = together.filter((id) => !alone.includes(id));
+    if (missing.length || extra.length) {
+      throw this.violation(`bookingStatus both must return the ${which} transactions of bookingStatus ${which}: ${missing.length} missing (${missing.slice(0, 3).join(', ')}), ${extra.length} not among them (${extra.slice(0, 3).join(', ')})`);
+    }
+  }
+  if (!pendingIds.length && !ids(both, 'pending').length) throw this.blocked(undefined, 'the account has no pending transaction: nothing shows whether the bank tells pending from booked');
 });
 
 When('the TPP reads the first consented account in detail', async function (this: ConformanceWorld) {

@@ -11,13 +11,13 @@ import {
   bgHeaders, buildFundsConfirmation, buildPaymentInitiation, fundsAvailableOf, FINAL_TRANSACTION_STATUSES, paymentIdOf,
   TRANSACTION_STATUSES, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, bg, expectBgSchema, fullConsent, plain, psuIp, sca } from './support.ts';
+import { approachOf, bg, expectBgSchema, expectScaLink, fullConsent, plain, psuIp, sca } from './support.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
 
 async function initiate(world: ConformanceWorld, withAmount: boolean): Promise<void> {
-  const full = await fullConsent(world);
+  const full = await fullConsent(world, { accountsOnly: true });
   const debtor = full.accounts.find((a) => a.iban);
   if (!debtor?.iban) throw world.blocked('AIS-11', 'the PSU\'s accounts carry no IBAN to pay from');
   const approach = approachOf(world);
@@ -53,6 +53,11 @@ for (const [text, reject] of [['authorises', false], ['rejects', true]] as const
     await sca(this, { id: payment.id, created: payment.created, approach: payment.approach }, { reject, fn: 'pis' });
   });
 }
+
+Then('the answer gives a way to start the PSU\'s SCA of the payment', function (this: ConformanceWorld) {
+  const payment = thePayment(this);
+  expectScaLink(this, payment.created, payment.approach, 'payment');
+});
 
 When('the TPP reads the NextGenPSD2 payment', async function (this: ConformanceWorld) {
   const payment = thePayment(this);

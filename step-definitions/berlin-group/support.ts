@@ -10,7 +10,7 @@ import { NotApplicableError, type Operation } from '../../src/client/operations.
 import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import {
-  accountsOf, bgHeaders, buildConsent, consentIdOf, isoDate, judgeBg, judgeBgError, linkOf,
+  accountsOf, bgHeaders, buildConsent, consentIdOf, isoDate, judgeBg, judgeBgError, linkOf, linksOf,
   type AccountAccess, type BgSchemaName, type ConsentRequestBody,
 } from '../../src/dialects/berlin-group/index.ts';
 import { AuthorisationError } from '../../src/errors.ts';
@@ -118,7 +118,10 @@ export async function consentThroughSca(world: ConformanceWorld, request: Consen
   const id = consentIdOf(created.body);
   if ((created.status !== 201 && created.status !== 200) || !id) throw world.blocked('AIS-01', `the bank did not create the consent: ${describeAnswer(created)}`);
   const consent: BgConsent = { id, request, created, approach };
-  if (o.authorise !== false) await sca(world, consent, o);
+  if (o.authorise !== false) {
+    await sca(world, consent, o);
+    if (!o.reject && request.recurringIndicator) recurringAuthorised(world.ctx);
+  }
   bg(world).consent = consent;
   bg(world).consents.push(consent);
   return consent;
@@ -137,7 +140,7 @@ export async function sca(world: ConformanceWorld, resource: { id: string; creat
       return;
     }
     const href = linkOf(resource.created.body, 'scaRedirect', resource.created.exchange.url);
-    if (!href) throw world.blocked('AIS-01', `the bank's answer carries no scaRedirect link to start the PSU's SCA: ${describeAnswer(resource.created)}`);
+    if (!href) throw world.blocked(fn === 'pis' ? 'PIS-01' : 'AIS-01', `the bank's answer carries no scaRedirect link to start the PSU's SCA: ${describeAnswer(resource.created)}`);
     const p = ctx.profile;
     const started = Date.now();
     const noted = (outcome: string) => ctx.noteJourney({ intentId: resource.id, fn, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outcome });
@@ -181,21 +184,88 @@ export function theConsent(world: ConformanceWorld): BgConsent {
 }
 
 /**
- * The PSU's full consent (every account, with balances and transactions), shared by the scenarios
- * that only read through it, with the accounts it opens.
+ * How many recurring consents this run has had the PSU authorise, and the full consent made after
+ * the last of them, per variant. POST /v1/consents ("Side Effects"): once a new recurring consent
+ * is authorised, the PSU's former recurring consent expires; a full consent made before another
+ * recurring consent was authorised is no longer valid, and a scenario must not blame the bank for
+ * that. Kept per run (worker): scenarios of one worker run one after another.
  */
-export function fullConsent(world: ConformanceWorld): Promise<BgFullConsent> {
+interface RecurringLedger {
+  authorised: number;
+  full: Map<Variant, { after: number; made: Promise<BgFullConsent> }>;
+}
+const ledgers = new WeakMap<RunContext, RecurringLedger>();
+
+function ledger(ctx: RunContext): RecurringLedger {
+  let l = ledgers.get(ctx);
+  if (!l) ledgers.set(ctx, (l = { authorised: 0, full: new Map() }));
+  return l;
+}
+
+/** Notes that the PSU authorised a recurring consent: every full consent made before is expired. */
+export function recurringAuthorised(ctx: RunContext): void {
+  ledger(ctx).authorised++;
+}
+
+/**
+ * The PSU's full consent (every account, with balances and transactions), with the accounts it
+ * opens: valid when used. It is shared by the scenarios that only read through it until another
+ * recurring consent is authorised; then the next scenario gets a new one. `accountsOnly`: the
+ * scenario reads only the accounts' identifiers (an IBAN to name), not data under the consent, so
+ * any full consent of the run will do.
+ */
+export function fullConsent(world: ConformanceWorld, o: { accountsOnly?: boolean } = {}): Promise<BgFullConsent> {
   const ctx: RunContext = world.ctx;
-  return ctx.shared(`${world.variant}:bg:full`, async () => {
+  const l = ledger(ctx);
+  const known = l.full.get(world.variant);
+  if (known && (o.accountsOnly || known.after === l.authorised)) return known.made;
+  const entry = { after: Number.NaN, made: Promise.resolve() as unknown as Promise<BgFullConsent> };
+  entry.made = (async () => {
     const setup = ConformanceWorld.forSetup(ctx, world.variant, world.parameters, world.ruleId);
-    const consent = await consentThroughSca(setup, consentRequest(bankOffered({ balances: true, transactions: true })), { accounts: { pick: 'all' } });
-    const list = await setup.call('listing the accounts', (c) => c.listAccounts(dataOptions(setup, consent)));
-    if (list.status !== 200) throw setup.blocked('AIS-05', `the PSU's full consent opens no account list: ${describeAnswer(list)}`);
-    const accounts = accountsOf(list.body).filter((a) => typeof a.resourceId === 'string')
-      .map((a) => ({ resourceId: a.resourceId as string, ...(typeof a.iban === 'string' ? { iban: a.iban } : {}), ...(typeof a.currency === 'string' ? { currency: a.currency } : {}) }));
-    if (!accounts.length) throw setup.blocked('AIS-04', 'the PSU\'s full consent lists no account with a resourceId');
-    return { ...consent, accounts };
-  });
+    try {
+      const consent = await consentThroughSca(setup, consentRequest(bankOffered({ balances: true, transactions: true })), { accounts: { pick: 'all' } });
+      const list = await setup.call('listing the accounts', (c) => c.listAccounts(dataOptions(setup, consent)));
+      if (list.status !== 200) throw setup.blocked('AIS-05', `the PSU's full consent opens no account list: ${describeAnswer(list)}`);
+      const accounts = accountsOf(list.body).filter((a) => typeof a.resourceId === 'string')
+        .map((a) => ({ resourceId: a.resourceId as string, ...(typeof a.iban === 'string' ? { iban: a.iban } : {}), ...(typeof a.currency === 'string' ? { currency: a.currency } : {}) }));
+      if (!accounts.length) throw setup.blocked('AIS-04', 'the PSU\'s full consent lists no account with a resourceId');
+      return { ...consent, accounts };
+    } finally {
+      // A set-up that failed fails each scenario that needs it, with the same evidence, until a
+      // new recurring consent gives a reason to try again.
+      entry.after = l.authorised;
+    }
+  })();
+  entry.made.catch(() => undefined);
+  l.full.set(world.variant, entry);
+  return entry.made;
+}
+
+/**
+ * The link the bank must give to start the PSU's SCA in the approach it announced
+ * (`ASPSP-SCA-Approach`, else the one the TPP asked for): `scaRedirect` for REDIRECT, `scaOAuth`
+ * for OAUTH, or, when the bank wants an explicit start, a `startAuthorisation…` link. Undefined
+ * when the answer has one, or when the approach is one that needs no such link (embedded,
+ * decoupled); else what is missing.
+ */
+export function missingScaLink(created: ApiResult, asked: string): string | undefined {
+  const announced = String(created.headers['aspsp-sca-approach'] ?? '').trim().toUpperCase();
+  const approach = (announced || asked).toLowerCase();
+  // Embedded and decoupled SCA go on through the authorisation sub-resource: no link to open.
+  if (approach !== 'redirect' && approach !== 'oauth') return undefined;
+  const links = Object.keys(linksOf(created.body));
+  if (links.some((l) => l.startsWith('startAuthorisation'))) return undefined;
+  const needed = approach === 'redirect' ? 'scaRedirect' : 'scaOAuth';
+  if (links.includes(needed)) return undefined;
+  // The file subsumes OAuth2 under REDIRECT: a REDIRECT answer may give the scaOAuth link instead.
+  if (approach === 'redirect' && links.includes('scaOAuth')) return undefined;
+  return `the ${approach === 'redirect' ? 'redirect' : 'OAuth2'} SCA approach${announced ? ` the bank announced (ASPSP-SCA-Approach ${announced})` : ''} needs _links.${needed} (or a startAuthorisation link for an explicit start), and the answer has ${links.length ? `only ${links.join(', ')}` : 'no link'}`;
+}
+
+/** Fails the creating rule (MUST) when the answer gives no way to start the PSU's SCA. */
+export function expectScaLink(world: ConformanceWorld, created: ApiResult, asked: string, what: string): void {
+  const missing = missingScaLink(created, asked);
+  if (missing) throw world.violation(`the bank created the ${what} but gave no way to start the PSU's SCA: ${missing} (${describeAnswer(created)})`);
 }
 
 /** The consent's own URL (`{base}/v1/consents/{consentId}`). */

@@ -3,7 +3,7 @@ import type { Io } from '../io.ts';
 import type { CommonFlags, Out } from '../output.ts';
 import { table } from '../output.ts';
 import { consentArg, withSession, when } from './common.ts';
-import { FN_NAMES, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
+import { FN_NAMES, kindOf, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
 import { parseAmount, parseCurrency, parseList, parsePermissions, parseWhen, required, text35 } from '../../session/parse.ts';
 import { buildAccountAccessConsent, buildFundsConsent, buildPaymentConsent, statusOf, type AccountRef } from '../../dialects/obie/builders.ts';
 import { UsageError } from '../../errors.ts';
@@ -111,7 +111,7 @@ export async function bgAisConsent(flags: AisFlags) {
   const validUntil = parseWhen('--expires', flags.expires ?? '+90d').slice(0, 10);
   const { buildConsent } = await import('../../dialects/berlin-group/builders.ts');
   const body = buildConsent({ access: { accounts: [], balances: [], transactions: [] }, recurringIndicator: true, validUntil, frequencyPerDay: 4 });
-  return { body, summary: { expiration: validUntil } };
+  return { body, summary: { expiration: validUntil, access: body.access as Record<string, unknown> } };
 }
 
 export async function createCof(io: Io, flags: CofFlags): Promise<void> {
@@ -178,7 +178,10 @@ export async function bgPayment(session: Session, flags: PisFlags) {
 export async function get(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const record = await session.consent(undefined, consentArg(id, flags));
-    if (session.profile.dialect === 'berlin-group') return getBg(session, out, record);
+    if (session.profile.dialect === 'berlin-group') {
+      if (record.fn === 'pis') throw new UsageError(`${record.id} is a payment, not a consent: obtpp payment get ${record.id} reads it`);
+      return getBg(session, out, record);
+    }
     const c = session.client;
     const result = session.check(
       await session.withClientToken(record.fn, (token) =>
@@ -222,8 +225,11 @@ function printConsentBody(out: Out, record: ConsentRecord, body: unknown): void 
 
 export async function del(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
-    const record = await session.consent(undefined, consentArg(id, flags));
+    const chosen = consentArg(id, flags);
+    // berlin-group: without an id, the current consent (never the last thing created, which may be a payment).
+    const record = await session.consent(session.profile.dialect === 'berlin-group' && chosen === undefined ? 'ais' : undefined, chosen);
     if (session.profile.dialect === 'berlin-group') {
+      if (record.fn === 'pis') throw new UsageError(`${record.id} is a payment, not a consent: DELETE /v1/consents/{consentId} cannot end it (payment cancellation is not offered by obtpp yet)`);
       const { deleteBgConsent } = await import('../../session/berlin-group.ts');
       const result = await out.step(`deleting consent ${record.id} (DELETE /v1/consents/{consentId})`, () => deleteBgConsent(session, record));
       if (out.json) return out.document({ consentId: record.id, fn: record.fn, deleted: true, status: result.status });
@@ -261,18 +267,21 @@ export async function forget(io: Io, id: string | undefined, flags: CommonFlags 
       if (s.last === record.id) delete s.last;
     });
     if (out.json) return out.document({ consentId: record.id, fn: record.fn, forgotten: true });
-    out.line(`forgot ${FN_NAMES[record.fn]} ${record.id} and its tokens (the bank still has it)`);
+    out.line(`forgot ${kindOf(session.profile.dialect, record.fn)} ${record.id} and its tokens (the bank still has it)`);
   });
 }
 
 export async function list(io: Io, flags: CommonFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    // berlin-group: a consent's status changes at the bank (a newer recurring consent expires the
+    // former, the PSU revokes one): each status not yet final is read afresh.
+    const unread = session.profile.dialect === 'berlin-group' ? await (await import('../../session/berlin-group.ts')).refreshBgStatuses(session) : {};
     const ps = await session.read();
     const now = Date.now();
     const rows = Object.values(ps.consents).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((r) => {
       const t = ps.tokens[r.id];
       const token = !t ? 'none' : t.expiresAt === undefined || t.expiresAt > now ? 'valid' : t.refreshToken ? 'expired (refreshable)' : 'expired';
-      return { ...r, current: ps.current[r.fn] === r.id, token, ...(t?.expiresAt ? { tokenExpiresAt: new Date(t.expiresAt).toISOString() } : {}) };
+      return { ...r, current: ps.current[r.fn] === r.id, token, ...(t?.expiresAt ? { tokenExpiresAt: new Date(t.expiresAt).toISOString() } : {}), ...(unread[r.id] ? { statusNotRead: unread[r.id] } : {}) };
     });
     if (out.json) return out.document({ profile: session.profile.name, variant: session.variant, state: session.state.path, consents: rows });
     if (rows.length === 0) {
@@ -280,16 +289,34 @@ export async function list(io: Io, flags: CommonFlags): Promise<void> {
       return;
     }
     out.block(table(['', 'CONSENT', 'KIND', 'STATUS', 'CREATED', 'EXPIRES', 'TOKEN', 'WHAT'], rows.map((r) => [
-      r.current ? '*' : '', r.id, r.fn, r.status, when(r.createdAt), r.expiration ? when(r.expiration) : '—', r.token, summary(r),
+      r.current ? '*' : '', r.id, r.fn, r.statusNotRead ? `${r.status} (as last read)` : r.status, when(r.createdAt), r.expiration ? when(r.expiration) : '—', r.token, summary(r),
     ]), out.c));
+    for (const r of rows) if (r.statusNotRead) out.line(out.c.dim(`${r.id}: status not read afresh: ${r.statusNotRead}`));
     out.line(out.c.dim('* the current consent of its kind (used when --consent is not given)'));
   }, BOTH);
 }
 
 function summary(r: ConsentRecord): string {
+  if (r.fn === 'ais' && r.access) return `${accessOf(r.access)}${r.accountIds?.length ? `; accounts ${r.accountIds.join(', ')}` : ''}`;
+  if (r.fn === 'ais' && r.sca) return `access not recorded${r.accountIds?.length ? `; accounts ${r.accountIds.join(', ')}` : ''}`;
   if (r.fn === 'ais') return `${r.permissions?.length ?? 0} permissions${r.accountIds?.length ? `; accounts ${r.accountIds.join(', ')}` : ''}`;
   if (r.fn === 'cof') return `debtor ${r.debtor?.Identification ?? '?'}`;
   return `${r.amount?.Amount ?? '?'} ${r.amount?.Currency ?? ''} to ${r.creditor?.Name ?? r.creditor?.Identification ?? '?'}${r.debtor ? ` from ${r.debtor.Identification}` : ''}`;
+}
+
+/**
+ * What a NextGenPSD2 consent's `access` grants, in its own words: the services (accounts,
+ * balances, transactions) with the accounts named, or "the PSU picks" for empty lists (a
+ * bank-offered consent), or the global form (allPsd2, availableAccounts…).
+ */
+export function accessOf(access: Record<string, unknown>): string {
+  const global = ['allPsd2', 'availableAccounts', 'availableAccountsWithBalance'].find((k) => access[k] !== undefined);
+  if (global) return `${global}: ${String(access[global])}`;
+  const services = ['accounts', 'balances', 'transactions'].filter((k) => Array.isArray(access[k]));
+  if (!services.length) return 'no access named';
+  const named = services.map((k) => access[k] as unknown[]);
+  const ids = [...new Set(named.flat().map((a) => (a && typeof a === 'object' ? String((a as Record<string, unknown>).iban ?? (a as Record<string, unknown>).maskedPan ?? (a as Record<string, unknown>).pan ?? '?') : '?')))];
+  return `${services.join(', ')}${ids.length ? ` of ${ids.join(', ')}` : ' (the PSU picks the accounts)'}`;
 }
 
 export interface AuthoriseFlags extends CommonFlags { consent?: string; accounts?: string; debtor?: string; reject?: boolean; manual?: boolean; callbackPort?: string }
@@ -307,19 +334,22 @@ export async function authoriseConsent(session: Session, out: Out, record: Conse
     manual: flags.manual === true, callbackPort,
     log: (line: string) => void out.io.stderr.write(line + '\n'),
   };
-  const doing = `${flags.reject ? 'rejecting' : 'authorising'} ${FN_NAMES[record.fn]} ${record.id} as the PSU${manual ? '' : ' (headless Chromium)'}`;
+  const doing = `${flags.reject ? 'rejecting' : 'authorising'} ${kindOf(session.profile.dialect, record.fn)} ${record.id} as the PSU${manual ? '' : ' (headless Chromium)'}`;
   const run = session.profile.dialect === 'berlin-group'
     ? async () => (await import('../../session/berlin-group.ts')).authoriseBg(session, record, request)
     : () => session.authorise(record, request);
   // Manual mode prints instructions on stderr: no spinner over them.
-  const outcome = manual ? await run() : await out.step(doing, run, (o) => describeOutcome(o));
+  const outcome = manual ? await run() : await out.step(doing, run, (o) => describeOutcome(o, session.profile.dialect));
   return outcome;
 }
 
-export function describeOutcome(o: AuthoriseOutcome): string {
-  if (o.status === 'refused') return `the bank refused the authorisation request for ${FN_NAMES[o.fn]} ${o.consentId}: ${o.error}${o.description ? ` (${o.description})` : ''}; the consent is unchanged`;
-  if (o.status === 'rejected') return `the PSU rejected ${FN_NAMES[o.fn]} ${o.consentId}: the bank answered ${o.error}${o.description ? ` (${o.description})` : ''}`;
-  const parts = [`authorised ${FN_NAMES[o.fn]} ${o.consentId}`];
+export function describeOutcome(o: AuthoriseOutcome, dialect?: string): string {
+  const kind = kindOf(dialect, o.fn);
+  if (o.status === 'refused') return `the bank refused the authorisation request for ${kind} ${o.consentId}: ${o.error}${o.description ? ` (${o.description})` : ''}; the ${kind} is unchanged`;
+  // The PSU approved and the bank said no (a payment RJCT for want of funds): the bank's decision, not the PSU's.
+  if (o.status === 'rejected' && o.by === 'bank') return `the bank rejected ${kind} ${o.consentId} after the PSU's SCA: ${o.error}${o.description ? ` (${o.description})` : ''}`;
+  if (o.status === 'rejected') return `the PSU rejected ${kind} ${o.consentId}: the bank answered ${o.error}${o.description ? ` (${o.description})` : ''}`;
+  const parts = [`authorised ${kind} ${o.consentId}`];
   if (o.accounts.length) parts.push(`accounts ${o.accounts.join(', ')}`);
   if (o.debtor) parts.push(`debtor ${o.debtor}`);
   if (o.expiresAt) parts.push(`token until ${when(o.expiresAt)}`);
@@ -334,13 +364,14 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
     const asked = outcome.status === 'rejected' && (outcome.error === 'access_denied' || (flags.reject === true && ['rejected', 'RJCT'].includes(outcome.error)));
     if (outcome.status !== 'authorised' && !asked) io.exitCode = 1;
     if (out.json) return out.document(outcome);
-    out.line(describeOutcome(outcome));
-    if (outcome.status === 'authorised') out.line(record.vrp ? 'next: obtpp vrp pay --amount AMOUNT (as often as the consent\'s limits allow)' : next(record.fn));
+    out.line(describeOutcome(outcome, session.profile.dialect));
+    if (outcome.status === 'authorised') out.line(record.vrp ? 'next: obtpp vrp pay --amount AMOUNT (as often as the consent\'s limits allow)' : next(record.fn, session.profile.dialect));
   }, BOTH);
 }
 
-function next(fn: Fn): string {
+function next(fn: Fn, dialect?: string): string {
   if (fn === 'ais') return 'next: obtpp accounts';
+  if (dialect === 'berlin-group') return 'next: obtpp payment status';
   if (fn === 'cof') return 'next: obtpp funds confirm --amount 10.00 --currency GBP';
   return 'next: obtpp payment get';
 }

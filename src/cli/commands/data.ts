@@ -170,8 +170,9 @@ export function printBgBalances(out: Out, body: unknown): void {
 /** NextGenPSD2 `transactions.booked[]` and `pending[]`: debits carry negative amounts. */
 export function printBgTransactions(out: Out, body: unknown, limit = Infinity): void {
   const all = (['booked', 'pending'] as const).flatMap((which) => bgTransactionsOf(body, which).map((t) => ({ which, t })));
+  // The bank's own labels: the list it put the transaction in, and a booking date only where it gave one.
   const rows = all.slice(0, limit).map(({ which, t }) => [
-    str(t, 'bookingDate') ?? str(t, 'valueDate'), which,
+    str(t, 'bookingDate') ?? '—', which,
     `${str(t, 'transactionAmount', 'amount') ?? ''} ${str(t, 'transactionAmount', 'currency') ?? ''}`.trim(),
     str(t, 'transactionId'), str(t, 'creditorName') ?? str(t, 'debtorName') ?? '', str(t, 'remittanceInformationUnstructured') ?? '',
   ]);

@@ -6,7 +6,7 @@ import { aisConsent, authoriseConsent, bgAisConsent, bgPayment, cofConsent, desc
 import { bgAccountsOf, printAccounts, printBalances, printBgAccounts, printBgBalances, printBgTransactions, printTransactions, readAccounts } from './data.ts';
 import { confirmArgs, confirmFunds, printConfirmation } from './funds.ts';
 import { printPaymentOrder } from './payment.ts';
-import { FN_NAMES, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
+import { kindOf, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
 import { accountsOf, fundsAvailableOf, permissionRules, statusOf } from '../../dialects/obie/builders.ts';
 import { transactionStatusOf } from '../../dialects/berlin-group/builders.ts';
 import { parseWhen } from '../../session/parse.ts';
@@ -17,13 +17,14 @@ type Journey = Pick<AuthoriseFlags, 'manual' | 'callbackPort'>;
 async function approve(session: Session, out: Out, record: ConsentRecord, flags: AuthoriseFlags): Promise<AuthoriseOutcome & { status: 'authorised' }> {
   const outcome = await authoriseConsent(session, out, record, { ...flags, reject: false });
   if (outcome.status !== 'authorised') {
-    throw new ObtppError('not_authorised', `${describeOutcome(outcome)}; the flow stops here`, { exitCode: ExitCode.nonConformant });
+    throw new ObtppError('not_authorised', `${describeOutcome(outcome, session.profile.dialect)}; the flow stops here`, { exitCode: ExitCode.nonConformant });
   }
   return outcome;
 }
 
 function created(record: ConsentRecord): string {
-  return `created ${FN_NAMES[record.fn]} ${record.id} (${record.status})`;
+  // Only berlin-group records carry an SCA link: their kind in NextGenPSD2 words.
+  return `created ${kindOf(record.sca ? 'berlin-group' : undefined, record.fn)} ${record.id} (${record.status})`;
 }
 
 /** The journeys speak both dialects (flow cof refuses a berlin-group profile itself, saying why). */

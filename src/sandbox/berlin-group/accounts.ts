@@ -3,7 +3,7 @@
  * read under a valid consent, with the faults that bend them.
  */
 import type { FaultDeclaration } from '../fault-declaration.ts';
-import { accountDetails, balances, CURRENCY, ibanOf, isoDay, transaction } from './data.ts';
+import { accountDetails, balances, CURRENCY, ibanOf, isoDay, pendingTransactions, transaction } from './data.ts';
 import type { BgConsent } from './store.ts';
 import { consentOf } from './consents.ts';
 import { AB, A, BgError, format, header, route, today, validDate, type BgRoute, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
@@ -18,6 +18,7 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-frequency-not-enforced', rule: 'BG-05', description: 'accesses without the PSU (no PSU-IP-Address) are not counted against frequencyPerDay', kind: 'rule', level: 'SHOULD' },
   { name: 'bg-token-not-bound', rule: 'BG-07', description: 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)', kind: 'rule' },
   { name: 'bg-transactions-date-to-ignored', rule: 'BG-09', description: 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned', kind: 'rule' },
+  { name: 'bg-booking-status-ignored', rule: 'BG-21', description: 'GET …/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
   { name: 'bg-rejected-consent-opens-data', rule: 'SEC-04', description: 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -142,8 +143,11 @@ async function listTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
     .reverse()
     .map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
   const report: Record<string, unknown> = { _links: { account: { href: self } } };
-  if (bookingStatus !== 'pending') report.booked = booked;
-  if (bookingStatus !== 'booked') report.pending = [];
+  const pending = pendingTransactions(account, new Date(k.store.now()));
+  const ignored = k.faults.has('bg-booking-status-ignored');
+  // "both" (and "all": no standing orders here) is the booked and the pending lists together.
+  if (bookingStatus !== 'pending' || ignored) report.booked = booked;
+  if (bookingStatus !== 'booked' || ignored) report.pending = pending;
   return {
     status: 200,
     body: {

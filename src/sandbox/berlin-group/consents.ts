@@ -14,6 +14,7 @@ import {
 export const CONSENT_FAULTS = [
   { name: 'bg-consent-created-valid', rule: 'AIS-01', description: 'the 201 of POST /v1/consents says consentStatus "valid" before the PSU has done anything', kind: 'rule' },
   { name: 'bg-sca-approach-oauth', rule: 'AIS-01', description: 'the 201 of POST /v1/consents carries ASPSP-SCA-Approach: OAUTH, a value the standard does not have (OAuth is REDIRECT with the scaOAuth link)', kind: 'rule' },
+  { name: 'bg-consent-without-sca-link', rule: 'AIS-01', description: 'the 201 of POST /v1/consents carries no link to start the PSU\'s SCA (no scaRedirect, scaOAuth or startAuthorisation)', kind: 'rule' },
   { name: 'bg-consent-without-access-accepted', rule: 'AIS-01', description: 'POST /v1/consents without access is accepted (201), as a consent to all the PSU\'s accounts', kind: 'rule' },
   { name: 'bg-consent-reads-back-changed', rule: 'AIS-02', description: 'GET /v1/consents/{consentId} of an authorised consent reads back access as allPsd2, whatever accounts it named', kind: 'rule' },
   { name: 'bg-consent-stays-received', rule: 'BG-01', description: 'an authorised consent still reads "received" (GET …/status and GET /v1/consents/{consentId}), though it opens the accounts', kind: 'rule' },
@@ -21,6 +22,7 @@ export const CONSENT_FAULTS = [
   { name: 'bg-deleted-reads-valid', rule: 'BG-03', description: 'a consent the TPP deleted reads "valid" (it opens nothing)', kind: 'rule' },
   { name: 'bg-frequency-read-back-changed', rule: 'BG-04', description: 'GET /v1/consents/{consentId} reads back frequencyPerDay 4 and recurringIndicator true, whatever was asked', kind: 'rule' },
   { name: 'bg-valid-until-extended', rule: 'BG-06', description: 'GET /v1/consents/{consentId} reads back a validUntil a year later than the one asked', kind: 'rule' },
+  { name: 'bg-former-recurring-stays-valid', rule: 'BG-20', description: 'authorising a new recurring consent leaves the PSU\'s former recurring consent valid (it should expire)', kind: 'rule' },
   { name: 'bg-create-200', rule: 'SEC-05', description: 'POST /v1/consents answers 200 instead of 201', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -83,7 +85,7 @@ function createConsent(k: Xs2aContext, r: Req): Reply {
     body: {
       consentStatus: faults.has('bg-consent-created-valid') ? 'valid' : consent.status,
       consentId: consent.id,
-      _links: { ...scaLinks(k, authorisation), self: { href: self }, status: { href: `${self}/status` }, scaStatus: { href: `${self}/authorisations/${authorisation.authorisationId}` } },
+      _links: { ...(faults.has('bg-consent-without-sca-link') ? {} : scaLinks(k, authorisation)), self: { href: self }, status: { href: `${self}/status` }, scaStatus: { href: `${self}/authorisations/${authorisation.authorisationId}` } },
     },
   };
 }
@@ -131,6 +133,14 @@ function deleteConsent(k: Xs2aContext, r: Req): Reply {
   c.status = 'terminatedByTpp';
   c.lastActionDate = today(k);
   return { status: 204 };
+}
+
+/**
+ * A consent the PSU has just authorised: as POST /v1/consents's "Side Effects" say, a recurring
+ * one makes the PSU's former recurring consent expire (the fault leaves it valid).
+ */
+export function consentAuthorised(k: Pick<Xs2aContext, 'store' | 'faults'>, consent: BgConsent): void {
+  k.store.authorised(consent, k.faults.has('bg-former-recurring-stays-valid'));
 }
 
 const consentSelf = (r: Req) => `${r.base}/v1/consents/${r.params.consentId}`;

@@ -90,3 +90,18 @@ export function transaction(t: FixtureTransaction, detailsHref?: string): Record
     ...(detailsHref ? { _links: { transactionDetails: { href: detailsHref } } } : {}),
   };
 }
+
+/**
+ * The account's pending transactions: one card payment authorised today and not yet booked, so
+ * that a report asked for bookingStatus pending or both has something to tell apart from booked.
+ */
+export function pendingTransactions(a: FixtureAccount, today: Date): Array<Record<string, unknown>> {
+  return [{
+    entryReference: `${a.AccountId}-P1`,
+    valueDate: isoDay(today),
+    transactionAmount: { currency: CURRENCY, amount: bgAmount(-1250) },
+    creditorName: 'Corner Bakery',
+    remittanceInformationUnstructured: 'Card payment, not yet booked',
+    bankTransactionCode: 'PMNT-CCRD-POSD',
+  }];
+}

@@ -27,7 +27,7 @@ export interface BerlinGroupBank {
 
 export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; issuer: string; baseUrls: Record<Variant, string>; faults: BgFaults }): BerlinGroupBank {
   const xs2a = createXs2a(o);
-  const pages = { provider: o.provider, store: o.store };
+  const pages = { provider: o.provider, store: o.store, faults: o.faults };
   return {
     handle(req, res, url, done) {
       const rs = /^\/(A|B)\/xs2a(\/.*)?$/.exec(url.pathname);

@@ -14,12 +14,15 @@ import type { FixturePsu } from '../fixtures.ts';
 import { html, page, readBody, sendHtml } from '../http.ts';
 import { bgAmount, ibanOf } from './data.ts';
 import type { BgAuthorisation, BgConsent, BgPayment, BgStore } from './store.ts';
+import type { SwitchedFaults } from '../fault-declaration.ts';
+import { consentAuthorised } from './consents.ts';
 
 type Resource = BgConsent | BgPayment;
 
 export interface BgPagesContext {
   provider: Provider;
   store: BgStore;
+  faults: SwitchedFaults;
 }
 
 function pending(resource: Resource): boolean {
@@ -33,7 +36,8 @@ const LISTS = ['accounts', 'balances', 'transactions'] as const;
  * shown again), else undefined. The PSU approves the resource as a whole; accounts posted are
  * checked to be the PSU's own.
  */
-function approve(store: BgStore, resource: Resource, psu: FixturePsu, form: URLSearchParams): string | undefined {
+function approve(ctx: BgPagesContext, resource: Resource, psu: FixturePsu, form: URLSearchParams): string | undefined {
+  const { store } = ctx;
   const mine = (iban: string) => psu.accounts.find((a) => ibanOf(a) === iban);
   if (resource.kind === 'ais') {
     const access = resource.access as Record<string, unknown>;
@@ -61,6 +65,8 @@ function approve(store: BgStore, resource: Resource, psu: FixturePsu, form: URLS
     }
     resource.covered = covered;
     resource.status = 'valid';
+    resource.psu = psu.username;
+    consentAuthorised(ctx, resource);
   } else {
     const debtor = mine(String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, ''));
     if (!debtor) return 'The account to pay from is not one of yours.';
@@ -112,7 +118,7 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
       return back(res, authorisation, false);
     }
     if (decision !== 'approve') return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, 'Choose Approve or Reject.'));
-    const problem = approve(ctx.store, resource, psu, form);
+    const problem = approve(ctx, resource, psu, form);
     if (problem) return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, problem));
     authorisation.scaStatus = 'finalised';
     return back(res, authorisation, true);
@@ -188,7 +194,7 @@ export async function handleOAuthInteraction(ctx: BgPagesContext, req: IncomingM
       return void (await ctx.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the PSU rejected the request' }, { mergeWithLastSubmission: true }));
     }
     if (form.get('decision') !== 'approve') return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, 'Choose Approve or Reject.'));
-    const refused = approve(ctx.store, resource, psu, form);
+    const refused = approve(ctx, resource, psu, form);
     if (refused) return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu, refused));
     if (authorisation) authorisation.scaStatus = 'finalised';
     const grant = new ctx.provider.Grant({ accountId: d.session!.accountId, clientId: String(d.params.client_id) });

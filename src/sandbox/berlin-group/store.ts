@@ -115,6 +115,18 @@ export class BgStore {
     return consent;
   }
 
+  /**
+   * The side effect of authorising a recurring consent (POST /v1/consents, "Side Effects"): the
+   * PSU's former recurring consents expire as soon as the new one is authorised. One-off consents
+   * neither expire others nor are expired. `keep` leaves them valid (a fault).
+   */
+  authorised(consent: BgConsent, keep = false): void {
+    if (!consent.recurringIndicator || keep) return;
+    for (const other of this.consents.values()) {
+      if (other !== consent && other.psu === consent.psu && other.recurringIndicator && this.refresh(other).status === 'valid') other.status = 'expired';
+    }
+  }
+
   /** The resource scopes the authorisation server knows: one per consent and payment (`AIS:{id}`, `PIS:{id}`). */
   scopes(): string {
     return [...[...this.consents.keys()].map((id) => `AIS:${id}`), ...[...this.payments.keys()].map((id) => `PIS:${id}`)].join(' ');
