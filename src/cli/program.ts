@@ -15,12 +15,13 @@ import { defineToken } from './define/token.ts';
 import { defineVerify } from './define/verify.ts';
 import { defineDiff } from './define/diff.ts';
 import { defineRegister } from './define/register.ts';
+import { defineRules } from './define/rules.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
   defineConsent, defineAccounts, defineFunds, definePayment, defineFlow, defineToken,
-  defineVerify, defineDiff, defineRegister,
+  defineVerify, defineDiff, defineRegister, defineRules,
 ];
 
 /** The subcommand whose parse failed last, per program. */
