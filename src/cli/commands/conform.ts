@@ -157,7 +157,8 @@ function renderTable(summary: Summary, c: any): string {
   for (const id of ids) {
     const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id));
     const title = titles.get(id) ?? '';
-    lines.push(`${id.padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
+    // A longer id (UKCOF-01) keeps a space before its first column.
+    lines.push(`${(id + ' ').padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));
   if (failures.length) {
