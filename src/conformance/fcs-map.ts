@@ -135,10 +135,15 @@ export function scenariosOf(feature: string, text: string): TaggedScenario[] {
   const doc = new Parser(new AstBuilder(IdGenerator.uuid()), new GherkinClassicTokenMatcher()).parse(text);
   const out: TaggedScenario[] = [];
   const names = (tags: readonly { name: string }[]) => tags.map((t) => t.name);
-  const add = (scenario: { name: string; tags: readonly { name: string }[]; examples: readonly { tags: readonly { name: string }[] }[] }, inherited: string[]) => {
-    const tags = [...inherited, ...names(scenario.tags), ...scenario.examples.flatMap((e) => names(e.tags))];
-    const rule = ruleIdOf(tags);
-    out.push({ feature, scenario: scenario.name, ...(rule ? { rule } : {}), tags });
+  type Examples = { name: string; tags: readonly { name: string }[] };
+  // An outline is one entry per Examples block: a tag on a block covers only its rows.
+  const add = (scenario: { name: string; tags: readonly { name: string }[]; examples: readonly Examples[] }, inherited: string[]) => {
+    const blocks: Array<Examples | undefined> = scenario.examples.length ? [...scenario.examples] : [undefined];
+    for (const block of blocks) {
+      const tags = [...inherited, ...names(scenario.tags), ...names(block?.tags ?? [])];
+      const rule = ruleIdOf(tags);
+      out.push({ feature, scenario: block?.name ? `${scenario.name} (${block.name})` : scenario.name, ...(rule ? { rule } : {}), tags });
+    }
   };
   const featureTags = names(doc.feature?.tags ?? []);
   for (const child of doc.feature?.children ?? []) {
