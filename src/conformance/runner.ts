@@ -460,7 +460,7 @@ class ConformanceRun {
 
   /** Step 5: the verdict — the summary built, JUnit annotated, every report redacted and written. */
   private async judged(parameters: RunParameters): Promise<ConformanceResult> {
-    const { reportDir, version, profileName, startedAt, variants, dialect } = this.plan;
+    const { reportDir, version, profileName, startedAt, variants, dialect, standard } = this.plan;
     // The profile kept the authorisation from starting: no verdict of the bank stands (exit 3, one line).
     const { setupProblems } = await import('./context.ts');
     const setupProblem = setupProblems().get(parameters.evidenceDir);
@@ -468,7 +468,7 @@ class ConformanceRun {
       setupProblems().delete(parameters.evidenceDir);
       throw setupProblem;
     }
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard });
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && /^not part of the \S+ dialect/.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
@@ -485,7 +485,7 @@ class ConformanceRun {
 
   /** Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report. */
   private async interrupted(): Promise<ConformanceResult> {
-    const { reportDir, version, profileName, startedAt, variants, dialect } = this.plan;
+    const { reportDir, version, profileName, startedAt, variants, dialect, standard } = this.plan;
     const reason = this.signal?.reason === 'SIGTERM' || this.signal?.reason === 'SIGINT' ? (this.signal.reason as string) : 'abort';
     // A step cut short may have asked for a new browser: the context is closed once more.
     await this.context?.closeCurrent().catch(() => undefined);
@@ -496,7 +496,7 @@ class ConformanceRun {
       this.dirReady = true;
     }
     for (const f of CUCUMBER_OUTPUTS) await rm(join(reportDir, f), { force: true }).catch(() => undefined);
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built);
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };

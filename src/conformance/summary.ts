@@ -1,4 +1,4 @@
-import type { Variant } from '../profile/types.ts';
+import { STANDARDS, type Variant } from '../profile/types.ts';
 import { ruleIdOf } from './rule-id.ts';
 
 /**
@@ -226,7 +226,7 @@ export class SummaryBuilder {
    * `dialect`: the standard the bank speaks (default obie). A rule whose scenarios are all of
    * another dialect (features tagged `@dialect-…`) is not-applicable, with the reason.
    */
-  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string }): Summary {
+  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string; standard?: string }): Summary {
     const runs: Array<PickleRun & { tags: string[] }> = [];
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)!.testCaseId);
@@ -245,7 +245,7 @@ export class SummaryBuilder {
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
-      const rules = this.rulesOf(variant, meta.dialect ?? 'obie').map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
+      const rules = this.rulesOf(variant, meta.dialect ?? 'obie', meta.standard).map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
         const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
         const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
         const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
@@ -349,8 +349,11 @@ export class SummaryBuilder {
    * its level and source. A rule id with scenarios in several dialects is one rule, described in the
    * run's dialect's words; a rule with none in the run's dialect names the dialect it belongs to.
    */
-  private rulesOf(variant: Variant, dialect: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string }> {
+  private rulesOf(variant: Variant, dialect: string, standard?: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string }> {
     type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
+    // A feature or rule tagged with a published standard (@uk-3.1) is that standard's only: a run
+    // of another layout does not list it (as an obie run lists no berlin-group rule).
+    const standardOf = (tags: string[]) => STANDARDS.find((s) => tags.includes(`@${s}`));
     const byId = new Map<string, Row>();
     for (const doc of this.docs) {
       const feature = doc.feature;
@@ -367,6 +370,8 @@ export class SummaryBuilder {
         const title = rule.name.replace(/^[A-Z]{2,5}-\d{2,3}\s*[—–-]\s*/, '');
         const level = tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean) as Level | undefined;
         const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
+        const ruleStandard = standardOf([...feature.tags.map((t: any) => t.name), ...tags]);
+        if (ruleStandard !== undefined && ruleStandard !== standard) continue;
         const row: Row = { id, title, applicable: mine && applicable, ...(mine ? {} : { otherDialect: docDialect }), ...(level ? { level } : {}), ...(source ? { source } : {}) };
         const known = byId.get(id);
         // The run's dialect's own rule wins; another dialect's stands in only where the run's has none.
