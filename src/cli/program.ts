@@ -16,12 +16,13 @@ import { defineVerify } from './define/verify.ts';
 import { defineDiff } from './define/diff.ts';
 import { defineRegister } from './define/register.ts';
 import { defineVrp } from './define/vrp.ts';
+import { defineRules } from './define/rules.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
   defineConsent, defineAccounts, defineFunds, definePayment, defineVrp, defineFlow, defineToken,
-  defineVerify, defineDiff, defineRegister,
+  defineVerify, defineDiff, defineRegister, defineRules,
 ];
 
 /** The subcommand whose parse failed last, per program. */

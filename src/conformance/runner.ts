@@ -486,7 +486,7 @@ class ConformanceRun {
 
   /** Step 5: the verdict — the summary built, JUnit annotated, every report redacted and written. */
   private async judged(parameters: RunParameters): Promise<ConformanceResult> {
-    const { reportDir, version, profileName, startedAt, variants, dialect } = this.plan;
+    const { reportDir, version, profileName, startedAt, variants, dialect, standard } = this.plan;
     // The profile kept the authorisation from starting: no verdict of the bank stands (exit 3, one line).
     const { setupProblems } = await import('./context.ts');
     const setupProblem = setupProblems().get(parameters.evidenceDir);
@@ -513,7 +513,7 @@ class ConformanceRun {
 
   /** Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report. */
   private async interrupted(): Promise<ConformanceResult> {
-    const { reportDir, version, profileName, startedAt, variants, dialect } = this.plan;
+    const { reportDir, version, profileName, startedAt, variants, dialect, standard } = this.plan;
     const reason = this.signal?.reason === 'SIGTERM' || this.signal?.reason === 'SIGINT' ? (this.signal.reason as string) : 'abort';
     // A step cut short may have asked for a new browser: the context is closed once more.
     await this.context?.closeCurrent().catch(() => undefined);

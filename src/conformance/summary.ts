@@ -1,4 +1,4 @@
-import type { Variant } from '../profile/types.ts';
+import { STANDARDS, type Variant } from '../profile/types.ts';
 import { ruleIdOf } from './rule-id.ts';
 import { SEQUENCE_MEDIA_TYPE, placeSequence, timeSplit, type ScenarioSequence, type SequenceItem } from './sequence.ts';
 
@@ -345,7 +345,7 @@ export class SummaryBuilder {
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
-      const rules = this.rulesOf(variant, meta.dialect ?? 'obie', meta.standard).map(({ id, title, applicable, otherDialect, otherStandard, level, source }): RuleResult => {
+      const rules = this.rulesOf(variant, meta.dialect ?? 'obie', meta.standard).map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
         const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
         const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
         const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
@@ -362,7 +362,6 @@ export class SummaryBuilder {
         else status = 'skipped';
         const reason = status !== 'not-applicable' ? undefined
           : otherDialect ? `not part of the ${meta.dialect ?? 'obie'} dialect (a rule of ${otherDialect} only)`
-          : otherStandard ? `not part of the spec's layout: judged for a bank that serves ${otherStandard} (a profile with standard: ${otherStandard}, or obtpp conform --standard ${otherStandard})`
           : !applicable ? `not part of variant ${variant}`
           : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
         const counts: ScenarioCounts = {
@@ -577,17 +576,17 @@ export class SummaryBuilder {
    * its level and source. A rule id with scenarios in several dialects is one rule, described in the
    * run's dialect's words; a rule with none in the run's dialect names the dialect it belongs to.
    */
-  private rulesOf(variant: Variant, dialect: string, standard?: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; otherStandard?: string; level?: Level; source?: string }> {
-    type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; otherStandard?: string; level?: Level; source?: string };
+  private rulesOf(variant: Variant, dialect: string, standard?: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string }> {
+    type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
+    // A feature or rule tagged with a published standard (@uk-3.1) is that standard's only: a run
+    // of another layout does not list it (as an obie run lists no berlin-group rule).
+    const standardOf = (tags: string[]) => STANDARDS.find((s) => tags.includes(`@${s}`));
     const byId = new Map<string, Row>();
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature || !feature.tags.some((t: any) => t.name === `@variant-${variant}`)) continue;
       const docDialect = feature.tags.map((t: any) => /^@dialect-(.+)$/.exec(t.name)?.[1]).find(Boolean) ?? 'obie';
       const mine = docDialect === dialect;
-      // A feature of a published standard's operations (@uk-3.1) is judged only for a bank that serves it.
-      const docStandard = feature.tags.map((t: any) => /^@(uk-\d+\.\d+)$/.exec(t.name)?.[1]).find(Boolean);
-      const otherStandard = docStandard && docStandard !== standard ? docStandard : undefined;
       for (const child of feature.children) {
         const rule = child.rule;
         if (!rule) continue;
@@ -598,10 +597,9 @@ export class SummaryBuilder {
         const title = rule.name.replace(/^[A-Z]{2,5}-\d{2,3}\s*[—–-]\s*/, '');
         const level = tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean) as Level | undefined;
         const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
-        const row: Row = {
-          id, title, applicable: mine && applicable && !otherStandard, ...(mine ? {} : { otherDialect: docDialect }), ...(mine && otherStandard ? { otherStandard } : {}),
-          ...(level ? { level } : {}), ...(source ? { source } : {}),
-        };
+        const ruleStandard = standardOf([...feature.tags.map((t: any) => t.name), ...tags]);
+        if (ruleStandard !== undefined && ruleStandard !== standard) continue;
+        const row: Row = { id, title, applicable: mine && applicable, ...(mine ? {} : { otherDialect: docDialect }), ...(level ? { level } : {}), ...(source ? { source } : {}) };
         const known = byId.get(id);
         // The run's dialect's own rule wins; another dialect's stands in only where the run's has none.
         if (!known || (mine && known.otherDialect)) byId.set(id, row);
@@ -611,8 +609,8 @@ export class SummaryBuilder {
   }
 }
 
-/** The reason of a rule that belongs to another dialect, or to a published standard the run does not judge. */
-export const FOREIGN_RULE_REASON = /^not part of the (\S+ dialect|spec's layout)\b/;
+/** The reason of a rule that belongs to another dialect. */
+export const FOREIGN_RULE_REASON = /^not part of the \S+ dialect\b/;
 
 /** The distinct causes of a list, each once, with how many scenarios share it when more than one. */
 function causes(texts: string[]): string {

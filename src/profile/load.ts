@@ -2,9 +2,10 @@ import { INPUT_LIMITS, parseYaml, readInputFile } from './input-files.ts';
 import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProfileError } from '../errors.ts';
-import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, RegistrationSettings, Variant } from './types.ts';
+import { BankUnreachableError, ProfileError } from '../errors.ts';
+import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, ProfilePaths, RegistrationSettings, Variant } from './types.ts';
 import { profileSchema } from './schema.ts';
+import { fromDiscovery } from './discovery.ts';
 import { buildOutput } from '../dialects/prebuilt.ts';
 
 export const DEFAULTS = {
@@ -156,8 +157,12 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
   }
   // The spec's layout names its variants; a profile of a published standard is judged by variant A's rules.
-  const std = top as { standard?: unknown; variants?: unknown } | undefined;
+  const std = top as { standard?: unknown; variants?: unknown; discovery?: unknown; implements?: unknown } | undefined;
   if (schemaProblems.length === 0 && std) {
+    // A discovery document is UK Read/Write v3.1's: it says standard uk-3.1 by itself.
+    if (std.discovery !== undefined && std.standard === undefined && top!.dialect !== 'berlin-group') std.standard = 'uk-3.1';
+    if (std.discovery !== undefined && top!.dialect === 'berlin-group') problems.push('$.discovery: a UK Read/Write v3.1 discovery document; a berlin-group profile has none (leave discovery out)');
+    if (std.discovery !== undefined && std.implements !== undefined) problems.push('$.implements: the discovery document lists the operations the bank offers; leave implements out (or discovery)');
     if (std.standard === undefined && std.variants === undefined) problems.push("$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: uk-3.1)");
     if (std.standard !== undefined && top!.dialect === 'berlin-group') problems.push(`$.standard: ${String(std.standard)} is a UK standard; a berlin-group profile has none (leave standard out)`);
     if (std.standard !== undefined && std.variants !== undefined && JSON.stringify(std.variants) !== '["A"]') problems.push(`$.variants: a ${String(std.standard)} profile is judged by variant A's rules only; leave variants out (or write [A])`);
@@ -215,23 +220,26 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   }
 
   const dialect: Profile['dialect'] = p.dialect ?? 'obie';
-  // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
-  const absentApis = p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
   const bg = dialect === 'berlin-group' ? DEFAULTS.berlinGroup : undefined;
   const uk = p.standard === 'uk-3.1' ? DEFAULTS.uk31 : undefined;
   const variants: Variant[] = uk ? ['A'] : p.variants;
+  const paths = { ...(bg?.paths ?? uk?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) };
+  const found = p.discovery ? await discover(p, paths, baseDir, source) : undefined;
+  // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
+  const absentApis = found ? found.absent : p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
   const profile: Profile = {
     name: p.name,
     dialect,
     ...(uk ? { standard: 'uk-3.1' as const } : {}),
     ...(bg ? { sca: { approaches: [...(p.sca?.approaches ?? bg.sca.approaches)] }, psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress } : {}),
     variants,
-    baseUrl: stripSlash(p.baseUrl ?? p.apis.ais.baseUrl),
+    baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),
     variantBaseUrls: stripAll(p.variantBaseUrls),
-    apis: apisOf(p, uk),
-    implements: implementsOf(p.implements, variants),
+    apis: found ? found.apis : apisOf(p, uk),
+    ...(found ? { discovery: { source: p.discovery, notes: found.notes } } : {}),
+    implements: found ? { A: found.operations } : implementsOf(p.implements, variants),
     ...(absentApis.length ? { absentApis } : {}),
-    paths: { ...(bg?.paths ?? uk?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) },
+    paths,
     auth: {
       issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
       discoveryUrl: auth.discoveryUrl,
@@ -281,6 +289,58 @@ function apisOf(p: Record<string, any>, uk: typeof DEFAULTS.uk31 | undefined): P
     }
   }
   return apis;
+}
+
+/**
+ * What the bank's discovery document says (`discovery:` a file or an http(s) URL): each listed
+ * API's base URL — the profile's apis, else the document's resourceBaseUri, else baseUrl plus the
+ * API's segment — the operations it offers, the APIs it does not offer, and its notes.
+ */
+async function discover(p: Record<string, any>, paths: ProfilePaths, baseDir: string, source: string) {
+  const ref = p.discovery as string;
+  const where = `$.discovery (${ref})`;
+  const doc = await discoveryDocument(ref, baseDir, source, p.timeouts?.requestMs ?? DEFAULTS.timeouts.requestMs);
+  const found = fromDiscovery(doc, paths, where);
+  const given = apisOf(p, undefined);
+  const apis: Profile['apis'] = {};
+  for (const fn of found.listed) {
+    const placed = given[fn]?.baseUrl ?? found.apis[fn] ?? (p.baseUrl ? `${stripSlash(p.baseUrl)}${DEFAULTS.uk31.apiSegments[fn]}` : undefined);
+    if (placed) apis[fn] = { ...given[fn], baseUrl: stripSlash(placed), variantBaseUrls: given[fn]?.variantBaseUrls ?? {} };
+    else found.problems.push(`${where}: ${fn} has no resourceBaseUri, and the profile gives no baseUrl (or apis.${fn}.baseUrl) to place it`);
+  }
+  if (!found.problems.length && !apis.ais && !p.baseUrl) found.problems.push(`${where}: lists no Account and Transaction API, and the profile gives no baseUrl`);
+  if (found.problems.length) {
+    throw new ProfileError(found.problems.map((x) => `profile ${source}: ${x}`).join('\n'), found.problems, { hint: 'the document follows the UK conformance suite\'s discovery shape: discoveryModel.discoveryItems[] with apiSpecification { name, version }, resourceBaseUri and endpoints [{ method, path }]' });
+  }
+  const absent = (['ais', 'cof', 'pis'] as const).filter((fn) => !apis[fn]);
+  return { apis, absent, operations: found.operations, notes: found.notes, baseUrl: apis.ais?.baseUrl ?? Object.values(apis)[0]!.baseUrl! };
+}
+
+/** The discovery document's JSON, from a file (`file:PATH` or a path, relative to the profile) or an http(s) URL. */
+async function discoveryDocument(ref: string, baseDir: string, source: string, timeoutMs: number): Promise<unknown> {
+  let text: string;
+  if (/^https?:\/\//i.test(ref)) {
+    let res: Response;
+    try {
+      res = await fetch(ref, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      throw new BankUnreachableError(`profile ${source}: $.discovery: ${ref} cannot be reached (${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message})`, { cause: error });
+    }
+    const declared = Number(res.headers.get('content-length') ?? 0);
+    if (!res.ok || declared > INPUT_LIMITS.referenced) {
+      await res.body?.cancel();
+      throw new ProfileError(`profile ${source}: $.discovery: GET ${ref} answered ${res.status}${res.ok ? `, ${declared} bytes (over ${INPUT_LIMITS.referenced})` : ''}`, ['$.discovery']);
+    }
+    text = await res.text();
+    if (Buffer.byteLength(text) > INPUT_LIMITS.referenced) throw new ProfileError(`profile ${source}: $.discovery: ${ref} is over ${INPUT_LIMITS.referenced} bytes`, ['$.discovery']);
+  } else {
+    text = await readReferenced(ref.replace(/^file:/, ''), '$.discovery', baseDir, source);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProfileError(`profile ${source}: $.discovery: ${ref} is not JSON (${(error as Error).message})`, ['$.discovery']);
+  }
 }
 
 /** Profiles this module validated and completed (a raw object handed to the library is validated first). */

@@ -59,6 +59,7 @@ export const profileSchema = {
   // bank without CBPII or PISP leaves that API out, and its scenarios are not applicable).
   anyOf: [
     { required: ['baseUrl'] },
+    { required: ['discovery'] },
     {
       required: ['apis'],
       properties: { apis: { required: ['ais'], properties: { ais: { required: ['baseUrl'] }, cof: { required: ['baseUrl'] }, pis: { required: ['baseUrl'] } } } },
@@ -99,6 +100,10 @@ export const profileSchema = {
       type: 'object', additionalProperties: false,
       description: 'Per-API base URLs (ais: /aisp, cof: /cbpii, pis: /pisp in UK deployments). For an operation of API f in variant v: apis.f.variantBaseUrls.v, else apis.f.baseUrl, else variantBaseUrls.v, else baseUrl.',
       properties: { ais: api, cof: api, pis: api },
+    },
+    discovery: {
+      type: 'string', minLength: 1,
+      description: "obie, UK Read/Write v3.1 (implies standard: uk-3.1): the bank's published discovery document, in the UK conformance suite's discovery shape (discoveryModel.discoveryItems: per API and version, resourceBaseUri and the endpoints it serves as method + path). A file (file:PATH or PATH, relative to the profile) or an http(s) URL, read at load. It gives each API's base URL (apis and baseUrl, where given, win) and the operations the bank offers, instead of implements; an API it does not list is not offered; an endpoint obtpp does not know, or an item of another API or version, is a note (obtpp profile check prints them), not an error.",
     },
     implements: {
       description: 'The operations the bank offers (as a discovery file lists its endpoints), for every variant or per variant. Default: every operation of the variant. Scenarios needing another operation are not applicable.',

@@ -187,6 +187,11 @@ export interface Profile {
   variantBaseUrls: Partial<Record<Variant, string>>;
   /** Per-API base URLs (UK banks serve /aisp, /cbpii and /pisp, often on different hosts). */
   apis: Partial<Record<Fn, ApiLocation>>;
+  /**
+   * The bank's discovery document, when the profile names one: where it was read, and what in it
+   * obtpp does not use (endpoints it does not know, other APIs or versions), one line each.
+   */
+  discovery?: { source: string; notes: string[] };
   /** The operations the bank offers, per variant; absent: every operation of the variant. */
   implements?: Partial<Record<Variant, OperationName[]>>;
   /** APIs the profile gives no base URL (`apis` without `cof`, say): the bank does not offer them. */

@@ -100,7 +100,7 @@ export type DataFaultName = Extract<(typeof DECLARED)[number], { kind: 'data' }>
 export type ChaosFaultName = (typeof CHAOS_TABLE)[number][0];
 
 /** The order of the rule families in docs/rules.md. */
-const FAMILIES = ['AIS', 'COF', 'PIS', 'VRP', 'SEC', 'DCR'];
+const FAMILIES = ['AIS', 'COF', 'PIS', 'VRP', 'SEC', 'DCR', 'UKAIS', 'UKCOF', 'UKPIS'];
 const KINDS: FaultInfo['kind'][] = ['rule', 'chaos', 'data'];
 
 /**

@@ -342,6 +342,8 @@ function cofRoutes(state: BankState): Route[] {
       if (!isObject(c.body) || !isObject(c.body.Data)) throw missing('Data');
       const data = c.body.Data;
       const debtor = accountRef(data.DebtorAccount, 'Data.DebtorAccount');
+      // Larchmont keeps sort codes and IBANs only.
+      if (!['UK.OBIE.SortCodeAccountNumber', 'UK.OBIE.IBAN'].includes(debtor.SchemeName)) throw new Refusal(400, `${debtor.SchemeName} is not a scheme Larchmont holds`, 'UK.OBIE.Unsupported.Scheme', 'Data.DebtorAccount.SchemeName');
       const expiration = dateField(data, 'ExpirationDateTime', 'Data.ExpirationDateTime');
       if (expiration && Date.parse(expiration) <= Date.now()) throw badDate('Data.ExpirationDateTime', 'is in the past');
       const stamp = nowIso();

@@ -142,6 +142,24 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     assert.equal((await w.tpp.api('A', 'DELETE', `/funds-confirmation-consents/${id}`, { token: await w.tpp.cc('fundsconfirmations') })).status, 204);
     assert.equal((await w.tpp.api('A', 'POST', '/funds-confirmations', { token, body: fundsBody(id, '1.00') })).status, 201);
   },
+  'funds-consent-reads-awaiting': async (w) => {
+    const { id } = await w.cof();
+    const read = await w.tpp.api('A', 'GET', `/funds-confirmation-consents/${id}`, { token: await w.tpp.cc('fundsconfirmations') });
+    assert.equal(read.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'funds-consent-any-scheme': async ({ tpp }) => {
+    const body = cofBody(JOINT);
+    body.Data.DebtorAccount.SchemeName = 'TestingAnInvalidSchemeName';
+    assert.equal((await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: await tpp.cc('fundsconfirmations'), body })).status, 201);
+  },
+  'funds-consent-fraction-refused': async ({ tpp }) => {
+    const body = { Data: { ...cofBody(JOINT).Data, ExpirationDateTime: new Date(Date.now() + 86_400_000).toISOString() } };
+    const res = await tpp.api('A', 'POST', '/funds-confirmation-consents', { token: await tpp.cc('fundsconfirmations'), body });
+    assert.equal(res.status, 400);
+  },
+  'funds-consent-unknown-404': async ({ tpp }) => {
+    assert.equal((await tpp.api('A', 'DELETE', '/funds-confirmation-consents/42', { token: await tpp.cc('fundsconfirmations') })).status, 404);
+  },
   'debtor-not-asked': async (w) => {
     const cc = await w.tpp.cc('payments');
     const created = await w.tpp.api('A', 'POST', '/domestic-payments', { token: cc, body: paymentBody(), headers: { 'x-idempotency-key': 'k1' } });

@@ -234,7 +234,8 @@ function renderTable(summary: Summary, c: any): string {
   for (const id of ids.filter((x) => !outOfScope.has(x))) {
     const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id));
     const title = titles.get(id) ?? '';
-    lines.push(`${id.padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
+    // A longer id (UKCOF-01) keeps a space before its first column.
+    lines.push(`${(id + ' ').padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
   if (outOfScope.size) lines.push(c.dim(`${outOfScope.size} rules not in scope (not selected by this run's --tags or --variant)`));
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));
@@ -249,7 +250,7 @@ function renderTable(summary: Summary, c: any): string {
   // Rules of another dialect, once: the reason is the same in every variant.
   const foreign = [...new Map(summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && otherDialect(r.reason)).map((r) => [r.id, r.reason!] as const)))];
   if (foreign.length) {
-    lines.push('', c.bold('Not applicable (another dialect\'s or standard\'s rules):'));
+    lines.push('', c.bold('Not applicable (another dialect\'s rules):'));
     lines.push(`  ${foreign.map(([id]) => id).join(', ')}: ${foreign[0]![1].replace(/ \(a rule of .*\)$/, '')}`);
   }
   if (offered.length) {

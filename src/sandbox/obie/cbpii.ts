@@ -21,7 +21,17 @@ export const CBPII_FAULTS = [
   { name: 'funds-answer-wrong', rule: 'COF-05', description: 'FundsAvailable is always true', kind: 'rule' },
   { name: 'expired-funds-consent-confirms', rule: 'COF-06', description: 'an expired funds consent still confirms', kind: 'rule' },
   { name: 'deleted-funds-consent-confirms', rule: 'COF-07', description: 'a deleted funds consent still confirms', kind: 'rule' },
+  { name: 'funds-consent-reads-awaiting', rule: 'UKCOF-01', description: 'a funds consent reads AwaitingAuthorisation after the PSU authorised it', kind: 'rule' },
+  { name: 'funds-consent-any-scheme', rule: 'UKCOF-02', description: 'a funds consent\'s DebtorAccount.SchemeName is not checked (TestingAnInvalidSchemeName accepted)', kind: 'rule' },
+  { name: 'funds-consent-fraction-refused', rule: 'UKCOF-03', description: 'a funds consent whose ExpirationDateTime has fractional seconds is refused', kind: 'rule' },
+  { name: 'funds-consent-unknown-404', rule: 'UKCOF-04', description: 'an unknown funds-consent ConsentId answers 404 instead of 400', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
+
+/**
+ * The account schemes of UK Read/Write v3.1.11 (x-namespaced-enum UK.OBIE.*) this bank knows; a
+ * bank may add its own namespace, this one adds none, so any other SchemeName is unsupported.
+ */
+const SUPPORTED_SCHEMES = new Set(['UK.OBIE.SortCodeAccountNumber', 'UK.OBIE.IBAN', 'UK.OBIE.BBAN', 'UK.OBIE.PAN', 'UK.OBIE.Paym', 'UK.OBIE.Wallet']);
 
 function fundsConsentBody(c: CofConsent, self: string) {
   return {
@@ -43,7 +53,13 @@ async function createFundsConsent(k: ResourceContext, r: Req): Promise<Reply> {
   const debtor = data.DebtorAccount === undefined && faults.has('funds-consent-without-debtor')
     ? undefined
     : requireAccountRef(data.DebtorAccount, 'Data.DebtorAccount');
+  if (debtor && !SUPPORTED_SCHEMES.has(debtor.SchemeName) && !faults.has('funds-consent-any-scheme')) {
+    throw new ApiError(400, 'UK.OBIE.Unsupported.AccountIdentifier', `Data.DebtorAccount.SchemeName ${debtor.SchemeName} is not a scheme this bank supports`, 'Data.DebtorAccount.SchemeName');
+  }
   const expiry = requireDateTime(data, 'ExpirationDateTime', false);
+  if (faults.has('funds-consent-fraction-refused') && /\.\d/.test(String(data.ExpirationDateTime))) {
+    throw new ApiError(400, 'UK.OBIE.Field.InvalidDate', 'Data.ExpirationDateTime must not have fractional seconds', 'Data.ExpirationDateTime');
+  }
   if (expiry !== undefined && expiry <= store.now()) throw new ApiError(400, 'UK.OBIE.Field.InvalidDate', 'Data.ExpirationDateTime is in the past', 'Data.ExpirationDateTime');
   const consent = idempotent(k, r, auth.clientId, 'funds-confirmation-consents', false, () => store.add<CofConsent>({
     kind: 'cof', clientId: auth.clientId, Status: 'AwaitingAuthorisation',
@@ -55,13 +71,18 @@ async function createFundsConsent(k: ResourceContext, r: Req): Promise<Reply> {
 async function ownFundsConsent(k: ResourceContext, r: Req): Promise<CofConsent> {
   const auth = await clientCredentials(k, r, 'fundsconfirmations');
   const c = k.store.consents.get(r.params.consentId);
-  if (!c || c.kind !== 'cof' || c.clientId !== auth.clientId || c.deleted) throw notFound('funds-confirmation consent', 'ConsentId');
+  if (!c || c.kind !== 'cof' || c.clientId !== auth.clientId || c.deleted) {
+    if (!c && k.faults.has('funds-consent-unknown-404')) throw new ApiError(404, 'UK.OBIE.Resource.NotFound', 'funds-confirmation consent not found', 'ConsentId');
+    throw notFound('funds-confirmation consent', 'ConsentId');
+  }
   return c;
 }
 
 async function getFundsConsent(k: ResourceContext, r: Req): Promise<Reply> {
   const c = await ownFundsConsent(k, r);
-  return { status: 200, body: fundsConsentBody(c, r.self) };
+  const body = fundsConsentBody(c, r.self);
+  if (k.faults.has('funds-consent-reads-awaiting')) body.Data.Status = 'AwaitingAuthorisation';
+  return { status: 200, body };
 }
 
 async function deleteFundsConsent(k: ResourceContext, r: Req): Promise<Reply> {
