@@ -6,6 +6,7 @@ import {
   OBWritePaymentDetailsResponse1, OBWriteFundsConfirmationResponse1,
 } from './payment-initiation.ts';
 import { OBErrorResponse1 } from './error.ts';
+import { File, OBReadDirectDebit2, OBReadOffer1, OBReadParty2, OBReadParty3, OBReadProduct2, OBReadScheduledPayment3, OBReadStandingOrder6, OBReadStatement2 } from './account-info-uk.ts';
 import { bothLevels } from './common.ts';
 import type { Levels } from './common.ts';
 
@@ -18,7 +19,9 @@ export type SchemaName =
   | 'OBFundsConfirmationConsent1' | 'OBFundsConfirmationConsentResponse1' | 'OBFundsConfirmation1'
   | 'OBFundsConfirmationResponse1' | 'OBWriteDomesticConsent4' | 'OBWriteDomesticConsentResponse5'
   | 'PaymentStatusResponse' | 'OBErrorResponse1'
-  | 'OBWriteDomestic2' | 'OBWriteDomesticResponse5' | 'OBWritePaymentDetailsResponse1' | 'OBWriteFundsConfirmationResponse1';
+  | 'OBWriteDomestic2' | 'OBWriteDomesticResponse5' | 'OBWritePaymentDetailsResponse1' | 'OBWriteFundsConfirmationResponse1'
+  | 'OBReadDirectDebit2' | 'OBReadStandingOrder6' | 'OBReadScheduledPayment3' | 'OBReadOffer1' | 'OBReadParty2' | 'OBReadParty3'
+  | 'OBReadProduct2' | 'OBReadStatement2' | 'File';
 
 /**
  * Both levels of every schema. Request bodies the harness sends are the same at both levels: they
@@ -43,6 +46,15 @@ export const SCHEMA_LEVELS: Readonly<Record<SchemaName, Levels>> = {
   OBWriteDomesticResponse5,
   OBWritePaymentDetailsResponse1,
   OBWriteFundsConfirmationResponse1,
+  OBReadDirectDebit2,
+  OBReadStandingOrder6,
+  OBReadScheduledPayment3,
+  OBReadOffer1,
+  OBReadParty2,
+  OBReadParty3,
+  OBReadProduct2,
+  OBReadStatement2,
+  File,
 };
 
 export const SCHEMA_NAMES = Object.keys(SCHEMA_LEVELS) as SchemaName[];
