@@ -336,7 +336,8 @@ const samples: Record<SchemaName, unknown> = {
     Links: { Self: `${BASE}/accounts/22289/statements` },
     Meta: { TotalPages: 1 },
   },
-  File: '%PDF-1.4 a statement',
+  // The JSON form of a statement's file: the official `File` has no member.
+  File: {},
   OBErrorResponse1: {
     Code: '400 Bad Request',
     Id: '2b5f0fb2-730b-11e8-adc0-fa7ae01bbebc',

@@ -218,7 +218,7 @@ export const OBReadProduct2 = responseEnvelope({
           SecondaryProductId: text(1, 70),
           ProductType: closedEnum(PRODUCT_TYPES),
           MarketingStateId: text(1, 35),
-          OtherProductType: { type: 'object', required: ['Name', 'Description'] },
+          OtherProductType: { type: 'object', required: ['Name', 'Description'], properties: { Name: text(1, 350), Description: text(1, 350) } },
           BCA: { type: 'object' },
           PCA: { type: 'object' },
         },
