@@ -149,10 +149,16 @@ function visibleStatements(k: ResourceContext, c: AisConsent, a: FixtureAccount,
   return statementsOf(a).filter((s) => s.end >= Math.max(from, after) && s.start <= Math.min(to, before));
 }
 
+/**
+ * A statement-date filter: an ISO 8601 date-time in its extended or basic form (2016-01-01T10:40:00,
+ * 20160101T104012.345Z), its zone, if any, ignored as for the booking-date filters.
+ */
 function filterTime(r: Req, name: string): number | undefined {
   const value = r.query.get(name);
   if (value === null || value === '') return undefined;
-  const t = parseDateTime(value.replace(/(Z|[+-]\d{2}:?\d{2})$/i, ''));
+  const basic = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\.\d+)?/.exec(value);
+  const extended = basic ? `${basic[1]}-${basic[2]}-${basic[3]}T${basic[4]}:${basic[5]}:${basic[6]}${basic[7] ?? ''}${value.slice(basic[0].length)}` : value;
+  const t = parseDateTime(extended.replace(/(Z|[+-]\d{2}(:?\d{2})?)$/i, ''));
   if (t === undefined || Number.isNaN(t)) throw new ApiError(400, 'UK.OBIE.Field.InvalidDate', `${name} is not a date-time`, name);
   return t;
 }
