@@ -87,7 +87,7 @@ async function resolve(world: ConformanceWorld, what: string, record: ConsentRec
   if (what === 'the account list') return { op: 'listAccounts', ids: [] };
   if (what === 'the first account') return { op: 'getAccount', ids: [await first()] };
   if (what === 'the PSU\'s own party') return { op: 'getParty', ids: [] };
-  const statement = /^the (?:(file|transactions) of )?the first statement of the first account$/.exec(what);
+  const statement = /^(?:the (file|transactions) of )?the first statement of the first account$/.exec(what);
   if (statement) {
     const accountId = await first();
     const list = await world.call('reading the statements', (c) => c.getStatements(accountId, { token: tokenOf(record!) }));
@@ -111,9 +111,10 @@ function invoke(c: TppClient, read: Read, o: CallOptions): Promise<ApiResult> {
   return c.invoke(read.op, [...read.ids, o]);
 }
 
+/** `a=1&b=2` as the feature writes it: values verbatim (a `+` is a zone's sign, not a space), encoded by the client. */
 function parseQuery(text: string | undefined): Record<string, string> | undefined {
   if (!text) return undefined;
-  return Object.fromEntries(new URLSearchParams(text));
+  return Object.fromEntries(text.split('&').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 }
 
 // The other "requests" steps below (undefined paths, batches) are their own.
