@@ -153,11 +153,13 @@ function renderTable(summary: Summary, c: any): string {
       : s === 'skipped' ? c.yellow('skip') + pad('skip').slice(4) : s === 'not-judged' ? c.yellow('not judged') + pad('not judged').slice(10)
       : (s as string | undefined) === 'waived' ? c.cyan('waived') + pad('waived').slice(6) : pad('');
   };
-  const lines = [`rule    ${variants.map((v: Variant) => pad(v)).join('')}title`];
+  // As wide as the longest rule id and a space (UKAIS-01 is longer than AIS-01).
+  const idWidth = Math.max(8, ...ids.map((id) => id.length + 1));
+  const lines = [`${'rule'.padEnd(idWidth)}${variants.map((v: Variant) => pad(v)).join('')}title`];
   for (const id of ids) {
     const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id));
     const title = titles.get(id) ?? '';
-    lines.push(`${id.padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
+    lines.push(`${id.padEnd(idWidth)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));
   if (failures.length) {
