@@ -8,6 +8,7 @@ import { defineConform } from './define/conform.ts';
 import { defineSandbox } from './define/sandbox.ts';
 import { defineConsent } from './define/consent.ts';
 import { defineAccounts } from './define/accounts.ts';
+import { defineAis } from './define/ais.ts';
 import { defineFunds } from './define/funds.ts';
 import { definePayment } from './define/payment.ts';
 import { defineFlow } from './define/flow.ts';
@@ -21,7 +22,7 @@ import { defineRules } from './define/rules.ts';
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
-  defineConsent, defineAccounts, defineFunds, definePayment, defineVrp, defineFlow, defineToken,
+  defineConsent, defineAccounts, defineAis, defineFunds, definePayment, defineVrp, defineFlow, defineToken,
   defineVerify, defineDiff, defineRegister, defineRules,
 ];
 

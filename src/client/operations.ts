@@ -272,11 +272,20 @@ export class TppClient {
     return this.bankKeys;
   }
 
-  private async call(operation: Operation, ids: Record<string, string>, body: unknown, o: CallOptions = {}): Promise<ApiResult> {
+  /**
+   * GET a path the standard does not define below the base of an operation's API (`/foobar`,
+   * `/accounts/{AccountId}/balances/foobar`): what the standard's suite sends to see a 404. `path`
+   * is sent as given (the caller builds it from pathOf and encoded segments).
+   */
+  getUndefined(operation: Operation, path: string, o: CallOptions = {}): Promise<ApiResult> {
+    return this.call(operation, {}, undefined, o, path);
+  }
+
+  private async call(operation: Operation, ids: Record<string, string>, body: unknown, o: CallOptions = {}, undefinedPath?: string): Promise<ApiResult> {
     if (!this.supports(operation)) throw this.unsupported(operation);
     const spec = this.specOf(operation)!;
-    const method = spec.method;
-    let url = this.baseUrlOf(spec.api) + this.pathOf(operation, ids);
+    const method = undefinedPath === undefined ? spec.method : 'GET';
+    let url = this.baseUrlOf(spec.api) + (undefinedPath ?? this.pathOf(operation, ids));
     const query = Object.entries(o.query ?? {}).filter(([, v]) => v !== undefined) as [string, string][];
     if (query.length) url += '?' + new URLSearchParams(query).toString();
     const headers: Record<string, string> = { ...lowerKeys(this.profile.headers) };

@@ -8,13 +8,14 @@
  * route modules (obie/*.ts), which keep their heavy imports lazy.
  *
  * A fault that bends a resource route is declared next to that route, in its API's module
- * (obie/ais.ts, obie/cbpii.ts, obie/pis.ts; obie/plumbing.ts for those that bend every route); here are
+ * (obie/ais.ts, obie/ais-uk.ts, obie/cbpii.ts, obie/pis.ts; obie/plumbing.ts for those that bend every route); here are
  * the faults of the authorisation server, the PSU's pages and registration, and the chaos faults
  * (chaos.ts bends the wire of the routes it names). This registry collects them all.
  */
 import { UsageError } from '../errors.ts';
 import type { FaultDeclaration } from './fault-declaration.ts';
 import { AIS_FAULTS } from './obie/ais.ts';
+import { AIS_UK_FAULTS } from './obie/ais-uk.ts';
 import { CBPII_FAULTS } from './obie/cbpii.ts';
 import { PIS_FAULTS } from './obie/pis.ts';
 import { PLUMBING_FAULTS } from './obie/plumbing.ts';
@@ -88,7 +89,7 @@ const CHAOS_TABLE = [
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
-  ...AIS_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...VRP_FAULTS, ...PLUMBING_FAULTS,
+  ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...VRP_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
 

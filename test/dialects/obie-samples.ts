@@ -367,6 +367,68 @@ const samples: Record<SchemaName, unknown> = {
       InstructedAmount: { Amount: '25.00', Currency: 'GBP' },
     },
   },
+  OBReadDirectDebit2: {
+    Data: { DirectDebit: [{ AccountId: '22289', DirectDebitId: 'DD03', MandateIdentification: 'Caravanners', DirectDebitStatusCode: 'Active', Name: 'Towbar Club 3 - We Love Towbars', PreviousPaymentDateTime: T0, PreviousPaymentAmount: { Amount: '0.57', Currency: 'GBP' } }] },
+    Links: { Self: `${BASE}/accounts/22289/direct-debits` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadStandingOrder6: {
+    Data: {
+      StandingOrder: [{
+        AccountId: '22289', StandingOrderId: 'Ben3', Frequency: 'IntrvlMnthDay:01:-01', Reference: 'Towbar Club 2 - We Love Towbars',
+        FirstPaymentDateTime: T0, NextPaymentDateTime: '2026-12-22T00:00:00+00:00', StandingOrderStatusCode: 'Active',
+        FirstPaymentAmount: { Amount: '0.57', Currency: 'GBP' }, NextPaymentAmount: { Amount: '0.56', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '80200112344562', Name: 'Mrs Juniper' },
+      }],
+    },
+    Links: { Self: `${BASE}/accounts/22289/standing-orders` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadScheduledPayment3: {
+    Data: {
+      ScheduledPayment: [{
+        AccountId: '22289', ScheduledPaymentId: 'SP03', ScheduledPaymentDateTime: '2026-12-22T00:00:00+00:00', ScheduledType: 'Execution',
+        InstructedAmount: { Amount: '10.00', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '23605490179017', Name: 'Mr Tee' },
+      }],
+    },
+    Links: { Self: `${BASE}/accounts/22289/scheduled-payments` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadOffer1: {
+    Data: { Offer: [{ AccountId: '22289', OfferId: 'Offer1', OfferType: 'LimitIncrease', Description: 'Credit limit increase for the account up to £10000.00', Amount: { Amount: '10000.00', Currency: 'GBP' } }] },
+    Links: { Self: `${BASE}/accounts/22289/offers` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadParty2: {
+    Data: { Party: { PartyId: 'PABC123', PartyType: 'Sole', Name: 'Semiotec', FullLegalName: 'Semiotec Limited', Phone: '+44-0123456789', Address: [{ AddressType: 'Business', StreetName: 'High Street', BuildingNumber: '1', PostCode: 'GU31 2ZZ', TownName: 'Burton', Country: 'GB' }] } },
+    Links: { Self: `${BASE}/party` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadParty3: {
+    Data: { Party: [{ PartyId: 'PXSIF023', PartyNumber: '0000007611', PartyType: 'Joint', Name: 'Mr Frank Pine', AccountRole: 'UK.OBIE.Principal' }] },
+    Links: { Self: `${BASE}/accounts/22289/parties` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadProduct2: {
+    Data: { Product: [{ AccountId: '22289', ProductId: '51B', ProductType: 'PersonalCurrentAccount', ProductName: '321 Product' }] },
+    Links: { Self: `${BASE}/accounts/22289/product` },
+    Meta: { TotalPages: 1 },
+  },
+  OBReadStatement2: {
+    Data: {
+      Statement: [{
+        AccountId: '22289', StatementId: '8sfhke-sifhkeuf-97513', StatementReference: '002', Type: 'RegularPeriodic',
+        StartDateTime: '2026-10-01T00:00:00+00:00', EndDateTime: '2026-10-31T23:59:59+00:00', CreationDateTime: '2026-11-01T00:00:00+00:00',
+        StatementDescription: ['October 2026 Statement'],
+        StatementAmount: [{ CreditDebitIndicator: 'Credit', Type: 'UK.OBIE.ClosingBalance', Amount: { Amount: '400.00', Currency: 'GBP' } }],
+      }],
+    },
+    Links: { Self: `${BASE}/accounts/22289/statements` },
+    Meta: { TotalPages: 1 },
+  },
+  // The JSON form of a statement's file: the official `File` has no member.
+  File: {},
   OBErrorResponse1: {
     Code: '400 Bad Request',
     Id: '2b5f0fb2-730b-11e8-adc0-fa7ae01bbebc',

@@ -186,7 +186,8 @@ function tppToken(c: Call, scope: string): Token {
 /** The consent of a customer's token, of the given kind, authorised and unexpired. */
 function customerConsent<K extends Consent['api']>(state: BankState, c: Call, api: K): Extract<Consent, { api: K }> {
   if (!c.token) throw unauthorised(c.tokenProblem ?? 'no access token');
-  if (c.token.token_use !== 'psu') throw new Refusal(403, 'this endpoint needs the customer\'s authorisation, not the TPP\'s own token', 'UK.OBIE.Resource.ConsentMismatch');
+  // Larchmont answers as the UK conformance suite asserts: a TPP's own token is not an authorisation here (401).
+  if (c.token.token_use !== 'psu') throw unauthorised('this endpoint needs the customer\'s authorisation, not the TPP\'s own token');
   const consent = state.consents.get(String(c.token.openbanking_intent_id));
   if (!consent || consent.api !== api || consent.clientId !== c.token.client_id) throw new Refusal(403, 'the token does not serve a consent for this API', 'UK.OBIE.Resource.ConsentMismatch');
   return consent as Extract<Consent, { api: K }>;
@@ -229,6 +230,7 @@ function aisRoutes(state: BankState): Route[] {
     return consent;
   };
   const ACCOUNTS = ['ReadAccountsBasic', 'ReadAccountsDetail'];
+  const STANDING_ORDERS = ['ReadStandingOrdersBasic', 'ReadStandingOrdersDetail'];
   const account = (consent: AccessConsent, id: string) => {
     const { account: a } = state.account(id)!;
     const ref = { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: a.identification };
@@ -284,40 +286,72 @@ function aisRoutes(state: BankState): Route[] {
     }),
     route('GET', '/accounts/:accountId/balances', (c) => {
       reading(c, ['ReadBalances'], c.params.accountId);
-      const { account: a } = state.account(c.params.accountId!)!;
-      return {
-        status: 200,
-        body: { Data: { Balance: [{ AccountId: a.accountId, CreditDebitIndicator: 'Credit', Type: 'InterimAvailable', DateTime: nowIso(), Amount: { Amount: amountOf(a.availablePence), Currency: a.currency } }] } },
-      };
+      return { status: 200, body: { Data: { Balance: [balanceOf(c.params.accountId!)] } } };
     }),
     route('GET', '/accounts/:accountId/transactions', (c) => {
       const consent = reading(c, ['ReadTransactionsBasic', 'ReadTransactionsDetail'], c.params.accountId);
-      const { account: a } = state.account(c.params.accountId!)!;
-      const bound = (name: string) => {
-        const v = c.query.get(name);
-        if (v === null) return undefined;
-        // Query dates carry no time zone (a zone sent anyway is ignored): read them as UTC.
-        const t = Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(v) ? v.replace(/(Z|[+-]\d{2}:\d{2})$/, 'Z') : v.length === 10 ? `${v}T00:00:00Z` : `${v}Z`);
-        if (Number.isNaN(t)) throw badDate(name, 'is not a date-time');
-        return t;
-      };
-      const from = Math.max(consent.from ? Date.parse(consent.from) : -Infinity, bound('fromBookingDateTime') ?? -Infinity);
-      const to = Math.min(consent.to ? Date.parse(consent.to) : Infinity, bound('toBookingDateTime') ?? Infinity);
-      const credits = consent.permissions.includes('ReadTransactionsCredits');
-      const debits = consent.permissions.includes('ReadTransactionsDebits');
-      const list = a.transactions
-        .filter((t) => t.bookedAt >= from && t.bookedAt <= to && (t.credit ? credits : debits))
-        .map((t) => ({
-          AccountId: a.accountId,
-          TransactionId: t.transactionId,
-          CreditDebitIndicator: t.credit ? 'Credit' : 'Debit',
-          Status: 'Booked',
-          BookingDateTime: new Date(t.bookedAt).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-          Amount: { Amount: amountOf(t.pence), Currency: a.currency },
-        }));
-      return { status: 200, body: { Data: { Transaction: list } } };
+      return { status: 200, body: { Data: { Transaction: transactionsOf(c, consent, c.params.accountId!) } } };
+    }),
+    // UK Read/Write v3.1.11's bulk reads and standing orders (a bank at the standard's own paths).
+    route('GET', '/balances', (c) => {
+      const consent = reading(c, ['ReadBalances']);
+      return { status: 200, body: { Data: { Balance: consent.accounts.map((id) => balanceOf(id)) } } };
+    }),
+    route('GET', '/transactions', (c) => {
+      const consent = reading(c, ['ReadTransactionsBasic', 'ReadTransactionsDetail']);
+      return { status: 200, body: { Data: { Transaction: consent.accounts.flatMap((id) => transactionsOf(c, consent, id)) } } };
+    }),
+    route('GET', '/accounts/:accountId/standing-orders', (c) => {
+      const consent = reading(c, STANDING_ORDERS, c.params.accountId);
+      return { status: 200, body: { Data: { StandingOrder: standingOrdersOf(consent, c.params.accountId!) } } };
+    }),
+    route('GET', '/standing-orders', (c) => {
+      const consent = reading(c, STANDING_ORDERS);
+      return { status: 200, body: { Data: { StandingOrder: consent.accounts.flatMap((id) => standingOrdersOf(consent, id)) } } };
     }),
   ];
+
+  function balanceOf(accountId: string) {
+    const { account: a } = state.account(accountId)!;
+    return { AccountId: a.accountId, CreditDebitIndicator: 'Credit', Type: 'InterimAvailable', DateTime: nowIso(), Amount: { Amount: amountOf(a.availablePence), Currency: a.currency } };
+  }
+
+  /** One monthly standing order per account; the payee's account only under ReadStandingOrdersDetail (unless the defect shows it anyway). */
+  function standingOrdersOf(consent: AccessConsent, accountId: string) {
+    const { account: a } = state.account(accountId)!;
+    const detail = consent.permissions.includes('ReadStandingOrdersDetail') || state.defects.has('payee-under-basic');
+    return [{
+      AccountId: a.accountId, Frequency: 'IntrvlMnthDay:01:01', Reference: 'Council tax',
+      ...(detail ? { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400422113344' } } : {}),
+    }];
+  }
+
+  function transactionsOf(c: Call, consent: AccessConsent, accountId: string) {
+    const { account: a } = state.account(accountId)!;
+    const bound = (name: string) => {
+      const v = c.query.get(name);
+      if (v === null) return undefined;
+      // Query dates carry no time zone (a zone sent anyway is ignored): read them as UTC.
+      const t = Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(v) ? v.replace(/(Z|[+-]\d{2}:\d{2})$/, 'Z') : v.length === 10 ? `${v}T00:00:00Z` : `${v}Z`);
+      if (Number.isNaN(t)) throw badDate(name, 'is not a date-time');
+      return t;
+    };
+    const from = Math.max(consent.from ? Date.parse(consent.from) : -Infinity, bound('fromBookingDateTime') ?? -Infinity);
+    const to = Math.min(consent.to ? Date.parse(consent.to) : Infinity, bound('toBookingDateTime') ?? Infinity);
+    const credits = consent.permissions.includes('ReadTransactionsCredits');
+    const debits = consent.permissions.includes('ReadTransactionsDebits');
+    const list = a.transactions
+      .filter((t) => t.bookedAt >= from && t.bookedAt <= to && (t.credit ? credits : debits))
+      .map((t) => ({
+        AccountId: a.accountId,
+        TransactionId: t.transactionId,
+        CreditDebitIndicator: t.credit ? 'Credit' : 'Debit',
+        Status: 'Booked',
+        BookingDateTime: new Date(t.bookedAt).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+        Amount: { Amount: amountOf(t.pence), Currency: a.currency },
+      }));
+    return list;
+  }
 }
 
 // ── confirmation of funds ───────────────────────────────────────────────────────────────────

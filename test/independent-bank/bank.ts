@@ -46,7 +46,9 @@ export type BankDefect =
   /** A payment's status lives at /payment-status/{paymentId}, not …/{paymentId}/status. */
   | 'status-elsewhere'
   /** POST /account-access-consents answers 500: the bank's failure, never a set-up error. */
-  | 'consent-500';
+  | 'consent-500'
+  /** Standing orders read under ReadStandingOrdersBasic carry the payee's account (UKAIS-02). */
+  | 'payee-under-basic';
 
 export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[] } = {}): Promise<IndependentBank> {
   const state = new BankState(makeCustomers(), options.defects ?? []);

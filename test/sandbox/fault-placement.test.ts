@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { listFaults } from '../../src/sandbox/faults.ts';
 import { listBgFaults } from '../../src/sandbox/berlin-group/faults.ts';
 import { AIS_FAULTS } from '../../src/sandbox/obie/ais.ts';
+import { AIS_UK_FAULTS } from '../../src/sandbox/obie/ais-uk.ts';
 import { CBPII_FAULTS } from '../../src/sandbox/obie/cbpii.ts';
 import { PIS_FAULTS } from '../../src/sandbox/obie/pis.ts';
 import { PLUMBING_FAULTS } from '../../src/sandbox/obie/plumbing.ts';
@@ -24,6 +25,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Each route module and the faults it declares. */
 const MODULES: Array<[string, ReadonlyArray<{ name: string }>]> = [
   ['src/sandbox/obie/ais.ts', AIS_FAULTS],
+  ['src/sandbox/obie/ais-uk.ts', AIS_UK_FAULTS],
   ['src/sandbox/obie/cbpii.ts', CBPII_FAULTS],
   ['src/sandbox/obie/pis.ts', PIS_FAULTS],
   ['src/sandbox/obie/plumbing.ts', PLUMBING_FAULTS],

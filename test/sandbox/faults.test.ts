@@ -25,6 +25,12 @@ interface World {
   cof(expiresInMs?: number): Promise<{ id: string; token: string }>;
 }
 
+/** A read of the UK layout's account-information API (…/open-banking/v3.1/aisp). */
+async function ukGet(w: World, path: string, token: string | null) {
+  const res = await fetch(`${w.sb.issuer}/open-banking/v3.1/aisp${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.status, body: await res.json() as any };
+}
+
 /** An authorised payment-order consent, its PSU token and the payment order that matches it. */
 async function submittable(w: World) {
   const body = paymentBody({ debtor: JOINT });
@@ -278,6 +284,32 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'interaction-id-not-echoed': async ({ tpp }) => {
     const res = await tpp.api('A', 'GET', '/accounts', { headers: { 'x-fapi-interaction-id': 'tpp-42' } });
     assert.notEqual(res.headers.get('x-fapi-interaction-id'), 'tpp-42');
+  },
+  // UK Read/Write v3.1.11's account information, served only in the UK layout (src/sandbox/obie/ais-uk.ts).
+  'uk-resource-permission-not-enforced': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
+    assert.equal((await ukGet(w, '/direct-debits', token)).status, 200);
+  },
+  'basic-shows-payee-detail': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStandingOrdersBasic'] }));
+    const res = await ukGet(w, '/standing-orders', token);
+    assert.ok(res.body.Data.StandingOrder[0].CreditorAccount);
+  },
+  'statements-outside-period': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsBasic'], fromDaysAgo: 40 }));
+    assert.equal((await ukGet(w, '/statements', token)).body.Data.Statement.length, 12, 'every monthly statement of the year, not the two the last 40 days overlap');
+  },
+  'bulk-unselected-accounts': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadProducts'] }), ['alice-current']);
+    assert.equal((await ukGet(w, '/products', token)).body.Data.Product.length, 3);
+  },
+  'standing-order-frequency-free-text': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStandingOrdersBasic'] }));
+    assert.equal((await ukGet(w, '/standing-orders', token)).body.Data.StandingOrder[0].Frequency, 'Monthly');
+  },
+  'uk-reads-without-token': async (w) => {
+    await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadBalances'] }));
+    assert.equal((await ukGet(w, '/balances', null)).status, 200);
   },
 };
 

@@ -228,14 +228,15 @@ function renderTable(summary: Summary, c: any): string {
       : s === 'skipped' ? c.yellow('skip') + pad('skip').slice(4) : s === 'not-judged' ? c.yellow('not judged') + pad('not judged').slice(10)
       : (s as string | undefined) === 'waived' ? c.cyan('waived') + pad('waived').slice(6) : pad('');
   };
-  const lines = [`rule    ${variants.map((v: Variant) => pad(v)).join('')}title`];
+  // As wide as the longest rule id and a space (UKAIS-01 is longer than AIS-01).
+  const idWidth = Math.max(8, ...ids.map((id) => id.length + 1));
+  const lines = [`${'rule'.padEnd(idWidth)}${variants.map((v: Variant) => pad(v)).join('')}title`];
   // A scoped run lists the rules it judged; those it did not select are one line, not a row each.
   const outOfScope = notInScope(summary).ids;
   for (const id of ids.filter((x) => !outOfScope.has(x))) {
     const statuses = variants.map((v) => summary.variants.find((x) => x.variant === v)!.rules.find((r) => r.id === id));
     const title = titles.get(id) ?? '';
-    // A longer id (UKCOF-01) keeps a space before its first column.
-    lines.push(`${(id + ' ').padEnd(8)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
+    lines.push(`${id.padEnd(idWidth)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
   if (outOfScope.size) lines.push(c.dim(`${outOfScope.size} rules not in scope (not selected by this run's --tags or --variant)`));
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));

@@ -63,6 +63,112 @@ export const OBIE_OPERATIONS = {
     permissions: ['ReadBeneficiariesBasic', 'ReadBeneficiariesDetail'], responses: { 200: 'OBReadBeneficiary5' },
     words: 'reading an account\'s beneficiaries',
   },
+  // UK Read/Write v3.1.11's other account-information reads: bulk (every consented account) and per account.
+  listBalances: {
+    api: 'ais', method: 'GET', path: '/balances', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadBalances'], responses: { 200: 'OBReadBalance1' },
+    words: 'reading every consented account\'s balances (obtpp ais balances)',
+  },
+  listTransactions: {
+    api: 'ais', method: 'GET', path: '/transactions', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadTransactionsBasic', 'ReadTransactionsDetail'], responses: { 200: 'OBReadTransaction6' },
+    words: 'reading every consented account\'s transactions (obtpp ais transactions)',
+  },
+  listBeneficiaries: {
+    api: 'ais', method: 'GET', path: '/beneficiaries', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadBeneficiariesBasic', 'ReadBeneficiariesDetail'], responses: { 200: 'OBReadBeneficiary5' },
+    words: 'reading every consented account\'s beneficiaries (obtpp ais beneficiaries)',
+  },
+  getDirectDebits: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/direct-debits', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadDirectDebits'], responses: { 200: 'OBReadDirectDebit2' },
+    words: 'reading an account\'s direct debits (obtpp ais direct-debits ID)',
+  },
+  listDirectDebits: {
+    api: 'ais', method: 'GET', path: '/direct-debits', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadDirectDebits'], responses: { 200: 'OBReadDirectDebit2' },
+    words: 'reading every consented account\'s direct debits (obtpp ais direct-debits)',
+  },
+  getStandingOrders: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/standing-orders', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadStandingOrdersBasic', 'ReadStandingOrdersDetail'], responses: { 200: 'OBReadStandingOrder6' },
+    words: 'reading an account\'s standing orders (obtpp ais standing-orders ID)',
+  },
+  listStandingOrders: {
+    api: 'ais', method: 'GET', path: '/standing-orders', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadStandingOrdersBasic', 'ReadStandingOrdersDetail'], responses: { 200: 'OBReadStandingOrder6' },
+    words: 'reading every consented account\'s standing orders (obtpp ais standing-orders)',
+  },
+  getScheduledPayments: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/scheduled-payments', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadScheduledPaymentsBasic', 'ReadScheduledPaymentsDetail'], responses: { 200: 'OBReadScheduledPayment3' },
+    words: 'reading an account\'s scheduled payments (obtpp ais scheduled-payments ID)',
+  },
+  listScheduledPayments: {
+    api: 'ais', method: 'GET', path: '/scheduled-payments', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadScheduledPaymentsBasic', 'ReadScheduledPaymentsDetail'], responses: { 200: 'OBReadScheduledPayment3' },
+    words: 'reading every consented account\'s scheduled payments (obtpp ais scheduled-payments)',
+  },
+  getOffers: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/offers', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadOffers'], responses: { 200: 'OBReadOffer1' },
+    words: 'reading an account\'s offers (obtpp ais offers ID)',
+  },
+  listOffers: {
+    api: 'ais', method: 'GET', path: '/offers', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadOffers'], responses: { 200: 'OBReadOffer1' },
+    words: 'reading every consented account\'s offers (obtpp ais offers)',
+  },
+  getParty: {
+    api: 'ais', method: 'GET', path: '/party', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadPartyPSU'], responses: { 200: 'OBReadParty2' },
+    words: 'reading the PSU\'s own party (obtpp ais party)',
+  },
+  getAccountParty: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/party', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadParty'], responses: { 200: 'OBReadParty2' },
+    words: 'reading an account\'s owner (obtpp ais party ID)',
+  },
+  getAccountParties: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/parties', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadParty'], responses: { 200: 'OBReadParty3' },
+    words: 'reading every party of an account (obtpp ais parties ID)',
+  },
+  getProduct: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/product', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadProducts'], responses: { 200: 'OBReadProduct2' },
+    words: 'reading an account\'s product (obtpp ais product ID)',
+  },
+  listProducts: {
+    api: 'ais', method: 'GET', path: '/products', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadProducts'], responses: { 200: 'OBReadProduct2' },
+    words: 'reading every consented account\'s product (obtpp ais products)',
+  },
+  getStatements: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/statements', ids: ['accountId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadStatementsBasic', 'ReadStatementsDetail'], responses: { 200: 'OBReadStatement2' },
+    words: 'reading an account\'s statements (obtpp ais statements ID)',
+  },
+  getStatement: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/statements/{statementId}', ids: ['accountId', 'statementId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadStatementsBasic', 'ReadStatementsDetail'], responses: { 200: 'OBReadStatement2' },
+    words: 'reading one statement (obtpp ais statement ID STATEMENT)',
+  },
+  getStatementFile: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/statements/{statementId}/file', ids: ['accountId', 'statementId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadStatementsDetail'], responses: { 200: 'File' },
+    words: 'downloading a statement\'s file (obtpp ais statement-file ID STATEMENT)',
+  },
+  getStatementTransactions: {
+    api: 'ais', method: 'GET', path: '{@accounts}/{accountId}/statements/{statementId}/transactions', ids: ['accountId', 'statementId'], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadTransactionsBasic', 'ReadTransactionsDetail'], responses: { 200: 'OBReadTransaction6' },
+    words: 'reading a statement\'s transactions (obtpp ais statement-transactions ID STATEMENT)',
+  },
+  listStatements: {
+    api: 'ais', method: 'GET', path: '/statements', ids: [], body: false, token: 'psu', variants: A, standards: UK,
+    permissions: ['ReadStatementsBasic', 'ReadStatementsDetail'], responses: { 200: 'OBReadStatement2' },
+    words: 'reading every consented account\'s statements (obtpp ais statements)',
+  },
   createFundsConsent: {
     api: 'cof', method: 'POST', path: '{@fundsConfirmationConsents}', ids: [], body: true, token: 'client', variants: AB,
     responses: { 201: 'OBFundsConfirmationConsentResponse1' }, builder: 'buildFundsConsent',

@@ -59,7 +59,7 @@ function firstAuthorisedAis(k: ResourceContext, clientId?: string): AisConsent |
 }
 
 /** The Authorised, unexpired account-access consent a data call runs under. */
-async function aisConsent(k: ResourceContext, r: Req): Promise<AisConsent> {
+export async function aisConsent(k: ResourceContext, r: Req): Promise<AisConsent> {
   const { store, faults } = k;
   const auth = await authenticate(k, r);
   let consent: Consent | undefined;
@@ -68,7 +68,8 @@ async function aisConsent(k: ResourceContext, r: Req): Promise<AisConsent> {
     if (!consent) throw unauthorised('an access token is required');
   } else if (auth.kind === 'cc') {
     consent = faults.has('client-credentials-data-access') ? firstAuthorisedAis(k, auth.clientId) : undefined;
-    if (!consent) throw forbidden('account data needs the PSU\'s authorization-code token, not a client-credentials token');
+    // The UK layout answers as the standard's conformance suite asserts (401); the spec's layout keeps its 403.
+    if (!consent) throw (r.layout === 'uk-3.1' ? unauthorised : forbidden)('account data needs the PSU\'s authorization-code token, not a client-credentials token');
   } else {
     consent = auth.consent;
     if (consent?.kind !== 'ais' || !auth.scopes.includes('accounts')) throw forbidden('the access token was not issued for an account-access consent');
@@ -80,20 +81,20 @@ async function aisConsent(k: ResourceContext, r: Req): Promise<AisConsent> {
   return consent;
 }
 
-const has = (c: AisConsent, ...permissions: string[]) => permissions.some((p) => c.Permissions.includes(p));
+export const has = (c: AisConsent, ...permissions: string[]) => permissions.some((p) => c.Permissions.includes(p));
 
 function needs(k: ResourceContext, c: AisConsent, what: string, ...permissions: string[]): void {
   if (has(c, ...permissions)) return;
   if (!k.faults.has('permission-not-enforced') || what === 'accounts') throw forbidden(`the consent does not grant ${permissions.join(' or ')}`);
 }
 
-function consentAccounts(k: ResourceContext, c: AisConsent): FixtureAccount[] {
+export function consentAccounts(k: ResourceContext, c: AisConsent): FixtureAccount[] {
   const psu = k.store.psu(c.psu);
   if (!psu) return [];
   return k.faults.has('unselected-accounts') ? psu.accounts : psu.accounts.filter((a) => c.accounts.includes(a.AccountId));
 }
 
-function consentAccount(k: ResourceContext, c: AisConsent, accountId: string): FixtureAccount {
+export function consentAccount(k: ResourceContext, c: AisConsent, accountId: string): FixtureAccount {
   const account = consentAccounts(k, c).find((a) => a.AccountId === accountId);
   if (!account) throw forbidden('the account is not part of this consent', 'AccountId');
   return account;
@@ -119,10 +120,10 @@ function accountView(k: ResourceContext, a: FixtureAccount, detail: boolean) {
   };
 }
 
-const amount = (minor: number, currency: string) => ({ Amount: money(minor), Currency: currency });
+export const amount = (minor: number, currency: string) => ({ Amount: money(minor), Currency: currency });
 const indicator = (minor: number) => (minor < 0 ? 'Debit' : 'Credit');
 
-function transactionView(a: FixtureAccount, t: FixtureTransaction, detail: boolean) {
+export function transactionView(a: FixtureAccount, t: FixtureTransaction, detail: boolean) {
   return {
     AccountId: a.AccountId,
     TransactionId: t.TransactionId,
@@ -142,7 +143,7 @@ function transactionView(a: FixtureAccount, t: FixtureTransaction, detail: boole
 }
 
 /** The booking window a consent allows, narrowed by the query filter (never an error). */
-function window(k: ResourceContext, c: AisConsent, r: Req): { from: number; to: number } {
+export function window(k: ResourceContext, c: AisConsent, r: Req): { from: number; to: number } {
   const bounded = !k.faults.has('transactions-outside-period');
   const from = Math.max(bounded ? Date.parse(c.TransactionFromDateTime) : -Infinity, parseFilter(r.query, 'fromBookingDateTime', false) ?? -Infinity);
   const to = Math.min(bounded ? Date.parse(c.TransactionToDateTime) : Infinity, parseFilter(r.query, 'toBookingDateTime', true) ?? Infinity);
@@ -150,7 +151,7 @@ function window(k: ResourceContext, c: AisConsent, r: Req): { from: number; to: 
 }
 
 /** Which transactions a consent shows: inside the window, in the directions it grants. */
-function visible(k: ResourceContext, c: AisConsent, t: FixtureTransaction, w: { from: number; to: number }): boolean {
+export function visible(k: ResourceContext, c: AisConsent, t: FixtureTransaction, w: { from: number; to: number }): boolean {
   const time = t.booking.getTime();
   if (time < w.from || time > w.to) return false;
   if (k.faults.has('permission-not-enforced') && !has(c, 'ReadTransactionsCredits', 'ReadTransactionsDebits')) return true;
@@ -273,6 +274,11 @@ async function getBalances(k: ResourceContext, r: Req): Promise<Reply> {
   const c = await aisConsent(k, r);
   needs(k, c, 'balances', 'ReadBalances');
   const a = consentAccount(k, c, r.params.accountId);
+  return { status: 200, body: { Data: { Balance: balancesOf(k, a) }, Links: links(r), Meta: { TotalPages: 1 } } };
+}
+
+/** An account's booked and available balances (the bulk read of the UK layout lists every account's). */
+export function balancesOf(k: ResourceContext, a: FixtureAccount) {
   const now = iso(new Date(k.store.now()));
   // The zero-balance data fault shows an empty account (its funds confirmations still use the real balance).
   const empty = k.faults.has('zero-balance');
@@ -285,7 +291,7 @@ async function getBalances(k: ResourceContext, r: Req): Promise<Reply> {
       ...(a.creditLine > 0 && !empty ? { CreditLine: [{ Included: true, Type: 'Pre-Agreed', Amount: amount(a.creditLine, a.Currency) }] } : {}),
     },
   ];
-  return { status: 200, body: { Data: { Balance: balance }, Links: links(r), Meta: { TotalPages: 1 } } };
+  return balance;
 }
 
 /**
@@ -296,6 +302,11 @@ async function getBeneficiaries(k: ResourceContext, r: Req): Promise<Reply> {
   const c = await aisConsent(k, r);
   needs(k, c, 'beneficiaries', 'ReadBeneficiariesBasic', 'ReadBeneficiariesDetail');
   const a = consentAccount(k, c, r.params.accountId);
+  return { status: 200, body: { Data: { Beneficiary: beneficiariesOf(k, c, a) }, Links: links(r), Meta: { TotalPages: 1 } } };
+}
+
+/** An account's beneficiaries as the consent shows them (the bulk read of the UK layout lists every account's). */
+export function beneficiariesOf(k: ResourceContext, c: AisConsent, a: FixtureAccount) {
   const detail = has(c, 'ReadBeneficiariesDetail');
   const own = (k.store.psu(c.psu)?.accounts ?? []).filter((o) => o.AccountId !== a.AccountId)
     .map((o) => ({ type: 'Trusted', reference: `To ${o.Nickname}`, account: { SchemeName: o.SchemeName, Identification: o.Identification, Name: o.Name } }));
@@ -304,10 +315,10 @@ async function getBeneficiaries(k: ResourceContext, r: Req): Promise<Reply> {
     AccountId: a.AccountId, BeneficiaryId: `${a.AccountId}-ben-${i + 1}`, BeneficiaryType: b.type, Reference: b.reference,
     ...(detail ? { CreditorAccount: b.account } : {}),
   }));
-  return { status: 200, body: { Data: { Beneficiary: beneficiary }, Links: links(r), Meta: { TotalPages: 1 } } };
+  return beneficiary;
 }
 
-function periodMeta(k: ResourceContext, a: FixtureAccount, w: { from: number; to: number }) {
+export function periodMeta(k: ResourceContext, a: FixtureAccount, w: { from: number; to: number }) {
   const first = Number.isFinite(w.from) ? w.from : a.transactions[0]?.booking.getTime() ?? k.store.now();
   const last = Number.isFinite(w.to) ? w.to : k.store.now();
   return { TotalPages: 1, FirstAvailableDateTime: iso(new Date(first)), LastAvailableDateTime: iso(new Date(Math.max(first, last))) };

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chaosFor } from '../chaos.ts';
 import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts';
 import { AIS_LAST_ROUTES, AIS_ROUTES } from './ais.ts';
+import { AIS_UK_ONLY_ROUTES } from './ais-uk.ts';
 import { CBPII_ROUTES } from './cbpii.ts';
 import { PIS_ROUTES, PIS_UK_ROUTES } from './pis.ts';
 import { VRP_UK_ROUTES } from './vrp.ts';
@@ -31,6 +32,7 @@ const ROUTES: readonly UkRoute[] = [...AIS_ROUTES, ...CBPII_ROUTES, ...PIS_ROUTE
  */
 const UK_ROUTES: readonly UkRoute[] = [
   ...ukLayout('aisp', AIS_ROUTES, (r) => r.pattern[0] === 'consents'),
+  ...ukLayout('aisp', AIS_UK_ONLY_ROUTES),
   ...ukLayout('cbpii', CBPII_ROUTES),
   ...PIS_UK_ROUTES,
   ...VRP_UK_ROUTES,

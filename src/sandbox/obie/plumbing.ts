@@ -254,10 +254,12 @@ export const baseHeaders = (interactionId: string): Record<string, string> => ({
 /** The one exit of every resource response (a chaos fault may write in its place). */
 export function send(res: ServerResponse, interactionId: string, reply: Reply): void {
   const headers = { ...baseHeaders(interactionId), ...reply.headers };
-  let payload: string | undefined;
+  let payload: string | Buffer | undefined;
   if (reply.body !== undefined) {
-    payload = JSON.stringify(reply.body);
-    headers['content-type'] = 'application/json; charset=utf-8';
+    // A Buffer is a file (a statement's PDF): sent as it is, with the content type its route set.
+    const file = Buffer.isBuffer(reply.body);
+    payload = file ? reply.body as Buffer : JSON.stringify(reply.body);
+    if (!file) headers['content-type'] = 'application/json; charset=utf-8';
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
   res.writeHead(reply.status, headers);

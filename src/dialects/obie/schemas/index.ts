@@ -10,6 +10,7 @@ import {
   OBDomesticVRPConsentRequest, OBDomesticVRPConsentResponse, OBDomesticVRPDetails, OBDomesticVRPRequest, OBDomesticVRPResponse,
   OBVRPFundsConfirmationRequest, OBVRPFundsConfirmationResponse,
 } from './vrp.ts';
+import { File, OBReadDirectDebit2, OBReadOffer1, OBReadParty2, OBReadParty3, OBReadProduct2, OBReadScheduledPayment3, OBReadStandingOrder6, OBReadStatement2 } from './account-info-uk.ts';
 import { bothLevels } from './common.ts';
 import type { Levels } from './common.ts';
 
@@ -24,7 +25,9 @@ export type SchemaName =
   | 'PaymentStatusResponse' | 'OBErrorResponse1'
   | 'OBWriteDomestic2' | 'OBWriteDomesticResponse5' | 'OBWritePaymentDetailsResponse1' | 'OBWriteFundsConfirmationResponse1'
   | 'OBDomesticVRPConsentRequest' | 'OBDomesticVRPConsentResponse' | 'OBDomesticVRPRequest' | 'OBDomesticVRPResponse'
-  | 'OBDomesticVRPDetails' | 'OBVRPFundsConfirmationRequest' | 'OBVRPFundsConfirmationResponse';
+  | 'OBDomesticVRPDetails' | 'OBVRPFundsConfirmationRequest' | 'OBVRPFundsConfirmationResponse'
+  | 'OBReadDirectDebit2' | 'OBReadStandingOrder6' | 'OBReadScheduledPayment3' | 'OBReadOffer1' | 'OBReadParty2' | 'OBReadParty3'
+  | 'OBReadProduct2' | 'OBReadStatement2' | 'File';
 
 /**
  * Both levels of every schema. Request bodies the harness sends are the same at both levels: they
@@ -56,6 +59,15 @@ export const SCHEMA_LEVELS: Readonly<Record<SchemaName, Levels>> = {
   OBDomesticVRPDetails,
   OBVRPFundsConfirmationRequest,
   OBVRPFundsConfirmationResponse,
+  OBReadDirectDebit2,
+  OBReadStandingOrder6,
+  OBReadScheduledPayment3,
+  OBReadOffer1,
+  OBReadParty2,
+  OBReadParty3,
+  OBReadProduct2,
+  OBReadStatement2,
+  File,
 };
 
 export const SCHEMA_NAMES = Object.keys(SCHEMA_LEVELS) as SchemaName[];
