@@ -250,3 +250,6 @@ export function errorCodesOf(body: unknown): string[] {
   if (!isObject(body) || !Array.isArray(body.Errors)) return [];
   return body.Errors.filter(isObject).map((e) => e.ErrorCode).filter((c): c is string => typeof c === 'string');
 }
+
+// The payment families beyond the domestic payment (UK Read/Write v3.1.11).
+export * from './payment-family-builders.ts';
