@@ -11,6 +11,8 @@ export interface FaultDeclaration {
   readonly kind: 'rule' | 'chaos' | 'data';
   /** SHOULD: breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   readonly level?: 'SHOULD';
+  /** The fault bends routes only a published standard's layout has: a run of that standard (`--standard uk-3.1`) shows it. */
+  readonly standard?: 'uk-3.1';
 }
 
 /**

@@ -17,6 +17,7 @@ import type { FaultDeclaration } from './fault-declaration.ts';
 import { AIS_FAULTS } from './obie/ais.ts';
 import { CBPII_FAULTS } from './obie/cbpii.ts';
 import { PIS_FAULTS } from './obie/pis.ts';
+import { PIS_FAMILY_FAULTS } from './obie/pis-families.ts';
 import { PLUMBING_FAULTS } from './obie/plumbing.ts';
 
 /** One fault: its name (the `--fault` value), the rule it breaks (`CHAOS` for chaos faults), what goes wrong, and its kind. */
@@ -31,6 +32,8 @@ export interface FaultInfo {
   kind: 'rule' | 'chaos' | 'data';
   /** SHOULD: the fault breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   level?: 'SHOULD';
+  /** Only a run of this published standard's layout (`--standard uk-3.1`) reaches the routes the fault bends. */
+  standard?: 'uk-3.1';
 }
 
 /**
@@ -85,7 +88,7 @@ const CHAOS_TABLE = [
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
-  ...AIS_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PLUMBING_FAULTS,
+  ...AIS_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
 
@@ -97,7 +100,7 @@ export type DataFaultName = Extract<(typeof DECLARED)[number], { kind: 'data' }>
 export type ChaosFaultName = (typeof CHAOS_TABLE)[number][0];
 
 /** The order of the rule families in docs/rules.md. */
-const FAMILIES = ['AIS', 'COF', 'PIS', 'SEC', 'DCR'];
+const FAMILIES = ['AIS', 'COF', 'PIS', 'SEC', 'DCR', 'UKPIS'];
 const KINDS: FaultInfo['kind'][] = ['rule', 'chaos', 'data'];
 
 /**
@@ -119,7 +122,7 @@ const TABLE: readonly FaultDeclaration[] = orderFaults<FaultDeclaration>(DECLARE
 
 /** Every fault: the rule faults in the order of docs/rules.md, then the chaos faults, then the data faults. */
 export function listFaults(): FaultInfo[] {
-  return TABLE.map(({ name, rule, description, kind, level }) => ({ name, rule, description, kind, ...(level ? { level } : {}) }));
+  return TABLE.map(({ name, rule, description, kind, level, standard }) => ({ name, rule, description, kind, ...(level ? { level } : {}), ...(standard ? { standard } : {}) }));
 }
 
 /** Thrown for a `--fault` that does not exist; the CLI exits 2 with one line naming the valid ones. */

@@ -12,6 +12,7 @@ import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts
 import { AIS_LAST_ROUTES, AIS_ROUTES } from './ais.ts';
 import { CBPII_ROUTES } from './cbpii.ts';
 import { PIS_ROUTES, PIS_UK_ROUTES } from './pis.ts';
+import { PIS_FAMILY_ROUTES } from './pis-families.ts';
 import { ApiError, baseHeaders, errorBody, interactionIdOf, send, ukLayout, type Layout, type Reply, type Req, type ResourceContext, type UkRoute, type Variant } from './plumbing.ts';
 
 export type { ResourceContext, Reply, Variant } from './plumbing.ts';
@@ -32,6 +33,7 @@ const UK_ROUTES: readonly UkRoute[] = [
   ...ukLayout('aisp', AIS_ROUTES, (r) => r.pattern[0] === 'consents'),
   ...ukLayout('cbpii', CBPII_ROUTES),
   ...PIS_UK_ROUTES,
+  ...PIS_FAMILY_ROUTES,
 ];
 
 /** Builds the resource server's request handler. */
