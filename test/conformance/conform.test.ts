@@ -56,7 +56,7 @@ interface FaultSuite {
   /** At least this many rule faults (the issues' count). */
   minimum: number;
   /** The run for one fault: only it switched on, scoped to the scenarios of its rule (its tag). */
-  options: (fault: { name: string; rule: string }) => FaultRow['options'];
+  options: (fault: { name: string; rule: string; standard?: 'uk-3.1' }) => FaultRow['options'];
 }
 
 // Each fault's run is scoped to the scenarios of the rule it breaks (its tag): a scenario brings
@@ -71,7 +71,8 @@ const FAULT_SUITES: FaultSuite[] = [
     label: '',
     list: ['sandbox', '--list-faults', '--json'],
     minimum: 24,
-    options: (f) => ({ variant: 'A', parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}` }),
+    // A fault of routes only the UK layout has is caught in a run of that layout (--standard uk-3.1).
+    options: (f) => ({ ...(f.standard ? { standard: f.standard } : { variant: 'A' }), parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}` }),
   },
   {
     // The Berlin Group bank: each fault caught by its rule in a berlin-group run scoped to that rule.
@@ -87,7 +88,7 @@ const FAULT_SUITES: FaultSuite[] = [
 async function faultRows(suite: FaultSuite): Promise<FaultRow[]> {
   const list = await obtpp(suite.list);
   assert.equal(list.code, 0, list.stderr);
-  const faults: Array<{ name: string; rule: string; level?: 'SHOULD'; kind?: string }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
+  const faults: Array<{ name: string; rule: string; level?: 'SHOULD'; kind?: string; standard?: 'uk-3.1' }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
   assert.ok(faults.length >= suite.minimum, `at least the ${suite.minimum} faults of the issues, got ${faults.length}`);
   return faults.map((f) => ({ label: suite.label, name: f.name, rule: f.rule, ...(f.level ? { level: f.level } : {}), options: suite.options(f) }));
 }

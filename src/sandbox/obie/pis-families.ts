@@ -179,6 +179,11 @@ const FAMILIES: Readonly<Record<Family, FamilySpec>> = {
   },
 };
 
+/** Two letters before each order's UUID: the standard's ids are at most 40 characters. */
+const ID_PREFIXES: Readonly<Record<Family, string>> = {
+  'domestic-scheduled': 'ds', 'domestic-standing-order': 'so', international: 'ip', 'international-scheduled': 'is', 'international-standing-order': 'io', file: 'fp',
+};
+
 /** The file types this bank reads: the standard's JSON file of domestic payments. */
 const FILE_TYPES = ['UK.OBIE.PaymentInitiation.3.1'];
 
@@ -344,7 +349,10 @@ function fileFacts(text: string): { count: number; sum: number } | undefined {
   try {
     const payments = JSON.parse(text)?.Data?.DomesticPayments;
     if (!Array.isArray(payments)) return undefined;
-    const units = payments.reduce((s: bigint, p: any) => s + BigInt(Math.round((parseMoney(p?.InstructedAmount?.Amount) ?? NaN) * 100_000)), 0n);
+    const amounts = payments.map((p: any) => p?.InstructedAmount?.Amount);
+    if (!amounts.every((a: unknown) => typeof a === 'string' && /^\d{1,13}(\.\d{1,5})?$/.test(a))) return undefined;
+    // In units of the standard's finest decimal (5 places), so that the total has no binary rounding.
+    const units = amounts.reduce((s: bigint, a: string) => s + BigInt(Math.round(Number(a) * 100_000)), 0n);
     return { count: payments.length, sum: Number(units) / 100_000 };
   } catch {
     return undefined;
@@ -424,7 +432,7 @@ function submitOrder(family: Family) {
     const now = new Date(store.now());
     const debtor = consent.Debtor ?? consent.Initiation.DebtorAccount;
     const order: FamilyOrder = {
-      id: `${family.replace(/[^a-z]/g, '').slice(0, 6)}-${randomUUID()}`, family, ConsentId: consent.ConsentId, clientId: auth.clientId,
+      id: `${ID_PREFIXES[family]}-${randomUUID()}`, family, ConsentId: consent.ConsentId, clientId: auth.clientId,
       Status: spec.orderStatus, CreationDateTime: now, StatusUpdateDateTime: now, Initiation: consent.Initiation,
       ...(debtor ? { Debtor: debtor } : {}),
       ...(consent.exchangeRate ? { exchangeRate: consent.exchangeRate } : {}),
