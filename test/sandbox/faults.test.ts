@@ -6,6 +6,7 @@ import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/i
 import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index.ts';
 import type { DataFaultName } from '../../src/sandbox/faults.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
+import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
@@ -261,6 +262,8 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const res = await tpp.api('A', 'GET', '/accounts', { headers: { 'x-fapi-interaction-id': 'tpp-42' } });
     assert.notEqual(res.headers.get('x-fapi-interaction-id'), 'tpp-42');
   },
+  // The payment families of UK Read/Write v3.1.11 (UK layout only).
+  ...PIS_FAMILY_PROOFS,
 };
 
 describe('sandbox faults', () => {
