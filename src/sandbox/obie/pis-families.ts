@@ -12,6 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import { availableBalance, parseMoney } from '../fixtures.ts';
 import type { AccountRef, PisConsent, Store } from '../store.ts';
+import { sign, verify as verifyPayment } from './pis.ts';
 import {
   A, ApiError, authenticate, clientCredentials, forbidden, idempotent, invalid, isObject, iso, links, missing, notFound,
   parseDateTime, requireAccountRef, requireAmount, requireText, route, sameJson, status, unauthorised,
@@ -215,20 +216,12 @@ function ordersOf(store: Store): Map<string, FamilyOrder> {
   return m;
 }
 
-// ---- signatures (as the domestic routes: jose loaded on the first payment) -------------------
+// ---- signatures: the domestic routes' (their faults bend every payment answer and request alike) --
 
-async function sign(k: ResourceContext, reply: Reply): Promise<void> {
-  if (reply.body === undefined || k.faults.has('unsigned-payment-responses')) return;
-  const { signAsBank } = await import('../signatures.ts');
-  const key = (k.faults.has('bad-response-signature') && k.signing.strayKey) || k.signing.bankKey;
-  reply.headers = { ...reply.headers, 'x-jws-signature': await signAsBank(JSON.stringify(reply.body), key, k.signing.issuer) };
-}
-
+/** The domestic routes' check of the TPP's x-jws-signature, unless the families' own fault skips it. */
 async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
-  if (k.faults.has('unsigned-requests-accepted') || k.faults.has('family-signature-unchecked')) return;
-  const { checkTppSignature } = await import('../signatures.ts');
-  const refusal = await checkTppSignature(raw.headers['x-jws-signature'], bodyText, k.signing.tppKeys);
-  if (refusal) throw new ApiError(400, `UK.OBIE.Signature.${refusal.code}`, refusal.message, 'x-jws-signature');
+  if (k.faults.has('family-signature-unchecked')) return;
+  await verifyPayment(k, raw, bodyText);
 }
 
 // ---- representations ---------------------------------------------------------------------

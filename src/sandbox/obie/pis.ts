@@ -28,7 +28,7 @@ export const PIS_FAULTS = [
 // ---- signatures (jose is loaded on the first payment, not with the fault list) --------------
 
 /** Signs a payment-initiation answer that has a body, with the bank's key (or, under the fault, a stray one). */
-async function sign(k: ResourceContext, reply: Reply): Promise<void> {
+export async function sign(k: ResourceContext, reply: Reply): Promise<void> {
   if (reply.body === undefined || k.faults.has('unsigned-payment-responses')) return;
   const { signAsBank } = await import('../signatures.ts');
   const key = (k.faults.has('bad-response-signature') && k.signing.strayKey) || k.signing.bankKey;
@@ -36,7 +36,7 @@ async function sign(k: ResourceContext, reply: Reply): Promise<void> {
 }
 
 /** Refuses a payment request whose x-jws-signature is missing, tampered or not the TPP's (unless the fault accepts it). */
-async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
+export async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
   if (k.faults.has('unsigned-requests-accepted')) return;
   const { checkTppSignature } = await import('../signatures.ts');
   const refusal = await checkTppSignature(raw.headers['x-jws-signature'], bodyText, k.signing.tppKeys);
