@@ -114,3 +114,13 @@ test('conform --standard uk-3.1: every payment family\'s scenarios pass against 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a sandbox fault of the UK layout outside a UK run is a usage error, not a run that passes', async () => {
+  const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    execFile(process.execPath, [bin, 'conform', '--sandbox-fault', 'frequency-unchecked', '--report-dir', join(tmpdir(), 'obtpp-never-written')], {
+      env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 60_000,
+    }, (error, _stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr }));
+  });
+  assert.equal(code, 2);
+  assert.match(stderr, /--sandbox-fault frequency-unchecked bends only the uk-3\.1 layout of the sandbox: add --standard uk-3\.1/);
+});
