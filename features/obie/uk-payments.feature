@@ -189,6 +189,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       When the PISP submits the order with the Frequency "foobar" instead of the consent's
       Then the bank refuses the request with 400
       And the body is a valid "OBErrorResponse1"
+      And the answer carries an x-jws-signature that verifies with the bank's keys
       When the PISP submits the order with a different amount instead of the consent's
       Then the bank refuses it with 400 or 403 and an OBIE error body
       When the PISP submits the order with a different Risk instead of the consent's
