@@ -4,7 +4,7 @@
 // scenario tagged with its id; and a conformance run of the sandbox in the UK layout, scoped to
 // those scenarios, passes every rule (test/sandbox/faults.test.ts and conform.test.ts prove each
 // fault fails its rule).
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +17,10 @@ import { profileFromObject } from '../../src/profile/load.ts';
 import { TppClient } from '../../src/client/operations.ts';
 import { validate, type SchemaName } from '../../src/dialects/obie/index.ts';
 import * as b from '../../src/dialects/obie/builders.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { httpFromProfile } from '../../src/client/factory.ts';
+import { Tpp } from '../sandbox/tpp.ts';
+import { officialValidator } from '../dialects/official-bodies.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -123,4 +127,62 @@ test('a sandbox fault of the UK layout outside a UK run is a usage error, not a 
   });
   assert.equal(code, 2);
   assert.match(stderr, /--sandbox-fault frequency-unchecked bends only the uk-3\.1 layout of the sandbox: add --standard uk-3\.1/);
+});
+
+describe('the sandbox answers every family\'s consent as the official file says (its own schemas, not ours)', { skip }, () => {
+  let sb: Sandbox;
+  let client: TppClient;
+  let token: string;
+  before(async () => {
+    sb = await startSandbox({ quiet: true });
+    const profile = await profileFromObject(sb.profile('uk-3.1'), { source: 'sandbox', env: {} });
+    client = new TppClient(profile, 'A', httpFromProfile(profile));
+    token = await (await Tpp.connect(sb)).cc('payments');
+  });
+  after(async () => sb?.stop());
+
+  const creditor = { schemeName: 'UK.OBIE.SortCodeAccountNumber', identification: '08080021325698', name: 'ACME Inc' };
+  const abroad = { schemeName: 'UK.OBIE.IBAN', identification: 'DE89370400440532013000', name: 'Baeckerei Schmidt GmbH' };
+  const base = { instructionIdentification: 'I-1', endToEndIdentification: 'E-1', amount: '1.00', currency: 'GBP', creditor };
+  const when = '2030-01-02T09:00:00+00:00';
+
+  test('each consent: 201, signed, valid against the official component; read back the same', async () => {
+    const families: Array<[string, string, string, () => b.FamilyConsentBody]> = [
+      ['createDomesticScheduledPaymentConsent', 'getDomesticScheduledPaymentConsent', 'OBWriteDomesticScheduledConsentResponse5', () => b.buildDomesticScheduledConsent({ ...base, requestedExecutionDateTime: when })],
+      ['createDomesticStandingOrderConsent', 'getDomesticStandingOrderConsent', 'OBWriteDomesticStandingOrderConsentResponse6', () => b.buildDomesticStandingOrderConsent({ frequency: 'EvryDay', firstPaymentDateTime: when, firstAmount: '1.00', currency: 'GBP', creditor })],
+      ['createInternationalPaymentConsent', 'getInternationalPaymentConsent', 'OBWriteInternationalConsentResponse6', () => b.buildInternationalConsent({ ...base, creditor: abroad, currencyOfTransfer: 'EUR', exchangeRate: { unitCurrency: 'GBP', rateType: 'Indicative' } })],
+      ['createInternationalScheduledPaymentConsent', 'getInternationalScheduledPaymentConsent', 'OBWriteInternationalScheduledConsentResponse6', () => b.buildInternationalScheduledConsent({ ...base, creditor: abroad, currencyOfTransfer: 'EUR', requestedExecutionDateTime: when })],
+      ['createInternationalStandingOrderConsent', 'getInternationalStandingOrderConsent', 'OBWriteInternationalStandingOrderConsentResponse7', () => b.buildInternationalStandingOrderConsent({ frequency: 'EvryWorkgDay', firstPaymentDateTime: when, amount: '1.00', currency: 'GBP', currencyOfTransfer: 'EUR', creditor: abroad })],
+    ];
+    for (const [create, get, component, body] of families) {
+      const official = officialValidator('payment-initiation', component);
+      const made = await client.invoke(create as never, [body(), { token }]);
+      assert.equal(made.status, 201, `${create}: ${made.text}`);
+      assert.equal(made.signature?.valid, true, `${create}: signed`);
+      assert.ok(official(made.body), `${create}: ${JSON.stringify(official.errors)}`);
+      const read = await client.invoke(get as never, [made.body.Data.ConsentId, { token }]);
+      assert.equal(read.status, 200, read.text);
+      assert.ok(official(read.body), `${get}: ${JSON.stringify(official.errors)}`);
+      assert.deepEqual(read.body.Data.Initiation, made.body.Data.Initiation);
+    }
+  });
+
+  test('a file payment: its consent awaits the file, takes only the file its FileHash names, and gives it back as uploaded', async () => {
+    const file = b.buildPaymentFile([{ ...base, amount: '1.10' }, { ...base, instructionIdentification: 'I-2', amount: '2.20' }]);
+    const made = await client.createFilePaymentConsent(b.buildFileConsent({ file }), { token });
+    assert.equal(made.status, 201, made.text);
+    assert.ok(officialValidator('payment-initiation', 'OBWriteFileConsentResponse4')(made.body));
+    assert.equal(made.body.Data.Status, 'AwaitingUpload');
+    const id = made.body.Data.ConsentId as string;
+    const other = b.buildPaymentFile([{ ...base, amount: '9.99' }]).text;
+    assert.equal((await client.uploadPaymentFile(id, JSON.parse(other), { token, bodyText: other })).status, 400, 'another file');
+    const up = await client.uploadPaymentFile(id, JSON.parse(file.text), { token, bodyText: file.text });
+    assert.equal(up.status, 200, up.text);
+    const back = await client.downloadPaymentFile(id, { token });
+    assert.equal(back.status, 200);
+    assert.equal(b.fileHashOf(back.text), file.fileHash);
+    assert.equal(back.signature?.valid, true);
+    assert.equal((await client.getFilePaymentConsent(id, { token })).body.Data.Status, 'AwaitingAuthorisation');
+    assert.equal((await client.uploadPaymentFile(id, JSON.parse(file.text), { token, bodyText: file.text })).status, 400, 'a second upload');
+  });
 });
