@@ -242,6 +242,12 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     throw new UsageError(`--standard ${options.standard}, but profile ${profile.name} ${profile.standard ? `says standard ${profile.standard}` : "follows the spec's layout"}: leave --standard out (the profile decides)`);
   }
   const standard = profile ? profile.standard : options.standard;
+  if (!profile && dialect === 'obie' && faults.length) {
+    // A fault of routes only a published standard's layout has would bend nothing in another run: said, not silently passed.
+    const { listFaults } = await import('../sandbox/faults.ts');
+    const elsewhere = listFaults().find((f) => faults.includes(f.name) && f.standard !== undefined && f.standard !== standard);
+    if (elsewhere) throw new UsageError(`--sandbox-fault ${elsewhere.name} bends only the ${elsewhere.standard} layout of the sandbox: add --standard ${elsewhere.standard}`);
+  }
   if (standard && !profile) {
     if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
     variants = ['A'];

@@ -18,6 +18,7 @@ import { AIS_FAULTS } from './obie/ais.ts';
 import { AIS_UK_FAULTS } from './obie/ais-uk.ts';
 import { CBPII_FAULTS } from './obie/cbpii.ts';
 import { PIS_FAULTS } from './obie/pis.ts';
+import { PIS_FAMILY_FAULTS } from './obie/pis-families.ts';
 import { PLUMBING_FAULTS } from './obie/plumbing.ts';
 import { VRP_FAULTS } from './obie/vrp.ts';
 
@@ -89,7 +90,7 @@ const CHAOS_TABLE = [
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
-  ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...VRP_FAULTS, ...PLUMBING_FAULTS,
+  ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...VRP_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
 

@@ -56,6 +56,8 @@ function resolveConsent(ctx: PagesContext, d: Interaction): { consent: Consent }
   }
   if (consent.decided) return { error: 'This consent is no longer awaiting authorisation.' };
   if (consent.kind === 'cof' && consent.deleted) return { error: 'This consent has been withdrawn by the provider.' };
+  // A file payment is authorised with its file: the bank shows what the PSU pays.
+  if (consent.kind === 'pis' && (consent as { family?: string; file?: string }).family === 'file' && (consent as { file?: string }).file === undefined) return { error: 'The payment file of this consent has not been uploaded yet.' };
   if (!scopes.includes(SCOPE_OF[consent.kind])) return { error: `The request must ask for the scope "${SCOPE_OF[consent.kind]}" for this consent.` };
   const expiry = consent.kind === 'pis' ? undefined : consent.ExpirationDateTime;
   if (expiry && Date.parse(expiry) <= ctx.store.now()) return { error: 'This consent has already expired.' };
@@ -225,9 +227,11 @@ function consentPage(uid: string, tppName: string, consent: Consent, psu: Fixtur
     ]));
   } else {
     intro = 'wants to make a payment from your account.';
-    const i = consent.Initiation as { InstructedAmount: { Amount: string; Currency: string }; CreditorAccount?: { Name?: string; Identification?: string }; RemittanceInformation?: { Reference?: string } };
+    const i = consent.Initiation as { InstructedAmount?: { Amount: string; Currency: string }; FirstPaymentAmount?: { Amount: string; Currency: string }; ControlSum?: number; NumberOfTransactions?: string; CreditorAccount?: { Name?: string; Identification?: string }; RemittanceInformation?: { Reference?: string } };
+    // A standing order shows its first payment, a file payment its total (the payment families of UK Read/Write v3.1.11).
+    const amount = i.InstructedAmount ?? i.FirstPaymentAmount;
     sections.push(dl([
-      ['Amount', 'amount', `${i.InstructedAmount.Currency} ${i.InstructedAmount.Amount}`],
+      ['Amount', 'amount', amount ? `${amount.Currency} ${amount.Amount}` : `${i.ControlSum ?? ''} in ${i.NumberOfTransactions ?? 'several'} payments`],
       ['To', 'creditor', `${i.CreditorAccount?.Name ?? ''} ${i.CreditorAccount?.Identification ?? ''}`.trim()],
       ...(i.RemittanceInformation?.Reference ? [['Reference', 'reference', i.RemittanceInformation.Reference] as [string, string, string]] : []),
     ]));

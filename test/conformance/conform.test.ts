@@ -73,8 +73,11 @@ const FAULT_SUITES: FaultSuite[] = [
     label: '',
     list: ['sandbox', '--list-faults', '--json'],
     minimum: 24,
-    // A rule of a published standard's operations (UKAIS-, UKCOF-, UKPIS-, VRP-) is judged in that standard's layout.
-    options: (f) => ({ variant: 'A', parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}`, ...(f.standard ? { standard: f.standard } : f.rule.startsWith('UK') ? { standard: 'uk-3.1' as const } : {}) }),
+    // A rule of a published standard's operations (UKAIS-, UKCOF-, UKPIS-, VRP-) is judged in a run of that standard's layout.
+    options: (f) => {
+      const standard = f.standard ?? (f.rule.startsWith('UK') ? 'uk-3.1' as const : undefined);
+      return { ...(standard ? { standard } : { variant: 'A' as const }), parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}` };
+    },
   },
   {
     // The Berlin Group bank: each fault caught by its rule in a berlin-group run scoped to that rule.

@@ -3,6 +3,7 @@
  * sandbox's kind would answer like this). Each call returns a fresh copy to mutate.
  */
 import type { SchemaName } from '../../src/dialects/obie/index.ts';
+import { PAYMENT_FAMILY_SAMPLES } from './obie-payment-family-samples.ts';
 
 const BASE = 'https://bank.example.com/open-banking/v3.1';
 const T0 = '2026-11-22T10:00:00+00:00';
@@ -435,6 +436,7 @@ const samples: Record<SchemaName, unknown> = {
     Message: 'The request is missing a mandatory field',
     Errors: [{ ErrorCode: 'UK.OBIE.Field.Missing', Message: 'DebtorAccount is required', Path: 'Data.DebtorAccount' }],
   },
+  ...PAYMENT_FAMILY_SAMPLES,
 };
 
 /** A fresh, deep copy of the conformant sample for `name`. */

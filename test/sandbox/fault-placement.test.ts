@@ -13,6 +13,7 @@ import { AIS_FAULTS } from '../../src/sandbox/obie/ais.ts';
 import { AIS_UK_FAULTS } from '../../src/sandbox/obie/ais-uk.ts';
 import { CBPII_FAULTS } from '../../src/sandbox/obie/cbpii.ts';
 import { PIS_FAULTS } from '../../src/sandbox/obie/pis.ts';
+import { PIS_FAMILY_FAULTS } from '../../src/sandbox/obie/pis-families.ts';
 import { PLUMBING_FAULTS } from '../../src/sandbox/obie/plumbing.ts';
 import { ACCOUNT_FAULTS } from '../../src/sandbox/berlin-group/accounts.ts';
 import { CONSENT_FAULTS } from '../../src/sandbox/berlin-group/consents.ts';
@@ -28,6 +29,7 @@ const MODULES: Array<[string, ReadonlyArray<{ name: string }>]> = [
   ['src/sandbox/obie/ais-uk.ts', AIS_UK_FAULTS],
   ['src/sandbox/obie/cbpii.ts', CBPII_FAULTS],
   ['src/sandbox/obie/pis.ts', PIS_FAULTS],
+  ['src/sandbox/obie/pis-families.ts', PIS_FAMILY_FAULTS],
   ['src/sandbox/obie/plumbing.ts', PLUMBING_FAULTS],
   ['src/sandbox/berlin-group/accounts.ts', ACCOUNT_FAULTS],
   ['src/sandbox/berlin-group/consents.ts', CONSENT_FAULTS],

@@ -6,6 +6,7 @@ import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/i
 import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index.ts';
 import type { DataFaultName } from '../../src/sandbox/faults.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
+import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
@@ -311,6 +312,8 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadBalances'] }));
     assert.equal((await ukGet(w, '/balances', null)).status, 200);
   },
+  // The payment families of UK Read/Write v3.1.11 (UK layout only).
+  ...PIS_FAMILY_PROOFS,
 };
 
 describe('sandbox faults', () => {

@@ -253,3 +253,5 @@ export function errorCodesOf(body: unknown): string[] {
 
 // Variable Recurring Payments (VRP, UK Read/Write v3.1.11).
 export * from './vrp-builders.ts';
+// The payment families beyond the domestic payment (UK Read/Write v3.1.11).
+export * from './payment-family-builders.ts';

@@ -260,4 +260,181 @@ export const OBIE_OPERATIONS = {
     signedAnswer: true, responses: { 200: 'OBDomesticVRPDetails' },
     words: 'reading a variable recurring payment\'s details',
   },
+  // ---- UK Read/Write v3.1.11's payment families beyond the domestic payment (the official paths only).
+  // The file of a file payment and its report are files, not JSON documents: the standard's `File` schema is a placeholder.
+  createDomesticScheduledPaymentConsent: {
+    api: 'pis', method: 'POST', path: '/domestic-scheduled-payment-consents', ids: [], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteDomesticScheduledConsentResponse5' }, builder: 'buildDomesticScheduledConsent',
+    words: 'creating a domestic scheduled payment consent',
+  },
+  getDomesticScheduledPaymentConsent: {
+    api: 'pis', method: 'GET', path: '/domestic-scheduled-payment-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteDomesticScheduledConsentResponse5' },
+    words: 'reading a domestic scheduled payment consent',
+  },
+  submitDomesticScheduledPayment: {
+    api: 'pis', method: 'POST', path: '/domestic-scheduled-payments', ids: [], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteDomesticScheduledResponse5' }, builder: 'buildFamilyOrder',
+    words: 'submitting a domestic scheduled payment',
+  },
+  getDomesticScheduledPayment: {
+    api: 'pis', method: 'GET', path: '/domestic-scheduled-payments/{paymentOrderId}', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteDomesticScheduledResponse5' },
+    words: 'reading a domestic scheduled payment',
+  },
+  getDomesticScheduledPaymentDetails: {
+    api: 'pis', method: 'GET', path: '/domestic-scheduled-payments/{paymentOrderId}/payment-details', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWritePaymentDetailsResponse1' },
+    words: 'reading the details of a domestic scheduled payment',
+  },
+  createDomesticStandingOrderConsent: {
+    api: 'pis', method: 'POST', path: '/domestic-standing-order-consents', ids: [], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteDomesticStandingOrderConsentResponse6' }, builder: 'buildDomesticStandingOrderConsent',
+    words: 'creating a domestic standing order consent',
+  },
+  getDomesticStandingOrderConsent: {
+    api: 'pis', method: 'GET', path: '/domestic-standing-order-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteDomesticStandingOrderConsentResponse6' },
+    words: 'reading a domestic standing order consent',
+  },
+  submitDomesticStandingOrder: {
+    api: 'pis', method: 'POST', path: '/domestic-standing-orders', ids: [], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteDomesticStandingOrderResponse6' }, builder: 'buildFamilyOrder',
+    words: 'submitting a domestic standing order',
+  },
+  getDomesticStandingOrder: {
+    api: 'pis', method: 'GET', path: '/domestic-standing-orders/{paymentOrderId}', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteDomesticStandingOrderResponse6' },
+    words: 'reading a domestic standing order',
+  },
+  getDomesticStandingOrderDetails: {
+    api: 'pis', method: 'GET', path: '/domestic-standing-orders/{paymentOrderId}/payment-details', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWritePaymentDetailsResponse1' },
+    words: 'reading the details of a domestic standing order',
+  },
+  createInternationalPaymentConsent: {
+    api: 'pis', method: 'POST', path: '/international-payment-consents', ids: [], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteInternationalConsentResponse6' }, builder: 'buildInternationalConsent',
+    words: 'creating a international payment consent',
+  },
+  getInternationalPaymentConsent: {
+    api: 'pis', method: 'GET', path: '/international-payment-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteInternationalConsentResponse6' },
+    words: 'reading a international payment consent',
+  },
+  getInternationalPaymentFunds: {
+    api: 'pis', method: 'GET', path: '/international-payment-consents/{consentId}/funds-confirmation', ids: ['consentId'], body: false, token: 'psu', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteFundsConfirmationResponse1' },
+    words: 'the funds check of a international payment consent',
+  },
+  submitInternationalPayment: {
+    api: 'pis', method: 'POST', path: '/international-payments', ids: [], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteInternationalResponse5' }, builder: 'buildFamilyOrder',
+    words: 'submitting a international payment',
+  },
+  getInternationalPayment: {
+    api: 'pis', method: 'GET', path: '/international-payments/{paymentOrderId}', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteInternationalResponse5' },
+    words: 'reading a international payment',
+  },
+  getInternationalPaymentDetails: {
+    api: 'pis', method: 'GET', path: '/international-payments/{paymentOrderId}/payment-details', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWritePaymentDetailsResponse1' },
+    words: 'reading the details of a international payment',
+  },
+  createInternationalScheduledPaymentConsent: {
+    api: 'pis', method: 'POST', path: '/international-scheduled-payment-consents', ids: [], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteInternationalScheduledConsentResponse6' }, builder: 'buildInternationalScheduledConsent',
+    words: 'creating a international scheduled payment consent',
+  },
+  getInternationalScheduledPaymentConsent: {
+    api: 'pis', method: 'GET', path: '/international-scheduled-payment-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteInternationalScheduledConsentResponse6' },
+    words: 'reading a international scheduled payment consent',
+  },
+  getInternationalScheduledPaymentFunds: {
+    api: 'pis', method: 'GET', path: '/international-scheduled-payment-consents/{consentId}/funds-confirmation', ids: ['consentId'], body: false, token: 'psu', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteFundsConfirmationResponse1' },
+    words: 'the funds check of a international scheduled payment consent',
+  },
+  submitInternationalScheduledPayment: {
+    api: 'pis', method: 'POST', path: '/international-scheduled-payments', ids: [], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteInternationalScheduledResponse6' }, builder: 'buildFamilyOrder',
+    words: 'submitting a international scheduled payment',
+  },
+  getInternationalScheduledPayment: {
+    api: 'pis', method: 'GET', path: '/international-scheduled-payments/{paymentOrderId}', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteInternationalScheduledResponse6' },
+    words: 'reading a international scheduled payment',
+  },
+  getInternationalScheduledPaymentDetails: {
+    api: 'pis', method: 'GET', path: '/international-scheduled-payments/{paymentOrderId}/payment-details', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWritePaymentDetailsResponse1' },
+    words: 'reading the details of a international scheduled payment',
+  },
+  createInternationalStandingOrderConsent: {
+    api: 'pis', method: 'POST', path: '/international-standing-order-consents', ids: [], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteInternationalStandingOrderConsentResponse7' }, builder: 'buildInternationalStandingOrderConsent',
+    words: 'creating a international standing order consent',
+  },
+  getInternationalStandingOrderConsent: {
+    api: 'pis', method: 'GET', path: '/international-standing-order-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteInternationalStandingOrderConsentResponse7' },
+    words: 'reading a international standing order consent',
+  },
+  submitInternationalStandingOrder: {
+    api: 'pis', method: 'POST', path: '/international-standing-orders', ids: [], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteInternationalStandingOrderResponse7' }, builder: 'buildFamilyOrder',
+    words: 'submitting a international standing order',
+  },
+  getInternationalStandingOrder: {
+    api: 'pis', method: 'GET', path: '/international-standing-orders/{paymentOrderId}', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteInternationalStandingOrderResponse7' },
+    words: 'reading a international standing order',
+  },
+  getInternationalStandingOrderDetails: {
+    api: 'pis', method: 'GET', path: '/international-standing-orders/{paymentOrderId}/payment-details', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWritePaymentDetailsResponse1' },
+    words: 'reading the details of a international standing order',
+  },
+  createFilePaymentConsent: {
+    api: 'pis', method: 'POST', path: '/file-payment-consents', ids: [], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteFileConsentResponse4' }, builder: 'buildFileConsent',
+    words: 'creating a file payment consent',
+  },
+  getFilePaymentConsent: {
+    api: 'pis', method: 'GET', path: '/file-payment-consents/{consentId}', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteFileConsentResponse4' },
+    words: 'reading a file payment consent',
+  },
+  uploadPaymentFile: {
+    api: 'pis', method: 'POST', path: '/file-payment-consents/{consentId}/file', ids: ['consentId'], body: true, token: 'client', variants: A, standards: UK,
+    signedRequest: true, responses: { 200: null },
+    words: 'uploading the file of a file payment consent',
+  },
+  downloadPaymentFile: {
+    api: 'pis', method: 'GET', path: '/file-payment-consents/{consentId}/file', ids: ['consentId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: null },
+    words: 'reading back the file of a file payment consent',
+  },
+  submitFilePayment: {
+    api: 'pis', method: 'POST', path: '/file-payments', ids: [], body: true, token: 'psu', variants: A, standards: UK,
+    signedRequest: true, signedAnswer: true, responses: { 201: 'OBWriteFileResponse3' }, builder: 'buildFamilyOrder',
+    words: 'submitting a file payment',
+  },
+  getFilePayment: {
+    api: 'pis', method: 'GET', path: '/file-payments/{paymentOrderId}', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWriteFileResponse3' },
+    words: 'reading a file payment',
+  },
+  getFilePaymentDetails: {
+    api: 'pis', method: 'GET', path: '/file-payments/{paymentOrderId}/payment-details', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: 'OBWritePaymentDetailsResponse1' },
+    words: 'reading the details of a file payment',
+  },
+  getFilePaymentReport: {
+    api: 'pis', method: 'GET', path: '/file-payments/{paymentOrderId}/report-file', ids: ['paymentOrderId'], body: false, token: 'client', variants: A, standards: UK,
+    signedAnswer: true, responses: { 200: null },
+    words: 'reading the report file of a file payment',
+  },
 } as const satisfies Record<string, OperationSpec>;

@@ -14,6 +14,7 @@ import { AIS_UK_ONLY_ROUTES } from './ais-uk.ts';
 import { CBPII_ROUTES } from './cbpii.ts';
 import { PIS_ROUTES, PIS_UK_ROUTES } from './pis.ts';
 import { VRP_UK_ROUTES } from './vrp.ts';
+import { PIS_FAMILY_ROUTES } from './pis-families.ts';
 import { ApiError, baseHeaders, errorBody, interactionIdOf, send, ukLayout, type Layout, type Reply, type Req, type ResourceContext, type UkRoute, type Variant } from './plumbing.ts';
 
 export type { ResourceContext, Reply, Variant } from './plumbing.ts';
@@ -36,6 +37,7 @@ const UK_ROUTES: readonly UkRoute[] = [
   ...ukLayout('cbpii', CBPII_ROUTES),
   ...PIS_UK_ROUTES,
   ...VRP_UK_ROUTES,
+  ...PIS_FAMILY_ROUTES,
 ];
 
 /** Builds the resource server's request handler. */

@@ -109,7 +109,7 @@ async function submitPayment(k: ResourceContext, r: Req): Promise<Reply> {
   const auth = await authenticate(k, r);
   if (!auth) throw unauthorised('an access token is required');
   if (auth.kind !== 'code') throw forbidden('a payment order needs the PSU\'s authorization-code token, not a client-credentials token');
-  if (!auth.scopes.includes('payments') || auth.consent?.kind !== 'pis' || auth.consent.vrp) throw forbidden('the access token was not issued for a payment-order consent');
+  if (!auth.scopes.includes('payments') || auth.consent?.kind !== 'pis' || 'family' in auth.consent || auth.consent.vrp) throw forbidden('the access token was not issued for a payment-order consent');
   const consent = auth.consent;
   const data = r.body?.Data;
   if (!isObject(data)) throw missing('Data');
@@ -167,7 +167,8 @@ async function ownPayment(k: ResourceContext, r: Req): Promise<PisConsent> {
   if (!auth) throw unauthorised('an access token is required');
   if (!auth.scopes.includes('payments')) throw forbidden('the access token lacks the scope payments');
   const c = k.store.consents.get(r.params.paymentId);
-  if (!c || c.kind !== 'pis' || c.vrp || c.clientId !== auth.clientId) throw notFound('payment', 'paymentId');
+  // The other payment families' consents (pis-families.ts) are not domestic payments.
+  if (!c || c.kind !== 'pis' || 'family' in c || c.vrp || c.clientId !== auth.clientId) throw notFound('payment', 'paymentId');
   if (auth.kind === 'code' && auth.consent?.ConsentId !== c.ConsentId) throw forbidden('the access token was authorised for another payment');
   return c;
 }
@@ -187,7 +188,7 @@ async function getPaymentFunds(k: ResourceContext, r: Req): Promise<Reply> {
   const auth = await authenticate(k, r);
   if (!auth) throw unauthorised('an access token is required');
   const c = store.consents.get(r.params.paymentId);
-  if (!c || c.kind !== 'pis' || c.vrp || c.clientId !== auth.clientId) throw notFound('payment', 'ConsentId');
+  if (!c || c.kind !== 'pis' || 'family' in c || c.vrp || c.clientId !== auth.clientId) throw notFound('payment', 'ConsentId');
   const lax = k.faults.has('payment-funds-unauthorised');
   if (auth.kind === 'cc' && !lax) throw forbidden('the funds check needs the PSU\'s authorization-code token');
   if (auth.kind === 'code' && auth.consent?.ConsentId !== c.ConsentId) throw forbidden('the access token was authorised for another payment');

@@ -5,6 +5,7 @@ import {
   OBWriteDomesticConsent4, OBWriteDomesticConsentResponse5, PaymentStatusResponse, OBWriteDomestic2, OBWriteDomesticResponse5,
   OBWritePaymentDetailsResponse1, OBWriteFundsConfirmationResponse1,
 } from './payment-initiation.ts';
+import * as families from './payment-families.ts';
 import { OBErrorResponse1 } from './error.ts';
 import {
   OBDomesticVRPConsentRequest, OBDomesticVRPConsentResponse, OBDomesticVRPDetails, OBDomesticVRPRequest, OBDomesticVRPResponse,
@@ -27,7 +28,35 @@ export type SchemaName =
   | 'OBDomesticVRPConsentRequest' | 'OBDomesticVRPConsentResponse' | 'OBDomesticVRPRequest' | 'OBDomesticVRPResponse'
   | 'OBDomesticVRPDetails' | 'OBVRPFundsConfirmationRequest' | 'OBVRPFundsConfirmationResponse'
   | 'OBReadDirectDebit2' | 'OBReadStandingOrder6' | 'OBReadScheduledPayment3' | 'OBReadOffer1' | 'OBReadParty2' | 'OBReadParty3'
-  | 'OBReadProduct2' | 'OBReadStatement2' | 'File';
+  | 'OBReadProduct2' | 'OBReadStatement2' | 'File'
+  | PaymentFamilySchemaName;
+
+/** The schemas of the payment families beyond the domestic payment (UK Read/Write v3.1.11 only). */
+export type PaymentFamilySchemaName =
+  | 'OBWriteDomesticScheduledConsent4'
+  | 'OBWriteDomesticStandingOrderConsent5'
+  | 'OBWriteInternationalConsent5'
+  | 'OBWriteInternationalScheduledConsent5'
+  | 'OBWriteInternationalStandingOrderConsent6'
+  | 'OBWriteFileConsent3'
+  | 'OBWriteDomesticScheduled2'
+  | 'OBWriteDomesticStandingOrder3'
+  | 'OBWriteInternational3'
+  | 'OBWriteInternationalScheduled3'
+  | 'OBWriteInternationalStandingOrder4'
+  | 'OBWriteFile2'
+  | 'OBWriteDomesticScheduledConsentResponse5'
+  | 'OBWriteDomesticStandingOrderConsentResponse6'
+  | 'OBWriteInternationalConsentResponse6'
+  | 'OBWriteInternationalScheduledConsentResponse6'
+  | 'OBWriteInternationalStandingOrderConsentResponse7'
+  | 'OBWriteFileConsentResponse4'
+  | 'OBWriteDomesticScheduledResponse5'
+  | 'OBWriteDomesticStandingOrderResponse6'
+  | 'OBWriteInternationalResponse5'
+  | 'OBWriteInternationalScheduledResponse6'
+  | 'OBWriteInternationalStandingOrderResponse7'
+  | 'OBWriteFileResponse3';
 
 /**
  * Both levels of every schema. Request bodies the harness sends are the same at both levels: they
@@ -68,6 +97,30 @@ export const SCHEMA_LEVELS: Readonly<Record<SchemaName, Levels>> = {
   OBReadProduct2,
   OBReadStatement2,
   File,
+  OBWriteDomesticScheduledConsent4: bothLevels(families.OBWriteDomesticScheduledConsent4),
+  OBWriteDomesticStandingOrderConsent5: bothLevels(families.OBWriteDomesticStandingOrderConsent5),
+  OBWriteInternationalConsent5: bothLevels(families.OBWriteInternationalConsent5),
+  OBWriteInternationalScheduledConsent5: bothLevels(families.OBWriteInternationalScheduledConsent5),
+  OBWriteInternationalStandingOrderConsent6: bothLevels(families.OBWriteInternationalStandingOrderConsent6),
+  OBWriteFileConsent3: bothLevels(families.OBWriteFileConsent3),
+  OBWriteDomesticScheduled2: bothLevels(families.OBWriteDomesticScheduled2),
+  OBWriteDomesticStandingOrder3: bothLevels(families.OBWriteDomesticStandingOrder3),
+  OBWriteInternational3: bothLevels(families.OBWriteInternational3),
+  OBWriteInternationalScheduled3: bothLevels(families.OBWriteInternationalScheduled3),
+  OBWriteInternationalStandingOrder4: bothLevels(families.OBWriteInternationalStandingOrder4),
+  OBWriteFile2: bothLevels(families.OBWriteFile2),
+  OBWriteDomesticScheduledConsentResponse5: families.OBWriteDomesticScheduledConsentResponse5,
+  OBWriteDomesticStandingOrderConsentResponse6: families.OBWriteDomesticStandingOrderConsentResponse6,
+  OBWriteInternationalConsentResponse6: families.OBWriteInternationalConsentResponse6,
+  OBWriteInternationalScheduledConsentResponse6: families.OBWriteInternationalScheduledConsentResponse6,
+  OBWriteInternationalStandingOrderConsentResponse7: families.OBWriteInternationalStandingOrderConsentResponse7,
+  OBWriteFileConsentResponse4: families.OBWriteFileConsentResponse4,
+  OBWriteDomesticScheduledResponse5: families.OBWriteDomesticScheduledResponse5,
+  OBWriteDomesticStandingOrderResponse6: families.OBWriteDomesticStandingOrderResponse6,
+  OBWriteInternationalResponse5: families.OBWriteInternationalResponse5,
+  OBWriteInternationalScheduledResponse6: families.OBWriteInternationalScheduledResponse6,
+  OBWriteInternationalStandingOrderResponse7: families.OBWriteInternationalStandingOrderResponse7,
+  OBWriteFileResponse3: families.OBWriteFileResponse3,
 };
 
 export const SCHEMA_NAMES = Object.keys(SCHEMA_LEVELS) as SchemaName[];

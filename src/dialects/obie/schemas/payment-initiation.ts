@@ -18,7 +18,8 @@ export const PAYMENT_ORDER_STATUSES = [
 /** Every value `GET /{payment-product}/{paymentId}/status` may answer: consent and order statuses. */
 export const PAYMENT_STATUSES = [...new Set([...PAYMENT_CONSENT_STATUSES, ...PAYMENT_ORDER_STATUSES])] as readonly string[];
 
-const initiation = {
+/** The domestic payment's `Initiation` (shared by the domestic consent, its order and their answers). */
+export const initiation = {
   type: 'object',
   required: ['InstructionIdentification', 'EndToEndIdentification', 'InstructedAmount', 'CreditorAccount'],
   properties: {
@@ -39,14 +40,14 @@ const initiation = {
   additionalProperties: false,
 } as const;
 
-const authorisation = {
+export const authorisation = {
   type: 'object',
   required: ['AuthorisationType'],
   properties: { AuthorisationType: closedEnum(['Any', 'Single']), CompletionDateTime: dateTime },
   additionalProperties: false,
 } as const;
 
-const scaSupportData = {
+export const scaSupportData = {
   type: 'object',
   properties: {
     RequestedSCAExemptionType: closedEnum([
@@ -182,7 +183,7 @@ export const OBWriteDomestic2 = {
   additionalProperties: false,
 } as const;
 
-const charges = {
+export const charges = {
   type: 'array',
   items: {
     type: 'object',

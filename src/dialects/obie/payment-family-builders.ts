@@ -1,0 +1,259 @@
+/**
+ * Request bodies of the payment families of UK Read/Write v3.1.11 beyond the domestic payment
+ * (domestic scheduled, domestic standing order, international, international scheduled,
+ * international standing order, file), the payment file a file payment uploads, and the order of
+ * any family. Optional members are left out, never sent as `{}` (FACTS §1.2); key order as the
+ * standard writes it.
+ */
+import { createHash } from 'node:crypto';
+import { FREQUENCY_PATTERN } from './schemas/payment-families.ts';
+
+export { FREQUENCY_PATTERN, RATE_TYPES, INITIATION_STATUSES, FILE_CONSENT_STATUSES, FILE_PAYMENT_STATUSES } from './schemas/payment-families.ts';
+
+/** The payment families of the standard, the domestic payment included. */
+export const PAYMENT_FAMILIES = [
+  'domestic', 'domestic-scheduled', 'domestic-standing-order', 'international', 'international-scheduled', 'international-standing-order', 'file',
+] as const;
+export type PaymentFamily = (typeof PAYMENT_FAMILIES)[number];
+
+/** Where each family's order names itself (`Data.DomesticScheduledPaymentId`, …). */
+export const ORDER_ID_FIELDS: Readonly<Record<PaymentFamily, string>> = {
+  domestic: 'DomesticPaymentId',
+  'domestic-scheduled': 'DomesticScheduledPaymentId',
+  'domestic-standing-order': 'DomesticStandingOrderId',
+  international: 'InternationalPaymentId',
+  'international-scheduled': 'InternationalScheduledPaymentId',
+  'international-standing-order': 'InternationalStandingOrderId',
+  file: 'FilePaymentId',
+};
+
+/** The order's id in its family's field, when a non-empty string. */
+export function familyOrderIdOf(family: PaymentFamily, body: unknown): string | undefined {
+  const id = (body as { Data?: Record<string, unknown> } | undefined)?.Data?.[ORDER_ID_FIELDS[family]];
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
+}
+
+/** Whether a standing order's Frequency follows the standard's grammar. */
+export function isFrequency(value: unknown): boolean {
+  return typeof value === 'string' && new RegExp(FREQUENCY_PATTERN).test(value);
+}
+
+interface Account { schemeName: string; identification: string; name?: string; secondaryIdentification?: string }
+type Wire = Record<string, unknown>;
+
+function account(a: Account): Wire {
+  return {
+    SchemeName: a.schemeName, Identification: a.identification,
+    ...(a.name !== undefined ? { Name: a.name } : {}),
+    ...(a.secondaryIdentification !== undefined ? { SecondaryIdentification: a.secondaryIdentification } : {}),
+  };
+}
+
+const money = (amount: string, currency: string) => ({ Amount: amount, Currency: currency });
+const when = <T>(value: T | undefined, wire: (v: T) => Wire): Wire => (value === undefined ? {} : wire(value));
+
+/** What every single payment's consent names: who is paid what, from where. */
+export interface SinglePayment {
+  instructionIdentification: string;
+  endToEndIdentification: string;
+  amount: string;
+  currency: string;
+  creditor: Account & { name: string };
+  debtor?: Account;
+  reference?: string;
+  localInstrument?: string;
+  risk?: Record<string, unknown>;
+}
+
+/** The exchange rate the PISP asks for: Agreed names its rate and contract, Actual and Indicative leave the rate to the bank. */
+export interface ExchangeRateRequest {
+  unitCurrency: string;
+  rateType: 'Actual' | 'Agreed' | 'Indicative';
+  exchangeRate?: number;
+  contractIdentification?: string;
+}
+
+export interface InternationalPayment extends SinglePayment {
+  currencyOfTransfer: string;
+  exchangeRate?: ExchangeRateRequest;
+  chargeBearer?: 'BorneByCreditor' | 'BorneByDebtor' | 'FollowingServiceLevel' | 'Shared';
+  destinationCountryCode?: string;
+}
+
+function exchangeRate(x: ExchangeRateRequest): Wire {
+  return {
+    ExchangeRateInformation: {
+      UnitCurrency: x.unitCurrency,
+      ...when(x.exchangeRate, (v) => ({ ExchangeRate: v })),
+      RateType: x.rateType,
+      ...when(x.contractIdentification, (v) => ({ ContractIdentification: v })),
+    },
+  };
+}
+
+function single(o: SinglePayment, extra: { requestedExecutionDateTime?: string } = {}): Wire {
+  return {
+    InstructionIdentification: o.instructionIdentification,
+    EndToEndIdentification: o.endToEndIdentification,
+    ...when(o.localInstrument, (v) => ({ LocalInstrument: v })),
+    ...when(extra.requestedExecutionDateTime, (v) => ({ RequestedExecutionDateTime: v })),
+    InstructedAmount: money(o.amount, o.currency),
+    ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
+    CreditorAccount: account(o.creditor),
+    ...when(o.reference, (v) => ({ RemittanceInformation: { Reference: v } })),
+  };
+}
+
+function international(o: InternationalPayment, requestedExecutionDateTime?: string): Wire {
+  return {
+    InstructionIdentification: o.instructionIdentification,
+    EndToEndIdentification: o.endToEndIdentification,
+    ...when(o.localInstrument, (v) => ({ LocalInstrument: v })),
+    ...when(o.chargeBearer, (v) => ({ ChargeBearer: v })),
+    ...when(requestedExecutionDateTime, (v) => ({ RequestedExecutionDateTime: v })),
+    CurrencyOfTransfer: o.currencyOfTransfer,
+    ...when(o.destinationCountryCode, (v) => ({ DestinationCountryCode: v })),
+    InstructedAmount: money(o.amount, o.currency),
+    ...when(o.exchangeRate, exchangeRate),
+    ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
+    CreditorAccount: account(o.creditor),
+    ...when(o.reference, (v) => ({ RemittanceInformation: { Reference: v } })),
+  };
+}
+
+/** A consent body: Data (with Permission "Create" where the family's schema requires it), Risk where it has one. */
+export interface FamilyConsentBody {
+  Data: { Permission?: 'Create'; Initiation: Wire };
+  Risk?: Record<string, unknown>;
+}
+
+const withRisk = (data: FamilyConsentBody['Data'], risk: Record<string, unknown> | undefined): FamilyConsentBody => ({ Data: data, Risk: { ...(risk ?? {}) } });
+
+/** POST /domestic-scheduled-payment-consents (`OBWriteDomesticScheduledConsent4`). */
+export function buildDomesticScheduledConsent(o: SinglePayment & { requestedExecutionDateTime: string }): FamilyConsentBody {
+  return withRisk({ Permission: 'Create', Initiation: single(o, o) }, o.risk);
+}
+
+/** The schedule of a standing order: a Frequency of the standard's grammar, a first payment, and at most one way to end. */
+export interface StandingOrder {
+  frequency: string;
+  reference?: string;
+  firstPaymentDateTime: string;
+  numberOfPayments?: string;
+  finalPaymentDateTime?: string;
+  currency: string;
+  creditor: Account & { name: string };
+  debtor?: Account;
+  risk?: Record<string, unknown>;
+}
+
+/** POST /domestic-standing-order-consents (`OBWriteDomesticStandingOrderConsent5`). */
+export function buildDomesticStandingOrderConsent(o: StandingOrder & { firstAmount: string; recurringAmount?: string; finalAmount?: string }): FamilyConsentBody {
+  return withRisk({
+    Permission: 'Create',
+    Initiation: {
+      Frequency: o.frequency,
+      ...when(o.reference, (v) => ({ Reference: v })),
+      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
+      FirstPaymentDateTime: o.firstPaymentDateTime,
+      ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+      FirstPaymentAmount: money(o.firstAmount, o.currency),
+      ...when(o.recurringAmount, (v) => ({ RecurringPaymentAmount: money(v, o.currency) })),
+      ...when(o.finalAmount, (v) => ({ FinalPaymentAmount: money(v, o.currency) })),
+      ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
+      CreditorAccount: account(o.creditor),
+    },
+  }, o.risk);
+}
+
+/** POST /international-payment-consents (`OBWriteInternationalConsent5`: no Permission). */
+export function buildInternationalConsent(o: InternationalPayment): FamilyConsentBody {
+  return withRisk({ Initiation: international(o) }, o.risk);
+}
+
+/** POST /international-scheduled-payment-consents (`OBWriteInternationalScheduledConsent5`). */
+export function buildInternationalScheduledConsent(o: InternationalPayment & { requestedExecutionDateTime: string }): FamilyConsentBody {
+  return withRisk({ Permission: 'Create', Initiation: international(o, o.requestedExecutionDateTime) }, o.risk);
+}
+
+/** POST /international-standing-order-consents (`OBWriteInternationalStandingOrderConsent6`). */
+export function buildInternationalStandingOrderConsent(o: StandingOrder & { amount: string; currencyOfTransfer: string; chargeBearer?: InternationalPayment['chargeBearer'] }): FamilyConsentBody {
+  return withRisk({
+    Permission: 'Create',
+    Initiation: {
+      Frequency: o.frequency,
+      ...when(o.reference, (v) => ({ Reference: v })),
+      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
+      FirstPaymentDateTime: o.firstPaymentDateTime,
+      ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+      ...when(o.chargeBearer, (v) => ({ ChargeBearer: v })),
+      CurrencyOfTransfer: o.currencyOfTransfer,
+      InstructedAmount: money(o.amount, o.currency),
+      ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
+      CreditorAccount: account(o.creditor),
+    },
+  }, o.risk);
+}
+
+/** The file type of the standard's own JSON payment file (a list of domestic payment initiations). */
+export const JSON_PAYMENT_FILE_TYPE = 'UK.OBIE.PaymentInitiation.3.1';
+
+/** A payment file and what its consent declares about it. */
+export interface PaymentFile {
+  fileType: string;
+  /** The file's bytes, exactly as uploaded. */
+  text: string;
+  /** base64 of the SHA-256 of the file (the standard's FileHash). */
+  fileHash: string;
+  numberOfTransactions: string;
+  /** The total of every amount, whatever its currency (the standard's ControlSum). */
+  controlSum: number;
+}
+
+/** base64 of the SHA-256 of a file's bytes: the standard's FileHash. */
+export function fileHashOf(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64');
+}
+
+/** Sums decimal amounts (up to 5 decimals, as the standard writes them) without binary rounding. */
+export function controlSumOf(amounts: readonly string[]): number {
+  const scaled = amounts.reduce((sum, a) => sum + BigInt(Math.round(Number(a) * 100_000)), 0n);
+  return Number(scaled) / 100_000;
+}
+
+/** A JSON payment file of domestic payments, with its FileHash, NumberOfTransactions and ControlSum. */
+export function buildPaymentFile(payments: ReadonlyArray<Omit<SinglePayment, 'risk' | 'debtor'>>): PaymentFile {
+  const text = JSON.stringify({ Data: { DomesticPayments: payments.map((p) => single(p)) } });
+  return {
+    fileType: JSON_PAYMENT_FILE_TYPE,
+    text,
+    fileHash: fileHashOf(text),
+    numberOfTransactions: String(payments.length),
+    controlSum: controlSumOf(payments.map((p) => p.amount)),
+  };
+}
+
+/** POST /file-payment-consents (`OBWriteFileConsent3`: no Risk). */
+export function buildFileConsent(o: { file: PaymentFile; fileReference?: string; requestedExecutionDateTime?: string; debtor?: Account }): FamilyConsentBody {
+  return {
+    Data: {
+      Initiation: {
+        FileType: o.file.fileType,
+        FileHash: o.file.fileHash,
+        ...when(o.fileReference, (v) => ({ FileReference: v })),
+        NumberOfTransactions: o.file.numberOfTransactions,
+        ControlSum: o.file.controlSum,
+        ...when(o.requestedExecutionDateTime, (v) => ({ RequestedExecutionDateTime: v })),
+        ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
+      },
+    },
+  };
+}
+
+/** The order of any family: its ConsentId, and the consent's Initiation and Risk (where it has one) unchanged. */
+export function buildFamilyOrder(consentId: string, consent: FamilyConsentBody): { Data: { ConsentId: string; Initiation: Wire }; Risk?: Record<string, unknown> } {
+  return {
+    Data: { ConsentId: consentId, Initiation: structuredClone(consent.Data.Initiation) },
+    ...(consent.Risk !== undefined ? { Risk: structuredClone(consent.Risk) } : {}),
+  };
+}
