@@ -15,7 +15,8 @@ import { ruleIdOf } from './rule-id.ts';
 
 /** The FCS versions obtpp maps, and the manifests of each (below the suite's `manifests/`). */
 export const FCS_MANIFESTS = {
-  '3.1': ['ob_3.1_accounts_transactions_fca.json', 'ob_3.1_cbpii_fca.json', 'ob_3.1_payment_fca.json'],
+  // Variable Recurring Payments are part of v3.1.11 (the VRP file), with a manifest of their own.
+  '3.1': ['ob_3.1_accounts_transactions_fca.json', 'ob_3.1_cbpii_fca.json', 'ob_3.1_payment_fca.json', 'ob_3.1_variable_recurring_payments.json'],
 } as const;
 export type FcsVersion = keyof typeof FCS_MANIFESTS;
 
