@@ -88,7 +88,8 @@ function problems(line: string, mention = false): string[] {
   return out;
 }
 
-const blocks = [...readme.matchAll(/```(?:sh|bash|shell)?\n([\s\S]*?)```/g)].map((m) => m[1]);
+// Every fenced block is paired (a yaml or json block too), and only the shell ones are read as commands.
+const blocks = [...readme.matchAll(/```([\w-]*)\n([\s\S]*?)```/g)].filter((m) => ['', 'sh', 'bash', 'shell'].includes(m[1]!)).map((m) => m[2]!);
 const inline = [...readme.replace(/```[\s\S]*?```/g, '').matchAll(/`(obtpp [^`]+)`/g)].map((m) => m[1]);
 
 test('the README shows many obtpp command lines (the extractor finds them)', () => {
