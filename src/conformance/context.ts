@@ -153,9 +153,11 @@ export class RunContext {
     const listener = waitListeners().get(this.params.evidenceDir);
     if (!listener) return () => undefined;
     const id = ++waitIds;
+    // A consent id is the bank's text, of any length: progress gets a line's worth.
+    const said = what.length > 200 ? `${what.slice(0, 199)}…` : what;
     const tell = (state: WaitNote['state']) => {
       try {
-        listener({ id, state, kind, what });
+        listener({ id, state, kind, what: said });
       } catch {
         // Progress must never break a scenario.
       }

@@ -421,8 +421,9 @@ ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} mor
 
   /** A scenario as a sequence picture: four lifelines, one band per step, one arrow per call or journey. */
   function sequenceSvg(seq: ReportSequence): string {
-    const W = 780;
-    const X = { TPP: 70, AS: 270, PSU: 470, bank: 670 } as Record<string, number>;
+    // Room right of the bank's lifeline for its answers (status, time, or why there was none).
+    const W = 860;
+    const X = { TPP: 70, AS: 250, PSU: 440, bank: 630 } as Record<string, number>;
     const steps = (seq.steps ?? []).slice(0, MAX_PICTURE_STEPS);
     const items = (seq.items ?? []).slice(-MAX_PICTURE_ITEMS);
     const failedStep = steps.findIndex((t) => t.status === 'failed');
@@ -434,7 +435,7 @@ ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} mor
       if (item.kind === 'pause') {
         const top = y;
         y += 30;
-        return `<g class="pause"><rect x="${X.TPP! - 4}" y="${top + 3}" width="8" height="24"/><text x="${X.TPP! + 12}" y="${top + 19}">${clean(cut(`${item.what ?? 'waits'} · ${ms(item.ms)}`, 100))}</text></g>`;
+        return `<g class="pause"><rect x="${X.TPP! - 4}" y="${top + 3}" width="8" height="24"/><text x="${X.TPP! + 12}" y="${top + 19}">${clean(cut(`${item.what ?? 'waits'} · ${ms(item.ms)}`, 110))}</text></g>`;
       }
       const to = item.kind === 'journey' ? X.PSU! : X[item.to ?? 'AS'] ?? X.AS!;
       // Red: no answer at all, or a journey that broke; an error status is amber (a rule may demand one).
@@ -445,10 +446,10 @@ ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} mor
       const answer = item.kind === 'journey' ? ms(item.ms) : `${item.error ? `no answer (${item.error})` : item.status ?? '?'} · ${ms(item.ms)}`;
       const top = y;
       y += 34;
-      return `<g class="${cls}"><text class="call" x="${X.TPP! + 6}" y="${top + 11}">${clean(cut(label, 100))}</text>`
+      return `<g class="${cls}"><text class="call" x="${X.TPP! + 6}" y="${top + 11}">${clean(cut(label, 110))}</text>`
         + `<line x1="${X.TPP}" y1="${top + 17}" x2="${to - 6}" y2="${top + 17}"/><polygon points="${to},${top + 17} ${to - 7},${top + 13} ${to - 7},${top + 21}"/>`
         + `<line class="back" x1="${to}" y1="${top + 25}" x2="${X.TPP! + 6}" y2="${top + 25}"/>`
-        + `<text class="answer" x="${to + 6}" y="${top + 29}">${last ? '✗ ' : ''}${clean(cut(answer, 16))}</text></g>`;
+        + `<text class="answer" x="${to + 6}" y="${top + 29}">${last ? '✗ ' : ''}${clean(cut(answer, Math.max(12, Math.floor((W - to - 8) / 6.7) - (last ? 2 : 0))))}</text></g>`;
     };
     const before = items.filter((i) => i.step === undefined || i.step >= steps.length);
     if (seq.omitted) rows.push(`<text class="note" x="10" y="${(y += 16) - 4}">${seq.omitted} earlier call${seq.omitted === 1 ? '' : 's'} not shown</text>`);
@@ -460,8 +461,10 @@ ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} mor
     steps.forEach((step, index) => {
       const failed = index === failedStep;
       const mark = step.status === 'passed' ? '✓' : failed ? '✗' : '–';
-      const suffix = `${step.ms !== undefined ? ` · ${ms(step.ms)}` : ''}${failed ? ' · failed here' : ''}`;
-      rows.push(`<g class="step${failed ? ' step-failed' : ''}"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">${mark} ${clean(cut(step.text ?? '', 110 - suffix.length))}${escapeHtml(suffix)}</text></g>`);
+      // A step that did not run (skipped after the failure) has no time worth showing.
+      const ran = step.status === 'passed' || failed;
+      const suffix = `${ran && step.ms !== undefined ? ` · ${ms(step.ms)}` : ''}${failed ? ' · failed here' : ''}`;
+      rows.push(`<g class="step${failed ? ' step-failed' : ''}"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">${mark} ${clean(cut(step.text ?? '', 122 - suffix.length))}${escapeHtml(suffix)}</text></g>`);
       y += 24;
       const mine = items.filter((i) => i.step === index);
       mine.forEach((i, n) => rows.push(arrow(i, failed && n === mine.length - 1)));
