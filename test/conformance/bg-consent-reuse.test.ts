@@ -3,8 +3,8 @@
 //   /v1/consents, "Side Effects"); one run authorises many recurring consents for one PSU, and the
 //   scenarios that read data still pass (each reads under a consent valid when used), BG-20 judges
 //   the side effect itself and BG-21 the bookingStatus of the transactions;
-// - a consent created without a link to start the PSU's SCA fails AIS-01 (MUST), and the scenarios
-//   it blocks name AIS-01.
+// - a consent (a payment) created without a link to start the PSU's SCA fails AIS-01 (PIS-01), a
+//   MUST, and the scenarios it blocks name that rule.
 // One browser for the file; scoped runs of the library the CLI calls.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,4 +57,18 @@ test('a consent created without a link to start the PSU\'s SCA fails AIS-01, and
   assert.equal(ais10.status, 'not-judged', JSON.stringify(ais10));
   assert.ok(ais10.notJudged.length >= 1);
   for (const n of ais10.notJudged) assert.equal(n.blockedBy, 'AIS-01', JSON.stringify(n));
+});
+
+test('a payment initiated without a link to start the PSU\'s SCA fails PIS-01, and the payment scenarios it blocks name PIS-01', async () => {
+  const { summary, exitCode } = await runConformance({
+    dialect: 'berlin-group', variant: 'A', sandboxFaults: ['bg-payment-without-sca-link'], tags: '@PIS-01 or @BG-08',
+    reportDir: join(dir, 'no-payment-link'), browser, env: { ...process.env, CI: 'true' },
+  });
+  assert.equal(exitCode, 1);
+  const pis01 = ruleOf(summary, 'A', 'PIS-01');
+  assert.equal(pis01.status, 'failed');
+  assert.match(pis01.failures[0].message, /created the payment but gave no way to start the PSU's SCA/);
+  const bg08 = ruleOf(summary, 'A', 'BG-08');
+  assert.equal(bg08.status, 'not-judged', JSON.stringify(bg08));
+  for (const n of bg08.notJudged) assert.equal(n.blockedBy, 'PIS-01', JSON.stringify(n));
 });

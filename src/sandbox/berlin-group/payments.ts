@@ -14,6 +14,7 @@ import {
 export const PAYMENT_FAULTS = [
   { name: 'bg-payment-stays-rcvd', rule: 'BG-08', description: 'GET /v1/payments/{product}/{paymentId} reads transactionStatus RCVD after the PSU authorised or rejected the payment', kind: 'rule' },
   { name: 'bg-payment-without-amount-accepted', rule: 'PIS-01', description: 'POST /v1/payments/{product} without instructedAmount is accepted (201)', kind: 'rule' },
+  { name: 'bg-payment-without-sca-link', rule: 'PIS-01', description: 'the 201 of POST /v1/payments/{product} carries no link to start the PSU\'s SCA (no scaRedirect, scaOAuth or startAuthorisation)', kind: 'rule' },
   { name: 'bg-payment-status-not-iso', rule: 'PIS-03', description: 'GET …/{paymentId}/status answers transactionStatus "DONE", no ISO 20022 code', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -69,7 +70,7 @@ function createPayment(k: Xs2aContext, r: Req): Reply {
     body: {
       transactionStatus: payment.transactionStatus,
       paymentId: payment.id,
-      _links: { ...scaLinks(k, authorisation), self: { href: self }, status: { href: `${self}/status` }, scaStatus: { href: `${self}/authorisations/${authorisation.authorisationId}` } },
+      _links: { ...(k.faults.has('bg-payment-without-sca-link') ? {} : scaLinks(k, authorisation)), self: { href: self }, status: { href: `${self}/status` }, scaStatus: { href: `${self}/authorisations/${authorisation.authorisationId}` } },
     },
   };
 }
