@@ -34,7 +34,8 @@ interface Run {
 
 const runs: Run[] = [
   { key: 'obie (no fault)', options: {} },
-  ...listFaults().map((f) => ({ key: `obie ${f.name}`, options: { sandboxFaults: [f.name] } })),
+  // A fault of a UK Read/Write v3.1.11 rule (UKAIS-…) bends the UK layout only: its run is one of that layout.
+  ...listFaults().map((f) => ({ key: `obie ${f.name}`, options: { sandboxFaults: [f.name], ...(/^UK/.test(f.rule) ? { standard: 'uk-3.1' as const } : {}) } })),
   { key: 'berlin-group (no fault)', options: { dialect: 'berlin-group' as const } },
   ...listBgFaults().map((f) => ({ key: `berlin-group ${f.name}`, options: { dialect: 'berlin-group' as const, sandboxFaults: [f.name] } })),
 ].filter((r) => only.length === 0 || only.some((name) => r.key.split(' ')[1] === name || r.key === name));
