@@ -34,9 +34,9 @@ interface Run {
 
 const runs: Run[] = [
   { key: 'obie (no fault)', options: {} },
-  // A fault of routes only the UK layout has is run in that layout (--standard uk-3.1), beside its own no-fault run.
+  // A fault of routes only the UK layout has (UKAIS-…, UKPIS-…, VRP-…) is run in that layout (--standard uk-3.1), beside its own no-fault run.
   { key: 'obie uk-3.1 (no fault)', options: { standard: 'uk-3.1' as const } },
-  ...listFaults().map((f) => ({ key: `obie ${f.name}`, options: { sandboxFaults: [f.name], ...(f.standard ? { standard: f.standard } : {}) } })),
+  ...listFaults().map((f) => ({ key: `obie ${f.name}`, options: { sandboxFaults: [f.name], ...(f.standard ? { standard: f.standard } : /^UK/.test(f.rule) ? { standard: 'uk-3.1' as const } : {}) } })),
   { key: 'berlin-group (no fault)', options: { dialect: 'berlin-group' as const } },
   ...listBgFaults().map((f) => ({ key: `berlin-group ${f.name}`, options: { dialect: 'berlin-group' as const, sandboxFaults: [f.name] } })),
 ].filter((r) => only.length === 0 || only.some((name) => r.key.split(' ')[1] === name || r.key === name));

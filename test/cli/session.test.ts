@@ -295,7 +295,7 @@ describe('obtpp terminal client (real binary, sandbox, Chromium)', { timeout: 60
   test('every command\'s --help has an example', async () => {
     const commands = [
       [], ['consent'], ['consent', 'create'], ['consent', 'create', 'ais'], ['consent', 'create', 'cof'], ['consent', 'create', 'pis'], ['consent', 'get'], ['consent', 'delete'],
-      ['consent', 'list'], ['consent', 'authorise'], ['consent', 'forget'], ['accounts'], ['balances'], ['transactions'], ['transaction'],
+      ['consent', 'list'], ['consent', 'authorise'], ['consent', 'forget'], ['accounts'], ['balances'], ['transactions'], ['transaction'], ['ais'],
       ['funds', 'confirm'], ['payment', 'get'], ['payment', 'status'], ['payment', 'submit'], ['flow', 'ais'], ['flow', 'cof'], ['flow', 'pis'],
       ['token', 'show'], ['token', 'refresh'], ['token', 'clear'], ['funds'], ['payment'], ['flow'], ['token'],
     ];

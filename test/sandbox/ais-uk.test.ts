@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'puppeteer-core';
+import { Agent, fetch } from 'undici';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { launchBrowser, Tpp, isoIn } from './tpp.ts';
 import { officialDoc, officialFilesPresent, officialValidator } from '../dialects/official-bodies.ts';
@@ -31,11 +32,14 @@ describe('sandbox: UK Read/Write v3.1.11 account information', { skip }, () => {
   let full: string;
   let basic: string;
   const uk = () => `${sb.issuer}/open-banking/v3.1/aisp`;
+  // A connection per request: the judging pauses for seconds (validators compile), longer than the
+  // sandbox keeps an idle connection, and a reused one could be closed under the next request.
+  const dispatcher = new Agent({ pipelining: 0 });
 
   /** An authorised consent with these permissions and period, over alice's first account only. */
   async function consent(permissions: string[], from: number, to: number): Promise<string> {
     const body = { Data: { Permissions: permissions, ExpirationDateTime: isoIn(2 * DAY), TransactionFromDateTime: isoIn(-from * DAY), TransactionToDateTime: isoIn(to * DAY) }, Risk: {} };
-    const created = await fetch(`${uk()}/account-access-consents`, { method: 'POST', headers: { authorization: `Bearer ${await tpp.cc('accounts')}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const created = await fetch(`${uk()}/account-access-consents`, { dispatcher, method: 'POST', headers: { authorization: `Bearer ${await tpp.cc('accounts')}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal(created.status, 201);
     const id = ((await created.json()) as any).Data.ConsentId as string;
     const { tokens } = await tpp.authorise(browser, id, 'openid accounts', { accounts: ['alice-current'] });
@@ -56,7 +60,7 @@ describe('sandbox: UK Read/Write v3.1.11 account information', { skip }, () => {
   });
 
   const get = async (path: string, token: string | null = full) => {
-    const res = await fetch(`${uk()}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const res = await fetch(`${uk()}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, dispatcher });
     const type = res.headers.get('content-type') ?? '';
     const body = type.startsWith('application/json') ? await res.json() as any : await res.text();
     return { status: res.status, type, body, interaction: res.headers.get('x-fapi-interaction-id') };
@@ -67,10 +71,13 @@ describe('sandbox: UK Read/Write v3.1.11 account information', { skip }, () => {
     const gets = Object.entries(doc.paths as Record<string, any>).filter(([path, ops]) => ops.get && !path.startsWith('/account-access-consents'));
     assert.equal(gets.length, 26, 'the 26 reads of v3.1.11 (and the consent\'s three operations besides)');
     const statement = (await get('/accounts/alice-current/statements')).body.Data.Statement[0].StatementId as string;
+    // Every answer first, then the judging: compiling the official validators takes seconds, and a
+    // keep-alive connection left idle that long may be closed by the server just as it is reused.
+    const answers = [];
+    for (const [path] of gets) answers.push(await get(path.replace('{AccountId}', 'alice-current').replace('{StatementId}', encodeURIComponent(statement))));
     const checked: string[] = [];
-    for (const [path, ops] of gets) {
-      const real = path.replace('{AccountId}', 'alice-current').replace('{StatementId}', encodeURIComponent(statement));
-      const r = await get(real);
+    for (const [i, [path, ops]] of gets.entries()) {
+      const r = answers[i]!;
       assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
       assert.ok(r.interaction, `${path} carries an x-fapi-interaction-id`);
       const ref: string = ops.get.responses['200'].$ref ?? '';

@@ -201,7 +201,7 @@ export const OBReadParty3 = responseEnvelope({ type: 'object', properties: { Par
 /**
  * `OBReadProduct2`. The product's own members are written here; its BCA, PCA and OtherProductType
  * detail (hundreds of members of the product catalogue) are judged as objects only: a known gap of
- * the MUST level, named in test/dialects/obie-uk-ais.test.ts.
+ * the MUST level (test/dialects/obie-uk-product.test.ts checks the rest against the official file).
  */
 export const OBReadProduct2 = responseEnvelope({
   type: 'object',
