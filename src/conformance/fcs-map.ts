@@ -28,10 +28,12 @@ const PARTIAL_TAG = /^@fcs-partial:(.+)$/;
 export const NO_SCENARIO_YET = 'no scenario yet';
 
 /**
- * FCS tests that UK Read/Write v3.1.11 itself makes inapplicable to a bank, with the reason. Empty
- * today: every v3.1 script's apiVersion admits v3.1.11 and every endpoint it calls is in v3.1.11.
+ * FCS tests that UK Read/Write v3.1.11 itself makes inapplicable to a bank, with the reason: every
+ * other v3.1 script's apiVersion admits v3.1.11 and every endpoint it calls is in v3.1.11.
  */
-export const FCS_NOT_APPLICABLE: Readonly<Record<string, string>> = {};
+export const FCS_NOT_APPLICABLE: Readonly<Record<string, string>> = {
+  'OB-301-PRO-103403': 'it calls GET /product, a path the v3.1.11 account-information file does not define (its products are /products and /accounts/{AccountId}/product, whose x-fapi-interaction-id play-back OB-301-PRO-103300 and UKAIS-14 judge); a conformant bank answers 404 there, where the test expects 200 (the script marks the endpoint optional)',
+};
 
 export interface FcsScript {
   id: string;
