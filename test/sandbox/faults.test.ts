@@ -312,6 +312,22 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadBalances'] }));
     assert.equal((await ukGet(w, '/balances', null)).status, 200);
   },
+  'foreign-account-empty-list': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadDirectDebits'] }));
+    const res = await ukGet(w, '/accounts/foobar/direct-debits', token);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.Data.DirectDebit, []);
+  },
+  'undefined-subresource-answered': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadDirectDebits'] }));
+    assert.equal((await ukGet(w, '/accounts/alice-current/direct-debits/foobar', token)).status, 200);
+  },
+  'uk-reads-interaction-id-not-echoed': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadDirectDebits'] }));
+    const res = await fetch(`${w.sb.issuer}/open-banking/v3.1/aisp/direct-debits`, { headers: { authorization: `Bearer ${token}`, 'x-fapi-interaction-id': 'tpp-42' } });
+    assert.equal(res.status, 200);
+    assert.notEqual(res.headers.get('x-fapi-interaction-id'), 'tpp-42');
+  },
   // The payment families of UK Read/Write v3.1.11 (UK layout only).
   ...PIS_FAMILY_PROOFS,
 };

@@ -6,6 +6,7 @@
  * honours its permission cluster (Basic or Detail), the consent's selected accounts, and — for
  * statements and scheduled payments — the consent's Transaction period.
  */
+import { randomUUID } from 'node:crypto';
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import { money } from '../fixtures.ts';
 import type { FixtureAccount, FixturePsu } from '../fixtures.ts';
@@ -21,6 +22,9 @@ export const AIS_UK_FAULTS = [
   { name: 'bulk-unselected-accounts', rule: 'UKAIS-04', description: 'the bulk reads (/balances, /transactions, /direct-debits …) list the resources of every account of the PSU, not only the selected ones', kind: 'rule' },
   { name: 'standing-order-frequency-free-text', rule: 'UKAIS-10', description: 'standing orders carry their Frequency as free text ("Monthly"), not in the standard\'s grammar', kind: 'rule' },
   { name: 'uk-reads-without-token', rule: 'UKAIS-11', description: 'the bulk reads answer a request without an access token (with the PSU\'s first consent)', kind: 'rule' },
+  { name: 'foreign-account-empty-list', rule: 'UKAIS-12', description: 'the per-account reads of direct debits, standing orders, scheduled payments, offers, product and statements answer an account outside the consent with 200 and an empty list', kind: 'rule' },
+  { name: 'undefined-subresource-answered', rule: 'UKAIS-13', description: 'a GET below a per-account read (…/direct-debits/foobar) answers 200 with an empty Data, not 404', kind: 'rule' },
+  { name: 'uk-reads-interaction-id-not-echoed', rule: 'UKAIS-14', description: 'the reads only the UK layout has answer with an x-fapi-interaction-id of their own, not the one the TPP sent', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
 const DAY = 86_400_000;
@@ -191,9 +195,29 @@ function perAccountOrBulk(make: (k: ResourceContext, c: AisConsent, a: FixtureAc
   return async (k: ResourceContext, r: Req): Promise<Reply> => {
     const c = r.params.accountId === undefined ? await bulkConsent(k, r) : await aisConsent(k, r);
     needs(k, c, ...permissions);
-    const accounts = r.params.accountId === undefined ? bulkAccounts(k, c) : [consentAccount(k, c, r.params.accountId)];
+    // The fault answers an account outside the consent as if it had nothing, where the standard refuses it.
+    const foreign = r.params.accountId !== undefined && k.faults.has('foreign-account-empty-list') && !consentAccounts(k, c).some((a) => a.AccountId === r.params.accountId);
+    const accounts = r.params.accountId === undefined ? bulkAccounts(k, c) : foreign ? [] : [consentAccount(k, c, r.params.accountId)];
     return ok(r, { [key]: accounts.flatMap((a) => make(k, c, a, r)) });
   };
+}
+
+/** The fault that answers with an interaction id of the bank's own, on the reads of this module. */
+function echoing(handler: UkRoute['handler']): UkRoute['handler'] {
+  return async (k, r) => {
+    const reply = await handler(k, r);
+    if (!k.faults.has('uk-reads-interaction-id-not-echoed')) return reply;
+    return { ...reply, headers: { ...reply.headers, 'x-fapi-interaction-id': randomUUID() } };
+  };
+}
+
+/**
+ * GET below a per-account read (`…/direct-debits/foobar`): the standard defines no such path, so
+ * 404; the fault answers 200 with an empty Data.
+ */
+async function undefinedSubresource(k: ResourceContext, r: Req): Promise<Reply> {
+  if (k.faults.has('undefined-subresource-answered')) return ok(r, {});
+  return { status: 404 };
 }
 
 const balances = perAccountOrBulk((k, _c, a) => balancesOf(k, a), 'Balance', 'ReadBalances');
@@ -273,25 +297,27 @@ async function getStatementTransactions(k: ResourceContext, r: Req): Promise<Rep
  * balances and beneficiaries stay in ais.ts; their bulk forms are here.
  */
 export const AIS_UK_ONLY_ROUTES: UkRoute[] = [
-  route(A, 'GET', '/balances', balances, { operation: 'listBalances' }),
-  route(A, 'GET', '/transactions', listTransactions),
-  route(A, 'GET', '/beneficiaries', beneficiaries, { operation: 'listBeneficiaries' }),
-  route(A, 'GET', '/direct-debits', directDebits, { operation: 'listDirectDebits' }),
-  route(A, 'GET', '/accounts/:accountId/direct-debits', directDebits, { operation: 'getDirectDebits' }),
-  route(A, 'GET', '/standing-orders', standingOrders, { operation: 'listStandingOrders' }),
-  route(A, 'GET', '/accounts/:accountId/standing-orders', standingOrders, { operation: 'getStandingOrders' }),
-  route(A, 'GET', '/scheduled-payments', scheduledPayments, { operation: 'listScheduledPayments' }),
-  route(A, 'GET', '/accounts/:accountId/scheduled-payments', scheduledPayments, { operation: 'getScheduledPayments' }),
-  route(A, 'GET', '/offers', offers, { operation: 'listOffers' }),
-  route(A, 'GET', '/accounts/:accountId/offers', offers, { operation: 'getOffers' }),
-  route(A, 'GET', '/party', getParty),
-  route(A, 'GET', '/accounts/:accountId/party', getAccountParty),
-  route(A, 'GET', '/accounts/:accountId/parties', getAccountParties),
-  route(A, 'GET', '/products', products, { operation: 'listProducts' }),
-  route(A, 'GET', '/accounts/:accountId/product', products, { operation: 'getProduct' }),
-  route(A, 'GET', '/statements', statements, { operation: 'listStatements' }),
-  route(A, 'GET', '/accounts/:accountId/statements', statements, { operation: 'getStatements' }),
-  route(A, 'GET', '/accounts/:accountId/statements/:statementId', getStatement),
-  route(A, 'GET', '/accounts/:accountId/statements/:statementId/file', getStatementFile),
-  route(A, 'GET', '/accounts/:accountId/statements/:statementId/transactions', getStatementTransactions),
+  route(A, 'GET', '/balances', echoing(balances), { operation: 'listBalances' }),
+  route(A, 'GET', '/transactions', echoing(listTransactions), { operation: 'listTransactions' }),
+  route(A, 'GET', '/beneficiaries', echoing(beneficiaries), { operation: 'listBeneficiaries' }),
+  route(A, 'GET', '/direct-debits', echoing(directDebits), { operation: 'listDirectDebits' }),
+  route(A, 'GET', '/accounts/:accountId/direct-debits', echoing(directDebits), { operation: 'getDirectDebits' }),
+  route(A, 'GET', '/standing-orders', echoing(standingOrders), { operation: 'listStandingOrders' }),
+  route(A, 'GET', '/accounts/:accountId/standing-orders', echoing(standingOrders), { operation: 'getStandingOrders' }),
+  route(A, 'GET', '/scheduled-payments', echoing(scheduledPayments), { operation: 'listScheduledPayments' }),
+  route(A, 'GET', '/accounts/:accountId/scheduled-payments', echoing(scheduledPayments), { operation: 'getScheduledPayments' }),
+  route(A, 'GET', '/offers', echoing(offers), { operation: 'listOffers' }),
+  route(A, 'GET', '/accounts/:accountId/offers', echoing(offers), { operation: 'getOffers' }),
+  route(A, 'GET', '/party', echoing(getParty), { operation: 'getParty' }),
+  route(A, 'GET', '/accounts/:accountId/party', echoing(getAccountParty), { operation: 'getAccountParty' }),
+  route(A, 'GET', '/accounts/:accountId/parties', echoing(getAccountParties), { operation: 'getAccountParties' }),
+  route(A, 'GET', '/products', echoing(products), { operation: 'listProducts' }),
+  route(A, 'GET', '/accounts/:accountId/product', echoing(products), { operation: 'getProduct' }),
+  route(A, 'GET', '/statements', echoing(statements), { operation: 'listStatements' }),
+  route(A, 'GET', '/accounts/:accountId/statements', echoing(statements), { operation: 'getStatements' }),
+  route(A, 'GET', '/accounts/:accountId/statements/:statementId', echoing(getStatement), { operation: 'getStatement' }),
+  route(A, 'GET', '/accounts/:accountId/statements/:statementId/file', echoing(getStatementFile), { operation: 'getStatementFile' }),
+  route(A, 'GET', '/accounts/:accountId/statements/:statementId/transactions', echoing(getStatementTransactions), { operation: 'getStatementTransactions' }),
+  // Matched after every read above: a path below a per-account read that the standard does not define.
+  route(A, 'GET', '/accounts/:accountId/:resource/:undefined', undefinedSubresource),
 ];
