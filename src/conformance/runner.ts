@@ -685,6 +685,8 @@ async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: 
   if (profile.psu.driver.kind !== 'manual') await requireBrowser(env);
   const { httpFromProfile } = await import('../client/factory.ts');
   const { Auth } = await import('../auth/index.ts');
+  // A bank without an authorisation server (a berlin-group profile without auth): nothing to discover.
+  if (profile.auth.absent) return;
   const http = httpFromProfile(profile);
   try {
     let auth: Awaited<ReturnType<typeof Auth.create>>;

@@ -54,7 +54,9 @@ export const profileSchema = {
   title: 'obtpp bank profile',
   type: 'object',
   additionalProperties: false,
-  required: ['name', 'variants', 'auth', 'psu'],
+  // auth is required of every profile but a berlin-group bank without an authorisation server
+  // (SCA by redirect, decoupled or embedded; the TPP known by its certificate): load.ts says which.
+  required: ['name', 'variants', 'psu'],
   // A base URL for everything, or one per API the bank offers (account information at least: a
   // bank without CBPII or PISP leaves that API out, and its scenarios are not applicable).
   anyOf: [
@@ -76,9 +78,13 @@ export const profileSchema = {
     },
     sca: {
       type: 'object', additionalProperties: false, required: ['approaches'],
-      description: "berlin-group only: the SCA approaches the bank offers, in the TPP's order of preference. redirect: the scaRedirect link (needs TPP-Redirect-URI, the profile's auth.redirectUri); oauth: scaOAuth, the authorisation server with the consent in the scope.",
+      description: "berlin-group only: the SCA approaches the bank offers, in the TPP's order of preference. redirect: the scaRedirect link (needs TPP-Redirect-URI: sca.redirectUri, else auth.redirectUri); oauth: scaOAuth, the authorisation server with the consent in the scope (needs the auth block); decoupled: the PSU approves in the bank's app while the TPP polls scaStatus; embedded: the PSU's password and one-time password through the TPP (PUT …/authorisations/{authorisationId}). A profile without an auth block (a bank without an authorisation server) offers no oauth.",
       properties: {
         approaches: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['redirect', 'oauth', 'decoupled', 'embedded'] } },
+        redirectUri: { ...url, description: 'The TPP-Redirect-URI of the redirect approach. Default auth.redirectUri; required for redirect in a profile without an auth block.' },
+        decoupledUrl: { ...url, description: "decoupled: where the PSU approves (the bank's app, a web page the PSU's browser opens; {authorisationId} is filled in). Required for decoupled: obtpp's PSU walks it with psu.driver while the TPP polls scaStatus." },
+        otp: { type: 'string', minLength: 1, description: "embedded: the PSU's one-time password (scaAuthenticationData) as the bank's test PSU receives it (a secret, like psu.password; ${env:NAME} allowed). Required for embedded." },
+        authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
       },
     },
     psuIpAddress: {

@@ -11,6 +11,11 @@ export interface FaultDeclaration {
   readonly kind: 'rule' | 'chaos' | 'data';
   /** SHOULD: breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   readonly level?: 'SHOULD';
+  /**
+   * berlin-group: the SCA approaches the bank must offer for the fault to show (a fault of the
+   * decoupled or embedded SCA bends nothing in a redirect run); default the sandbox's own.
+   */
+  readonly sca?: readonly string[];
 }
 
 /**

@@ -31,6 +31,8 @@ export interface FaultInfo {
   kind: 'rule' | 'chaos' | 'data';
   /** SHOULD: the fault breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   level?: 'SHOULD';
+  /** berlin-group: the SCA approaches the bank must offer for the fault to show (its run's `--sca`). */
+  sca?: string[];
 }
 
 /**
