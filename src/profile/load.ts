@@ -213,6 +213,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
         // Without an authorisation server the default is the redirect approach alone.
         approaches: [...(p.sca?.approaches ?? (absent ? ['redirect'] : bg.sca.approaches))],
         ...(p.sca?.decoupledUrl ? { decoupledUrl: p.sca.decoupledUrl } : {}),
+        ...(p.sca?.decoupledDoneSelector ? { decoupledDoneSelector: p.sca.decoupledDoneSelector } : {}),
         ...(p.sca?.otp ? { otp: p.sca.otp } : {}),
         ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
       },

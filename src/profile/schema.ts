@@ -83,6 +83,7 @@ export const profileSchema = {
         approaches: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['redirect', 'oauth', 'decoupled', 'embedded'] } },
         redirectUri: { ...url, description: 'The TPP-Redirect-URI of the redirect approach. Default auth.redirectUri; required for redirect in a profile without an auth block.' },
         decoupledUrl: { ...url, description: "decoupled: where the PSU approves (the bank's app, a web page the PSU's browser opens; {authorisationId} is filled in). Required for decoupled: obtpp's PSU walks it with psu.driver while the TPP polls scaStatus." },
+        decoupledDoneSelector: { type: 'string', minLength: 1, description: 'decoupled: the CSS selector of what the approval page shows once the PSU has decided (the page never sends the PSU back to the TPP). Default [data-testid="sca-done"] (the sandbox\'s).' },
         otp: { type: 'string', minLength: 1, description: "embedded: the PSU's one-time password (scaAuthenticationData) as the bank's test PSU receives it (a secret, like psu.password; ${env:NAME} allowed). Required for embedded." },
         authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
       },

@@ -95,6 +95,8 @@ export interface ScaSettings {
   approaches: ScaApproachName[];
   /** decoupled: the PSU's approval page, `{authorisationId}` filled in. */
   decoupledUrl?: string;
+  /** decoupled: what the approval page shows once the PSU has decided (a CSS selector). */
+  decoupledDoneSelector?: string;
   /** embedded: the PSU's one-time password (a secret). */
   otp?: string;
   /** embedded: the SCA method chosen when several are offered; default the first. */

@@ -14,6 +14,7 @@ interface Options {
   journeys?: number;
   sandboxFault?: string[];
   dialect?: 'obie' | 'berlin-group';
+  sca?: string[];
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
@@ -87,6 +88,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     journeys: options.journeys,
     sandboxFaults: options.sandboxFault ?? [],
     ...(options.dialect ? { dialect: options.dialect } : {}),
+    ...(options.sca ? { sandboxSca: options.sca } : {}),
     strict: options.strict,
     cwd: io.cwd,
     env: io.env,
