@@ -363,11 +363,12 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
   journey.catch(() => undefined);
   // The TPP polls while the PSU is at it; the poll ends once the PSU is done and the status is final.
   const deadline = Date.now() + p.timeouts.authorisationMs;
-  let status: string | undefined;
+  // Once final is final: what the bank says after that is SCA-01's to judge, not a reason to poll on.
+  const wasFinal = () => trail.sightings.some((x) => FINAL_SCA.has(x.status ?? ''));
   while (Date.now() < deadline) {
     const done = journeyDone;
-    status = await sight(done ? 'after the PSU decided' : 'polling while the PSU approves', done ? true : undefined);
-    if (done && FINAL_SCA.has(status ?? '')) break;
+    await sight(done ? 'after the PSU decided' : 'polling while the PSU approves', done ? true : undefined);
+    if (done && wasFinal()) break;
     await new Promise((r) => setTimeout(r, 150));
   }
   try {
@@ -377,7 +378,7 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
   } catch (error) {
     throw world.blocked(undefined, `the PSU's decoupled approval could not be completed: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (!FINAL_SCA.has(status ?? '')) throw world.blocked('SCA-01', `the authorisation's scaStatus was still ${status ?? 'unreadable'} ${p.timeouts.authorisationMs} ms after the PSU decided`);
+  if (!wasFinal()) throw world.blocked('SCA-01', `the authorisation's scaStatus was still ${trail.sightings.at(-1)?.status ?? 'unreadable'} ${p.timeouts.authorisationMs} ms after the PSU decided`);
   await finalReads(world, trail, calls);
 }
 
