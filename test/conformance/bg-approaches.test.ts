@@ -13,6 +13,7 @@ import { loadProfile, openBrowser, profileFromObject, runConformance, startSandb
 import { ProfileError } from '../../src/errors.ts';
 import { Auth } from '../../src/auth/index.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
+import { maskProfile } from '../../src/profile/mask.ts';
 
 const BASE = {
   name: 'a bank without OAuth', dialect: 'berlin-group', variants: ['A'], baseUrl: 'https://xs2a.bank.example/v1-base',
@@ -29,6 +30,11 @@ describe('a berlin-group profile without an auth block', () => {
     assert.equal(p.auth.par, 'never');
     // Whatever would reach the authorisation server is refused, naming the missing block.
     await assert.rejects(Auth.create(p, httpFromProfile(p)), (e: Error) => e instanceof ProfileError && /no auth block/.test(e.message));
+    // What `obtpp profile check` prints: no client made up, the OTP masked.
+    const shown = maskProfile(p) as { auth: unknown; sca: { otp: string; redirectUri: string } };
+    assert.match(String(shown.auth), /^none \(no auth block/);
+    assert.equal(shown.sca.otp, '********');
+    assert.equal(shown.sca.redirectUri, 'https://tpp.example/sca-done');
     const d = await profileFromObject({ ...BASE, sca: { redirectUri: 'https://tpp.example/sca-done' } }, { source: 'test' });
     assert.deepEqual(d.sca?.approaches, ['redirect'], 'without OAuth the default approach is redirect alone');
   });
