@@ -49,6 +49,8 @@ Then('the TPP started the authorisation explicitly', function (this: Conformance
 
 Then('the authorisation\'s scaStatus moved only forward through the standard\'s values and stayed final', function (this: ConformanceWorld) {
   const t = trailOf(this);
+  const invalid = [...new Set(t.schemaProblems)];
+  if (invalid.length) throw this.violation(`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):\n${invalid.slice(0, 10).join('\n')}`);
   const known = new Set<string>(SCA_STATUSES);
   const unknown = t.sightings.filter((s) => !known.has(s.status ?? ''));
   if (unknown.length) throw this.violation(`the ${t.approach} authorisation's scaStatus read ${unknown.map(seen).join(', ')}, not one of the standard's values (${SCA_STATUSES.join(', ')}); as followed: ${path(t)}`);

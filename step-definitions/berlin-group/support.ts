@@ -40,6 +40,13 @@ export interface ScaTrail {
   /** Whether the TPP started it explicitly (POST …/authorisations). */
   explicit: boolean;
   sightings: ScaSighting[];
+  /** The official schema's problems in the answers that have one (startScaprocessResponse, scaStatusResponse): SCA-01 judges them. */
+  schemaProblems: string[];
+}
+
+/** Keeps the official schema's problems of an answer in the trail (MUST level only). */
+function judgeInto(trail: ScaTrail, r: ApiResult, schema: BgSchemaName): void {
+  for (const p of judgeBg(schema, r.body).must) trail.schemaProblems.push(`${describeAnswer(r)} as ${schema}: ${line(p)}`);
 }
 
 /** A consent of the scenario: what was asked, what came back, and how the PSU's SCA went. */
@@ -269,6 +276,7 @@ async function startedAuthorisation(world: ConformanceWorld, resource: ScaResour
     const started = await calls.start(withPassword ? { psuData: { password: p.psu.password } } : undefined, psu);
     const id = authorisationIdOf(started.body) ?? authorisationOfLink(linkOf(started.body, 'scaStatus', started.exchange.url));
     if (started.status !== 201 || !id) throw world.blocked(fn === 'ais' ? 'AIS-01' : 'PIS-01', `the bank did not start the authorisation: ${describeAnswer(started)}`);
+    judgeInto(trail, started, 'startScaprocessResponse');
     trail.sightings.push({ status: scaStatusOf(started.body), when: withPassword ? 'after the password (explicit start)' : 'at the explicit start', factorsDone: false });
     return { id, ...(withPassword ? { authenticated: started } : {}) };
   }
@@ -286,7 +294,7 @@ async function startedAuthorisation(world: ConformanceWorld, resource: ScaResour
 async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis' }): Promise<void> {
   const p = world.ctx.profile;
   const calls = scaCalls(world, resource, o.fn);
-  const trail: ScaTrail = { approach: 'embedded', authorisationId: '', explicit: false, sightings: [] };
+  const trail: ScaTrail = { approach: 'embedded', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
   resource.trail = trail;
   const { id, authenticated } = await startedAuthorisation(world, resource, o.fn, trail, calls);
   trail.authorisationId = id;
@@ -326,7 +334,7 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
   const ctx = world.ctx;
   const p = ctx.profile;
   const calls = scaCalls(world, resource, o.fn);
-  const trail: ScaTrail = { approach: 'decoupled', authorisationId: '', explicit: false, sightings: [] };
+  const trail: ScaTrail = { approach: 'decoupled', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
   resource.trail = trail;
   const { id } = await startedAuthorisation(world, resource, o.fn, trail, calls);
   trail.authorisationId = id;
@@ -334,6 +342,7 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
     const r = await calls.read(id);
     const status = r.status === 200 ? scaStatusOf(r.body) : undefined;
     if (r.status !== 200) throw world.blocked(undefined, `the bank did not answer the SCA status: ${describeAnswer(r)}`);
+    judgeInto(trail, r, 'scaStatusResponse');
     const before = trail.sightings.at(-1)?.status;
     if (status !== before || !trail.sightings.length) {
       const sighting: ScaSighting = { status, when, factorsDone };
@@ -386,6 +395,7 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
 async function finalReads(world: ConformanceWorld, trail: ScaTrail, calls: ReturnType<typeof scaCalls>): Promise<void> {
   for (let i = 0; i < 2; i++) {
     const r = await calls.read(trail.authorisationId);
+    if (r.status === 200) judgeInto(trail, r, 'scaStatusResponse');
     trail.sightings.push({ status: r.status === 200 ? scaStatusOf(r.body) : `(HTTP ${r.status})`, when: 'read again once final', factorsDone: true });
   }
 }
