@@ -38,7 +38,8 @@ const runs: Run[] = [
   { key: 'obie uk-3.1 (no fault)', options: { standard: 'uk-3.1' as const } },
   ...listFaults().map((f) => ({ key: `obie ${f.name}`, options: { sandboxFaults: [f.name], ...(f.standard ? { standard: f.standard } : /^UK/.test(f.rule) ? { standard: 'uk-3.1' as const } : {}) } })),
   { key: 'berlin-group (no fault)', options: { dialect: 'berlin-group' as const } },
-  ...listBgFaults().map((f) => ({ key: `berlin-group ${f.name}`, options: { dialect: 'berlin-group' as const, sandboxFaults: [f.name] } })),
+  // A fault of the decoupled or embedded SCA shows only where the sandbox offers that approach.
+  ...listBgFaults().map((f) => ({ key: `berlin-group ${f.name}`, options: { dialect: 'berlin-group' as const, sandboxFaults: [f.name], ...(f.sca ? { sandboxSca: f.sca } : {}) } })),
 ].filter((r) => only.length === 0 || only.some((name) => r.key.split(' ')[1] === name || r.key === name));
 
 /** Masks what differs from run to run: ids, UUIDs, tokens, times, durations, ports. */

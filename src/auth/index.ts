@@ -80,6 +80,11 @@ export class Auth implements AuthorisationServer {
    */
   static async create(profile: Profile, http: HttpClient, options: { unregistered?: boolean } = {}): Promise<Auth> {
     const a = profile.auth;
+    if (a.absent) {
+      throw new ProfileError(`profile ${profile.source}: $.auth: the profile has no auth block (the bank has no authorisation server), and this needs one`, ['$.auth'], {
+        hint: 'give the bank\'s auth block (issuer, clientId, clientAuth, redirectUri) when it offers OAuth2',
+      });
+    }
     const where = a.discoveryUrl ?? a.issuer;
     // A profile that leaves the client to `obtpp register`, before any registration: discovery (and
     // registration itself) only, as no client (`unregistered`); anything else needs the client first.

@@ -220,7 +220,7 @@ export class RunContext {
   static warm(params: RunParameters): void {
     void RunContext.get(params).then((ctx) => {
       if (ctx.profile.psu.driver.kind !== 'manual') void ctx.browser().warm({ caPem: ctx.profile.mtls?.ca, insecure: ctx.profile.tls.insecure }).catch(() => undefined);
-      void ctx.main.auth().catch(() => undefined);
+      if (!ctx.profile.auth.absent) void ctx.main.auth().catch(() => undefined);
     }).catch(() => undefined);
   }
 

@@ -49,6 +49,12 @@ export interface RunConformanceOptions {
   /** Faults to switch on in the embedded sandbox (see `listFaults()`); only without `profile`. */
   sandboxFaults?: string[];
   /**
+   * The SCA approaches the embedded berlin-group sandbox offers (`redirect`, `oauth`, `decoupled`,
+   * `embedded`; default redirect and oauth); without oauth its profile has no auth block. Only
+   * with `dialect: 'berlin-group'` and without `profile`.
+   */
+  sandboxSca?: string[];
+  /**
    * A PSU browser from `openBrowser()` to use instead of starting one, so that several runs one
    * after another in one program start Chromium once. Every journey still gets a context wiped of
    * the previous journey's cookies and storage, as within a run. The run leaves the browser open
@@ -223,6 +229,7 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   let profile: Profile | undefined;
   let variants: Variant[];
   let dialect: Dialect = options.dialect ?? 'obie';
+  if (options.sandboxSca !== undefined && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--sca works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says sca.approaches)');
   if (!options.profile) {
     if (faults.length) await parseSandboxFaults(dialect, faults);
     variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
@@ -352,7 +359,7 @@ class ConformanceRun {
     await requireBrowser(env);
     this.checkAbort();
     const { startSandbox } = await import('../sandbox/index.ts');
-    const sb = await startSandbox({ faults, quiet: true, dialect });
+    const sb = await startSandbox({ faults, quiet: true, dialect, ...(this.plan.options.sandboxSca ? { sca: this.plan.options.sandboxSca as never } : {}) });
     this.sandbox = sb;
     this.checkAbort();
     const profilePath = join(this.work, 'sandbox-profile.json');
@@ -767,6 +774,8 @@ async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: 
   if (profile.psu.driver.kind !== 'manual') await requireBrowser(env);
   const { httpFromProfile } = await import('../client/factory.ts');
   const { Auth } = await import('../auth/index.ts');
+  // A bank without an authorisation server (a berlin-group profile without auth): nothing to discover.
+  if (profile.auth.absent) return;
   const http = httpFromProfile(profile);
   try {
     let auth: Awaited<ReturnType<typeof Auth.create>>;

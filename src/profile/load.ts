@@ -167,6 +167,17 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     if (std.standard !== undefined && top!.dialect === 'berlin-group') problems.push(`$.standard: ${String(std.standard)} is a UK standard; a berlin-group profile has none (leave standard out)`);
     if (std.standard !== undefined && std.variants !== undefined && JSON.stringify(std.variants) !== '["A"]') problems.push(`$.variants: a ${String(std.standard)} profile is judged by variant A's rules only; leave variants out (or write [A])`);
   }
+  // A bank without an authorisation server: only berlin-group, and then no OAuth anywhere.
+  const raw0 = interpolated as { auth?: unknown; registration?: unknown; sca?: { approaches?: unknown; redirectUri?: unknown } } | undefined;
+  if (schemaProblems.length === 0 && raw0 && raw0.auth === undefined) {
+    if (top?.dialect !== 'berlin-group') problems.push('$.auth: is required (only a berlin-group bank whose SCA needs no authorisation server goes without)');
+    else {
+      const approaches = Array.isArray(raw0.sca?.approaches) ? raw0.sca.approaches : ['redirect'];
+      if (approaches.includes('oauth')) problems.push('$.sca.approaches: oauth needs the bank\'s authorisation server, which a profile without an auth block does not have');
+      if (approaches.includes('redirect') && raw0.sca?.redirectUri === undefined) problems.push('$.sca.redirectUri: is required for the redirect approach in a profile without an auth block (it is the TPP-Redirect-URI)');
+      if (raw0.registration !== undefined) problems.push('$.registration: needs the bank\'s authorisation server (an auth block)');
+    }
+  }
   if (problems.length > 0) {
     // A profile of thousands of stray keys is told so in a screenful, not in thousands of lines.
     const shown = problems.length > MAX_PROBLEMS_SHOWN ? [...problems.slice(0, MAX_PROBLEMS_SHOWN), `… and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`] : problems;
@@ -177,7 +188,10 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const p = interpolated as Record<string, any>;
   const baseDir = source.startsWith('builtin:') || source === 'sandbox' ? process.cwd() : dirname(source);
 
-  const auth = p.auth;
+  // No auth block (berlin-group only, checked above): no client, no discovery; the redirect URI is the SCA's.
+  const absent = p.auth === undefined;
+  // Without the redirect approach nothing is sent to it; the PSU's browser still needs a URL that ends a journey.
+  const auth = p.auth ?? { redirectUri: p.sca?.redirectUri ?? 'http://127.0.0.1/obtpp-no-redirect', clientId: '', clientAuth: { method: 'tls_client_auth' } };
   // A profile without a client of its own uses the one obtpp register issues (the session fills it in).
   const registered = auth.clientId === undefined;
   const clientAuth = registered
@@ -191,7 +205,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       if (mtls[fileKey]) mtls[k] = await readReferenced(mtls[fileKey], `$.mtls.${fileKey}`, baseDir, source);
     }
   }
-  if (clientAuth.method === 'tls_client_auth' && !(mtls?.cert && mtls?.key)) {
+  if (!absent && clientAuth.method === 'tls_client_auth' && !(mtls?.cert && mtls?.key)) {
     throw new ProfileError(`profile ${source}: $.mtls: a client certificate and key are required when auth.clientAuth.method is tls_client_auth`, ['$.mtls']);
   }
   const signing = p.signing ? {
@@ -202,7 +216,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     enabled: p.signing.enabled ?? true,
   } : undefined;
   const bankJwks = p.bank?.jwks ? await jwksValue(p.bank.jwks, baseDir, source) : undefined;
-  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key]) if (s) secrets.add(s);
+  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key, p.sca?.otp]) if (s) secrets.add(s);
   let registration: RegistrationSettings | undefined;
   if (p.registration) {
     const r = p.registration;
@@ -231,7 +245,17 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     name: p.name,
     dialect,
     ...(uk ? { standard: 'uk-3.1' as const } : {}),
-    ...(bg ? { sca: { approaches: [...(p.sca?.approaches ?? bg.sca.approaches)] }, psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress } : {}),
+    ...(bg ? {
+      sca: {
+        // Without an authorisation server the default is the redirect approach alone.
+        approaches: [...(p.sca?.approaches ?? (absent ? ['redirect'] : bg.sca.approaches))],
+        ...(p.sca?.decoupledUrl ? { decoupledUrl: p.sca.decoupledUrl } : {}),
+        ...(p.sca?.decoupledDoneSelector ? { decoupledDoneSelector: p.sca.decoupledDoneSelector } : {}),
+        ...(p.sca?.otp ? { otp: p.sca.otp } : {}),
+        ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
+      },
+      psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
+    } : {}),
     variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),
     variantBaseUrls: stripAll(p.variantBaseUrls),
@@ -241,17 +265,19 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     ...(absentApis.length ? { absentApis } : {}),
     paths,
     auth: {
+      ...(absent ? { absent: true as const } : {}),
       issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
       discoveryUrl: auth.discoveryUrl,
       clientId: auth.clientId ?? '',
       clientAuth,
       ...(registered ? { clientFrom: 'registration' as const } : {}),
-      redirectUri: auth.redirectUri,
+      // TPP-Redirect-URI: the SCA's own when given (a bank without OAuth has no other).
+      redirectUri: p.sca?.redirectUri ?? auth.redirectUri,
       scopes: { ...(bg?.scopes ?? DEFAULTS.scopes), ...(auth.scopes ?? {}) },
       intentBinding: auth.intentBinding ?? (bg ? { ...bg.intentBinding } : { method: 'claims' }),
       resource: auth.resource,
-      offlineAccess: auth.offlineAccess ?? true,
-      par: auth.par ?? 'auto',
+      offlineAccess: absent ? false : auth.offlineAccess ?? true,
+      par: absent ? 'never' : auth.par ?? 'auto',
       ...(auth.pkce ? { pkce: auth.pkce } : {}),
     },
     ...(signing ? { signing } : {}),

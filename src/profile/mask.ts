@@ -14,6 +14,12 @@ export function maskProfile(profile: Profile): Record<string, unknown> {
   if (copy.mtls?.ca) copy.mtls.ca = `<CA bundle, ${copy.mtls.ca.length} characters>`;
   if (copy.psu?.password) copy.psu.password = MASK;
   if (copy.signing?.key) copy.signing.key = MASK;
+  if (copy.sca?.otp) copy.sca.otp = MASK;
+  // A bank without an authorisation server: what the profile left out is said as such, not as a client.
+  if (copy.auth?.absent) {
+    if (copy.sca?.approaches?.includes('redirect')) copy.sca = { ...copy.sca, redirectUri: copy.auth.redirectUri };
+    copy.auth = 'none (no auth block: the bank has no authorisation server; SCA without OAuth2)';
+  }
   const scrub = (v: unknown): unknown => {
     if (typeof v === 'string') return secrets.some((s) => v.includes(s)) ? MASK : v;
     if (Array.isArray(v)) return v.map(scrub);

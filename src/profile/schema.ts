@@ -54,7 +54,10 @@ export const profileSchema = {
   title: 'obtpp bank profile',
   type: 'object',
   additionalProperties: false,
-  required: ['name', 'auth', 'psu'],
+  // auth is required of every profile but a berlin-group bank without an authorisation server
+  // (SCA by redirect, decoupled or embedded; the TPP known by its certificate): load.ts says which.
+  // variants are required unless the profile names a published standard (load.ts says so).
+  required: ['name', 'psu'],
   // A base URL for everything, or one per API the bank offers (account information at least: a
   // bank without CBPII or PISP leaves that API out, and its scenarios are not applicable).
   anyOf: [
@@ -76,10 +79,15 @@ export const profileSchema = {
       description: "Wire format of the standard the bank speaks: 'obie' (UK Open Banking v3.1) or 'berlin-group' (NextGenPSD2 XS2A 1.3.x, preview: consent create ais, consent authorise and accounts speak it; the other commands and conform do not yet). Default 'obie'. berlin-group changes the defaults: paths /v1/consents, /v1/accounts, /v1/accounts/{AccountId}/transactions/{resourceId}, /v1/funds-confirmations, /v1/payments/sepa-credit-transfers; scopes AIS, PIIS, PIS bound as {scope}:{intentId}.",
     },
     sca: {
-      type: 'object', additionalProperties: false, required: ['approaches'],
-      description: "berlin-group only: the SCA approaches the bank offers, in the TPP's order of preference. redirect: the scaRedirect link (needs TPP-Redirect-URI, the profile's auth.redirectUri); oauth: scaOAuth, the authorisation server with the consent in the scope.",
+      type: 'object', additionalProperties: false,
+      description: "berlin-group only: the SCA approaches the bank offers, in the TPP's order of preference. redirect: the scaRedirect link (needs TPP-Redirect-URI: sca.redirectUri, else auth.redirectUri); oauth: scaOAuth, the authorisation server with the consent in the scope (needs the auth block); decoupled: the PSU approves in the bank's app while the TPP polls scaStatus; embedded: the PSU's password and one-time password through the TPP (PUT …/authorisations/{authorisationId}). A profile without an auth block (a bank without an authorisation server) offers no oauth.",
       properties: {
-        approaches: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['redirect', 'oauth', 'decoupled', 'embedded'] } },
+        approaches: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['redirect', 'oauth', 'decoupled', 'embedded'] }, description: 'Default [redirect, oauth]; [redirect] in a profile without an auth block.' },
+        redirectUri: { ...url, description: 'The TPP-Redirect-URI of the redirect approach. Default auth.redirectUri; required for redirect in a profile without an auth block.' },
+        decoupledUrl: { ...url, description: "decoupled: where the PSU approves (the bank's app, a web page the PSU's browser opens; {authorisationId} is filled in). Required for decoupled: obtpp's PSU walks it with psu.driver while the TPP polls scaStatus." },
+        decoupledDoneSelector: { type: 'string', minLength: 1, description: 'decoupled: the CSS selector of what the approval page shows once the PSU has decided (the page never sends the PSU back to the TPP). Default [data-testid="sca-done"] (the sandbox\'s).' },
+        otp: { type: 'string', minLength: 1, description: "embedded: the PSU's one-time password (scaAuthenticationData) as the bank's test PSU receives it (a secret, like psu.password; ${env:NAME} allowed). Required for embedded." },
+        authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
       },
     },
     psuIpAddress: {

@@ -89,7 +89,29 @@ export interface IntentBinding {
   requestObjectTyp?: string;
 }
 
+/** berlin-group: the SCA approaches the bank offers and what each needs from the TPP. */
+export interface ScaSettings {
+  /** In the TPP's order of preference. */
+  approaches: ScaApproachName[];
+  /** decoupled: the PSU's approval page, `{authorisationId}` filled in. */
+  decoupledUrl?: string;
+  /** decoupled: what the approval page shows once the PSU has decided (a CSS selector). */
+  decoupledDoneSelector?: string;
+  /** embedded: the PSU's one-time password (a secret). */
+  otp?: string;
+  /** embedded: the SCA method chosen when several are offered; default the first. */
+  authenticationMethodId?: string;
+}
+
+export type ScaApproachName = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
+
 export interface AuthSettings {
+  /**
+   * True when the profile has no auth block: the bank runs no authorisation server (a berlin-group
+   * bank whose SCA is redirect, decoupled or embedded, the TPP known by its eIDAS certificate on
+   * mTLS or its TPP headers). Nothing is discovered; `redirectUri` is `sca.redirectUri`.
+   */
+  absent?: true;
   /** The issuer; discovery is `${issuer}/.well-known/openid-configuration` unless discoveryUrl is set. */
   issuer?: string;
   discoveryUrl?: string;
@@ -177,7 +199,7 @@ export interface Profile {
    */
   standard?: Standard;
   /** berlin-group: the SCA approaches the bank offers, in the TPP's order of preference. */
-  sca?: { approaches: Array<'redirect' | 'oauth' | 'decoupled' | 'embedded'> };
+  sca?: ScaSettings;
   /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */
   psuIpAddress?: string;
   variants: Variant[];

@@ -257,10 +257,14 @@ export class PsuBrowser {
         const driver = opts.driver;
         if (driver.kind === 'sandbox') await sandboxDriver(journey);
         else if (driver.kind === 'steps') await stepsDriver(journey, driver.steps, driver.loginError, driver.consentError);
-        if (!journey.done) await journey.step(journey.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => journey.watchErrors());
+        if (opts.doneSelector) {
+          const done = opts.doneSelector;
+          if (!journey.done) await journey.step(journey.steps.length, `wait for ${done}`, () => journey.waitFor(done));
+          journey.done = true;
+        } else if (!journey.done) await journey.step(journey.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => journey.watchErrors());
       };
       const driven = drive().then(
-        () => callback.url,
+        () => (opts.doneSelector ? page.url() : callback.url),
         (error: unknown) => {
           // A step that broke because the page went back to the TPP is no failure.
           if (journey.done) return callback.url;

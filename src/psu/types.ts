@@ -5,6 +5,11 @@ export type { AccountChoice } from '../profile/types.ts';
 export interface JourneyOptions {
   /** The TPP's redirect URI: a request to it (same origin and path) ends the journey. */
   redirectUri: string;
+  /**
+   * A page that never sends the PSU back to the TPP (the bank's app of a decoupled SCA): the
+   * journey ends when an element matching this selector shows after the driver's steps.
+   */
+  doneSelector?: string;
   driver: PsuDriver;
   username: string;
   /** Typed only into the bank's page; never in a step description, an error or evidence. */

@@ -13,6 +13,11 @@ export interface FaultDeclaration {
   readonly level?: 'SHOULD';
   /** The published standard whose layout the rule is judged in (its scenarios run only there). */
   readonly standard?: 'uk-3.1';
+  /**
+   * berlin-group: the SCA approaches the bank must offer for the fault to show (a fault of the
+   * decoupled or embedded SCA bends nothing in a redirect run); default the sandbox's own.
+   */
+  readonly sca?: readonly string[];
 }
 
 /**

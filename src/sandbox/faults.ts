@@ -36,6 +36,8 @@ export interface FaultInfo {
   level?: 'SHOULD';
   /** The published standard whose layout the rule is judged in (`obtpp conform --standard …`). */
   standard?: 'uk-3.1';
+  /** berlin-group: the SCA approaches the bank must offer for the fault to show (its run's `--sca`). */
+  sca?: string[];
 }
 
 /**

@@ -26,7 +26,8 @@ import { issueSoftwareStatement } from './registration.ts';
 import { createResourceServer } from './obie/index.ts';
 import type { Standard, Variant } from '../profile/types.ts';
 import { Store } from './store.ts';
-import { BgStore, createBerlinGroupBank, ibanOf, XS2A_PATH } from './berlin-group/index.ts';
+import { BgStore, createBerlinGroupBank, ibanOf, SANDBOX_OTP, XS2A_PATH, type ScaApproach } from './berlin-group/index.ts';
+import type { ScaApproachName } from '../profile/types.ts';
 
 export { listFaults, parseFaults, UnknownFaultError, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
 export type { ChaosFaultName, FaultInfo, FaultName } from './faults.ts';
@@ -56,6 +57,12 @@ export interface SandboxOptions {
    * own faults: with berlin-group they are those of `listBgFaults()` (berlin-group/faults.ts).
    */
   dialect?: 'obie' | 'berlin-group';
+  /**
+   * berlin-group only: the SCA approaches the bank offers (`redirect`, `oauth`, `decoupled`,
+   * `embedded`), in the order its profile lists them; default redirect and oauth. Without oauth
+   * the bank is one without an authorisation server: its profile has no auth block.
+   */
+  sca?: ScaApproachName[];
 }
 
 /** A client registered at the sandbox's authorisation server. */
@@ -90,6 +97,8 @@ export interface Sandbox {
   issuer: string;
   /** The dialect the bank speaks. */
   dialect: 'obie' | 'berlin-group';
+  /** berlin-group: the SCA approaches the bank offers, in its profile's order. */
+  sca?: ScaApproachName[];
   baseUrls: Record<Variant, string>;
   clients: SandboxClient[];
   psus: SandboxPsu[];
@@ -152,6 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (dialect !== 'obie' && dialect !== 'berlin-group') throw new UsageError(`unknown sandbox dialect ${JSON.stringify(dialect)}: obie or berlin-group`);
   // Each dialect's bank has its own faults (the berlin-group ones in berlin-group/faults.ts).
   const bgFaults = dialect === 'berlin-group' ? parseBgFaults(options.faults) : undefined;
+  const sca = dialect === 'berlin-group' ? parseSca(options.sca) : undefined;
   const faults = parseFaults(bgFaults ? [] : options.faults);
   const host = options.host ?? '127.0.0.1';
   // tls-host-mismatch is about the certificate: it brings TLS with it.
@@ -198,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clients: clients.map((c) => c.metadata),
     ...(bgStore ? { resourceScopes: () => bgStore.scopes() } : {}),
   });
-  const bg = bgStore ? createBerlinGroupBank({ provider, store: bgStore, issuer, baseUrls, faults: bgFaults ?? new Set() }) : undefined;
+  const bg = bgStore ? createBerlinGroupBank({ provider, store: bgStore, issuer, baseUrls, faults: bgFaults ?? new Set(), approaches: new Set(sca!.map((a) => a.toUpperCase() as ScaApproach)) }) : undefined;
   const oidc = provider.callback();
   // Message signing: the bank signs with its authorisation server's key (published at {issuer}/jwks);
   // the bad-response-signature fault signs with a key outside that JWKS under the same kid. TPPs sign
@@ -250,6 +260,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sandbox: Sandbox = {
     issuer,
     dialect,
+    ...(sca ? { sca } : {}),
     baseUrls,
     clients: clients.map((c) => c.client),
     psus: store.psus.map((p) => ({
@@ -316,6 +327,17 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
   return list;
 }
 
+const SCA_APPROACHES: readonly ScaApproachName[] = ['redirect', 'oauth', 'decoupled', 'embedded'];
+
+/** The berlin-group bank's SCA approaches: known, each once, at least one; default redirect and oauth. */
+function parseSca(sca: readonly string[] | undefined): ScaApproachName[] {
+  if (sca === undefined) return ['redirect', 'oauth'];
+  const unknown = sca.filter((a) => !SCA_APPROACHES.includes(a as ScaApproachName));
+  if (unknown.length) throw new UsageError(`unknown SCA approach ${unknown.map((a) => JSON.stringify(a)).join(', ')}: ${SCA_APPROACHES.join(', ')}`);
+  if (!sca.length || new Set(sca).size !== sca.length) throw new UsageError(`--sca ${sca.join(',')}: name each approach the bank offers once (${SCA_APPROACHES.join(', ')})`);
+  return [...sca] as ScaApproachName[];
+}
+
 function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex: number): Record<string, unknown> {
   const client = sb.clients[clientIndex];
   if (!client) throw new RangeError(`the sandbox has ${sb.clients.length} clients; there is no client ${clientIndex}`);
@@ -332,9 +354,21 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
   if (client.clientSecret) clientAuth.secret = client.clientSecret;
   if (client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
   const bg = sb.dialect === 'berlin-group';
+  const sca = sb.sca ?? ['redirect', 'oauth'];
+  // A berlin-group bank without OAuth2 SCA has no authorisation server for the TPP: no auth block, no registration.
+  const oauth = !bg || sca.includes('oauth');
   return {
     name: `obtpp sandbox${bg ? ' (berlin-group)' : ''}${variant === 'all' ? '' : ` (variant ${variant})`}`,
-    ...(bg ? { dialect: 'berlin-group', sca: { approaches: ['redirect', 'oauth'] }, psuIpAddress: '127.0.0.1' } : {}),
+    ...(bg ? {
+      dialect: 'berlin-group',
+      sca: {
+        approaches: [...sca],
+        ...(oauth ? {} : sca.includes('redirect') ? { redirectUri: client.redirectUri } : {}),
+        ...(sca.includes('decoupled') ? { decoupledUrl: `${sb.issuer}/bg/app/{authorisationId}` } : {}),
+        ...(sca.includes('embedded') ? { otp: SANDBOX_OTP } : {}),
+      },
+      psuIpAddress: '127.0.0.1',
+    } : {}),
     variants,
     baseUrl: sb.baseUrls[variants[0]],
     variantBaseUrls: Object.fromEntries(variants.map((v) => [v, sb.baseUrls[v]])),
@@ -342,11 +376,11 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     ...(bg ? {
       // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
       implements: {
-        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
-        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
+        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'getPaymentScaStatus'],
+        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
       },
     } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
-    auth: {
+    ...(oauth ? { auth: {
       issuer: sb.issuer,
       clientId: client.clientId,
       clientAuth,
@@ -354,12 +388,12 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
       ...(bg
         ? { scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' }, intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' }, offlineAccess: false }
         : { scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' }, intentBinding: { method: 'claims' }, offlineAccess: true }),
-    },
+    } } : {}),
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
     // Payment requests are signed with the key every client registered; the bank's answers verify against its JWKS.
     signing: { key: sb.tppSigning.privateKeyPem, kid: sb.tppSigning.kid },
     bank: { jwks: sb.jwksUri },
-    registration: { softwareStatement: sb.registration.softwareStatement, key: sb.registration.keyPem, kid: sb.registration.kid },
+    ...(oauth ? { registration: { softwareStatement: sb.registration.softwareStatement, key: sb.registration.keyPem, kid: sb.registration.kid } } : {}),
     // Loopback answers in milliseconds: tight limits make a hung or flooding bank (the chaos faults) cost seconds.
     timeouts: { ...SANDBOX_TIMEOUTS },
     limits: { maxBodyBytes: SANDBOX_MAX_BODY_BYTES },

@@ -11,7 +11,7 @@ import {
   bgHeaders, buildFundsConfirmation, buildPaymentInitiation, fundsAvailableOf, FINAL_TRANSACTION_STATUSES, paymentIdOf,
   TRANSACTION_STATUSES, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, bg, expectBgSchema, expectScaLink, fullConsent, plain, psuIp, sca } from './support.ts';
+import { approachOf, bg, expectBgSchema, expectScaLink, fullConsent, plain, psuIp, sca, scaHeaders } from './support.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -21,13 +21,12 @@ async function initiate(world: ConformanceWorld, withAmount: boolean): Promise<v
   const debtor = full.accounts.find((a) => a.iban);
   if (!debtor?.iban) throw world.blocked('AIS-11', 'the PSU\'s accounts carry no IBAN to pay from');
   const approach = approachOf(world);
-  const p = world.ctx.profile;
   const body: Record<string, unknown> = { ...buildPaymentInitiation({
     debtor: { iban: debtor.iban }, amount: '1.00', currency: debtor.currency ?? 'EUR',
     creditor: { iban: CREDITOR_IBAN }, creditorName: 'obtpp test creditor', endToEndIdentification: world.uniqueRef('obtpp'),
   }) };
   if (!withAmount) delete body.instructedAmount;
-  const headers = bgHeaders({ psuIpAddress: psuIp(world), ...(approach === 'redirect' ? { tppRedirectUri: p.auth.redirectUri, tppRedirectPreferred: true } : {}) });
+  const headers = { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, approach) };
   const r = await world.call('initiating the payment', (c) => c.createPaymentConsent(body, plain(world, headers)));
   const id = paymentIdOf(r.body);
   if (id) bg(world).payment = { id, created: r, approach };
@@ -50,7 +49,7 @@ When('the TPP initiates a NextGenPSD2 payment without instructedAmount', async f
 for (const [text, reject] of [['authorises', false], ['rejects', true]] as const) {
   When(`the PSU ${text} the NextGenPSD2 payment`, async function (this: ConformanceWorld) {
     const payment = thePayment(this);
-    await sca(this, { id: payment.id, created: payment.created, approach: payment.approach }, { reject, fn: 'pis' });
+    await sca(this, payment, { reject, fn: 'pis' });
   });
 }
 

@@ -10,14 +10,44 @@ import { NotApplicableError, type Operation } from '../../src/client/operations.
 import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import {
-  accountsOf, bgHeaders, buildConsent, consentIdOf, isoDate, judgeBg, judgeBgError, linkOf, linksOf,
+  accountsOf, authorisationIdOf, bgHeaders, buildConsent, consentIdOf, consentStatusOf, isoDate, judgeBg, judgeBgError, linkOf, linksOf, scaStatusOf, transactionStatusOf,
   type AccountAccess, type BgSchemaName, type ConsentRequestBody,
 } from '../../src/dialects/berlin-group/index.ts';
 import { AuthorisationError } from '../../src/errors.ts';
 import { ConformanceWorld, NotJudgeable } from '../support/world.ts';
 import { describeAnswer, violationWithProblems, warn, type BodyJudgement } from '../support/judge.ts';
 
-export type Approach = 'redirect' | 'oauth';
+export type Approach = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
+
+/** One scaStatus the TPP saw during an authorisation, and when (what the TPP had done by then). */
+export interface ScaSighting {
+  status: string | undefined;
+  /** `after the password`, `polling while the PSU approves`, `read again once final` … */
+  when: string;
+  /**
+   * Whether the TPP had sent the second factor (embedded: the OTP) or the PSU had decided
+   * (decoupled) by then; undefined while the PSU is at it (the TPP cannot know).
+   */
+  factorsDone: boolean | undefined;
+  /** The consent's status (or the payment's transactionStatus) read the moment a finalised scaStatus was first seen. */
+  resourceStatus?: string;
+}
+
+/** What the TPP followed of a decoupled or embedded authorisation (the SCA rules judge it). */
+export interface ScaTrail {
+  approach: 'decoupled' | 'embedded';
+  authorisationId: string;
+  /** Whether the TPP started it explicitly (POST …/authorisations). */
+  explicit: boolean;
+  sightings: ScaSighting[];
+  /** The official schema's problems in the answers that have one (startScaprocessResponse, scaStatusResponse): SCA-01 judges them. */
+  schemaProblems: string[];
+}
+
+/** Keeps the official schema's problems of an answer in the trail (MUST level only). */
+function judgeInto(trail: ScaTrail, r: ApiResult, schema: BgSchemaName): void {
+  for (const p of judgeBg(schema, r.body).must) trail.schemaProblems.push(`${describeAnswer(r)} as ${schema}: ${line(p)}`);
+}
 
 /** A consent of the scenario: what was asked, what came back, and how the PSU's SCA went. */
 export interface BgConsent {
@@ -30,6 +60,8 @@ export interface BgConsent {
   /** The accounts the PSU ticked on the bank's page (resourceIds), and those offered. */
   selected?: string[];
   offered?: string[];
+  /** A decoupled or embedded SCA: the scaStatus as the TPP followed it. */
+  trail?: ScaTrail;
 }
 
 /** A consent with the accounts it opens (GET /v1/accounts). */
@@ -42,7 +74,7 @@ export interface BgState {
   consent?: BgConsent;
   consents: BgConsent[];
   full?: BgFullConsent;
-  payment?: { id: string; created: ApiResult; approach: Approach };
+  payment?: { id: string; created: ApiResult; approach: Approach; trail?: ScaTrail };
   /** The X-Request-ID of the last request. */
   requestId?: string;
   /** The validUntil the last consent asked for. */
@@ -75,15 +107,50 @@ export function plain(world: ConformanceWorld, headers: Record<string, string>, 
   return { token: token ?? null, interactionId: false, idempotencyKey: false, headers: accept ? { ...headers, Accept: accept } : headers };
 }
 
-/** The approach the TPP asks for: the profile's first of redirect and oauth, unless a scenario needs one. */
-export function approachOf(world: ConformanceWorld, wanted?: Approach): Approach {
-  const offered = (world.ctx.profile.sca?.approaches ?? ['redirect']).filter((a): a is Approach => a === 'redirect' || a === 'oauth');
+/** Why an approach the profile offers cannot be walked by obtpp with this profile (undefined: it can). */
+function unwalkable(world: ConformanceWorld, a: Approach): string | undefined {
+  const p = world.ctx.profile;
+  if (a === 'oauth' && p.auth.absent) return 'the OAuth2 SCA approach needs the bank\'s authorisation server, and the profile has no auth block';
+  if (a === 'decoupled' && !p.sca?.decoupledUrl) return 'the decoupled SCA approach needs sca.decoupledUrl (where the PSU approves) in the profile';
+  if (a === 'embedded' && !p.sca?.otp) return 'the embedded SCA approach needs sca.otp (the PSU\'s one-time password) in the profile';
+  return undefined;
+}
+
+const APPROACH_WORDS: Record<Approach, string> = { redirect: 'the redirect SCA approach', oauth: 'the OAuth2 SCA approach', decoupled: 'the decoupled SCA approach', embedded: 'the embedded SCA approach' };
+
+/**
+ * The approach the TPP asks for: the profile's first that obtpp can walk (sca.approaches, in its
+ * order), unless a scenario needs one.
+ */
+export function approachOf(world: ConformanceWorld, wanted?: Approach | readonly Approach[]): Approach {
+  const listed = (world.ctx.profile.sca?.approaches ?? ['redirect']) as Approach[];
   if (wanted) {
-    if (!offered.includes(wanted)) throw new BgNotApplicable('createAccountAccessConsent', world.variant, `the profile's sca.approaches does not offer ${wanted === 'oauth' ? 'the OAuth2 SCA approach' : 'the redirect SCA approach'}`);
-    return wanted;
+    const choices = typeof wanted === 'string' ? [wanted] : wanted;
+    const offered = listed.filter((a) => choices.includes(a));
+    if (!offered.length) throw new BgNotApplicable('createAccountAccessConsent', world.variant, `the profile's sca.approaches does not offer ${choices.map((a) => APPROACH_WORDS[a]).join(' or ')}`);
+    const walkable = offered.find((a) => !unwalkable(world, a));
+    if (!walkable) throw new BgNotApplicable('createAccountAccessConsent', world.variant, unwalkable(world, offered[0]!)!);
+    return walkable;
   }
-  if (!offered.length) throw new BgNotApplicable('createAccountAccessConsent', world.variant, 'obtpp speaks the redirect and oauth SCA approaches only, and the profile offers neither');
-  return offered[0]!;
+  const walkable = listed.find((a) => !unwalkable(world, a));
+  if (!walkable) throw new BgNotApplicable('createAccountAccessConsent', world.variant, `obtpp cannot walk any SCA approach the profile offers: ${listed.map((a) => unwalkable(world, a)).join('; ')}`);
+  return walkable;
+}
+
+/**
+ * The headers that ask the bank for an approach (FACTS §6.2): redirect with TPP-Redirect-URI;
+ * decoupled and embedded name the PSU (PSU-ID) and say the TPP prefers not to be redirected
+ * (decoupled: TPP-Decoupled-Preferred); OAuth2 asks nothing.
+ */
+export function scaHeaders(world: ConformanceWorld, approach: Approach, o: { explicit?: boolean } = {}): Record<string, string> {
+  const p = world.ctx.profile;
+  const explicit: Record<string, string> = o.explicit ? { 'TPP-Explicit-Authorisation-Preferred': 'true' } : {};
+  switch (approach) {
+    case 'redirect': return bgHeaders({ tppRedirectUri: p.auth.redirectUri, tppRedirectPreferred: true });
+    case 'oauth': return {};
+    case 'decoupled': return { 'PSU-ID': p.psu.username, 'TPP-Redirect-Preferred': 'false', 'TPP-Decoupled-Preferred': 'true', ...explicit };
+    case 'embedded': return { 'PSU-ID': p.psu.username, 'TPP-Redirect-Preferred': 'false', 'TPP-Decoupled-Preferred': 'false', ...explicit };
+  }
 }
 
 /** A bank-offered access: the PSU ticks the accounts on the bank's page; balances and transactions as asked. */
@@ -97,13 +164,9 @@ export function consentRequest(access: AccountAccess, o: { recurringIndicator?: 
 }
 
 /** POST /v1/consents with the headers of the approach (and an Accept header when given). */
-export async function postConsent(world: ConformanceWorld, body: unknown, approach: Approach, accept?: string): Promise<ApiResult> {
-  const p = world.ctx.profile;
-  const headers = bgHeaders({
-    requestId: randomUUID(),
-    psuIpAddress: psuIp(world),
-    ...(approach === 'redirect' ? { tppRedirectUri: p.auth.redirectUri, tppRedirectPreferred: true } : {}),
-  });
+export async function postConsent(world: ConformanceWorld, body: unknown, approach: Approach, accept?: string, o: { explicit?: boolean } = {}): Promise<ApiResult> {
+  const { 'X-Request-ID': _drop, ...sca } = scaHeaders(world, approach, o);
+  const headers = { ...bgHeaders({ requestId: randomUUID(), psuIpAddress: psuIp(world) }), ...sca };
   return world.call('creating the consent', (c) => c.createAccountAccessConsent(body, plain(world, headers, undefined, accept)));
 }
 
@@ -111,10 +174,10 @@ export async function postConsent(world: ConformanceWorld, body: unknown, approa
  * A consent created and taken through the PSU's SCA (approve or reject). A bank that does not
  * create it, or whose SCA cannot be walked, leaves the scenario not judged, blocked by AIS-01.
  */
-export async function consentThroughSca(world: ConformanceWorld, request: ConsentRequestBody, o: { approach?: Approach; accounts?: AccountChoice; reject?: boolean; authorise?: boolean } = {}): Promise<BgConsent> {
+export async function consentThroughSca(world: ConformanceWorld, request: ConsentRequestBody, o: { approach?: Approach | readonly Approach[]; accounts?: AccountChoice; reject?: boolean; authorise?: boolean; explicit?: boolean } = {}): Promise<BgConsent> {
   const approach = approachOf(world, o.approach);
   bg(world).askedValidUntil = request.validUntil;
-  const created = await postConsent(world, request, approach);
+  const created = await postConsent(world, request, approach, undefined, { explicit: o.explicit });
   const id = consentIdOf(created.body);
   if ((created.status !== 201 && created.status !== 200) || !id) throw world.blocked('AIS-01', `the bank did not create the consent: ${describeAnswer(created)}`);
   const consent: BgConsent = { id, request, created, approach };
@@ -128,9 +191,15 @@ export async function consentThroughSca(world: ConformanceWorld, request: Consen
 }
 
 /** The PSU's SCA of a consent or payment: by the scaRedirect page, or the authorisation server with the intent in the scope. */
-export async function sca(world: ConformanceWorld, resource: { id: string; created: ApiResult; approach: Approach; token?: string; selected?: string[]; offered?: string[] }, o: { accounts?: AccountChoice; reject?: boolean; fn?: 'ais' | 'pis' } = {}): Promise<void> {
+export async function sca(world: ConformanceWorld, resource: ScaResource, o: { accounts?: AccountChoice; reject?: boolean; fn?: 'ais' | 'pis' } = {}): Promise<void> {
   const ctx = world.ctx;
   const fn = o.fn ?? 'ais';
+  if (resource.approach === 'embedded' && o.accounts && !('pick' in o.accounts && o.accounts.pick === 'all')) {
+    // The PSU's data go through the TPP: the bank has no page on which the PSU chooses accounts.
+    throw new BgNotApplicable('createAccountAccessConsent', world.variant, 'the embedded SCA approach has no bank page on which the PSU chooses the accounts');
+  }
+  if (resource.approach === 'embedded') return embeddedSca(world, resource, { reject: o.reject, fn });
+  if (resource.approach === 'decoupled') return decoupledSca(world, resource, { reject: o.reject, fn, accounts: o.accounts });
   try {
     if (resource.approach === 'oauth') {
       const result = await ctx.authorise(world.lane, resource.id, fn, { accounts: o.accounts ?? { pick: 'all' }, reject: o.reject });
@@ -167,6 +236,175 @@ export async function sca(world: ConformanceWorld, resource: { id: string; creat
     // A link or page the browser refused to open (file:, data:, chrome: …) is the bank's fault: a failed verdict, not an incomplete run.
     if (error instanceof AuthorisationError && error.oauthError === 'unsafe_url') throw world.violation(`the PSU's SCA was refused: ${error.message}`);
     throw world.blocked(undefined, `the PSU's SCA could not be completed: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** A consent or payment whose SCA the TPP walks. */
+export interface ScaResource { id: string; created: ApiResult; approach: Approach; token?: string; selected?: string[]; offered?: string[]; trail?: ScaTrail }
+
+const FINAL_SCA = new Set(['finalised', 'failed', 'exempted']);
+
+/** The authorisation sub-resource's operations of the resource's kind. */
+function scaCalls(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'pis') {
+  const h = (extra: Record<string, string> = {}) => plain(world, { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...extra });
+  return fn === 'ais'
+    ? {
+      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the consent\'s authorisation', (c) => c.startConsentAuthorisation(resource.id, body, h(extra))),
+      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data', (c) => c.updateConsentPsuData(resource.id, id, body, h(extra))),
+      read: (id: string) => world.call('reading the SCA status', (c) => c.getConsentScaStatus(resource.id, id, h())),
+      status: async () => consentStatusOf((await world.call('reading the consent\'s status', (c) => c.getConsentStatus(resource.id, h()))).body),
+    }
+    : {
+      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the payment\'s authorisation', (c) => c.startPaymentAuthorisation(resource.id, body, h(extra))),
+      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data', (c) => c.updatePaymentPsuData(resource.id, id, body, h(extra))),
+      read: (id: string) => world.call('reading the SCA status', (c) => c.getPaymentScaStatus(resource.id, id, h())),
+      status: async () => transactionStatusOf((await world.call('reading the payment\'s status', (c) => c.getPaymentStatus(resource.id, h()))).body),
+    };
+}
+
+/** The authorisation id a link names (…/authorisations/{authorisationId}). */
+function authorisationOfLink(href: string | undefined): string | undefined {
+  if (!href) return undefined;
+  const m = /\/authorisations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(href);
+  return m ? decodeURIComponent(m[1]!) : undefined;
+}
+
+/**
+ * Starts the authorisation the TPP follows: explicitly where the bank's answer offers a start
+ * link (POST …/authorisations, with the PSU's password for the embedded approach when the link
+ * says so), else the one the bank started implicitly (its update or scaStatus link).
+ */
+async function startedAuthorisation(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'pis', trail: ScaTrail, calls: ReturnType<typeof scaCalls>): Promise<{ id: string; authenticated?: ApiResult }> {
+  const links = linksOf(resource.created.body, resource.created.exchange.url);
+  const p = world.ctx.profile;
+  const psu = { 'PSU-ID': p.psu.username };
+  const withPassword = links.startAuthorisationWithPsuAuthentication;
+  if (withPassword || links.startAuthorisation) {
+    trail.explicit = true;
+    const started = await calls.start(withPassword ? { psuData: { password: p.psu.password } } : undefined, psu);
+    const id = authorisationIdOf(started.body) ?? authorisationOfLink(linkOf(started.body, 'scaStatus', started.exchange.url));
+    if (started.status !== 201 || !id) throw world.blocked(fn === 'ais' ? 'AIS-01' : 'PIS-01', `the bank did not start the authorisation: ${describeAnswer(started)}`);
+    judgeInto(trail, started, 'startScaprocessResponse');
+    trail.sightings.push({ status: scaStatusOf(started.body), when: withPassword ? 'after the password (explicit start)' : 'at the explicit start', factorsDone: false });
+    return { id, ...(withPassword ? { authenticated: started } : {}) };
+  }
+  const id = authorisationOfLink(links.updatePsuAuthentication ?? links.updatePsuIdentification ?? links.scaStatus);
+  if (!id) throw world.blocked(fn === 'ais' ? 'AIS-01' : 'PIS-01', `the bank's answer carries no link to an authorisation (startAuthorisation*, updatePsu*, scaStatus) for the ${trail.approach} SCA: ${describeAnswer(resource.created)}`);
+  return { id };
+}
+
+/**
+ * The embedded SCA: the PSU's password (psuData), the SCA method (authenticationMethodId, the
+ * profile's or the first the bank offers) and the one-time password (scaAuthenticationData; a
+ * wrong one when the PSU rejects), each through the authorisation sub-resource; the scaStatus of
+ * each answer and of a last read is kept for the SCA rules. Stops where the bank says final.
+ */
+async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis' }): Promise<void> {
+  const p = world.ctx.profile;
+  const calls = scaCalls(world, resource, o.fn);
+  const trail: ScaTrail = { approach: 'embedded', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
+  resource.trail = trail;
+  const { id, authenticated } = await startedAuthorisation(world, resource, o.fn, trail, calls);
+  trail.authorisationId = id;
+  const step = async (body: unknown, when: string, factorsDone: boolean, extra?: Record<string, string>): Promise<ApiResult> => {
+    const r = await calls.update(id, body, extra);
+    if (r.status !== 200 && r.status !== 201) throw world.blocked(undefined, `the bank refused ${when.replace(/^after /, '')} of the embedded SCA: ${describeAnswer(r)}`);
+    const sighting: ScaSighting = { status: scaStatusOf(r.body), when, factorsDone };
+    // The moment the bank says finalised, the consent or payment must say so too.
+    if (sighting.status === 'finalised' && !trail.sightings.some((x) => x.status === 'finalised')) sighting.resourceStatus = await calls.status();
+    trail.sightings.push(sighting);
+    return r;
+  };
+  let last = authenticated ?? await step({ psuData: { password: p.psu.password } }, 'after the password', false, { 'PSU-ID': p.psu.username });
+  let status = scaStatusOf(last.body);
+  if (status === 'psuAuthenticated') {
+    const methods = Array.isArray((last.body as { scaMethods?: unknown })?.scaMethods) ? (last.body as { scaMethods: Array<{ authenticationMethodId?: unknown }> }).scaMethods : [];
+    const method = p.sca?.authenticationMethodId ?? methods.map((m) => m?.authenticationMethodId).find((m): m is string => typeof m === 'string');
+    if (!method) throw world.blocked(undefined, `the bank offered no SCA method (scaMethods) after the PSU's password: ${describeAnswer(last)}`);
+    last = await step({ authenticationMethodId: method }, 'after choosing the SCA method', false);
+    status = scaStatusOf(last.body);
+  }
+  if (status === 'scaMethodSelected') {
+    // A rejection in the embedded approach: the PSU gives no valid second factor.
+    const otp = o.reject ? `${p.sca!.otp!}0` : p.sca!.otp!;
+    last = await step({ scaAuthenticationData: otp }, 'after the one-time password', true);
+    status = scaStatusOf(last.body);
+  }
+  await finalReads(world, trail, calls);
+}
+
+/**
+ * The decoupled SCA: the TPP reads the scaStatus before the PSU acts, then polls it while the PSU
+ * approves (or rejects) on the bank's app page (the profile's sca.decoupledUrl, in the run's one
+ * browser, walked by the profile's driver), until it is final; then reads it once more.
+ */
+async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis'; accounts?: AccountChoice }): Promise<void> {
+  const ctx = world.ctx;
+  const p = ctx.profile;
+  const calls = scaCalls(world, resource, o.fn);
+  const trail: ScaTrail = { approach: 'decoupled', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
+  resource.trail = trail;
+  const { id } = await startedAuthorisation(world, resource, o.fn, trail, calls);
+  trail.authorisationId = id;
+  const sight = async (when: string, factorsDone: boolean | undefined): Promise<string | undefined> => {
+    const r = await calls.read(id);
+    const status = r.status === 200 ? scaStatusOf(r.body) : undefined;
+    if (r.status !== 200) throw world.blocked(undefined, `the bank did not answer the SCA status: ${describeAnswer(r)}`);
+    judgeInto(trail, r, 'scaStatusResponse');
+    const before = trail.sightings.at(-1)?.status;
+    if (status !== before || !trail.sightings.length) {
+      const sighting: ScaSighting = { status, when, factorsDone };
+      // The moment the bank says finalised, the consent or payment must say so too.
+      if (status === 'finalised' && !trail.sightings.some((s) => s.status === 'finalised')) sighting.resourceStatus = await calls.status();
+      trail.sightings.push(sighting);
+    }
+    return status;
+  };
+  await sight('before the PSU acted', false);
+  const url = p.sca!.decoupledUrl!.split('{authorisationId}').join(encodeURIComponent(id));
+  let journeyDone = false;
+  const journey = ctx.withJourneySlot(() => ctx.browser().journey(url, {
+    redirectUri: p.auth.redirectUri,
+    doneSelector: p.sca?.decoupledDoneSelector ?? '[data-testid="sca-done"]',
+    driver: p.psu.driver,
+    username: p.psu.username,
+    password: p.psu.password,
+    reject: o.reject,
+    accounts: o.accounts ?? { pick: 'all' },
+    stepTimeoutMs: p.timeouts.browserStepMs,
+    totalTimeoutMs: p.timeouts.authorisationMs,
+    evidenceDir: ctx.params.evidenceDir,
+    urlName: 'sca.decoupledUrl',
+    trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
+  }), 2).finally(() => (journeyDone = true));
+  journey.catch(() => undefined);
+  // The TPP polls while the PSU is at it; the poll ends once the PSU is done and the status is final.
+  const deadline = Date.now() + p.timeouts.authorisationMs;
+  // Once final is final: what the bank says after that is SCA-01's to judge, not a reason to poll on.
+  const wasFinal = () => trail.sightings.some((x) => FINAL_SCA.has(x.status ?? ''));
+  while (Date.now() < deadline) {
+    const done = journeyDone;
+    await sight(done ? 'after the PSU decided' : 'polling while the PSU approves', done ? true : undefined);
+    if (done && wasFinal()) break;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  try {
+    const result = await journey;
+    resource.selected = [...result.selectedAccounts];
+    resource.offered = result.offeredAccounts.map((a) => a.id);
+  } catch (error) {
+    throw world.blocked(undefined, `the PSU's decoupled approval could not be completed: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (!wasFinal()) throw world.blocked('SCA-01', `the authorisation's scaStatus was still ${trail.sightings.at(-1)?.status ?? 'unreadable'} ${p.timeouts.authorisationMs} ms after the PSU decided`);
+  await finalReads(world, trail, calls);
+}
+
+/** Two more reads of a final scaStatus: a final status stays (SCA-01). */
+async function finalReads(world: ConformanceWorld, trail: ScaTrail, calls: ReturnType<typeof scaCalls>): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const r = await calls.read(trail.authorisationId);
+    if (r.status === 200) judgeInto(trail, r, 'scaStatusResponse');
+    trail.sightings.push({ status: r.status === 200 ? scaStatusOf(r.body) : `(HTTP ${r.status})`, when: 'read again once final', factorsDone: true });
   }
 }
 

@@ -20,6 +20,7 @@ import { CONSENT_FAULTS } from '../../src/sandbox/berlin-group/consents.ts';
 import { FUNDS_FAULTS } from '../../src/sandbox/berlin-group/funds.ts';
 import { PAYMENT_FAULTS } from '../../src/sandbox/berlin-group/payments.ts';
 import { PLUMBING_FAULTS as BG_PLUMBING_FAULTS } from '../../src/sandbox/berlin-group/plumbing.ts';
+import { SCA_FAULTS } from '../../src/sandbox/berlin-group/sca.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -36,6 +37,7 @@ const MODULES: Array<[string, ReadonlyArray<{ name: string }>]> = [
   ['src/sandbox/berlin-group/funds.ts', FUNDS_FAULTS],
   ['src/sandbox/berlin-group/payments.ts', PAYMENT_FAULTS],
   ['src/sandbox/berlin-group/plumbing.ts', BG_PLUMBING_FAULTS],
+  ['src/sandbox/berlin-group/sca.ts', SCA_FAULTS],
 ];
 
 /** The resource servers' routers: they bend nothing themselves. */

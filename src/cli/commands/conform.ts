@@ -16,6 +16,7 @@ interface Options {
   sandboxFault?: string[];
   dialect?: 'obie' | 'berlin-group';
   standard?: 'uk-3.1';
+  sca?: string[];
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
@@ -97,6 +98,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     sandboxFaults: options.sandboxFault ?? [],
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.standard ? { standard: options.standard } : {}),
+    ...(options.sca ? { sandboxSca: options.sca } : {}),
     strict: options.strict,
     cwd: io.cwd,
     env: io.env,

@@ -18,6 +18,7 @@ interface SandboxFlags {
   listFaults?: boolean;
   json?: boolean;
   writeProfile?: string;
+  sca?: string[];
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -29,6 +30,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
   const faults = [...(bg ? parseBgFaults(flags.fault) : parseFaults(flags.fault))];
   if (flags.standard && bg) throw new UsageError(`--standard ${flags.standard} is a UK standard; the berlin-group bank has none (leave --standard out)`);
+  if (flags.sca && !bg) throw new UsageError('--sca is for the berlin-group bank (--dialect berlin-group)');
 
   const profileFile = flags.writeProfile ? resolve(io.cwd, flags.writeProfile) : undefined;
   if (profileFile) await refuseLink(profileFile);
@@ -36,7 +38,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   // oidc-provider is heavy: loaded only when a sandbox really starts.
   const { startSandbox } = await import('../../sandbox/index.ts');
   const dialect = flags.dialect ?? 'obie';
-  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect });
+  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect, ...(flags.sca ? { sca: flags.sca as never } : {}) });
   // With --tls, the CA that signed the sandbox's certificate, as a file for curl --cacert and the like; removed at stop.
   let caDir: string | undefined;
   try {
@@ -56,7 +58,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
     if (flags.json) {
       io.stdout.write(JSON.stringify({
-        issuer: sb.issuer, dialect: sb.dialect, baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1` }), faults,
+        issuer: sb.issuer, dialect: sb.dialect, ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1` }), faults,
         clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
         psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(sb.dialect === 'berlin-group' ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
         profile: profileFile,
@@ -69,6 +71,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
       out(`variant A: ${sb.baseUrls.A}${api}`);
       out(`variant B: ${sb.baseUrls.B}${api}`);
       if (!bg) out(`UK v3.1.11: ${sb.issuer}/open-banking/v3.1/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-3.1 --write-profile FILE)`);
+      if (sb.sca) out(`SCA:       ${sb.sca.join(', ')}${sb.sca.includes('oauth') ? '' : ' (no OAuth2: the profile has no auth block)'}${sb.sca.includes('embedded') ? ' (the PSUs\' one-time password is the profile\'s sca.otp)' : ''}`);
       out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
       out(`redirect:  ${sb.clients[0].redirectUri}`);
       out('PSU logins (sandbox only):');

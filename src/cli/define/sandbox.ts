@@ -13,6 +13,7 @@ export function defineSandbox(program: Command, io: Io): void {
     .option('--tls', 'serve HTTPS with a CA and certificates made at start; also offers tls_client_auth')
     .addOption(new Option('--dialect <dialect>', 'the standard the bank speaks: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x, preview)').choices(['obie', 'berlin-group']).default('obie'))
     .addOption(new Option('--standard <standard>', 'with --write-profile: the profile of the same bank at a published standard\'s official paths: uk-3.1 (UK Read/Write v3.1.11, served under {issuer}/open-banking/v3.1 alongside variants A and B)').choices(['uk-3.1']))
+    .option('--sca <approaches>', 'berlin-group: the SCA approaches the bank offers, comma-separated: redirect, oauth, decoupled, embedded (default redirect,oauth; without oauth the written profile has no auth block)', (v) => v.split(',').map((a) => a.trim()).filter(Boolean))
     .addOption(new Option('--fault <name>', 'switch a fault on, breaking one rule (repeatable; see --list-faults)').argParser(collect).default([]))
     .option('--list-faults', 'list the faults of the --dialect\'s bank, the rule each breaks and what it does, then exit')
     .option('--json', 'print one JSON document on stdout (the fault list, or the running sandbox)')
@@ -23,6 +24,7 @@ Examples:
   $ obtpp sandbox --fault create-200 --port 8443
   $ obtpp sandbox --standard uk-3.1 --write-profile uk.yaml   a profile at UK Read/Write v3.1.11's paths
   $ obtpp sandbox --dialect berlin-group           a NextGenPSD2 bank: {base}/v1/consents, SCA by redirect or OAuth2
+  $ obtpp sandbox --dialect berlin-group --sca redirect   a bank without an authorisation server (no auth block)
   $ obtpp sandbox --list-faults --json
   $ obtpp sandbox --dialect berlin-group --list-faults`)
     .action(action(io, () => import('../commands/sandbox.ts')));

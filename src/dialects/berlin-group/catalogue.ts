@@ -72,6 +72,39 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: 'paymentInitiationWithStatusResponse' },
     words: 'reading a payment (obtpp payment get)',
   },
+  // The authorisation sub-resources (decoupled and embedded SCA; the TPP starts and follows them).
+  startConsentAuthorisation: {
+    api: 'ais', method: 'POST', path: '{@accountAccessConsents}/{consentId}/authorisations', ids: ['consentId'], body: true, token: 'none', variants: AB,
+    responses: { 201: 'startScaprocessResponse' },
+    words: 'starting a consent\'s authorisation',
+  },
+  // The answer's schema depends on what the body carried (updatePsuAuthenticationResponse,
+  // selectPsuAuthenticationMethodResponse, scaStatusResponse): the SCA steps judge its scaStatus.
+  updateConsentPsuData: {
+    api: 'ais', method: 'PUT', path: '{@accountAccessConsents}/{consentId}/authorisations/{authorisationId}', ids: ['consentId', 'authorisationId'], body: true, token: 'none', variants: AB,
+    responses: { 200: null },
+    words: 'sending the PSU\'s data for a consent\'s authorisation',
+  },
+  getConsentScaStatus: {
+    api: 'ais', method: 'GET', path: '{@accountAccessConsents}/{consentId}/authorisations/{authorisationId}', ids: ['consentId', 'authorisationId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'scaStatusResponse' },
+    words: 'reading a consent\'s SCA status',
+  },
+  startPaymentAuthorisation: {
+    api: 'pis', method: 'POST', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations', ids: ['paymentId'], body: true, token: 'none', variants: A,
+    responses: { 201: 'startScaprocessResponse' },
+    words: 'starting a payment\'s authorisation',
+  },
+  updatePaymentPsuData: {
+    api: 'pis', method: 'PUT', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: true, token: 'none', variants: A,
+    responses: { 200: null },
+    words: 'sending the PSU\'s data for a payment\'s authorisation',
+  },
+  getPaymentScaStatus: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'scaStatusResponse' },
+    words: 'reading a payment\'s SCA status',
+  },
   getPaymentStatus: {
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}{@paymentStatus}', ids: ['paymentId'], body: false, token: 'none', variants: A,
     responses: { 200: 'paymentInitiationStatusResponse-200_json' },

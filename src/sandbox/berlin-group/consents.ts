@@ -6,9 +6,10 @@ import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, isoDay } from './data.ts';
 import type { Access, BgConsent } from './store.ts';
 import {
-  AB, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaStatus, startAuthorisation, today, validDate,
+  AB, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, route, scaOfCreate, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
+import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const CONSENT_FAULTS = [
@@ -66,7 +67,7 @@ function createConsent(k: Xs2aContext, r: Req): Reply {
   if (!b.recurringIndicator && b.frequencyPerDay !== 1) throw format('a one-off consent (recurringIndicator false) has frequencyPerDay 1', 'frequencyPerDay');
   if (typeof b.combinedServiceIndicator !== 'boolean') throw format('combinedServiceIndicator is required and must be a boolean', 'combinedServiceIndicator');
   if (b.combinedServiceIndicator) throw new BgError(400, 'SESSIONS_NOT_SUPPORTED', 'this bank does not support combined AIS and PIS sessions');
-  const approach = approachOf(r);
+  const approach = approachOf(k, r);
   const latest = isoDay(new Date(store.now() + MAX_CONSENT_DAYS * 86_400_000));
   const consent: BgConsent = {
     kind: 'ais', id: store.newId('consent'), approach, authorisations: [], created: new Date(store.now()),
@@ -75,17 +76,17 @@ function createConsent(k: Xs2aContext, r: Req): Reply {
     combinedServiceIndicator: false, status: 'received', lastActionDate: today(k),
     covered: { accounts: [], balances: [], transactions: [] }, bankOffered,
   };
-  const authorisation = newAuthorisation(k, r, approach);
-  consent.authorisations.push(authorisation);
-  store.consents.set(consent.id, consent);
   const self = `${r.base}/v1/consents/${consent.id}`;
+  const sca = scaOfCreate(k, r, consent, self);
+  store.consents.set(consent.id, consent);
   return {
     status: faults.has('bg-create-200') ? 200 : 201,
     headers: { Location: self, 'ASPSP-SCA-Approach': faults.has('bg-sca-approach-oauth') ? 'OAUTH' : approachHeader(approach) },
     body: {
       consentStatus: faults.has('bg-consent-created-valid') ? 'valid' : consent.status,
       consentId: consent.id,
-      _links: { ...(faults.has('bg-consent-without-sca-link') ? {} : scaLinks(k, authorisation)), self: { href: self }, status: { href: `${self}/status` }, scaStatus: { href: `${self}/authorisations/${authorisation.authorisationId}` } },
+      _links: { ...(faults.has('bg-consent-without-sca-link') ? {} : sca.links), self: { href: self }, status: { href: `${self}/status` } },
+      ...(sca.psuMessage ? { psuMessage: sca.psuMessage } : {}),
     },
   };
 }
@@ -151,7 +152,8 @@ export const CONSENT_ROUTES: BgRoute[] = [
   route(AB, 'GET', '/v1/consents/:consentId', getConsent),
   route(AB, 'DELETE', '/v1/consents/:consentId', deleteConsent),
   route(AB, 'GET', '/v1/consents/:consentId/status', getConsentStatus),
-  route(AB, 'POST', '/v1/consents/:consentId/authorisations', (k, r) => startAuthorisation(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
+  route(AB, 'POST', '/v1/consents/:consentId/authorisations', (k, r) => startAuthorisationWithData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
   route(AB, 'GET', '/v1/consents/:consentId/authorisations', (k, r) => listAuthorisations(consentOf(k, r.params.consentId, 'path'))),
-  route(AB, 'GET', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => scaStatus(consentOf(k, r.params.consentId, 'path'), r.params.authorisationId)),
+  route(AB, 'GET', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => scaStatus(k, consentOf(k, r.params.consentId, 'path'), r.params.authorisationId)),
+  route(AB, 'PUT', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => updatePsuData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
 ];

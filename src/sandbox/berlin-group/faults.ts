@@ -15,8 +15,9 @@ import { CONSENT_FAULTS } from './consents.ts';
 import { FUNDS_FAULTS } from './funds.ts';
 import { PAYMENT_FAULTS } from './payments.ts';
 import { PLUMBING_FAULTS } from './plumbing.ts';
+import { SCA_FAULTS } from './sca.ts';
 
-const DECLARED = [...CONSENT_FAULTS, ...ACCOUNT_FAULTS, ...FUNDS_FAULTS, ...PAYMENT_FAULTS, ...PLUMBING_FAULTS] as const;
+const DECLARED = [...CONSENT_FAULTS, ...ACCOUNT_FAULTS, ...FUNDS_FAULTS, ...PAYMENT_FAULTS, ...PLUMBING_FAULTS, ...SCA_FAULTS] as const;
 
 /** A berlin-group fault's name. */
 export type BgFaultName = (typeof DECLARED)[number]['name'];
@@ -24,12 +25,15 @@ export type BgFaultName = (typeof DECLARED)[number]['name'];
 export type BgFaults = ReadonlySet<BgFaultName>;
 
 /** The order of the rule families in docs/rules.md's berlin-group rows. */
-const BG_FAMILIES = ['AIS', 'BG', 'PIS', 'COF', 'SEC'];
+const BG_FAMILIES = ['AIS', 'BG', 'SCA', 'PIS', 'COF', 'SEC'];
 const BG_TABLE = orderFaults(DECLARED, BG_FAMILIES);
 
 /** Every fault of the berlin-group bank, in the order of docs/rules.md's berlin-group rows. */
 export function listBgFaults(): FaultInfo[] {
-  return BG_TABLE.map((f) => ({ name: f.name, rule: f.rule, description: f.description, kind: 'rule' as const, ...('level' in f && f.level ? { level: f.level } : {}) }));
+  return BG_TABLE.map((f) => ({
+    name: f.name, rule: f.rule, description: f.description, kind: 'rule' as const,
+    ...('level' in f && f.level ? { level: f.level } : {}), ...('sca' in f && f.sca ? { sca: [...f.sca] } : {}),
+  }));
 }
 
 /** Validates fault names for the berlin-group bank; an unknown one is a usage error naming the valid ones. */

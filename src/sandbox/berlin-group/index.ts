@@ -8,11 +8,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Variant } from '../../profile/types.ts';
 import { handleOAuthInteraction, handleScaRedirect } from './pages.ts';
-import type { BgStore } from './store.ts';
+import type { BgStore, ScaApproach } from './store.ts';
 import { createXs2a } from './xs2a.ts';
 import type { BgFaults } from './faults.ts';
 
 export { BgStore } from './store.ts';
+export type { ScaApproach } from './store.ts';
+export { SANDBOX_OTP } from './sca.ts';
 export { ibanOf } from './data.ts';
 export { listBgFaults, parseBgFaults } from './faults.ts';
 export type { BgFaultName, BgFaults } from './faults.ts';
@@ -25,7 +27,7 @@ export interface BerlinGroupBank {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, done: (error: unknown) => void): boolean;
 }
 
-export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; issuer: string; baseUrls: Record<Variant, string>; faults: BgFaults }): BerlinGroupBank {
+export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; issuer: string; baseUrls: Record<Variant, string>; faults: BgFaults; approaches: ReadonlySet<ScaApproach> }): BerlinGroupBank {
   const xs2a = createXs2a(o);
   const pages = { provider: o.provider, store: o.store, faults: o.faults };
   return {
@@ -35,9 +37,9 @@ export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; i
         xs2a(req, res, rs[1] as Variant, rs[2] ?? '/', url.search).catch(done);
         return true;
       }
-      const sca = /^\/bg\/sca\/([\w-]+)(?:\/(login|confirm))?$/.exec(url.pathname);
+      const sca = /^\/bg\/(sca|app)\/([\w-]+)(?:\/(login|confirm))?$/.exec(url.pathname);
       if (sca) {
-        handleScaRedirect(pages, req, res, sca[1], sca[2]).catch(done);
+        handleScaRedirect(pages, req, res, sca[2], sca[3], sca[1] as 'sca' | 'app').catch(done);
         return true;
       }
       const interaction = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);

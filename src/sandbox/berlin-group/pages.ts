@@ -36,7 +36,7 @@ const LISTS = ['accounts', 'balances', 'transactions'] as const;
  * shown again), else undefined. The PSU approves the resource as a whole; accounts posted are
  * checked to be the PSU's own.
  */
-function approve(ctx: BgPagesContext, resource: Resource, psu: FixturePsu, form: URLSearchParams): string | undefined {
+function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resource, psu: FixturePsu, form: URLSearchParams): string | undefined {
   const { store } = ctx;
   const mine = (iban: string) => psu.accounts.find((a) => ibanOf(a) === iban);
   if (resource.kind === 'ais') {
@@ -83,18 +83,35 @@ function reject(resource: Resource, psu: FixturePsu): void {
   resource.psu = psu.username;
 }
 
+/**
+ * The PSU's approval where no page shows the accounts (embedded SCA: the PSU's data come through
+ * the TPP): a bank-offered consent covers every account of the PSU, for the services it asks.
+ */
+export function approveAll(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resource, psu: FixturePsu): void {
+  const form = new URLSearchParams(psu.accounts.map((a) => ['accounts', a.AccountId]));
+  // Through the same approval as the pages: a new recurring consent expires the PSU's former one here too.
+  approve(ctx, resource, psu, form);
+}
+
+/** A failed SCA: no successful authorisation took place, the consent or payment is rejected. */
+export const rejectResource = reject;
+
 // ---------------------------------------------------------------------------------------------
 // Redirect SCA
 
-/** Handles /bg/sca/{authorisationId}[/login|/confirm]. */
-export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, authorisationId: string, step: string | undefined): Promise<void> {
+/**
+ * Handles /bg/sca/{authorisationId}[/login|/confirm] (redirect SCA) and, for the decoupled SCA,
+ * /bg/app/{authorisationId}[…]: the bank's app, where the PSU named by PSU-ID logs in and approves
+ * while the TPP polls the scaStatus; it ends on a page of its own (no way back to the TPP).
+ */
+export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, authorisationId: string, step: string | undefined, where: 'sca' | 'app' = 'sca'): Promise<void> {
   const found = ctx.store.byAuthorisation(authorisationId);
-  if (!found || found.authorisation.approach !== 'REDIRECT') {
+  if (!found || found.authorisation.approach !== (where === 'app' ? 'DECOUPLED' : 'REDIRECT')) {
     return sendHtml(res, 404, page('Unknown authorisation', '<p class="error" data-testid="consent-error">This authorisation is unknown. Start again from your provider.</p>'));
   }
   const { resource, authorisation } = found;
   const tpp = authorisation.redirectUri ? new URL(authorisation.redirectUri).host : 'the provider';
-  const action = `/bg/sca/${html(authorisationId)}`;
+  const action = `/bg/${where}/${html(authorisationId)}`;
   const method = req.method ?? 'GET';
   if (!pending(resource) || authorisation.scaStatus === 'finalised' || authorisation.scaStatus === 'failed') {
     return sendHtml(res, 200, page('This request cannot be authorised', `<p class="error" data-testid="consent-error">This ${resource.kind === 'ais' ? 'consent' : 'payment'} is no longer awaiting authorisation.</p>`));
@@ -103,6 +120,8 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
     const form = new URLSearchParams(await readBody(req));
     const psu = ctx.store.psu(form.get('username') ?? '');
     if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
+    // Decoupled: the request was sent to the app of the PSU the TPP named.
+    if (authorisation.psuId && authorisation.psuId !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This request is for another customer.'));
     authorisation.psu = psu.username;
     authorisation.scaStatus = 'psuAuthenticated';
     return redirect(res, action);
@@ -132,7 +151,7 @@ function redirect(res: ServerResponse, location: string): void {
 
 /** Back to the TPP; without a redirect URI (impossible for REDIRECT resources) a page says so. */
 function back(res: ServerResponse, a: BgAuthorisation, ok: boolean): void {
-  const target = ok ? a.redirectUri : (a.nokRedirectUri ?? a.redirectUri);
+  const target = a.approach === 'DECOUPLED' ? undefined : ok ? a.redirectUri : (a.nokRedirectUri ?? a.redirectUri);
   if (target) return redirect(res, target);
   sendHtml(res, 200, page('Done', '<p data-testid="sca-done">You may close this window.</p>'));
 }

@@ -6,9 +6,10 @@ import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, parseBgAmount } from './data.ts';
 import type { BgPayment } from './store.ts';
 import {
-  A, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaStatus, startAuthorisation, today, validDate,
+  A, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, route, scaOfCreate, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
+import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const PAYMENT_FAULTS = [
@@ -55,22 +56,22 @@ function createPayment(k: Xs2aContext, r: Req): Reply {
   const b = r.body;
   if (!isObject(b)) throw format('the body must be a JSON object');
   const amount = paymentAmount(k, b, product);
-  const approach = approachOf(r);
+  const approach = approachOf(k, r);
   const payment: BgPayment = {
     kind: 'pis', id: store.newId('payment'), approach, authorisations: [], created: new Date(store.now()),
     product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD',
   };
-  const authorisation = newAuthorisation(k, r, approach);
-  payment.authorisations.push(authorisation);
-  store.payments.set(payment.id, payment);
   const self = `${r.base}/v1/payments/${product}/${payment.id}`;
+  const sca = scaOfCreate(k, r, payment, self);
+  store.payments.set(payment.id, payment);
   return {
     status: 201,
     headers: { Location: self, 'ASPSP-SCA-Approach': approachHeader(approach) },
     body: {
       transactionStatus: payment.transactionStatus,
       paymentId: payment.id,
-      _links: { ...(k.faults.has('bg-payment-without-sca-link') ? {} : scaLinks(k, authorisation)), self: { href: self }, status: { href: `${self}/status` }, scaStatus: { href: `${self}/authorisations/${authorisation.authorisationId}` } },
+      _links: { ...(k.faults.has('bg-payment-without-sca-link') ? {} : sca.links), self: { href: self }, status: { href: `${self}/status` } },
+      ...(sca.psuMessage ? { psuMessage: sca.psuMessage } : {}),
     },
   };
 }
@@ -95,7 +96,8 @@ export const PAYMENT_ROUTES: BgRoute[] = [
   route(A, 'POST', '/v1/payments/:product', createPayment),
   route(A, 'GET', '/v1/payments/:product/:paymentId', getPayment),
   route(A, 'GET', '/v1/payments/:product/:paymentId/status', getPaymentStatus),
-  route(A, 'POST', '/v1/payments/:product/:paymentId/authorisations', (k, r) => startAuthorisation(k, r, paymentOf(k, r), paymentSelf(r))),
+  route(A, 'POST', '/v1/payments/:product/:paymentId/authorisations', (k, r) => startAuthorisationWithData(k, r, paymentOf(k, r), paymentSelf(r))),
   route(A, 'GET', '/v1/payments/:product/:paymentId/authorisations', (k, r) => listAuthorisations(paymentOf(k, r))),
-  route(A, 'GET', '/v1/payments/:product/:paymentId/authorisations/:authorisationId', (k, r) => scaStatus(paymentOf(k, r), r.params.authorisationId)),
+  route(A, 'GET', '/v1/payments/:product/:paymentId/authorisations/:authorisationId', (k, r) => scaStatus(k, paymentOf(k, r), r.params.authorisationId)),
+  route(A, 'PUT', '/v1/payments/:product/:paymentId/authorisations/:authorisationId', (k, r) => updatePsuData(k, r, paymentOf(k, r), paymentSelf(r))),
 ];

@@ -22,6 +22,8 @@ export interface Xs2aContext {
   baseUrls: Record<Variant, string>;
   /** The faults switched on (each breaks one rule; see faults.ts). */
   faults: SwitchedFaults;
+  /** The SCA approaches this bank offers (the sandbox's `sca` option; default redirect and OAuth2). */
+  approaches: ReadonlySet<ScaApproach>;
 }
 
 export interface Reply {
@@ -85,10 +87,26 @@ export const today = (k: Xs2aContext) => isoDay(new Date(k.store.now()));
 
 // ---- SCA -----------------------------------------------------------------------------------
 
-/** The approach for a new resource: redirect when the TPP gives a TPP-Redirect-URI, else OAuth2. */
-export function approachOf(r: Req): ScaApproach {
+/**
+ * The approach for a new resource, among those the bank offers, from the TPP's preferences
+ * (FACTS §6.2): TPP-Redirect-Preferred true → redirect; TPP-Decoupled-Preferred true → decoupled;
+ * TPP-Redirect-Preferred false → embedded, else decoupled; no preference → redirect when a
+ * TPP-Redirect-URI came, else OAuth2, else the first the bank offers of decoupled and embedded.
+ */
+export function approachOf(k: Xs2aContext, r: Req): ScaApproach {
   if (header(r, 'TPP-Redirect-Preferred') === 'true' && !header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required when TPP-Redirect-Preferred is true', 'TPP-Redirect-URI');
-  return header(r, 'TPP-Redirect-URI') ? 'REDIRECT' : 'OAUTH';
+  const offers = (a: ScaApproach) => k.approaches.has(a);
+  const redirectPreferred = header(r, 'TPP-Redirect-Preferred');
+  let chosen: ScaApproach | undefined;
+  if (redirectPreferred === 'true' && offers('REDIRECT')) chosen = 'REDIRECT';
+  else if (header(r, 'TPP-Decoupled-Preferred') === 'true' && offers('DECOUPLED')) chosen = 'DECOUPLED';
+  else if (redirectPreferred === 'false') chosen = offers('EMBEDDED') ? 'EMBEDDED' : offers('DECOUPLED') ? 'DECOUPLED' : undefined;
+  else if (header(r, 'TPP-Redirect-URI') && offers('REDIRECT')) chosen = 'REDIRECT';
+  else if (offers('OAUTH')) chosen = 'OAUTH';
+  else chosen = (['DECOUPLED', 'EMBEDDED', 'REDIRECT'] as const).find(offers);
+  if (!chosen) throw format(`no SCA approach this bank offers (${[...k.approaches].join(', ')}) fits the TPP's preferences`, 'TPP-Redirect-Preferred');
+  if (chosen === 'REDIRECT' && !header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required for the redirect SCA approach, the only one this bank offers for this request', 'TPP-Redirect-URI');
+  return chosen;
 }
 
 /**
@@ -98,6 +116,8 @@ export function approachOf(r: Req): ScaApproach {
 export function approachHeader(approach: ScaApproach): string {
   return approach === 'OAUTH' ? 'REDIRECT' : approach;
 }
+/** Whether the TPP asked to start the authorisation itself (POST …/authorisations) rather than implicitly. */
+export const explicitStart = (r: Req) => header(r, 'TPP-Explicit-Authorisation-Preferred') === 'true';
 
 export function newAuthorisation(k: Xs2aContext, r: Req, approach: ScaApproach): BgAuthorisation {
   const redirectUri = header(r, 'TPP-Redirect-URI');
@@ -105,37 +125,49 @@ export function newAuthorisation(k: Xs2aContext, r: Req, approach: ScaApproach):
   for (const [name, value] of [['TPP-Redirect-URI', redirectUri], ['TPP-Nok-Redirect-URI', nokRedirectUri]] as const) {
     if (value !== undefined && !/^https?:\/\//i.test(value)) throw format(`${name} must be an absolute http(s) URI`, name);
   }
-  return { authorisationId: k.store.newId('auth'), scaStatus: 'received', approach, ...(redirectUri ? { redirectUri } : {}), ...(nokRedirectUri ? { nokRedirectUri } : {}) };
+  const psuId = header(r, 'PSU-ID');
+  // Decoupled: the bank must know whom to ask in the app.
+  if (approach === 'DECOUPLED' && !psuId) throw format('PSU-ID is required for the decoupled SCA approach (the PSU who approves in the app)', 'PSU-ID');
+  return {
+    authorisationId: k.store.newId('auth'), scaStatus: psuId && (approach === 'DECOUPLED' || approach === 'EMBEDDED') ? 'psuIdentified' : 'received', approach,
+    ...(redirectUri ? { redirectUri } : {}), ...(nokRedirectUri ? { nokRedirectUri } : {}), ...(psuId ? { psuId } : {}),
+  };
 }
 
-export function scaLinks(k: Xs2aContext, a: BgAuthorisation): Record<string, { href: string }> {
-  return a.approach === 'REDIRECT'
-    ? { scaRedirect: { href: `${k.issuer}/bg/sca/${a.authorisationId}` } }
-    : { scaOAuth: { href: `${k.issuer}/.well-known/openid-configuration` } };
+/** The links that start the PSU's part of an authorisation (`self`: the authorisation's own URL). */
+export function scaLinks(k: Xs2aContext, a: BgAuthorisation, self: string): Record<string, { href: string }> {
+  switch (a.approach) {
+    case 'REDIRECT': return { scaRedirect: { href: `${k.issuer}/bg/sca/${a.authorisationId}` } };
+    case 'OAUTH': return { scaOAuth: { href: `${k.issuer}/.well-known/openid-configuration` } };
+    case 'DECOUPLED': return {};
+    case 'EMBEDDED': return a.psuId ? { updatePsuAuthentication: { href: self } } : { updatePsuIdentification: { href: self } };
+  }
+}
+
+/**
+ * The SCA part of a create's 201: the authorisation started implicitly (its links and the
+ * scaStatus link), or, when the TPP prefers an explicit start of a decoupled or embedded SCA, the
+ * link to start it (no authorisation yet).
+ */
+export function scaOfCreate(k: Xs2aContext, r: Req, resource: BgConsent | BgPayment, self: string): { links: Record<string, { href: string }>; psuMessage?: string } {
+  const approach = resource.approach;
+  if (explicitStart(r) && (approach === 'DECOUPLED' || approach === 'EMBEDDED')) {
+    const start = approach === 'EMBEDDED' && header(r, 'PSU-ID') ? 'startAuthorisationWithPsuAuthentication' : 'startAuthorisation';
+    return { links: { [start]: { href: `${self}/authorisations` } } };
+  }
+  const a = newAuthorisation(k, r, approach);
+  resource.authorisations.push(a);
+  const href = `${self}/authorisations/${a.authorisationId}`;
+  return {
+    links: { ...scaLinks(k, a, href), scaStatus: { href } },
+    ...(approach === 'DECOUPLED' ? { psuMessage: 'Please confirm the request in your banking app.' } : {}),
+  };
 }
 
 // ---- authorisation sub-resources (of consents and payments) --------------------------------
 
-export function startAuthorisation(k: Xs2aContext, r: Req, resource: BgConsent | BgPayment, self: string): Reply {
-  const pending = resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD';
-  if (!pending) throw new BgError(409, 'STATUS_INVALID', `the ${resource.kind === 'ais' ? 'consent' : 'payment'} is no longer awaiting authorisation`);
-  const a = newAuthorisation(k, r, resource.approach);
-  resource.authorisations.push(a);
-  return {
-    status: 201,
-    headers: { Location: `${self}/authorisations/${a.authorisationId}`, 'ASPSP-SCA-Approach': approachHeader(resource.approach) },
-    body: { scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a), scaStatus: { href: `${self}/authorisations/${a.authorisationId}` } } },
-  };
-}
-
 export const listAuthorisations = (resource: BgConsent | BgPayment): Reply =>
   ({ status: 200, body: { authorisationIds: resource.authorisations.map((a) => a.authorisationId) } });
-
-export function scaStatus(resource: BgConsent | BgPayment, authorisationId: string): Reply {
-  const a = resource.authorisations.find((x) => x.authorisationId === authorisationId);
-  if (!a) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such authorisation');
-  return { status: 200, body: { scaStatus: a.scaStatus } };
-}
 
 // ---- the answer ----------------------------------------------------------------------------
 

@@ -7,8 +7,8 @@ import type { FixtureAccount, FixturePsu } from '../fixtures.ts';
 import { ibanOf } from './data.ts';
 
 export type BgConsentStatus = 'received' | 'rejected' | 'valid' | 'revokedByPsu' | 'expired' | 'terminatedByTpp';
-export type BgScaStatus = 'received' | 'psuAuthenticated' | 'finalised' | 'failed';
-export type ScaApproach = 'REDIRECT' | 'OAUTH';
+export type BgScaStatus = 'received' | 'psuIdentified' | 'psuAuthenticated' | 'scaMethodSelected' | 'finalised' | 'failed';
+export type ScaApproach = 'REDIRECT' | 'OAUTH' | 'DECOUPLED' | 'EMBEDDED';
 
 /** One SCA of a consent or payment (`/authorisations/{authorisationId}`). */
 export interface BgAuthorisation {
@@ -18,8 +18,14 @@ export interface BgAuthorisation {
   /** Where the PSU goes back after a redirect SCA (TPP-Redirect-URI / TPP-Nok-Redirect-URI). */
   redirectUri?: string;
   nokRedirectUri?: string;
-  /** The PSU who logged in on the SCA page (the page's own session: the id is unguessable). */
+  /** The PSU who logged in on the SCA page (the page's own session: the id is unguessable), or whose password the TPP sent (embedded). */
   psu?: string;
+  /** The PSU-ID the TPP named (decoupled, embedded): only that PSU may authorise. */
+  psuId?: string;
+  /** embedded: the SCA method the TPP chose for the PSU. */
+  method?: string;
+  /** How often GET …/authorisations/{authorisationId} was read once final (the bg-sca-status-regresses fault). */
+  finalReads?: number;
 }
 
 interface Resource {

@@ -41,7 +41,7 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
   };
 }
 
-/** The JSON body of a POST (none for an empty POST that starts an authorisation). */
+/** The JSON body of a POST or PUT (none for an empty POST that starts an authorisation). */
 async function readJson(req: IncomingMessage, chosen: BgRoute): Promise<unknown> {
   const text = await readBody(req);
   if (text === '' && chosen.pattern.at(-1) === 'authorisations') return undefined;
@@ -67,7 +67,7 @@ async function dispatch(ctx: Xs2aContext, req: IncomingMessage, variant: Variant
     if (!chosen) throw new BgError(405, 'SERVICE_INVALID', `${method} is not offered on this path`);
     const requestId = req.headers['x-request-id'];
     if (typeof requestId !== 'string' || !UUID.test(requestId)) throw format('X-Request-ID is required and must be a UUID', 'X-Request-ID');
-    const body = method === 'POST' ? await readJson(req, chosen.c) : undefined;
+    const body = method === 'POST' || method === 'PUT' ? await readJson(req, chosen.c) : undefined;
     const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, base: ctx.baseUrls[variant] };
     return await chosen.c.handler(ctx, r);
   } catch (error) {

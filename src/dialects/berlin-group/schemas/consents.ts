@@ -55,9 +55,12 @@ export function createLinks(level: Level): object {
   const links = linksObject(level, [...SCA_LINKS, 'self', 'status', 'scaStatus']) as Record<string, unknown>;
   if (level === 'official') return links;
   // One readable warning when none of the SCA links is there (an anyOf would give one per link).
+  // An authorisation the bank started implicitly is followed by its own links: the embedded
+  // approach's update links, the decoupled approach's scaStatus (the TPP polls it).
+  const followed = [...SCA_LINKS, 'updatePsuIdentification', 'updatePsuAuthentication', 'updateEncryptedPsuAuthentication', 'selectAuthenticationMethod', 'authoriseTransaction', 'scaStatus'];
   return {
     ...links,
-    if: { not: { anyOf: SCA_LINKS.map((l) => ({ required: [l] })) } },
+    if: { not: { anyOf: followed.map((l) => ({ required: [l] })) } },
     then: { required: ['scaRedirect|scaOAuth|startAuthorisation*'], [SHOULD_SOURCE_KEYWORD]: BG_SHOULD_SOURCES.scaLink },
   };
 }

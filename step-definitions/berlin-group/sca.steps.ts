@@ -1,0 +1,93 @@
+/**
+ * The berlin-group scenarios of the decoupled and embedded SCA approaches
+ * (features/berlin-group/sca-approaches.feature): the scaStatus the TPP followed (support.ts
+ * walks the SCA and keeps what it saw), judged against the standard's statuses.
+ */
+import { Given, Then } from '../support/define.ts';
+import type { ConformanceWorld } from '../support/world.ts';
+import { SCA_STATUSES } from '../../src/dialects/berlin-group/index.ts';
+import { bankOffered, consentRequest, consentThroughSca, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
+
+const DECOUPLED_OR_EMBEDDED = ['decoupled', 'embedded'] as const;
+const FULL = () => bankOffered({ balances: true, transactions: true });
+
+/**
+ * The order the scaStatus moves in (the official file's scaStatus list): a status never follows
+ * one of a later rank; the three final ones share the last rank, and a final status never changes.
+ */
+const RANK: Record<string, number> = {
+  received: 0, psuIdentified: 1, psuAuthenticated: 2, scaMethodSelected: 3, started: 4, unconfirmed: 5, finalised: 6, failed: 6, exempted: 6,
+};
+const FINAL = new Set(['finalised', 'failed', 'exempted']);
+
+Given('a NextGenPSD2 consent the PSU authorised by the decoupled or embedded SCA approach', async function (this: ConformanceWorld) {
+  await consentThroughSca(this, consentRequest(FULL()), { approach: DECOUPLED_OR_EMBEDDED, accounts: { pick: 'all' } });
+});
+
+Given('a NextGenPSD2 consent the PSU authorised by the decoupled or embedded SCA approach, the TPP starting the authorisation', async function (this: ConformanceWorld) {
+  await consentThroughSca(this, consentRequest(FULL()), { approach: DECOUPLED_OR_EMBEDDED, accounts: { pick: 'all' }, explicit: true });
+});
+
+Given('a NextGenPSD2 consent the PSU rejected by the decoupled or embedded SCA approach', async function (this: ConformanceWorld) {
+  await consentThroughSca(this, consentRequest(FULL()), { approach: DECOUPLED_OR_EMBEDDED, reject: true });
+});
+
+function trailOf(world: ConformanceWorld): ScaTrail {
+  const trail = theConsent(world).trail;
+  if (!trail) throw new Error('the consent was not authorised by the decoupled or embedded SCA approach');
+  return trail;
+}
+
+const seen = (s: ScaSighting) => `${s.status ?? '(none)'} ${s.when}`;
+const path = (t: ScaTrail) => t.sightings.map(seen).join(' → ');
+
+Then('the TPP started the authorisation explicitly', function (this: ConformanceWorld) {
+  const t = trailOf(this);
+  // Asked with TPP-Explicit-Authorisation-Preferred: true; a bank may still start it itself (the header is a preference).
+  if (!t.explicit) throw this.blocked(undefined, `the bank started the ${t.approach} authorisation itself although the TPP preferred to start it (TPP-Explicit-Authorisation-Preferred: true): the explicit start is not judged`);
+});
+
+Then('the authorisation\'s scaStatus moved only forward through the standard\'s values and stayed final', function (this: ConformanceWorld) {
+  const t = trailOf(this);
+  const invalid = [...new Set(t.schemaProblems)];
+  if (invalid.length) throw this.violation(`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):\n${invalid.slice(0, 10).join('\n')}`);
+  const known = new Set<string>(SCA_STATUSES);
+  const unknown = t.sightings.filter((s) => !known.has(s.status ?? ''));
+  if (unknown.length) throw this.violation(`the ${t.approach} authorisation's scaStatus read ${unknown.map(seen).join(', ')}, not one of the standard's values (${SCA_STATUSES.join(', ')}); as followed: ${path(t)}`);
+  for (let i = 1; i < t.sightings.length; i++) {
+    const before = t.sightings[i - 1]!;
+    const now = t.sightings[i]!;
+    if (FINAL.has(before.status!) && now.status !== before.status) {
+      throw this.violation(`the ${t.approach} authorisation's scaStatus was final (${seen(before)}) and then read ${seen(now)}: a final status stays; as followed: ${path(t)}`);
+    }
+    if (RANK[now.status!]! < RANK[before.status!]!) {
+      throw this.violation(`the ${t.approach} authorisation's scaStatus moved back from ${seen(before)} to ${seen(now)}; as followed: ${path(t)}`);
+    }
+  }
+  const last = t.sightings.at(-1);
+  if (!last || !FINAL.has(last.status!)) throw this.violation(`the ${t.approach} authorisation the PSU completed never read a final scaStatus; as followed: ${path(t)}`);
+});
+
+Then('the authorisation was finalised only after the PSU had given every factor', function (this: ConformanceWorld) {
+  const t = trailOf(this);
+  const early = t.sightings.find((s) => s.status === 'finalised' && s.factorsDone === false);
+  if (early) {
+    const missing = t.approach === 'embedded' ? 'before the TPP sent the one-time password (scaAuthenticationData): one factor is no strong customer authentication' : 'before the PSU had approved in the app';
+    throw this.violation(`the ${t.approach} authorisation read "finalised" ${early.when}, ${missing}; as followed: ${path(t)}`);
+  }
+  if (!t.sightings.some((s) => s.status === 'finalised')) throw this.violation(`the ${t.approach} authorisation the PSU completed never read "finalised"; as followed: ${path(t)}`);
+});
+
+Then('the NextGenPSD2 consent was valid once its authorisation was finalised', function (this: ConformanceWorld) {
+  const t = trailOf(this);
+  const first = t.sightings.find((s) => s.resourceStatus !== undefined);
+  // The embedded answers carry the final status themselves: the consent is read right after.
+  if (!first) return;
+  if (first.resourceStatus !== 'valid') throw this.violation(`the ${t.approach} authorisation read "finalised" (${first.when}) while the consent read ${JSON.stringify(first.resourceStatus)}, not "valid"; as followed: ${path(t)}`);
+});
+
+Then('the authorisation\'s scaStatus ended {string}', function (this: ConformanceWorld, wanted: string) {
+  const t = trailOf(this);
+  const last = t.sightings.at(-1);
+  if (last?.status !== wanted) throw this.violation(`the ${t.approach} authorisation the PSU did not complete ended ${last ? seen(last) : 'unread'}, not "${wanted}"; as followed: ${path(t)}`);
+});
