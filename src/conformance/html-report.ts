@@ -73,7 +73,7 @@ export interface ReportSummary {
 }
 
 /** Which standard and version was judged, and where the bank was reached (summary.json's `standard`, `bank`). */
-export interface ReportStandard { dialect?: string; name?: string; version?: string }
+export interface ReportStandard { dialect?: string; name?: string; version?: string; layout?: string }
 export interface ReportBank { issuer?: string; baseUrls?: Array<{ variant?: string; api?: string; url?: string }> }
 
 export interface HtmlReportOptions {
@@ -327,7 +327,7 @@ export function renderHtmlReport(input: ReportSummary, options: HtmlReportOption
     <div><dt>Tool</dt><dd>${escapeHtml(tool)}</dd></div>
   </dl>
   <dl class="meta meta-wide">
-    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === 'obie' ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
+    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.layout ? ` ${clean(summary.standard.layout)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === 'obie' && !summary.standard.layout ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
     <div><dt>Bank as configured</dt><dd id="bank-urls">${bankUrls()}</dd></div>
   </dl>
   ${timeChart()}

@@ -78,17 +78,19 @@ export interface JudgedStandard {
   dialect: string;
   name: string;
   version: string;
+  /** A published standard at its official paths (a profile's `standard`), in words; absent: the spec's layout. */
+  layout?: string;
 }
 
 /** The standards a run can judge, by dialect (the spec's two variants differ only in the endpoints listed). */
 export const JUDGED_STANDARDS: Record<string, JudgedStandard> = {
-  obie: { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.x, in the spec\'s layout (official schemas of v3.1.11)' },
+  obie: { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.x (official schemas of v3.1.11)' },
   'berlin-group': { dialect: 'berlin-group', name: 'Berlin Group NextGenPSD2 XS2A', version: '1.3.x (official schemas of 1.3.12)' },
 };
 
 /** Published standards at their official paths (a profile's `standard`), in words. */
 const LAYOUT_STANDARDS: Record<string, JudgedStandard> = {
-  'uk-3.1': { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.11, at its official paths (standard: uk-3.1)' },
+  'uk-3.1': { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.11 (official schemas)', layout: 'at its official paths (standard: uk-3.1)' },
 };
 
 /** The standard a run judged: the profile's published standard where it names one, else its dialect's. */

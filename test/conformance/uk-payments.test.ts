@@ -41,7 +41,8 @@ test('every operation of the official payment-initiation file is in the catalogu
   // The client's path of each PIS operation of the UK layout, with every id a placeholder the official file spells.
   const ours = new Map<string, { op: string; schema: string | null }>();
   for (const [op, spec] of Object.entries(OBIE_OPERATIONS)) {
-    if (spec.api !== 'pis' || !client.inVariant(op as never)) continue;
+    // The VRP operations live below /pisp too, but in the VRP file (test/dialects/obie-crosscheck.test.ts checks them).
+    if (spec.api !== 'pis' || !client.inVariant(op as never) || /vrp/i.test(op)) continue;
     const path = client.pathOf(op as never, { consentId: 'ID', paymentId: 'ID', paymentOrderId: 'ID' });
     const [status, schema] = Object.entries(spec.responses)[0]!;
     ours.set(`${spec.method} ${path} ${status}`, { op, schema });

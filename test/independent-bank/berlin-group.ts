@@ -17,7 +17,7 @@ const DAY = 86_400_000;
 interface Account { resourceId: string; iban: string; name: string; cents: number; booked: Array<{ transactionId: string; cents: number; bookingDate: string }> }
 interface Consent {
   consentId: string; access: Record<string, unknown>; recurringIndicator: boolean; validUntil: string; frequencyPerDay: number;
-  status: 'received' | 'valid' | 'rejected' | 'terminatedByTpp'; lastActionDate: string; bankOffered: boolean;
+  status: 'received' | 'valid' | 'rejected' | 'terminatedByTpp' | 'expired'; lastActionDate: string; bankOffered: boolean;
   /** resourceIds per service, fixed when the PSU approves. */
   granted: { accounts: string[]; balances: string[]; transactions: string[] };
   authorisationId: string; scaStatus: 'received' | 'psuAuthenticated' | 'finalised' | 'failed'; redirectUri: string; nokRedirectUri?: string;
@@ -157,7 +157,7 @@ export async function startIndependentBgBank(): Promise<IndependentBgBank> {
       if (path[1] === 'accounts' && method === 'GET') {
         hits.set('accounts', (hits.get('accounts') ?? 0) + 1);
         const c = consentOf(header(req, 'Consent-ID'), 'header');
-        if (c.status !== 'valid') throw new Refusal(401, 'CONSENT_INVALID', `the consent is ${c.status}`);
+        if (c.status !== 'valid') throw new Refusal(401, c.status === 'expired' ? 'CONSENT_EXPIRED' : 'CONSENT_INVALID', `the consent is ${c.status}`);
         if (path.length === 2) return send(res, requestId, 200, { accounts: accounts.filter((a) => c.granted.accounts.includes(a.resourceId)).map((a) => accountView(a, c)) });
         const a = accounts.find((x) => x.resourceId === path[2]);
         if (!a || !c.granted.accounts.includes(a.resourceId)) throw new Refusal(403, 'CONSENT_INVALID', 'the consent does not cover this account');
@@ -233,6 +233,8 @@ export async function startIndependentBgBank(): Promise<IndependentBgBank> {
         const transactions = byIban('transactions');
         c.granted = { accounts: [...new Set([...byIban('accounts'), ...balances, ...transactions])], balances, transactions };
       }
+      // POST /v1/consents, "Side Effects": a recurring consent the PSU authorises expires the PSU's former one (one PSU here).
+      if (c.recurringIndicator) for (const other of consents.values()) if (other !== c && other.recurringIndicator && other.status === 'valid') other.status = 'expired';
       c.status = 'valid';
       c.scaStatus = 'finalised';
       return void res.writeHead(302, { Location: c.redirectUri }).end();

@@ -35,7 +35,7 @@ const AIS: Endpoint[] = [
   { method: 'GET', path: '/accounts/{AccountId}/balances' },
   { method: 'GET', path: '/accounts/{AccountId}/transactions' },
   // Not in obtpp's catalogue (today): a note.
-  { method: 'GET', path: '/accounts/{AccountId}/offers' },
+  { method: 'GET', path: '/accounts/{AccountId}/loyalty-points' },
 ];
 const COF: Endpoint[] = [
   { method: 'POST', path: '/funds-confirmation-consents' },
@@ -103,7 +103,7 @@ describe('discovery: the bank\'s discovery document in place of implements', () 
     ] });
     assert.equal(p.discovery?.source, 'file:bank.json');
     assert.equal(p.discovery?.notes.length, 2, p.discovery?.notes.join('\n'));
-    assert.match(p.discovery!.notes[0]!, /discoveryItems\[0\]: GET \/accounts\/\{AccountId\}\/offers is not an operation obtpp knows/);
+    assert.match(p.discovery!.notes[0]!, /discoveryItems\[0\]: GET \/accounts\/\{AccountId\}\/loyalty-points is not an operation obtpp knows/);
     assert.match(p.discovery!.notes[1]!, /discoveryItems\[3\] \(Account and Transaction API Specification v4\.0\.0\): obtpp judges UK Read\/Write v3\.1\.x; left out/);
     const c = new TppClient(p, 'A', {} as never);
     assert.equal(c.supports('getBeneficiaries'), false, 'an endpoint the document does not list is not offered');
@@ -118,7 +118,7 @@ describe('discovery: the bank\'s discovery document in place of implements', () 
     err.on('data', (chunk) => (stderr += chunk));
     out.resume();
     assert.equal(await runCli(['profile', 'check', join(dir, 'profile.json')], { stdout: out, stderr: err, env: {}, cwd: dir, color: false, interactive: false, exitCode: 0 }), 0);
-    assert.match(stderr, /valid\n.*note: .*offers is not an operation obtpp knows/s);
+    assert.match(stderr, /valid\n.*note: .*loyalty-points is not an operation obtpp knows/s);
   });
 
   test('an API the document leaves out is not offered; an item without resourceBaseUri sits at baseUrl + its segment; the profile\'s apis win', async () => {

@@ -17,6 +17,7 @@ import { PIS_FAMILY_FAULTS } from '../../src/sandbox/obie/pis-families.ts';
 import { PLUMBING_FAULTS } from '../../src/sandbox/obie/plumbing.ts';
 import { ACCOUNT_FAULTS } from '../../src/sandbox/berlin-group/accounts.ts';
 import { CONSENT_FAULTS } from '../../src/sandbox/berlin-group/consents.ts';
+import { LIFECYCLE_FAULTS } from '../../src/sandbox/berlin-group/lifecycle.ts';
 import { FUNDS_FAULTS } from '../../src/sandbox/berlin-group/funds.ts';
 import { PAYMENT_FAULTS } from '../../src/sandbox/berlin-group/payments.ts';
 import { PLUMBING_FAULTS as BG_PLUMBING_FAULTS } from '../../src/sandbox/berlin-group/plumbing.ts';
@@ -34,6 +35,7 @@ const MODULES: Array<[string, ReadonlyArray<{ name: string }>]> = [
   ['src/sandbox/obie/plumbing.ts', PLUMBING_FAULTS],
   ['src/sandbox/berlin-group/accounts.ts', ACCOUNT_FAULTS],
   ['src/sandbox/berlin-group/consents.ts', CONSENT_FAULTS],
+  ['src/sandbox/berlin-group/lifecycle.ts', LIFECYCLE_FAULTS],
   ['src/sandbox/berlin-group/funds.ts', FUNDS_FAULTS],
   ['src/sandbox/berlin-group/payments.ts', PAYMENT_FAULTS],
   ['src/sandbox/berlin-group/plumbing.ts', BG_PLUMBING_FAULTS],

@@ -23,7 +23,6 @@ export const CONSENT_FAULTS = [
   { name: 'bg-deleted-reads-valid', rule: 'BG-03', description: 'a consent the TPP deleted reads "valid" (it opens nothing)', kind: 'rule' },
   { name: 'bg-frequency-read-back-changed', rule: 'BG-04', description: 'GET /v1/consents/{consentId} reads back frequencyPerDay 4 and recurringIndicator true, whatever was asked', kind: 'rule' },
   { name: 'bg-valid-until-extended', rule: 'BG-06', description: 'GET /v1/consents/{consentId} reads back a validUntil a year later than the one asked', kind: 'rule' },
-  { name: 'bg-former-recurring-stays-valid', rule: 'BG-20', description: 'authorising a new recurring consent leaves the PSU\'s former recurring consent valid (it should expire)', kind: 'rule' },
   { name: 'bg-create-200', rule: 'SEC-05', description: 'POST /v1/consents answers 200 instead of 201', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -136,13 +135,6 @@ function deleteConsent(k: Xs2aContext, r: Req): Reply {
   return { status: 204 };
 }
 
-/**
- * A consent the PSU has just authorised: as POST /v1/consents's "Side Effects" say, a recurring
- * one makes the PSU's former recurring consent expire (the fault leaves it valid).
- */
-export function consentAuthorised(k: Pick<Xs2aContext, 'store' | 'faults'>, consent: BgConsent): void {
-  k.store.authorised(consent, k.faults.has('bg-former-recurring-stays-valid'));
-}
 
 const consentSelf = (r: Req) => `${r.base}/v1/consents/${r.params.consentId}`;
 

@@ -12,12 +12,13 @@ import { UsageError } from '../../errors.ts';
 import { orderFaults, type FaultInfo } from '../faults.ts';
 import { ACCOUNT_FAULTS } from './accounts.ts';
 import { CONSENT_FAULTS } from './consents.ts';
+import { LIFECYCLE_FAULTS } from './lifecycle.ts';
 import { FUNDS_FAULTS } from './funds.ts';
 import { PAYMENT_FAULTS } from './payments.ts';
 import { PLUMBING_FAULTS } from './plumbing.ts';
 import { SCA_FAULTS } from './sca.ts';
 
-const DECLARED = [...CONSENT_FAULTS, ...ACCOUNT_FAULTS, ...FUNDS_FAULTS, ...PAYMENT_FAULTS, ...PLUMBING_FAULTS, ...SCA_FAULTS] as const;
+const DECLARED = [...CONSENT_FAULTS, ...LIFECYCLE_FAULTS, ...ACCOUNT_FAULTS, ...FUNDS_FAULTS, ...PAYMENT_FAULTS, ...PLUMBING_FAULTS, ...SCA_FAULTS] as const;
 
 /** A berlin-group fault's name. */
 export type BgFaultName = (typeof DECLARED)[number]['name'];

@@ -15,7 +15,7 @@ import { html, page, readBody, sendHtml } from '../http.ts';
 import { bgAmount, ibanOf } from './data.ts';
 import type { BgAuthorisation, BgConsent, BgPayment, BgStore } from './store.ts';
 import type { SwitchedFaults } from '../fault-declaration.ts';
-import { consentAuthorised } from './consents.ts';
+import { consentAuthorised } from './lifecycle.ts';
 
 type Resource = BgConsent | BgPayment;
 
