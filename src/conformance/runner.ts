@@ -609,8 +609,10 @@ async function select(sources: Array<FeatureSource & { variant: Variant }>, vari
   // A berlin-group run selects only its dialect's scenarios (an obie run has no other feature files).
   const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
   const dialectTag = dialect === 'obie' ? '' : ` and @dialect-${dialect}`;
-  // Scenarios of a published standard's operations (@uk-3.1) run only when the profile serves that standard.
-  const layoutTag = STANDARDS.filter((s) => s !== standard).map((s) => ` and not @${s}`).join('');
+  // Scenarios of a published standard's operations (@uk-3.1, @uk-4.0: the standards that have them)
+  // run only when the profile serves one of those standards.
+  const anyStandard = STANDARDS.map((s) => `@${s}`).join(' or ');
+  const layoutTag = standard ? ` and not ((${anyStandard}) and not @${standard})` : ` and not (${anyStandard})`;
   const base = dialectTag || layoutTag ? `(${variantTags})${dialectTag}${layoutTag}` : variantTags;
   const tags = expression ? `(${base}) and (${expression})` : base;
   const mine = sources.filter((s) => variants.includes(s.variant));

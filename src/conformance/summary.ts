@@ -359,8 +359,8 @@ export class SummaryBuilder {
       const docDialect = feature.tags.map((t: any) => /^@dialect-(.+)$/.exec(t.name)?.[1]).find(Boolean) ?? 'obie';
       const mine = docDialect === dialect;
       // A feature of a published standard's operations (@uk-3.1) is judged only for a bank that serves it.
-      const docStandard = feature.tags.map((t: any) => /^@(uk-\d+\.\d+)$/.exec(t.name)?.[1]).find(Boolean);
-      const otherStandard = docStandard && docStandard !== standard ? docStandard : undefined;
+      const docStandards: string[] = feature.tags.map((t: any) => /^@(uk-\d+\.\d+)$/.exec(t.name)?.[1]).filter(Boolean);
+      const otherStandard = docStandards.length && !docStandards.includes(standard ?? '') ? docStandards.join(' or ') : undefined;
       for (const child of feature.children) {
         const rule = child.rule;
         if (!rule) continue;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProfileError } from '../errors.ts';
-import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, RegistrationSettings, Variant } from './types.ts';
+import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, RegistrationSettings, Standard, Variant } from './types.ts';
 import { profileSchema } from './schema.ts';
 import { buildOutput } from '../dialects/prebuilt.ts';
 
@@ -158,7 +158,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   // The spec's layout names its variants; a profile of a published standard is judged by variant A's rules.
   const std = top as { standard?: unknown; variants?: unknown } | undefined;
   if (schemaProblems.length === 0 && std) {
-    if (std.standard === undefined && std.variants === undefined) problems.push("$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: uk-3.1)");
+    if (std.standard === undefined && std.variants === undefined) problems.push("$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: uk-3.1 or uk-4.0)");
     if (std.standard !== undefined && top!.dialect === 'berlin-group') problems.push(`$.standard: ${String(std.standard)} is a UK standard; a berlin-group profile has none (leave standard out)`);
     if (std.standard !== undefined && std.variants !== undefined && JSON.stringify(std.variants) !== '["A"]') problems.push(`$.variants: a ${String(std.standard)} profile is judged by variant A's rules only; leave variants out (or write [A])`);
   }
@@ -218,12 +218,13 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
   const absentApis = p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
   const bg = dialect === 'berlin-group' ? DEFAULTS.berlinGroup : undefined;
-  const uk = p.standard === 'uk-3.1' ? DEFAULTS.uk31 : undefined;
+  // Both UK versions publish the same paths (FACTS-v4 §1.1); only the version segment of baseUrl differs.
+  const uk = p.standard === 'uk-3.1' || p.standard === 'uk-4.0' ? DEFAULTS.uk31 : undefined;
   const variants: Variant[] = uk ? ['A'] : p.variants;
   const profile: Profile = {
     name: p.name,
     dialect,
-    ...(uk ? { standard: 'uk-3.1' as const } : {}),
+    ...(uk ? { standard: p.standard as Standard } : {}),
     ...(bg ? { sca: { approaches: [...(p.sca?.approaches ?? bg.sca.approaches)] }, psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress } : {}),
     variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis.ais.baseUrl),

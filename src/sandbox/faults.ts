@@ -14,11 +14,13 @@
  */
 import { UsageError } from '../errors.ts';
 import type { FaultDeclaration } from './fault-declaration.ts';
+import type { Standard } from '../profile/types.ts';
 import { AIS_FAULTS } from './obie/ais.ts';
 import { CBPII_FAULTS } from './obie/cbpii.ts';
 import { PIS_FAULTS } from './obie/pis.ts';
 import { PLUMBING_FAULTS } from './obie/plumbing.ts';
 import { VRP_FAULTS } from './obie/vrp.ts';
+import { V4_FAULTS } from './obie/v4.ts';
 
 /** One fault: its name (the `--fault` value), the rule it breaks (`CHAOS` for chaos faults), what goes wrong, and its kind. */
 export interface FaultInfo {
@@ -33,7 +35,7 @@ export interface FaultInfo {
   /** SHOULD: the fault breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   level?: 'SHOULD';
   /** The published standard whose layout the rule is judged in (`obtpp conform --standard …`). */
-  standard?: 'uk-3.1';
+  standard?: Standard;
 }
 
 /**
@@ -88,7 +90,7 @@ const CHAOS_TABLE = [
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
-  ...AIS_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...VRP_FAULTS, ...PLUMBING_FAULTS,
+  ...AIS_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...VRP_FAULTS, ...V4_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
 
