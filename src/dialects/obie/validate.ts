@@ -97,8 +97,7 @@ function validatorFor(name: SchemaName, level: keyof Levels, version: ObieVersio
   let fn = compiled.get(key);
   if (!fn) {
     const schema = levelsOf(name, version)[level];
-    // The build prebuilds v3.1.11's validators; v4.0's are compiled on first use.
-    fn = version === 'v3.1' ? prebuiltValidator('obie', level, name) : undefined;
+    fn = prebuiltValidator(version === 'v4.0' ? 'obie-v4' : 'obie', level, name);
     if (!fn) {
       ajv ??= makeAjv();
       fn = ajv.compile(schema);
