@@ -9,6 +9,14 @@ import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
+import { TppClient } from '../../src/client/operations.ts';
+import { buildVrpConsent } from '../../src/dialects/obie/builders.ts';
+
+/** A tpp client of the sandbox's UK Read/Write v4.0 layout. */
+async function v4Client(sb: Sandbox): Promise<TppClient> {
+  const profile = await profileFromObject(sb.profile('uk-4.0'), { source: 'sandbox', env: {} });
+  return new TppClient(profile, 'A', httpFromProfile(profile));
+}
 
 const HOUR = 3_600_000;
 const JOINT = '40400411290147';
@@ -260,6 +268,35 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'interaction-id-not-echoed': async ({ tpp }) => {
     const res = await tpp.api('A', 'GET', '/accounts', { headers: { 'x-fapi-interaction-id': 'tpp-42' } });
     assert.notEqual(res.headers.get('x-fapi-interaction-id'), 'tpp-42');
+  },
+  // UK Read/Write v4.0 (under {issuer}/open-banking/v4.0): each keeps one v3.1.11 spelling.
+  'v4-consent-status-v3-name': async ({ sb, tpp }) => {
+    const res = await (await v4Client(sb)).createAccountAccessConsent(aisBody(), { token: await tpp.cc('accounts') });
+    assert.equal(res.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'v4-payment-status-v3-name': async ({ sb, tpp }) => {
+    const res = await (await v4Client(sb)).createPaymentConsent(paymentBody(), { token: await tpp.cc('payments') });
+    assert.equal(res.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'v4-vrp-status-v3-name': async ({ sb, tpp }) => {
+    const body = buildVrpConsent({
+      creditor: { schemeName: 'UK.OBIE.SortCodeAccountNumber', identification: '08080021325698', name: 'ACME Inc' },
+      maximumIndividualAmount: { amount: '10.00', currency: 'GBP' }, periodicLimits: [{ periodType: 'Day', periodAlignment: 'Calendar', amount: '20.00', currency: 'GBP' }], version: 'v4.0',
+    });
+    const res = await (await v4Client(sb)).createVrpConsent(body, { token: await tpp.cc('payments') });
+    assert.equal(res.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'v4-account-type-v3': async (w) => {
+    const { token } = await w.ais();
+    const res = await (await v4Client(w.sb)).getAccount('alice-current', { token });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.Data.Account[0].AccountSubType, 'CurrentAccount');
+    assert.equal(res.body.Data.Account[0].AccountTypeCode, undefined);
+  },
+  'v4-error-code-v3': async ({ sb, tpp }) => {
+    const res = await (await v4Client(sb)).createAccountAccessConsent({ Data: {}, Risk: {} }, { token: await tpp.cc('accounts') });
+    assert.equal(res.status, 400);
+    assert.match(res.body.Errors[0].ErrorCode, /^UK\.OBIE\./);
   },
 };
 
