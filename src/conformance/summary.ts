@@ -262,7 +262,7 @@ export class SummaryBuilder {
         else status = 'skipped';
         const reason = status !== 'not-applicable' ? undefined
           : otherDialect ? `not part of the ${meta.dialect ?? 'obie'} dialect (a rule of ${otherDialect} only)`
-          : otherStandard ? `not part of the spec's layout: judged for a bank that serves ${otherStandard} (a profile with standard: ${otherStandard}, or obtpp conform --standard ${otherStandard})`
+          : otherStandard ? `not part of the spec's layout: judged for a bank that serves ${otherStandard} (a profile with standard: ${otherStandard.split(' or ')[0]}, or obtpp conform --standard ${otherStandard.split(' or ')[0]})`
           : !applicable ? `not part of variant ${variant}`
           : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
         const counts: ScenarioCounts = {
