@@ -34,7 +34,8 @@ interface Run {
 
 const runs: Run[] = [
   { key: 'obie (no fault)', options: {} },
-  ...listFaults().map((f) => ({ key: `obie ${f.name}`, options: { sandboxFaults: [f.name] } })),
+  // A fault of a published standard's layout (VRP, UK v4.0) is recorded in that layout.
+  ...listFaults().map((f) => ({ key: `obie ${f.name}`, options: { sandboxFaults: [f.name], ...(f.standard ? { standard: f.standard } : {}) } })),
   { key: 'berlin-group (no fault)', options: { dialect: 'berlin-group' as const } },
   ...listBgFaults().map((f) => ({ key: `berlin-group ${f.name}`, options: { dialect: 'berlin-group' as const, sandboxFaults: [f.name] } })),
 ].filter((r) => only.length === 0 || only.some((name) => r.key.split(' ')[1] === name || r.key === name));
