@@ -122,6 +122,22 @@ describe('standard uk-4.0: one sandbox serves v3.1.11 and v4.0', () => {
   });
 });
 
+test('a run of the spec\'s layout asked for VRP scenarios says which --standard judges them (exit 2), before any bank starts', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk4-tags-'));
+  try {
+    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(process.execPath, [bin, 'conform', '--tags', '@VRP-01', '--report-dir', join(dir, 'r')], {
+        cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 60_000,
+      }, (error, _stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr }));
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /--tags "@VRP-01" selects only scenarios of @uk-3\.1 and @uk-4\.0, which the run does not judge/);
+    assert.match(run.stderr, /pass --standard uk-3\.1/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('conform --standard uk-4.0: the rules whose meaning v4.0 changed pass on the v4.0 bank, every call at /open-banking/v4.0', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk4-'));
   try {
