@@ -21,6 +21,8 @@ const { prebuiltDir, prebuiltFile } = await import('../dist/src/dialects/prebuil
 const emit = { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` };
 const dialects = [
   ['obie', (await import('../dist/src/dialects/obie/schemas/index.js')).SCHEMA_LEVELS, (await import('../dist/src/dialects/obie/validate.js')).makeAjv({ code: emit })],
+  // UK Read/Write v4.0: the same names, v4.0's content.
+  ['obie-v4', (await import('../dist/src/dialects/obie/schemas/v4.js')).V4_SCHEMA_LEVELS, (await import('../dist/src/dialects/obie/validate.js')).makeAjv({ code: emit })],
   ['berlin-group', (await import('../dist/src/dialects/berlin-group/schemas/index.js')).BG_SCHEMA_LEVELS, (await import('../dist/src/dialects/berlin-group/validate.js')).makeBgAjv({ code: emit })],
 ];
 for (const [dialect, schemaLevels, dialectAjv] of dialects) {

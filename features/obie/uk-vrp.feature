@@ -1,10 +1,10 @@
-@pis @vrp @uk-3.1
+@pis @vrp @uk-3.1 @uk-4.0
 Feature: Variable Recurring Payments
   A PISP sets up a domestic VRP consent once: its control parameters bound every payment (the
   maximum individual amount, the periodic limits, the validity window, the VRP type and the
   authentication method). The PSU authorises it at the bank once; then the PISP pays many times
   without the PSU, each payment signed both ways. UK Read/Write v3.1.11 (the VRP file, below
-  /pisp); judged with `standard: uk-3.1`.
+  /pisp), and v4.0 (the same rules, judged in v4.0's code values); judged with `standard: uk-3.1` or `uk-4.0`.
 
   @VRP-01 @level-MUST @source-standard
   Rule: VRP-01 — A VRP consent is created with its control parameters, awaits authorisation and reads back unchanged

@@ -679,8 +679,10 @@ async function select(sources: Array<FeatureSource & { variant: Variant }>, vari
   // A berlin-group run selects only its dialect's scenarios (an obie run has no other feature files).
   const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
   const dialectTag = dialect === 'obie' ? '' : ` and @dialect-${dialect}`;
-  // Scenarios of a published standard's operations (@uk-3.1) run only when the profile serves that standard.
-  const layoutTag = STANDARDS.filter((s) => s !== standard).map((s) => ` and not @${s}`).join('');
+  // Scenarios of a published standard's operations (@uk-3.1, @uk-4.0: the standards that have them)
+  // run only when the profile serves one of those standards.
+  const anyStandard = STANDARDS.map((s) => `@${s}`).join(' or ');
+  const layoutTag = standard ? ` and not ((${anyStandard}) and not @${standard})` : ` and not (${anyStandard})`;
   const base = dialectTag || layoutTag ? `(${variantTags})${dialectTag}${layoutTag}` : variantTags;
   const tags = expression ? `(${base}) and (${expression})` : base;
   const mine = sources.filter((s) => variants.includes(s.variant));
@@ -689,7 +691,14 @@ async function select(sources: Array<FeatureSource & { variant: Variant }>, vari
 
   const names = variants.length > 1 ? `variants ${variants.join(' and ')}` : `variant ${variants[0]}`;
   if (!expression) throw new UsageError(`${what} selects no scenario: the features have none for ${names}`);
-  const elsewhere = planSources(sources, `((@A and @variant-A) or (@B and @variant-B))${dialectTag} and (${expression})`);
+  // The scenarios asked for are of a published standard the run does not judge (VRP in the spec's layout).
+  const standards = STANDARDS.filter((s) => s !== standard && planSources(mine, `(${variantTags})${dialectTag} and @${s} and (${expression})`).length);
+  if (standards.length) {
+    throw new UsageError(`--tags "${expression}" selects only scenarios of ${standards.map((s) => `@${s}`).join(' and ')}, which the run does not judge (${standard ? `it judges ${standard}` : "it judges the spec's layout"})`, {
+      hint: `pass --standard ${standards[0]} (or a profile with standard: ${standards[0]})`,
+    });
+  }
+  const elsewhere = planSources(sources, `((@A and @variant-A) or (@B and @variant-B))${dialectTag}${layoutTag} and (${expression})`);
   if (elsewhere.length) {
     const other = [...new Set(elsewhere.map((p) => (p.tags.includes('@variant-B') ? 'B' : 'A')))].join(' and ');
     throw new UsageError(`--tags "${expression}" selects no scenario of ${names} (it selects ${elsewhere.length} of variant ${other})`, {

@@ -91,6 +91,7 @@ export const JUDGED_STANDARDS: Record<string, JudgedStandard> = {
 /** Published standards at their official paths (a profile's `standard`), in words. */
 const LAYOUT_STANDARDS: Record<string, JudgedStandard> = {
   'uk-3.1': { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.11 (official schemas)', layout: 'at its official paths (standard: uk-3.1)' },
+  'uk-4.0': { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v4.0 (official schemas)', layout: 'at its official paths (standard: uk-4.0)' },
 };
 
 /** The standard a run judged: the profile's published standard where it names one, else its dialect's. */
@@ -582,7 +583,8 @@ export class SummaryBuilder {
     type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
     // A feature or rule tagged with a published standard (@uk-3.1) is that standard's only: a run
     // of another layout does not list it (as an obie run lists no berlin-group rule).
-    const standardOf = (tags: string[]) => STANDARDS.find((s) => tags.includes(`@${s}`));
+    // A feature may serve several standards (@uk-3.1 @uk-4.0): listed when the run's is one of them.
+    const standardsOf = (tags: string[]) => STANDARDS.filter((s) => tags.includes(`@${s}`));
     const byId = new Map<string, Row>();
     for (const doc of this.docs) {
       const feature = doc.feature;
@@ -599,8 +601,8 @@ export class SummaryBuilder {
         const title = rule.name.replace(/^[A-Z]{2,5}-\d{2,3}\s*[—–-]\s*/, '');
         const level = tags.map((t) => /^@level-(MUST|SHOULD)$/.exec(t)?.[1]).find(Boolean) as Level | undefined;
         const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
-        const ruleStandard = standardOf([...feature.tags.map((t: any) => t.name), ...tags]);
-        if (ruleStandard !== undefined && ruleStandard !== standard) continue;
+        const ruleStandards: readonly string[] = standardsOf([...feature.tags.map((t: any) => t.name), ...tags]);
+        if (ruleStandards.length && !ruleStandards.includes(standard ?? '')) continue;
         const row: Row = { id, title, applicable: mine && applicable, ...(mine ? {} : { otherDialect: docDialect }), ...(level ? { level } : {}), ...(source ? { source } : {}) };
         const known = byId.get(id);
         // The run's dialect's own rule wins; another dialect's stands in only where the run's has none.

@@ -10,7 +10,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 
-export type Dialect = 'obie' | 'berlin-group';
+/** A dialect's validators; `obie-v4` holds UK Read/Write v4.0's (obie/schemas/v4.ts). */
+export type Dialect = 'obie' | 'obie-v4' | 'berlin-group';
 
 const requireHere = createRequire(import.meta.url);
 const built = import.meta.url.endsWith('.js');

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BankUnreachableError, ProfileError } from '../errors.ts';
-import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, ProfilePaths, RegistrationSettings, Variant } from './types.ts';
+import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, ProfilePaths, RegistrationSettings, Standard, Variant } from './types.ts';
 import { profileSchema } from './schema.ts';
 import { fromDiscovery } from './discovery.ts';
 import { buildOutput } from '../dialects/prebuilt.ts';
@@ -163,7 +163,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     if (std.discovery !== undefined && std.standard === undefined && top!.dialect !== 'berlin-group') std.standard = 'uk-3.1';
     if (std.discovery !== undefined && top!.dialect === 'berlin-group') problems.push('$.discovery: a UK Read/Write v3.1 discovery document; a berlin-group profile has none (leave discovery out)');
     if (std.discovery !== undefined && std.implements !== undefined) problems.push('$.implements: the discovery document lists the operations the bank offers; leave implements out (or discovery)');
-    if (std.standard === undefined && std.variants === undefined) problems.push("$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: uk-3.1)");
+    if (std.standard === undefined && std.variants === undefined) problems.push("$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: uk-3.1 or uk-4.0)");
     if (std.standard !== undefined && top!.dialect === 'berlin-group') problems.push(`$.standard: ${String(std.standard)} is a UK standard; a berlin-group profile has none (leave standard out)`);
     if (std.standard !== undefined && std.variants !== undefined && JSON.stringify(std.variants) !== '["A"]') problems.push(`$.variants: a ${String(std.standard)} profile is judged by variant A's rules only; leave variants out (or write [A])`);
   }
@@ -235,7 +235,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
 
   const dialect: Profile['dialect'] = p.dialect ?? 'obie';
   const bg = dialect === 'berlin-group' ? DEFAULTS.berlinGroup : undefined;
-  const uk = p.standard === 'uk-3.1' ? DEFAULTS.uk31 : undefined;
+  // Both UK versions publish the same paths (FACTS-v4 §1.1); only the version segment of baseUrl differs.
+  const uk = p.standard === 'uk-3.1' || p.standard === 'uk-4.0' ? DEFAULTS.uk31 : undefined;
   const variants: Variant[] = uk ? ['A'] : p.variants;
   const paths = { ...(bg?.paths ?? uk?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) };
   const found = p.discovery ? await discover(p, paths, baseDir, source) : undefined;
@@ -244,7 +245,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const profile: Profile = {
     name: p.name,
     dialect,
-    ...(uk ? { standard: 'uk-3.1' as const } : {}),
+    ...(uk ? { standard: p.standard as Standard } : {}),
     ...(bg ? {
       sca: {
         // Without an authorisation server the default is the redirect approach alone.

@@ -99,8 +99,8 @@ export const profileSchema = {
       description: "Which variants of the specification the bank implements. Required unless standard is given (a UK Read/Write bank is judged by variant A's rules, the variant with every API).",
     },
     standard: {
-      enum: ['uk-3.1'],
-      description: "obie only: the bank serves the published UK Open Banking Read/Write standard (uk-3.1: v3.1.11) at its official paths rather than the spec's layout. baseUrl is then the bank's …/open-banking/v3.1 (each API at /aisp, /cbpii, /pisp below it unless apis says otherwise); the payment-order consent is at /domestic-payment-consents and the order at /domestic-payments; the operations of the whole standard are offered, those only the spec's layout has (the single-transaction read, the payment's /status) are not. Default: the spec's layout (variants A and B).",
+      enum: ['uk-3.1', 'uk-4.0'],
+      description: "obie only: the bank serves the published UK Open Banking Read/Write standard (uk-3.1: v3.1.11 under …/open-banking/v3.1; uk-4.0: v4.0 under …/open-banking/v4.0, judged with v4.0's ISO 20022 code values and schemas) at its official paths rather than the spec's layout. baseUrl is then the bank's …/open-banking/v3.1 (each API at /aisp, /cbpii, /pisp below it unless apis says otherwise); the payment-order consent is at /domestic-payment-consents and the order at /domestic-payments; the operations of the whole standard are offered, those only the spec's layout has (the single-transaction read, the payment's /status) are not. Default: the spec's layout (variants A and B).",
     },
     baseUrl: { ...url, description: 'Resource base URL (all variants and APIs unless variantBaseUrls or apis says otherwise). Required unless apis gives a baseUrl to ais and to each other API the bank offers (an API apis leaves out is not offered: its scenarios are not applicable).' },
     variantBaseUrls: { ...variantUrls, description: 'Per-variant resource base URLs. Default: baseUrl.' },

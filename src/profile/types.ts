@@ -186,7 +186,7 @@ export interface RegistrationSettings {
 }
 
 /** The published standards a profile can name (src/profile/load.ts DEFAULTS says what each changes). */
-export const STANDARDS = ['uk-3.1'] as const;
+export const STANDARDS = ['uk-3.1', 'uk-4.0'] as const;
 export type Standard = (typeof STANDARDS)[number];
 
 export interface Profile {
@@ -194,7 +194,7 @@ export interface Profile {
   dialect: 'obie' | 'berlin-group';
   /**
    * obie: the published standard the bank serves at its official paths (uk-3.1: UK Read/Write
-   * v3.1.11); absent: the spec's layout (variants A and B). Operations a standard lacks are not
+   * v3.1.11; uk-4.0: UK Read/Write v4.0, the ISO 20022 code values); absent: the spec's layout (variants A and B). Operations a standard lacks are not
    * applicable; scenarios tagged with a standard (`@uk-3.1`) run only for it.
    */
   standard?: Standard;

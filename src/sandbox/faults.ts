@@ -14,6 +14,7 @@
  */
 import { UsageError } from '../errors.ts';
 import type { FaultDeclaration } from './fault-declaration.ts';
+import type { Standard } from '../profile/types.ts';
 import { AIS_FAULTS } from './obie/ais.ts';
 import { AIS_UK_FAULTS } from './obie/ais-uk.ts';
 import { CBPII_FAULTS } from './obie/cbpii.ts';
@@ -21,6 +22,7 @@ import { PIS_FAULTS } from './obie/pis.ts';
 import { PIS_FAMILY_FAULTS } from './obie/pis-families.ts';
 import { PLUMBING_FAULTS } from './obie/plumbing.ts';
 import { VRP_FAULTS } from './obie/vrp.ts';
+import { V4_FAULTS } from './obie/v4.ts';
 
 /** One fault: its name (the `--fault` value), the rule it breaks (`CHAOS` for chaos faults), what goes wrong, and its kind. */
 export interface FaultInfo {
@@ -35,7 +37,7 @@ export interface FaultInfo {
   /** SHOULD: the fault breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   level?: 'SHOULD';
   /** The published standard whose layout the rule is judged in (`obtpp conform --standard …`). */
-  standard?: 'uk-3.1';
+  standard?: Standard;
   /** berlin-group: the SCA approaches the bank must offer for the fault to show (its run's `--sca`). */
   sca?: string[];
 }
@@ -92,7 +94,7 @@ const CHAOS_TABLE = [
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
-  ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...VRP_FAULTS, ...PLUMBING_FAULTS,
+  ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...VRP_FAULTS, ...V4_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
 

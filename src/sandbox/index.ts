@@ -115,7 +115,7 @@ export interface Sandbox {
   /**
    * A raw profile object for this sandbox (what a profile file holds; give it to profileFromObject).
    * `variant` picks A, B or both ('all', the default), or `uk-3.1`: the same bank as UK Read/Write
-   * v3.1.11 publishes it (under {issuer}/open-banking/v3.1); `clientIndex` picks the client (default 0,
+   * v3.1.11 publishes it (under {issuer}/open-banking/v3.1), or `uk-4.0` (under {issuer}/open-banking/v4.0); `clientIndex` picks the client (default 0,
    * the client_secret_basic one).
    */
   profile(variant?: Variant | 'all' | Standard, clientIndex?: number): Record<string, unknown>;
@@ -131,6 +131,8 @@ export interface Sandbox {
 }
 
 const API = 'open-banking/v3.1';
+/** UK Read/Write v4.0's base: the same bank, the same paths, v4.0's code values (obie/v4.ts). */
+const API_V4 = 'open-banking/v4.0';
 
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
@@ -228,6 +230,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const url = new URL(req.url ?? '/', issuer);
     const rs = /^\/(A|B)\/open-banking\/v3\.1(\/.*)?$/.exec(url.pathname);
     const uk = /^\/open-banking\/v3\.1(\/.*)?$/.exec(url.pathname);
+    const uk4 = /^\/open-banking\/v4\.0(\/.*)?$/.exec(url.pathname);
     const interaction = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);
     const done = (error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -239,6 +242,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       resources(req, res, rs[1] as Variant, rs[2] ?? '/', url.search).catch(done);
     } else if (uk && !bg) {
       resources(req, res, 'A', uk[1] ?? '/', url.search, 'uk-3.1').catch(done);
+    } else if (uk4 && !bg) {
+      resources(req, res, 'A', uk4[1] ?? '/', url.search, 'uk-4.0').catch(done);
     } else if (interaction && !bg) {
       handleInteraction(pagesContext, req, res, interaction[1], interaction[2]).catch(done);
     } else if (url.pathname === '/tpp/callback') {
@@ -341,11 +346,13 @@ function parseSca(sca: readonly string[] | undefined): ScaApproachName[] {
 function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex: number): Record<string, unknown> {
   const client = sb.clients[clientIndex];
   if (!client) throw new RangeError(`the sandbox has ${sb.clients.length} clients; there is no client ${clientIndex}`);
-  if (layout === 'uk-3.1') {
+  if (layout === 'uk-3.1' || layout === 'uk-4.0') {
     if (sb.dialect !== 'obie') throw new RangeError(`the ${sb.dialect} sandbox has no ${layout} layout`);
-    // The standard's own paths below {issuer}/open-banking/v3.1: no variants, no path overrides.
+    // The standard's own paths below {issuer}/open-banking/v3.1 (or v4.0): no variants, no path overrides.
     const { variants: _v, variantBaseUrls: _u, paths: _p, ...rest } = profileFor(sb, 'A', clientIndex);
-    return { ...rest, name: 'obtpp sandbox (UK Read/Write v3.1.11)', standard: 'uk-3.1', baseUrl: `${sb.issuer}/${API}` };
+    return layout === 'uk-3.1'
+      ? { ...rest, name: 'obtpp sandbox (UK Read/Write v3.1.11)', standard: 'uk-3.1', baseUrl: `${sb.issuer}/${API}` }
+      : { ...rest, name: 'obtpp sandbox (UK Read/Write v4.0)', standard: 'uk-4.0', baseUrl: `${sb.issuer}/${API_V4}` };
   }
   const variant = layout;
   const variants: Variant[] = variant === 'all' ? ['A', 'B'] : [variant];

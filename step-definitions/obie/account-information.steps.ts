@@ -5,7 +5,7 @@ import {
   FULL_PERMISSIONS, aisBody, splitList, sharedAis, fullConsent, tokenOf, accountIdsOf, firstAccountId,
   startOfDayUtc, expiringConsent, expiryPassed, listedAccountIds, foundAccountIds, accountListProblem, psuAccounts,
 } from '../support/setups.ts';
-import { expectStatus, expectRefusal, expectSchema, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from '../support/judge.ts';
+import { expectStatus, expectRefusal, expectSchema, describeAnswer, quote, judgeSchema, warn, violationWithProblems, expectedStatus, versionOfWorld } from '../support/judge.ts';
 import {
   consentIdOf, statusOf, accountsOf, transactionsOf, isoDateTime,
   DETAIL_ONLY_ACCOUNT_FIELDS, DETAIL_ONLY_TRANSACTION_FIELDS,
@@ -59,7 +59,8 @@ Then('the consent has a ConsentId', function (this: ConformanceWorld) {
 Then('the consent\'s status is {string}', function (this: ConformanceWorld, expected: string) {
   const r = this.answer();
   const status = statusOf(r.body);
-  if (status !== expected) throw this.violation(`expected Data.Status "${expected}", got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
+  const want = expectedStatus(this, expected);
+  if (status !== want.value) throw this.violation(`expected Data.Status ${want.words}, got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
 });
 
 Then('the consent\'s permissions, expiration date and transaction period are exactly those requested', function (this: ConformanceWorld) {
@@ -413,7 +414,7 @@ Then('every answer is 200 OK with a body valid against the standard\'s schema fo
     const type = r.headers['content-type'];
     const must: string[] = [];
     if (r.json && (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type))) must.push(`Content-Type must be application/json, got ${type ?? 'none'}`);
-    const j = judgeSchema(schema as never, r.json ? r.body : r.text.trim() ? r.text : undefined);
+    const j = judgeSchema(schema as never, r.json ? r.body : r.text.trim() ? r.text : undefined, versionOfWorld(this));
     warn(this, `the body of ${what} as ${schema}`, j.should);
     judged.push({ what: `${what} as ${schema}`, must: [...must, ...j.must] });
   }

@@ -4,7 +4,7 @@ import {
   sharedFunds, fundsConsentBody, fundsRequest, createConsent, tokenOf, debtorAccount, availableBalance,
   expiringConsent,
 } from '../support/setups.ts';
-import { expectStatus, expectJsonBody, describeAnswer, quote, judgeSchema, warn, violationWithProblems } from '../support/judge.ts';
+import { expectStatus, expectJsonBody, describeAnswer, quote, judgeSchema, warn, violationWithProblems, expectedStatus, versionOfWorld } from '../support/judge.ts';
 import { consentIdOf, statusOf, fundsAvailableOf } from '../../src/dialects/obie/index.ts';
 
 /** `Data.FundsAvailable` as it came back (a string "true" included), for messages. */
@@ -102,7 +102,7 @@ Then('the answer is only whether funds are available, and no balance is disclose
   if (r.text.includes(balance.text) && balance.text !== instructed) leaks.push(`the account's balance ${balance.text} appears in the body`);
   for (const [h, v] of Object.entries(r.headers)) if (v.includes(balance.text) && !/date|id$/i.test(h)) leaks.push(`header ${h} carries ${balance.text}`);
   if (leaks.length) throw this.violation(`the answer discloses more than whether funds are available: ${leaks.slice(0, 5).join('; ')}`);
-  const judged = judgeSchema('OBFundsConfirmationResponse1', r.body);
+  const judged = judgeSchema('OBFundsConfirmationResponse1', r.body, versionOfWorld(this));
   warn(this, `the body of ${describeAnswer(r)} as OBFundsConfirmationResponse1`, judged.should);
   if (judged.must.length) throw violationWithProblems(this, `the answer is not a plain OBFundsConfirmationResponse1 (${judged.must.length} problem${judged.must.length === 1 ? '' : 's'}):`, judged.must);
 });
@@ -175,6 +175,6 @@ Then('the consent is no longer usable', function (this: ConformanceWorld) {
   const r = this.answer();
   if ([400, 403, 404, 410].includes(r.status)) return;
   const status = statusOf(r.body);
-  if (r.status === 200 && (status === 'Revoked' || status === 'Rejected')) return;
+  if (r.status === 200 && (status === expectedStatus(this, 'Revoked').value || status === expectedStatus(this, 'Rejected').value)) return;
   throw this.violation(`after DELETE the consent must be gone (HTTP 400) or revoked, got ${describeAnswer(r)}${status ? ` with Status ${status}` : ''}`);
 });

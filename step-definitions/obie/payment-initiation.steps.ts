@@ -1,7 +1,7 @@
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { paymentBody, debtorAccounts, authoriseConsent, newIdempotencyKey, sharedPayment } from '../support/setups.ts';
-import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
+import { describeAnswer, expectStatus, expectedStatus, quote } from '../support/judge.ts';
 import { consentIdOf, statusOf } from '../../src/dialects/obie/index.ts';
 
 async function createPayment(world: ConformanceWorld, body: unknown, idempotencyKey?: string) {
@@ -56,7 +56,8 @@ Then('the payment\'s status is {string}', function (this: ConformanceWorld, expe
   const r = this.answer();
   expectStatus(this, r, [200, 201]);
   const status = statusOf(r.body);
-  if (status !== expected) throw this.violation(`expected the payment's Data.Status "${expected}", got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
+  const want = expectedStatus(this, expected);
+  if (status !== want.value) throw this.violation(`expected the payment's Data.Status ${want.words}, got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
 });
 
 When('the PISP reads the payment by its PaymentId', async function (this: ConformanceWorld) {

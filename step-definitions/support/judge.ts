@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ApiResult } from '../../src/client/operations.ts';
 import * as obie from '../../src/dialects/obie/index.ts';
-import { validate, formatProblem, errorCodesOf, type SchemaName } from '../../src/dialects/obie/index.ts';
+import { validate, formatProblem, errorCodesOf, hasSchema, statusIn, versionOf, type ObieVersion, type SchemaName } from '../../src/dialects/obie/index.ts';
 import type { ConformanceWorld, RuleViolation } from './world.ts';
 
 /** Attachment: every problem behind a failure, `{ summary, problems }` (the message may cut the list; this never does). */
@@ -12,7 +12,7 @@ export const WARNING_MEDIA_TYPE = 'application/vnd.obtpp.warning+json';
 export const PROBLEMS_IN_MESSAGE = 5;
 
 interface LevelledProblem { path: string; message: string; source?: string }
-type JudgeBody = (schema: SchemaName, body: unknown) => { must: LevelledProblem[]; should: LevelledProblem[] };
+type JudgeBody = (schema: SchemaName, body: unknown, version?: ObieVersion) => { must: LevelledProblem[]; should: LevelledProblem[] };
 /** The dialect's levelled judgement (MUST: the official schema and the spec; SHOULD: stricter than official), when it has one. */
 const judgeBody = (obie as unknown as { judgeBody?: JudgeBody }).judgeBody;
 
@@ -26,13 +26,33 @@ function line(p: LevelledProblem): string {
   return p.message.startsWith(p.path) ? p.message : `${p.path}: ${p.message}`;
 }
 
-/** Judges a body against a schema: MUST problems fail the rule, SHOULD problems are warnings. */
-export function judgeSchema(schema: SchemaName, body: unknown): BodyJudgement {
+/**
+ * Judges a body against a schema of the version the bank serves (the profile's standard: v4.0 for
+ * uk-4.0, else v3.1.11): MUST problems fail the rule, SHOULD problems are warnings. A schema only
+ * the spec's layout has (PaymentStatusResponse) is its own in every version.
+ */
+export function judgeSchema(schema: SchemaName, body: unknown, version: ObieVersion = 'v3.1'): BodyJudgement {
+  const v = hasSchema(schema, version) ? version : 'v3.1';
   if (judgeBody) {
-    const j = judgeBody(schema, body);
+    const j = judgeBody(schema, body, v);
     return { must: j.must.map(line), should: j.should.map((p) => ({ text: line(p), source: p.source })) };
   }
-  return { must: validate(schema, body).map(formatProblem), should: [] };
+  return { must: validate(schema, body, v).map(formatProblem), should: [] };
+}
+
+/** The version of UK Read/Write the world's bank is judged by (its profile's standard). */
+export function versionOfWorld(world: ConformanceWorld): ObieVersion {
+  return versionOf(world.client.profile.standard);
+}
+
+/**
+ * A status a rule names in v3.1.11's words, as the bank's version spells it, and how a message
+ * says it: `"AUTH" (v4.0's code for Authorised)`.
+ */
+export function expectedStatus(world: ConformanceWorld, v3Name: string): { value: string; words: string } {
+  const version = versionOfWorld(world);
+  const value = statusIn(version, v3Name);
+  return { value, words: value === v3Name ? `"${v3Name}"` : `"${value}" (v4.0's code for ${v3Name})` };
 }
 
 /**
@@ -138,7 +158,7 @@ export function expectSchema(world: ConformanceWorld, r: ApiResult, schema: Sche
   if (r.json && (!type || !JSON_TYPE.test(type))) {
     throw world.violation(`the body of ${describeAnswer(r)} is not a valid ${schema}: it must come with Content-Type application/json`);
   }
-  const judged = judgeSchema(schema, r.json ? r.body : r.text.trim() ? r.text : undefined);
+  const judged = judgeSchema(schema, r.json ? r.body : r.text.trim() ? r.text : undefined, versionOfWorld(world));
   warn(world, `the body of ${describeAnswer(r)} as ${schema}`, judged.should);
   if (judged.must.length) {
     throw violationWithProblems(world, `the body of ${describeAnswer(r)} is not a valid ${schema} (${judged.must.length} problem${judged.must.length === 1 ? '' : 's'}):`, judged.must);

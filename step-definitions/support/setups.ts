@@ -8,7 +8,7 @@ import type { ApiResult } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 import { AuthorisationError } from '../../src/errors.ts';
 import { NotJudgeable, type ConformanceWorld, type ConsentRecord, type AccountInfo, type Expiring } from './world.ts';
-import { describeAnswer } from './judge.ts';
+import { describeAnswer, versionOfWorld } from './judge.ts';
 
 /** The rule that covers creating each function's consent: its failure blocks the scenarios that need one. */
 const CREATE_RULE: Record<Fn, string> = { ais: 'AIS-01', cof: 'COF-01', pis: 'PIS-01' };
@@ -358,6 +358,7 @@ export async function paymentBody(world: ConformanceWorld, amount: string, withD
     creditor: CREDITOR,
     debtor: withDebtor ? { schemeName: first.schemeName!, identification: first.identification!, name: first.name } : undefined,
     remittance: { reference: 'obtpp conformance', unstructured: 'obtpp conformance payment' },
+    version: versionOfWorld(world),
   });
 }
 

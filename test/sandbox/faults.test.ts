@@ -10,6 +10,37 @@ import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
+import { TppClient } from '../../src/client/operations.ts';
+import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation } from '../../src/dialects/obie/builders.ts';
+
+/** A VRP consent at the sandbox's UK Read/Write v3.1.11 layout, authorised by the PSU, and a way to pay under it. */
+async function vrpConsent(w: World, o: { perPayment: string; perDay: string; validFrom?: string }) {
+  const profile = await profileFromObject(w.sb.profile('uk-3.1'), { source: 'sandbox', env: {} });
+  const client = new TppClient(profile, 'A', httpFromProfile(profile));
+  const body = buildVrpConsent({
+    creditor: { schemeName: 'UK.OBIE.SortCodeAccountNumber', identification: '08080021325698', name: 'ACME Inc' },
+    debtor: { schemeName: 'UK.OBIE.SortCodeAccountNumber', identification: JOINT, name: 'Alice' },
+    maximumIndividualAmount: { amount: o.perPayment, currency: 'GBP' },
+    periodicLimits: [{ periodType: 'Day', periodAlignment: 'Calendar', amount: o.perDay, currency: 'GBP' }],
+    ...(o.validFrom ? { validFrom: o.validFrom } : {}),
+  });
+  const created = await client.createVrpConsent(body, { token: await w.tpp.cc('payments') });
+  assert.equal(created.status, 201, created.text);
+  const id = created.body.Data.ConsentId as string;
+  const token = (await w.tpp.authorise(w.browser, id, 'payments')).tokens!.access_token;
+  let n = 0;
+  const pay = (amount: string) => {
+    n += 1;
+    return client.createVrp(buildVrp(id, body, { instructionIdentification: `VRP-${n}`, endToEndIdentification: `E2E-${n}`, amount, currency: 'GBP' }), { token });
+  };
+  return { client, id, token, pay };
+}
+
+/** A tpp client of the sandbox's UK Read/Write v4.0 layout. */
+async function v4Client(sb: Sandbox): Promise<TppClient> {
+  const profile = await profileFromObject(sb.profile('uk-4.0'), { source: 'sandbox', env: {} });
+  return new TppClient(profile, 'A', httpFromProfile(profile));
+}
 
 const HOUR = 3_600_000;
 const JOINT = '40400411290147';
@@ -330,6 +361,66 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   },
   // The payment families of UK Read/Write v3.1.11 (UK layout only).
   ...PIS_FAMILY_PROOFS,
+  // VRP (UK Read/Write v3.1.11, below /pisp): an authorised consent, then payments without the PSU.
+  'vrp-consent-consumed': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    assert.equal((await v.pay('1.00')).status, 201);
+    assert.equal((await v.pay('1.00')).status, 400, 'the consent was consumed by the first payment');
+  },
+  'vrp-individual-limit-ignored': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    assert.equal((await v.pay('50.00')).status, 201);
+  },
+  'vrp-periodic-limit-ignored': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '15.00' });
+    assert.equal((await v.pay('10.00')).status, 201);
+    assert.equal((await v.pay('10.00')).status, 201);
+  },
+  'vrp-validity-ignored': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00', validFrom: new Date(Date.now() + 24 * HOUR).toISOString() });
+    assert.equal((await v.pay('1.00')).status, 201);
+  },
+  'vrp-revoked-pays': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    assert.equal((await v.client.deleteVrpConsent(v.id, { token: await w.tpp.cc('payments') })).status, 204);
+    assert.equal((await v.pay('1.00')).status, 201);
+  },
+  'vrp-funds-boolean': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const res = await v.client.confirmVrpFunds(v.id, buildVrpFundsConfirmation({ consentId: v.id, amount: '1.00', currency: 'GBP' }), { token: v.token });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(typeof res.body.Data.FundsAvailableResult.FundsAvailable, 'boolean');
+  },
+
+  // UK Read/Write v4.0 (under {issuer}/open-banking/v4.0): each keeps one v3.1.11 spelling.
+  'v4-consent-status-v3-name': async ({ sb, tpp }) => {
+    const res = await (await v4Client(sb)).createAccountAccessConsent(aisBody(), { token: await tpp.cc('accounts') });
+    assert.equal(res.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'v4-payment-status-v3-name': async ({ sb, tpp }) => {
+    const res = await (await v4Client(sb)).createPaymentConsent(paymentBody(), { token: await tpp.cc('payments') });
+    assert.equal(res.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'v4-vrp-status-v3-name': async ({ sb, tpp }) => {
+    const body = buildVrpConsent({
+      creditor: { schemeName: 'UK.OBIE.SortCodeAccountNumber', identification: '08080021325698', name: 'ACME Inc' },
+      maximumIndividualAmount: { amount: '10.00', currency: 'GBP' }, periodicLimits: [{ periodType: 'Day', periodAlignment: 'Calendar', amount: '20.00', currency: 'GBP' }], version: 'v4.0',
+    });
+    const res = await (await v4Client(sb)).createVrpConsent(body, { token: await tpp.cc('payments') });
+    assert.equal(res.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'v4-account-type-v3': async (w) => {
+    const { token } = await w.ais();
+    const res = await (await v4Client(w.sb)).getAccount('alice-current', { token });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.Data.Account[0].AccountSubType, 'CurrentAccount');
+    assert.equal(res.body.Data.Account[0].AccountTypeCode, undefined);
+  },
+  'v4-error-code-v3': async ({ sb, tpp }) => {
+    const res = await (await v4Client(sb)).createAccountAccessConsent({ Data: {}, Risk: {} }, { token: await tpp.cc('accounts') });
+    assert.equal(res.status, 400);
+    assert.match(res.body.Errors[0].ErrorCode, /^UK\.OBIE\./);
+  },
 };
 
 describe('sandbox faults', () => {

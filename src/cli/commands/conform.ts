@@ -15,7 +15,7 @@ interface Options {
   journeys?: number;
   sandboxFault?: string[];
   dialect?: 'obie' | 'berlin-group';
-  standard?: 'uk-3.1';
+  standard?: 'uk-3.1' | 'uk-4.0';
   sca?: string[];
   json?: boolean;
   verbose?: boolean;

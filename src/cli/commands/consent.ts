@@ -70,6 +70,8 @@ export async function pisConsent(session: Session, flags: PisFlags) {
     amount, currency, creditor,
     ...(debtor ? { debtor } : {}),
     ...(reference ? { remittance: { reference } } : {}),
+    // A UK Read/Write v4.0 bank takes v4.0's structured remittance information.
+    version: session.profile.standard === 'uk-4.0' ? 'v4.0' : 'v3.1',
   });
   return { body, summary: { amount: { Amount: amount, Currency: currency }, creditor: wire(creditor), ...(debtor ? { debtor: wire(debtor) } : {}) } };
 }

@@ -13,7 +13,7 @@ interface SandboxFlags {
   host: string;
   tls?: boolean;
   dialect?: 'obie' | 'berlin-group';
-  standard?: 'uk-3.1';
+  standard?: 'uk-3.1' | 'uk-4.0';
   fault: string[];
   listFaults?: boolean;
   json?: boolean;
@@ -58,7 +58,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
     if (flags.json) {
       io.stdout.write(JSON.stringify({
-        issuer: sb.issuer, dialect: sb.dialect, ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1` }), faults,
+        issuer: sb.issuer, dialect: sb.dialect, ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1`, ukV4BaseUrl: `${sb.issuer}/open-banking/v4.0` }), faults,
         clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
         psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(sb.dialect === 'berlin-group' ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
         profile: profileFile,
@@ -71,6 +71,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
       out(`variant A: ${sb.baseUrls.A}${api}`);
       out(`variant B: ${sb.baseUrls.B}${api}`);
       if (!bg) out(`UK v3.1.11: ${sb.issuer}/open-banking/v3.1/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-3.1 --write-profile FILE)`);
+      if (!bg) out(`UK v4.0:    ${sb.issuer}/open-banking/v4.0/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-4.0 --write-profile FILE)`);
       if (sb.sca) out(`SCA:       ${sb.sca.join(', ')}${sb.sca.includes('oauth') ? '' : ' (no OAuth2: the profile has no auth block)'}${sb.sca.includes('embedded') ? ' (the PSUs\' one-time password is the profile\'s sca.otp)' : ''}`);
       out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
       out(`redirect:  ${sb.clients[0].redirectUri}`);

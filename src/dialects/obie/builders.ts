@@ -96,10 +96,31 @@ export interface PaymentConsentBody {
       InstructedAmount: WireAmount;
       DebtorAccount?: WireAccount;
       CreditorAccount: WireAccount & { Name: string };
-      RemittanceInformation?: { Unstructured?: string; Reference?: string };
+      RemittanceInformation?: Remittance;
     };
   };
   Risk: Record<string, unknown>;
+}
+
+/**
+ * A payment's remittance information: v3.1.11's `{ Unstructured, Reference }` (two strings), or
+ * v4.0's `OBRemittanceInformation2` (FACTS-v4 §4.1): Unstructured an array, the reference in
+ * `Structured[].CreditorReferenceInformation.Reference`, where the FCS suite's v4.0 payloads put it.
+ */
+export type Remittance =
+  | { Unstructured?: string; Reference?: string }
+  | { Unstructured?: string[]; Structured?: Array<{ CreditorReferenceInformation: { Reference: string } }> };
+
+/** The remittance information of a payment in the version's shape; undefined when there is none. */
+export function remittanceOf(version: 'v3.1' | 'v4.0', o: { unstructured?: string; reference?: string }): Remittance | undefined {
+  if (o.unstructured === undefined && o.reference === undefined) return undefined;
+  if (version === 'v4.0') {
+    return {
+      ...(o.unstructured !== undefined ? { Unstructured: [o.unstructured] } : {}),
+      ...(o.reference !== undefined ? { Structured: [{ CreditorReferenceInformation: { Reference: o.reference } }] } : {}),
+    };
+  }
+  return { ...(o.unstructured !== undefined ? { Unstructured: o.unstructured } : {}), ...(o.reference !== undefined ? { Reference: o.reference } : {}) };
 }
 
 function wireAccount(a: AccountRef): WireAccount {
@@ -147,13 +168,10 @@ export function buildPaymentConsent(o: {
   remittance?: { unstructured?: string; reference?: string };
   localInstrument?: string;
   risk?: Record<string, unknown>;
+  /** The UK Read/Write version whose body to build (v4.0: structured remittance); default v3.1.11. */
+  version?: 'v3.1' | 'v4.0';
 }): PaymentConsentBody {
-  let remittance: { Unstructured?: string; Reference?: string } | undefined;
-  if (o.remittance?.unstructured !== undefined || o.remittance?.reference !== undefined) {
-    remittance = {};
-    if (o.remittance.unstructured !== undefined) remittance.Unstructured = o.remittance.unstructured;
-    if (o.remittance.reference !== undefined) remittance.Reference = o.remittance.reference;
-  }
+  const remittance = o.remittance ? remittanceOf(o.version ?? 'v3.1', o.remittance) : undefined;
   // Key order as the standard writes it; optional members are left out, never sent as {} (FACTS §1.2).
   const initiation: PaymentConsentBody['Data']['Initiation'] = {
     InstructionIdentification: o.instructionIdentification,

@@ -15,7 +15,7 @@ const A = ['A'] as const;
 /** Only the spec's layout has it: UK Read/Write v3.1.11 has no single-transaction read and no payment /status. */
 const SPEC = ['spec'] as const;
 /** Only the published UK standard has it (the spec's tables do not): judged with `standard: uk-3.1`. */
-const UK = ['uk-3.1'] as const;
+const UK = ['uk-3.1', 'uk-4.0'] as const;
 
 export const OBIE_OPERATIONS = {
   createAccountAccessConsent: {

@@ -2,8 +2,10 @@
  * The obie dialect: UK Open Banking Read/Write v3.1.x as docs/wire.md reads it. Schemas and their
  * validator (the examiner's eyes: judgeBody gives MUST failures and SHOULD warnings), request builders and tolerant accessors (the TPP's hands).
  */
-export { judgeBody, validate, formatProblems, formatProblem, compileAll, schemaOf, dottedPath } from './validate.ts';
-export type { SchemaName, SchemaProblem, Problem, ProblemLevel, Judgement } from './validate.ts';
+export { judgeBody, validate, formatProblems, formatProblem, compileAll, schemaOf, dottedPath, hasSchema, versionOf } from './validate.ts';
+export type { SchemaName, SchemaProblem, Problem, ProblemLevel, Judgement, ObieVersion } from './validate.ts';
+export { V4_SCHEMA_LEVELS, V4_COMPLETENESS } from './schemas/v4.ts';
+export { statusIn, v4ErrorCodeOf } from './versions.ts';
 export { SCHEMAS, OFFICIAL_SCHEMAS, SCHEMA_LEVELS, SCHEMA_NAMES, MUST_SOURCES, SHOULD_SOURCES } from './schemas/index.ts';
 export type { Levels } from './schemas/index.ts';
 export { AMOUNT_PATTERN, CURRENCY_PATTERN } from './schemas/common.ts';

@@ -16,6 +16,7 @@ import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { loadAjv, prebuiltValidator } from '../prebuilt.ts';
 import { MUST_SOURCES, SCHEMA_LEVELS, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES } from './schemas/index.ts';
 import type { Levels, SchemaName } from './schemas/index.ts';
+import { V4_SCHEMA_LEVELS } from './schemas/v4.ts';
 
 export type { SchemaName } from './schemas/index.ts';
 
@@ -69,18 +70,34 @@ export function makeAjv(extra: Partial<Options> = {}): Ajv {
   return instance;
 }
 
-function levelsOf(name: SchemaName): Levels {
-  const levels = Object.hasOwn(SCHEMA_LEVELS, name) ? SCHEMA_LEVELS[name] : undefined;
-  if (!levels) throw new TypeError(`unknown obie schema ${JSON.stringify(name)}`);
+/**
+ * The version of UK Read/Write a body is judged by: v3.1.11 (the default, and the spec's layout)
+ * or v4.0 (a profile with `standard: uk-4.0`). The schema names are the same in both versions,
+ * their content is not (schemas/v4.ts).
+ */
+export type ObieVersion = 'v3.1' | 'v4.0';
+
+/** The version a profile's standard is judged by. */
+export const versionOf = (standard: string | undefined): ObieVersion => (standard === 'uk-4.0' ? 'v4.0' : 'v3.1');
+
+function levelsOf(name: SchemaName, version: ObieVersion = 'v3.1'): Levels {
+  const table: Readonly<Partial<Record<SchemaName, Levels>>> = version === 'v4.0' ? V4_SCHEMA_LEVELS : SCHEMA_LEVELS;
+  const levels = Object.hasOwn(table, name) ? table[name] : undefined;
+  if (!levels) throw new TypeError(`unknown obie ${version} schema ${JSON.stringify(name)}`);
   return levels;
 }
 
-function validatorFor(name: SchemaName, level: keyof Levels): ValidateFunction {
-  const key = `${level}:${name}`;
+/** Whether the version has a schema of that name (v4.0 has none of the spec's own PaymentStatusResponse). */
+export function hasSchema(name: SchemaName, version: ObieVersion = 'v3.1'): boolean {
+  return Object.hasOwn(version === 'v4.0' ? V4_SCHEMA_LEVELS : SCHEMA_LEVELS, name);
+}
+
+function validatorFor(name: SchemaName, level: keyof Levels, version: ObieVersion = 'v3.1'): ValidateFunction {
+  const key = `${version}:${level}:${name}`;
   let fn = compiled.get(key);
   if (!fn) {
-    const schema = levelsOf(name)[level];
-    fn = prebuiltValidator('obie', level, name);
+    const schema = levelsOf(name, version)[level];
+    fn = prebuiltValidator(version === 'v4.0' ? 'obie-v4' : 'obie', level, name);
     if (!fn) {
       ajv ??= makeAjv();
       fn = ajv.compile(schema);
@@ -91,16 +108,16 @@ function validatorFor(name: SchemaName, level: keyof Levels): ValidateFunction {
 }
 
 /** Compiles every schema at both levels now (e.g. before timing a run); judging otherwise does it lazily. */
-export function compileAll(): void {
-  for (const name of Object.keys(SCHEMA_LEVELS) as SchemaName[]) {
-    validatorFor(name, 'official');
-    validatorFor(name, 'strict');
+export function compileAll(version: ObieVersion = 'v3.1'): void {
+  for (const name of Object.keys(version === 'v4.0' ? V4_SCHEMA_LEVELS : SCHEMA_LEVELS) as SchemaName[]) {
+    validatorFor(name, 'official', version);
+    validatorFor(name, 'strict', version);
   }
 }
 
 /** The JSON Schema behind a name (read-only; for reports and tests): the strict level unless asked. */
-export function schemaOf(name: SchemaName, level: keyof Levels = 'strict'): object {
-  return levelsOf(name)[level];
+export function schemaOf(name: SchemaName, level: keyof Levels = 'strict', version: ObieVersion = 'v3.1'): object {
+  return levelsOf(name, version)[level];
 }
 
 /**
@@ -109,13 +126,13 @@ export function schemaOf(name: SchemaName, level: keyof Levels = 'strict'): obje
  * strict level refuses, each with its source. A body that is not a JSON object (HTML, text,
  * nothing) gives one MUST problem at `(body)` and no SHOULD.
  */
-export function judgeBody(name: SchemaName, body: unknown): Judgement {
-  const must = validate(name, body);
+export function judgeBody(name: SchemaName, body: unknown, version: ObieVersion = 'v3.1'): Judgement {
+  const must = validate(name, body, version);
   if (must.length === 1 && must[0]?.keyword === 'body') return { must, should: [] };
-  const fn = validatorFor(name, 'strict');
+  const fn = validatorFor(name, 'strict', version);
   if (fn(body)) return { must, should: [] };
   const already = new Set(must.map(problemKey));
-  const strictSchema = levelsOf(name).strict;
+  const strictSchema = levelsOf(name, version).strict;
   const should = problemsOf(fn.errors ?? [])
     .filter((p) => !already.has(problemKey(p)))
     .map((p) => withLevel(p, 'SHOULD', shouldSourceOf(strictSchema, p.schemaPath)));
@@ -126,9 +143,9 @@ export function judgeBody(name: SchemaName, body: unknown): Judgement {
  * Validates `body` against the official level of the named schema: the MUST problems only
  * (`[]` when it conforms). A body that is not a JSON object gives one problem at `(body)`.
  */
-export function validate(name: SchemaName, body: unknown): Problem[] {
-  const fn = validatorFor(name, 'official');
-  const source = MUST_SOURCES[name];
+export function validate(name: SchemaName, body: unknown, version: ObieVersion = 'v3.1'): Problem[] {
+  const fn = validatorFor(name, 'official', version);
+  const source = version === 'v4.0' ? `OBL v4.0 schema ${name}` : MUST_SOURCES[name];
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     const p: SchemaProblem = { path: '(body)', expected: 'a JSON object', got: describeNonObject(body), schemaPath: '#/type', keyword: 'body' };
     return [withLevel(p, 'MUST', source)];

@@ -12,6 +12,11 @@ interface AccountRef {
   secondaryIdentification?: string;
 }
 
+/** v3.1.11's `{ Unstructured, Reference }`, or v4.0's structured remittance (FACTS-v4 §4.1, §6.1). */
+export type VrpRemittance =
+  | { Unstructured?: string; Reference?: string }
+  | { Unstructured?: string[]; Structured?: Array<{ CreditorReferenceInformation: { Reference: string } }> };
+
 export type VrpPeriodType = 'Day' | 'Week' | 'Fortnight' | 'Month' | 'Half-year' | 'Year';
 
 export interface VrpLimit {
@@ -41,7 +46,7 @@ export interface VrpConsentBody {
     Initiation: {
       DebtorAccount?: ReturnType<typeof account>;
       CreditorAccount?: ReturnType<typeof account>;
-      RemittanceInformation?: { Unstructured?: string; Reference?: string };
+      RemittanceInformation?: VrpRemittance;
     };
   };
   Risk: Record<string, unknown>;
@@ -60,6 +65,8 @@ export function buildVrpConsent(o: {
   validFrom?: string;
   validTo?: string;
   risk?: Record<string, unknown>;
+  /** The UK Read/Write version whose body to build (v4.0: the reference in structured remittance); default v3.1.11. */
+  version?: 'v3.1' | 'v4.0';
 }): VrpConsentBody {
   return {
     Data: {
@@ -75,7 +82,7 @@ export function buildVrpConsent(o: {
       Initiation: {
         ...(o.debtor ? { DebtorAccount: account(o.debtor) } : {}),
         CreditorAccount: account(o.creditor),
-        ...(o.reference !== undefined ? { RemittanceInformation: { Reference: o.reference } } : {}),
+        ...(o.reference !== undefined ? { RemittanceInformation: o.version === 'v4.0' ? { Structured: [{ CreditorReferenceInformation: { Reference: o.reference } }] } : { Reference: o.reference } } : {}),
       },
     },
     Risk: { ...(o.risk ?? {}) },
@@ -92,7 +99,7 @@ export interface VrpBody {
     Instruction: {
       InstructionIdentification: string;
       EndToEndIdentification: string;
-      RemittanceInformation?: { Unstructured?: string; Reference?: string };
+      RemittanceInformation?: VrpRemittance;
       InstructedAmount: { Amount: string; Currency: string };
       CreditorAccount: ReturnType<typeof account>;
     };

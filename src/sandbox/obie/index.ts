@@ -15,6 +15,7 @@ import { CBPII_ROUTES } from './cbpii.ts';
 import { PIS_ROUTES, PIS_UK_ROUTES } from './pis.ts';
 import { VRP_UK_ROUTES } from './vrp.ts';
 import { PIS_FAMILY_ROUTES } from './pis-families.ts';
+import { toV4 } from './v4.ts';
 import { ApiError, baseHeaders, errorBody, interactionIdOf, send, ukLayout, type Layout, type Reply, type Req, type ResourceContext, type UkRoute, type Variant } from './plumbing.ts';
 
 export type { ResourceContext, Reply, Variant } from './plumbing.ts';
@@ -48,6 +49,8 @@ export function createResourceServer(ctx: ResourceContext) {
   return async function handle(req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string, layout: Layout = 'spec'): Promise<void> {
     const interactionId = interactionIdOf(ctx, req);
     const { reply, route } = await dispatch(ctx, req, variant, path, search, layout);
+    // v4.0 spells the same answers in its own code values, before they are signed.
+    if (layout === 'uk-4.0') toV4(ctx, route?.operation ?? '', reply);
     if (route?.sign) await route.sign(ctx, reply);
     const chaos = route ? chaosFor(faults, route.operation) : undefined;
     if (!chaos) return send(res, interactionId, reply);
@@ -62,7 +65,7 @@ async function dispatch(ctx: ResourceContext, req: IncomingMessage, variant: Var
   const segments = pathSegments(path);
   const method = req.method ?? 'GET';
   let pathMatched = false;
-  for (const candidate of layout === 'uk-3.1' ? UK_ROUTES : ROUTES) {
+  for (const candidate of layout === 'spec' ? ROUTES : UK_ROUTES) {
     if (!candidate.variants.includes(variant)) continue;
     const params = matchPath(candidate.pattern, segments);
     if (!params) continue;
@@ -93,7 +96,7 @@ async function run(ctx: ResourceContext, candidate: UkRoute, req: IncomingMessag
     const r: Req = {
       variant, layout, method, path, params, query: new URLSearchParams(search), headers: req.headers, raw: req, body, bodyText,
       // Every sandbox token's audience is the UK layout's base (…/open-banking/v3.1).
-      self: `${layout === 'uk-3.1' ? ctx.audience : ctx.baseUrls[variant]}${path}`,
+      self: `${layout === 'uk-3.1' ? ctx.audience : layout === 'uk-4.0' ? ctx.audience.replace(/\/v3\.1$/, '/v4.0') : ctx.baseUrls[variant]}${path}`,
     };
     return await candidate.handler(ctx, r);
   } catch (error) {

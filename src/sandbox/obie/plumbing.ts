@@ -63,8 +63,8 @@ export type Auth =
   | { kind: 'cc'; clientId: string; scopes: string[] }
   | { kind: 'code'; clientId: string; scopes: string[]; consent?: Consent };
 
-/** Where a request arrived: the spec's layout (/A, /B) or UK Read/Write v3.1.11's (/open-banking/v3.1/{aisp,cbpii,pisp}). */
-export type Layout = 'spec' | 'uk-3.1';
+/** Where a request arrived: the spec's layout (/A, /B), UK Read/Write v3.1.11's (/open-banking/v3.1/{aisp,cbpii,pisp}) or v4.0's (/open-banking/v4.0/…). */
+export type Layout = 'spec' | 'uk-3.1' | 'uk-4.0';
 
 export interface Req {
   variant: Variant;

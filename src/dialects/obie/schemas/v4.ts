@@ -1,0 +1,363 @@
+/**
+ * UK Open Banking Read/Write v4.0's schemas of the operations obtpp has, written from
+ * ../shared/reference/FACTS-v4.md as what changed from our v3.1.11 schemas (the names are the same
+ * in both versions, the content is not: FACTS-v4 §1.1), and checked against the official v4.0
+ * OpenAPI files by test/dialects/obie-v4-crosscheck.test.ts.
+ *
+ * Two kinds, said per schema in `V4_COMPLETENESS`:
+ * - `exact`: the v4.0 schema member for member (required lists, closed objects, code lists,
+ *   lengths), as our v3.1.11 schemas are.
+ * - `open`: the v4.0 code values, required members, types and lengths of every member we know,
+ *   but no object closed: v4.0 added members obtpp does not spell out yet (Proxy, LEI, Ultimate
+ *   parties, RegulatoryReporting, structured remittance detail, ISO purpose code lists of hundreds
+ *   of values), and a correct bank sending one must not fail. Such a schema never fails a correct
+ *   v4.0 body; it misses a member v4.0 does not have.
+ */
+import { closedEnum, country, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES, text } from './common.ts';
+import type { Levels } from './common.ts';
+import { SCHEMA_LEVELS, type SchemaName } from './index.ts';
+
+type Json = Record<string, any>;
+
+// ---- v4.0 code values (FACTS-v4 §3) -------------------------------------------------------
+
+/** Account-access consent statuses (§3.1). */
+export const V4_AIS_CONSENT_STATUSES = ['AWAU', 'RJCT', 'AUTH', 'EXPD', 'CANC'] as const;
+/** Funds-confirmation consent statuses (§3.1). */
+export const V4_CBPII_CONSENT_STATUSES = ['AWAU', 'RJCT', 'AUTH', 'CANC', 'EXPD'] as const;
+/** Domestic payment-order consent statuses (§3.1): no CANC, no EXPD. */
+export const V4_PAYMENT_CONSENT_STATUSES = ['AWAU', 'RJCT', 'AUTH', 'COND'] as const;
+/** Domestic VRP consent statuses (§3.1). */
+export const V4_VRP_CONSENT_STATUSES = ['AWAU', 'RJCT', 'AUTH', 'CANC', 'EXPD'] as const;
+/** Domestic payment statuses (§3.2). */
+export const V4_PAYMENT_ORDER_STATUSES = ['RCVD', 'PDNG', 'ACTC', 'PATC', 'ACCP', 'ACFC', 'ACSP', 'ACWC', 'ACSC', 'ACWP', 'ACCC', 'BLCK', 'RJCT'] as const;
+/** Payment-details statuses of a domestic payment (§3.2): no RCVD. */
+export const V4_PAYMENT_DETAIL_STATUSES = ['PDNG', 'ACTC', 'PATC', 'ACCP', 'ACFC', 'ACSP', 'ACWC', 'ACSC', 'ACWP', 'ACCC', 'BLCK', 'RJCT'] as const;
+/** Domestic VRP statuses, also its payment details (§3.2): no PATC. */
+export const V4_VRP_STATUSES = ['RCVD', 'RJCT', 'CANC', 'PDNG', 'ACTC', 'ACCP', 'ACFC', 'ACSP', 'ACWC', 'ACSC', 'ACWP', 'ACCC', 'BLCK'] as const;
+/** `AccountTypeCode`, the former AccountSubType (§3.3). */
+export const V4_ACCOUNT_TYPE_CODES = [
+  'CACC', 'CARD', 'CASH', 'CHAR', 'CISH', 'COMM', 'CPAC', 'LLSV', 'LOAN', 'MGLD', 'MOMA', 'NREX', 'ODFT', 'ONDP', 'OTHR', 'SACC',
+  'SLRY', 'SVGS', 'TAXE', 'TRAN', 'TRAS', 'VACC', 'NFCA', 'MORT', 'WALT',
+] as const;
+export const V4_BALANCE_TYPES = ['CLAV', 'CLBD', 'FWAV', 'INFO', 'ITAV', 'ITBD', 'OPAV', 'OPBD', 'PRCD', 'XPCD'] as const;
+export const V4_TRANSACTION_STATUSES = ['BOOK', 'FUTR', 'INFO', 'PDNG', 'RJCT'] as const;
+const ADDRESS_TYPES = ['BIZZ', 'CORR', 'DLVY', 'MLTO', 'PBOX', 'ADDR', 'HOME', 'STAT'] as const;
+const PROXY_CODES = ['TELE', 'EMAL', 'DNAM', 'CINC', 'COTX', 'COID', 'CUST', 'DRLC', 'EIDN', 'EWAL', 'PVTX', 'LEIC', 'MBNO', 'NIDN', 'CCPT', 'SHID', 'SOSE', 'TOKN', 'UBIL', 'VIPN', 'BIID'] as const;
+const PAYMENT_CONTEXT_CODES = [
+  'BillingGoodsAndServicesInAdvance', 'BillingGoodsAndServicesInArrears', 'EcommerceMerchantInitiatedPayment', 'FaceToFacePointOfSale',
+  'TransferToSelf', 'TransferToThirdParty',
+] as const;
+
+// ---- v4.0 building blocks (§3.6, §4.1) ----------------------------------------------------
+
+/** `OBStatusReason`: every member optional. */
+const statusReason = {
+  type: 'array',
+  items: { type: 'object', properties: { StatusReasonCode: text(1, 4), StatusReasonDescription: text(1, 500), Path: text(1, 500) } },
+} as const;
+
+/** `OBProxy1`: an alternate name of an account. */
+const proxy = { type: 'object', required: ['Identification', 'Code'], properties: { Identification: text(1, 2048), Code: closedEnum(PROXY_CODES), Type: text(1, 35) } } as const;
+
+const AIS_LEI = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[A-Z0-9]{18,18}[0-9]{2,2}$' } as const;
+
+/** `OBPostalAddress7`: no member required; longer street and town, eight new members, ISO address types. */
+function postalAddress7(closed: boolean): Json {
+  return {
+    type: 'object',
+    properties: {
+      AddressType: closedEnum(ADDRESS_TYPES),
+      Department: text(1, 70), SubDepartment: text(1, 70),
+      StreetName: text(1, 140), BuildingNumber: text(1, 16), BuildingName: text(1, 140), Floor: text(1, 70), UnitNumber: text(1, 16),
+      Room: text(1, 70), PostBox: text(1, 16), TownLocationName: text(1, 140), DistrictName: text(1, 140), CareOf: text(1, 140),
+      PostCode: text(1, 16), TownName: text(1, 140), CountrySubDivision: text(1, 35), Country: country,
+      AddressLine: { type: 'array', items: text(1, 70), minItems: 0, maxItems: 7 },
+    },
+    ...(closed ? { additionalProperties: false } : {}),
+  };
+}
+
+/** `OBRemittanceInformation2`: Unstructured is now an array; the old Reference lives in Structured (open here). */
+const remittance2 = {
+  type: 'object',
+  properties: {
+    Unstructured: { type: 'array', items: text(1, 140) },
+    Structured: { type: 'array', items: { type: 'object', properties: { CreditorReferenceInformation: { type: 'object', properties: { Reference: text(1, 35) } } } } },
+  },
+} as const;
+
+/** `OBRisk1` of PIS and VRP v4.0 (open: the purpose-code lists are external ISO lists). */
+const risk4 = {
+  type: 'object',
+  properties: {
+    PaymentContextCode: closedEnum(PAYMENT_CONTEXT_CODES),
+    MerchantCategoryCode: text(3, 4),
+    MerchantCustomerIdentification: text(1, 70),
+    ContractPresentIndicator: { type: 'boolean' },
+    BeneficiaryPrepopulatedIndicator: { type: 'boolean' },
+    // An external ISO list (ExternalPurpose1Code, 328 values of 1..4 characters): the length only.
+    PaymentPurposeCode: text(1, 4),
+    // An external ISO list (ExternalCategoryPurpose1Code, 44 values) obtpp does not restate.
+    CategoryPurposeCode: { type: 'string' },
+    DeliveryAddress: postalAddress7(false),
+  },
+} as const;
+
+// ---- the changes, applied to a copy of each v3.1.11 schema ---------------------------------
+
+/** A deep copy that shares nothing (structuredClone keeps shared sub-objects shared). */
+const copy = (x: object): Json => JSON.parse(JSON.stringify(x));
+
+/** The node at a dotted path of properties (`Data.Account[]`: the array's items). */
+function at(schema: Json, path: string): Json {
+  let cur = schema;
+  for (const part of path.split('.')) {
+    const name = part.replace(/\[\]$/, '');
+    cur = name === '' ? cur : cur.properties?.[name];
+    if (cur && part.endsWith('[]')) cur = cur.items;
+    if (!cur) throw new TypeError(`v4 schema: no node ${path} (at ${part})`);
+  }
+  return cur;
+}
+
+/** Sets (or, with undefined, removes) property `name` of the object at `path`. */
+function put(schema: Json, path: string, name: string, value: object | undefined): void {
+  const node = path ? at(schema, path) : schema;
+  node.properties ??= {};
+  if (value === undefined) delete node.properties[name];
+  else node.properties[name] = value;
+}
+
+/** Every object node below `node`, with a visitor (arrays, properties, if/then/else). */
+function walk(node: unknown, visit: (n: Json) => void): void {
+  if (!node || typeof node !== 'object') return;
+  const n = node as Json;
+  visit(n);
+  for (const key of ['items', 'if', 'then', 'else']) walk(n[key], visit);
+  for (const child of Object.values(n.properties ?? {})) walk(child, visit);
+}
+
+/** Replaces every postal address below `node` with OBPostalAddress7, keeping its closedness unless `open`. */
+function addresses(node: Json, open: boolean): void {
+  walk(node, (n) => {
+    for (const [key, child] of Object.entries((n.properties ?? {}) as Record<string, Json>)) {
+      if (child && typeof child === 'object' && child.properties?.TownName && child.properties?.AddressLine) n.properties[key] = postalAddress7(!open && child.additionalProperties === false);
+    }
+  });
+}
+
+/** Opens every object below `node`: v4.0 added members obtpp does not spell out (see `open` above). */
+function opened(node: Json): Json {
+  walk(node, (n) => {
+    if (n.additionalProperties === false) delete n.additionalProperties;
+  });
+  return node;
+}
+
+/** Applies `change` to both levels of a v3.1.11 schema. */
+function v4(levels: Levels, change: (schema: Json, level: keyof Levels) => void): Levels {
+  const official = copy(levels.official);
+  const strict = copy(levels.strict);
+  change(official, 'official');
+  change(strict, 'strict');
+  return { official, strict };
+}
+
+const consentStatus = (values: readonly string[]) => (s: Json) => {
+  put(s, 'Data', 'Status', closedEnum(values));
+  put(s, 'Data', 'StatusReason', statusReason);
+};
+
+/** The payment initiation of PIS and VRP, v4.0 (open): structured remittance, addresses, Ultimate parties. */
+function initiation4(s: Json, path: string): void {
+  const node = at(s, path);
+  put(s, path, 'RemittanceInformation', remittance2);
+  addresses(node, true);
+  opened(node);
+}
+
+/** The VRP schemas' Initiation, Instruction and Risk, v4.0 (open). */
+function vrp4(s: Json): void {
+  // Every VRP v4.0 cash account's Name is at most 70 characters (v3.1.11: 350; PIS v4.0 keeps 350).
+  walk(s, (n) => {
+    if (n.properties?.SchemeName && n.properties?.Identification && n.properties?.Name?.maxLength === 350) n.properties.Name = text(1, 70);
+  });
+  for (const path of ['Data.Initiation', 'Data.Instruction']) if (hasPath(s, path)) initiation4(s, path);
+  if (s.properties?.Risk) put(s, '', 'Risk', risk4);
+}
+
+function hasPath(s: Json, path: string): boolean {
+  try {
+    at(s, path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What each v4.0 schema is (module comment): `exact` or `open`. */
+export const V4_COMPLETENESS: Readonly<Partial<Record<SchemaName, 'exact' | 'open'>>> = {};
+const completeness = V4_COMPLETENESS as Partial<Record<SchemaName, 'exact' | 'open'>>;
+
+function exact(levels: Levels): Levels {
+  return levels;
+}
+
+/**
+ * Every v4.0 schema obtpp judges by, by name. The schemas of operations v4.0 did not change
+ * (§4.3: OBFundsConfirmation1 and its response; §6.3: the VRP funds confirmation; the PIS funds
+ * check) are the v3.1.11 ones: the cross-check proves them equal to the v4.0 file.
+ */
+export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
+  // The request is the same, but v4.0 no longer closes its top level.
+  OBReadConsent1: exact(v4(SCHEMA_LEVELS.OBReadConsent1, (s) => { delete s.additionalProperties; })),
+  OBReadConsentResponse1: exact(v4(SCHEMA_LEVELS.OBReadConsentResponse1, consentStatus(V4_AIS_CONSENT_STATUSES))),
+  OBReadAccount6: exact(v4(SCHEMA_LEVELS.OBReadAccount6, (s, level) => {
+    const account = at(s, 'Data.Account[]');
+    const { properties } = account;
+    // AccountType/AccountSubType → AccountCategory/AccountTypeCode, in their place (§3.3).
+    account.properties = Object.fromEntries(Object.entries(properties as Json).flatMap(([k, v]) => (
+      k === 'AccountType' ? [['AccountCategory', v]] : k === 'AccountSubType' ? [['AccountTypeCode', closedEnum(V4_ACCOUNT_TYPE_CODES)]] : [[k, v]])));
+    account.properties.StatementFrequencyAndFormat = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          Frequency: closedEnum(['YEAR', 'DAIL', 'INDA', 'MNTH', 'QURT', 'MIAN', 'TEND', 'MOVE', 'WEEK']),
+          CommunicationMethod: closedEnum(['EMAL', 'FAXI', 'FILE', 'ONLI', 'POST']),
+          Format: closedEnum(['DPDF', 'DXML', 'SDSH', 'WORD', 'XSLT']),
+          DeliveryAddress: postalAddress7(false),
+        },
+      },
+    };
+    put(s, 'Data.Account[].Account[]', 'LEI', AIS_LEI);
+    put(s, 'Data.Account[].Servicer', 'Name', text(1, 140));
+    if (level === 'strict') {
+      account.else = {
+        properties: { Currency: true, AccountCategory: true, AccountTypeCode: true },
+        required: ['Currency', 'AccountCategory', 'AccountTypeCode'],
+        [SHOULD_SOURCE_KEYWORD]: SHOULD_SOURCES.switchedAccount.replace('v3.1.11', 'v4.0').replace('AccountType and AccountSubType', 'AccountCategory and AccountTypeCode'),
+      };
+    }
+  })),
+  OBReadBalance1: exact(v4(SCHEMA_LEVELS.OBReadBalance1, (s) => {
+    put(s, 'Data.Balance[]', 'Type', closedEnum(V4_BALANCE_TYPES));
+    for (const amount of ['Amount', 'LocalAmount']) put(s, `Data.Balance[].${amount}`, 'SubType', closedEnum(['BCUR', 'LCUR']));
+  })),
+  OBReadTransaction6: v4(SCHEMA_LEVELS.OBReadTransaction6, (s) => {
+    put(s, 'Data.Transaction[]', 'Status', closedEnum(V4_TRANSACTION_STATUSES));
+    put(s, 'Data.Transaction[].Balance', 'Type', closedEnum(V4_BALANCE_TYPES));
+    addresses(s, true);
+    opened(s);
+  }),
+  OBReadBeneficiary5: v4(SCHEMA_LEVELS.OBReadBeneficiary5, (s) => {
+    addresses(s, true);
+    opened(s);
+  }),
+  OBFundsConfirmationConsent1: exact(v4(SCHEMA_LEVELS.OBFundsConfirmationConsent1, (s) => put(s, 'Data.DebtorAccount', 'Proxy', proxy))),
+  OBFundsConfirmationConsentResponse1: exact(v4(SCHEMA_LEVELS.OBFundsConfirmationConsentResponse1, (s) => {
+    consentStatus(V4_CBPII_CONSENT_STATUSES)(s);
+    put(s, 'Data.DebtorAccount', 'Proxy', proxy);
+  })),
+  OBFundsConfirmation1: SCHEMA_LEVELS.OBFundsConfirmation1,
+  OBFundsConfirmationResponse1: SCHEMA_LEVELS.OBFundsConfirmationResponse1,
+  OBWriteDomesticConsent4: v4(SCHEMA_LEVELS.OBWriteDomesticConsent4, (s) => {
+    initiation4(s, 'Data.Initiation');
+    put(s, '', 'Risk', risk4);
+    opened(s);
+  }),
+  OBWriteDomesticConsentResponse5: v4(SCHEMA_LEVELS.OBWriteDomesticConsentResponse5, (s) => {
+    consentStatus(V4_PAYMENT_CONSENT_STATUSES)(s);
+    initiation4(s, 'Data.Initiation');
+    put(s, '', 'Risk', risk4);
+    opened(s);
+  }),
+  OBWriteDomestic2: v4(SCHEMA_LEVELS.OBWriteDomestic2, (s) => {
+    initiation4(s, 'Data.Initiation');
+    put(s, '', 'Risk', risk4);
+    opened(s);
+  }),
+  OBWriteDomesticResponse5: v4(SCHEMA_LEVELS.OBWriteDomesticResponse5, (s) => {
+    put(s, 'Data', 'Status', closedEnum(V4_PAYMENT_ORDER_STATUSES));
+    put(s, 'Data', 'StatusReason', statusReason);
+    if (hasPath(s, 'Data.MultiAuthorisation')) put(s, 'Data.MultiAuthorisation', 'Status', closedEnum(['AUTH', 'AWAF', 'RJCT']));
+    initiation4(s, 'Data.Initiation');
+    opened(s);
+  }),
+  OBWritePaymentDetailsResponse1: v4(SCHEMA_LEVELS.OBWritePaymentDetailsResponse1, (s) => {
+    put(s, 'Data.PaymentStatus[]', 'Status', closedEnum(V4_PAYMENT_DETAIL_STATUSES));
+    // StatusDetail.Status is the same code list; StatusReason a free 1..4 string (§3.2).
+    put(s, 'Data.PaymentStatus[].StatusDetail', 'Status', { ...closedEnum(V4_PAYMENT_DETAIL_STATUSES), minLength: 1, maxLength: 4 });
+    put(s, 'Data.PaymentStatus[].StatusDetail', 'StatusReason', text(1, 4));
+    opened(s);
+  }),
+  OBWriteFundsConfirmationResponse1: SCHEMA_LEVELS.OBWriteFundsConfirmationResponse1,
+  OBErrorResponse1: exact(v4OfErrorResponse()),
+  OBDomesticVRPConsentRequest: v4(SCHEMA_LEVELS.OBDomesticVRPConsentRequest, (s) => {
+    vrp4(s);
+    opened(s);
+  }),
+  OBDomesticVRPConsentResponse: v4(SCHEMA_LEVELS.OBDomesticVRPConsentResponse, (s) => {
+    consentStatus(V4_VRP_CONSENT_STATUSES)(s);
+    vrp4(s);
+    opened(s);
+  }),
+  OBDomesticVRPRequest: v4(SCHEMA_LEVELS.OBDomesticVRPRequest, (s) => {
+    vrp4(s);
+    opened(s);
+  }),
+  OBDomesticVRPResponse: v4(SCHEMA_LEVELS.OBDomesticVRPResponse, (s) => {
+    put(s, 'Data', 'Status', closedEnum(V4_VRP_STATUSES));
+    // v3's StatusReason (a code) and StatusReasonDescription became one StatusReason[] (§6.2).
+    put(s, 'Data', 'StatusReasonDescription', undefined);
+    put(s, 'Data', 'StatusReason', statusReason);
+    vrp4(s);
+    opened(s);
+  }),
+  OBDomesticVRPDetails: v4(SCHEMA_LEVELS.OBDomesticVRPDetails, (s) => {
+    put(s, 'Data.PaymentStatus[]', 'Status', closedEnum(V4_VRP_STATUSES));
+    put(s, 'Data.PaymentStatus[].StatusDetail', 'StatusReason', { type: 'string' });
+    put(s, 'Data.PaymentStatus[].StatusDetail', 'StatusReasonDescription', text(1, 256));
+    // v4.0 makes Data required (§6.2).
+    s.required = [...new Set([...(s.required ?? []), 'Data'])];
+    opened(s);
+  }),
+  OBVRPFundsConfirmationRequest: SCHEMA_LEVELS.OBVRPFundsConfirmationRequest,
+  OBVRPFundsConfirmationResponse: SCHEMA_LEVELS.OBVRPFundsConfirmationResponse,
+};
+
+for (const name of Object.keys(V4_SCHEMA_LEVELS) as SchemaName[]) completeness[name] = 'open';
+for (const name of [
+  'OBReadConsent1', 'OBReadConsentResponse1', 'OBReadAccount6', 'OBReadBalance1', 'OBFundsConfirmationConsent1', 'OBFundsConfirmationConsentResponse1',
+  'OBFundsConfirmation1', 'OBFundsConfirmationResponse1', 'OBWriteFundsConfirmationResponse1', 'OBErrorResponse1',
+  'OBVRPFundsConfirmationRequest', 'OBVRPFundsConfirmationResponse',
+] as const) completeness[name] = 'exact';
+
+/**
+ * `OBErrorResponse1` v4.0 (§3.5): only Errors required (Code and Message deprecated and optional);
+ * each error requires only its ErrorCode, exactly four characters from an external list.
+ */
+function v4OfErrorResponse(): Levels {
+  const schema = {
+    type: 'object',
+    required: ['Errors'],
+    properties: {
+      Code: text(1, 40),
+      Id: text(1, 40),
+      Message: text(1, 500),
+      Errors: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['ErrorCode'],
+          properties: { ErrorCode: text(4, 4), Message: text(1, 500), Path: text(1, 500), Url: { type: 'string' } },
+          additionalProperties: false,
+        },
+      },
+    },
+    additionalProperties: false,
+  };
+  return { official: schema, strict: schema };
+}

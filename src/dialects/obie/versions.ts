@@ -1,0 +1,36 @@
+/**
+ * What a rule's words mean in each version of UK Read/Write. The rules are written once, in
+ * v3.1.11's words (`the consent's status is "AwaitingAuthorisation"`); a bank at v4.0 is judged by
+ * the ISO 20022 code v4.0 gives the same state (../shared/reference/FACTS-v4.md §3.1, §3.2, §3.5).
+ * The judge's own table: the sandbox keeps its own (a bank and its examiner must not share mistakes).
+ */
+import type { ObieVersion } from './validate.ts';
+
+/**
+ * v3.1.11 status name → v4.0 code. AwaitingAuthorisation → AWAU and Authorised → AUTH are paired by
+ * the FCS suite's V4 assertions; the others are FACTS-v4's reading ([I]): Rejected → RJCT,
+ * Revoked → CANC, Consumed → COND, and the payment-order names by their ISO 20022 meaning.
+ */
+const V4_STATUS: Readonly<Record<string, string>> = {
+  AwaitingAuthorisation: 'AWAU', Authorised: 'AUTH', Rejected: 'RJCT', Revoked: 'CANC', Consumed: 'COND', AwaitingUpload: 'AWUP',
+  Pending: 'PDNG', AcceptedSettlementInProcess: 'ACSP', AcceptedSettlementCompleted: 'ACSC', AcceptedWithoutPosting: 'ACWP',
+  AcceptedCreditSettlementCompleted: 'ACCC',
+};
+
+/** The status a rule names, in the version's words: `Authorised` at v3.1, `AUTH` at v4.0. */
+export function statusIn(version: ObieVersion, v3Name: string): string {
+  return version === 'v4.0' ? (V4_STATUS[v3Name] ?? v3Name) : v3Name;
+}
+
+/**
+ * The v4.0 error code of a v3.1.11 one, where the FCS suite pairs them (its `…V4` assertions);
+ * undefined where no file pairs them (v4.0's list is external: a rule then judges only the shape).
+ */
+const V4_ERROR_CODES: Readonly<Record<string, string>> = {
+  'UK.OBIE.Field.Invalid': 'U002', 'UK.OBIE.Resource.NotFound': 'U011', 'UK.OBIE.Signature.InvalidClaim': 'U016',
+  'UK.OBIE.Signature.MissingClaim': 'U017', 'UK.OBIE.Signature.Malformed': 'U018', 'UK.OBIE.Signature.Missing': 'U019',
+};
+
+export function v4ErrorCodeOf(v3Code: string): string | undefined {
+  return V4_ERROR_CODES[v3Code];
+}
