@@ -122,6 +122,8 @@ export interface Sandbox {
 }
 
 const API = 'open-banking/v3.1';
+/** The NextGenPSD2 card-account reads the berlin-group sandbox offers in both variants. */
+const CARD_OPERATIONS = ['listCardAccounts', 'getCardAccount', 'getCardBalances', 'getCardTransactions'];
 
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
@@ -342,8 +344,8 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     ...(bg ? {
       // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
       implements: {
-        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
-        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
+        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', ...CARD_OPERATIONS, 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus'],
+        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', ...CARD_OPERATIONS, 'confirmFunds'],
       },
     } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
     auth: {

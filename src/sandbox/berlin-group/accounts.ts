@@ -22,8 +22,8 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-rejected-consent-opens-data', rule: 'SEC-04', description: 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
-/** The valid consent of a data call; under OAuth SCA the token must be for that consent. */
-async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise<BgConsent> {
+/** The valid consent of a data call (accounts and card accounts); under OAuth SCA the token must be for that consent. */
+export async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise<BgConsent> {
   const { store, faults } = k;
   let id = header(r, 'Consent-ID');
   if (!id && faults.has('bg-no-consent-id-data-access')) id = [...store.consents.values()].reverse().find((x) => store.refresh(x).status === 'valid')?.id;
