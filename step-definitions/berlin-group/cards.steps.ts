@@ -1,0 +1,114 @@
+/**
+ * The berlin-group scenarios of card accounts (features/berlin-group/card-accounts.feature):
+ * one-off consents that reach card accounts by a global form or by masked PAN, and the card-account
+ * reads under them (GET /v1/card-accounts, …/{account-id}, …/balances, …/transactions).
+ */
+import { Given, When, Then } from '../support/define.ts';
+import { ConformanceWorld } from '../support/world.ts';
+import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
+import { cardAccountsOf, detailedAccess, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
+import type { RunContext } from '../../src/conformance/context.ts';
+import type { Variant } from '../../src/profile/types.ts';
+import { consentRequest, consentThroughSca, dataOptions, expectBgSchema, theConsent, type BgConsent } from './support.ts';
+
+/** A card account as the bank listed it: its resourceId (the path's account-id) and masked PAN. */
+interface Card { resourceId: string; maskedPan: string }
+
+/** What a card-account scenario keeps between its steps. */
+interface CardState { cards?: Card[]; named?: Card }
+const states = new WeakMap<ConformanceWorld, CardState>();
+const state = (world: ConformanceWorld): CardState => {
+  let s = states.get(world);
+  if (!s) states.set(world, (s = {}));
+  return s;
+};
+
+const ONE_OFF = { recurringIndicator: false, frequencyPerDay: 1 } as const;
+
+function cardsIn(body: unknown): Card[] {
+  return cardAccountsOf(body).filter((c) => typeof c.resourceId === 'string' && typeof c.maskedPan === 'string')
+    .map((c) => ({ resourceId: c.resourceId as string, maskedPan: c.maskedPan as string }));
+}
+
+/**
+ * The PSU's card accounts, as an availableAccounts consent lists them: made once per run and
+ * variant (a card account's masked PAN and resourceId do not change; the one-off consent expires
+ * no other), for the scenarios that name a card account in their own consent.
+ */
+const known = new WeakMap<RunContext, Map<Variant, Promise<Card[]>>>();
+function psuCards(world: ConformanceWorld): Promise<Card[]> {
+  let byVariant = known.get(world.ctx);
+  if (!byVariant) known.set(world.ctx, (byVariant = new Map()));
+  let made = byVariant.get(world.variant);
+  if (!made) {
+    made = (async () => {
+      const setup = ConformanceWorld.forSetup(world.ctx, world.variant, world.parameters, world.ruleId);
+      const consent = await consentThroughSca(setup, consentRequest({ availableAccounts: 'allAccounts' }, ONE_OFF));
+      const list = await setup.call('listing the card accounts', (c) => c.listCardAccounts(dataOptions(setup, consent)));
+      if (list.status !== 200) throw setup.blocked('BG-30', `a consent to the PSU's available accounts opens no card account list: ${describeAnswer(list)}`);
+      return cardsIn(list.body);
+    })();
+    made.catch(() => undefined);
+    byVariant.set(world.variant, made);
+  }
+  return made;
+}
+
+Given('a one-off NextGenPSD2 consent to the PSU\'s available accounts, which the PSU authorised', async function (this: ConformanceWorld) {
+  await consentThroughSca(this, consentRequest({ availableAccounts: 'allAccounts' }, ONE_OFF));
+});
+
+Given('a one-off NextGenPSD2 consent to the balances and transactions of the PSU\'s first card account, named by its masked PAN, which the PSU authorised', async function (this: ConformanceWorld) {
+  const cards = await psuCards(this);
+  const named = cards[0];
+  if (!named) throw this.blocked(undefined, 'the PSU has no card account at this bank (GET /v1/card-accounts under a consent to the available accounts lists none)');
+  Object.assign(state(this), { cards, named });
+  await consentThroughSca(this, consentRequest(detailedAccess([{ maskedPan: named.maskedPan }], { balances: true, transactions: true }), ONE_OFF));
+});
+
+When('the TPP lists the card accounts under the NextGenPSD2 consent', async function (this: ConformanceWorld) {
+  const c = theConsent(this);
+  await this.call('listing the card accounts', (client) => client.listCardAccounts(dataOptions(this, c)));
+});
+
+Then('the bank lists the PSU\'s card accounts as a valid cardAccountList', function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectStatus(this, r, [200]);
+  expectBgSchema(this, r, 'cardAccountList');
+  const cards = cardsIn(r.body);
+  if (!cards.length) throw this.blocked(undefined, 'the PSU has no card account with a resourceId at this bank: nothing to read under the consent');
+  state(this).cards = cards;
+});
+
+When('the TPP reads the first card account\'s balances under the NextGenPSD2 consent', async function (this: ConformanceWorld) {
+  const card = state(this).cards![0]!;
+  await this.call('reading a card account\'s balances', (client) => client.getCardBalances(card.resourceId, dataOptions(this, theConsent(this))));
+});
+
+When('the TPP reads the consented card account: the list, the card account, its balances and its booked transactions', async function (this: ConformanceWorld) {
+  const c: BgConsent = theConsent(this);
+  const list = await this.call('listing the card accounts', (client) => client.listCardAccounts(dataOptions(this, c)));
+  // The card account as this consent lists it: a bank may give each consent its own resourceIds.
+  const named = state(this).named!;
+  const id = cardsIn(list.body).find((x) => x.maskedPan === named.maskedPan)?.resourceId ?? named.resourceId;
+  const query = Object.fromEntries(transactionsQuery({ bookingStatus: 'booked', dateFrom: new Date(Date.now() - 89 * 86_400_000) }).entries());
+  this.batch = [
+    list,
+    await this.call('reading a card account', (client) => client.getCardAccount(id, dataOptions(this, c))),
+    await this.call('reading a card account\'s balances', (client) => client.getCardBalances(id, dataOptions(this, c))),
+    await this.call('reading a card account\'s transactions', (client) => client.getCardTransactions(id, { ...dataOptions(this, c), query })),
+  ];
+});
+
+Then('the card account list holds only the card account the consent names', function (this: ConformanceWorld) {
+  const listed = cardsIn(this.batch[0]!.body).map((c) => c.maskedPan);
+  const named = state(this).named!.maskedPan;
+  if (listed.length !== 1 || listed[0] !== named) throw this.violation(`GET /v1/card-accounts lists ${quote(listed)} under a consent that names the card account ${quote(named)} alone`);
+});
+
+When('the TPP reads the balances of another of the PSU\'s card accounts under the NextGenPSD2 consent', async function (this: ConformanceWorld) {
+  const { cards = [], named } = state(this);
+  const other = cards.find((c) => c.maskedPan !== named?.maskedPan);
+  if (!other) throw this.blocked(undefined, `the PSU has ${cards.length} card account(s) at this bank: none is left outside the consent`);
+  await this.call('reading a card account\'s balances', (client) => client.getCardBalances(other.resourceId, dataOptions(this, theConsent(this))));
+});
