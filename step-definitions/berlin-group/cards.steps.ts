@@ -6,6 +6,7 @@
 import { Given, When, Then } from '../support/define.ts';
 import { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
+import type { ApiResult } from '../../src/client/operations.ts';
 import { cardAccountsOf, detailedAccess, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import type { Variant } from '../../src/profile/types.ts';
@@ -24,6 +25,13 @@ const state = (world: ConformanceWorld): CardState => {
 };
 
 const ONE_OFF = { recurringIndicator: false, frequencyPerDay: 1 } as const;
+
+/**
+ * Card accounts are the bank's to offer: a 404 or 405 on GET /v1/card-accounts says it offers
+ * none, which leaves the rule not judged (never passed); its profile's `implements` should say so.
+ */
+const NOT_OFFERED = [404, 405];
+const notOffered = (r: ApiResult) => `the bank does not offer card accounts (${describeAnswer(r)}); a profile whose implements leaves out listCardAccounts makes the rule not applicable`;
 
 function cardsIn(body: unknown): Card[] {
   return cardAccountsOf(body).filter((c) => typeof c.resourceId === 'string' && typeof c.maskedPan === 'string')
@@ -45,6 +53,7 @@ function psuCards(world: ConformanceWorld): Promise<Card[]> {
       const setup = ConformanceWorld.forSetup(world.ctx, world.variant, world.parameters, world.ruleId);
       const consent = await consentThroughSca(setup, consentRequest({ availableAccounts: 'allAccounts' }, ONE_OFF));
       const list = await setup.call('listing the card accounts', (c) => c.listCardAccounts(dataOptions(setup, consent)));
+      if (NOT_OFFERED.includes(list.status)) throw setup.blocked(undefined, notOffered(list));
       if (list.status !== 200) throw setup.blocked('BG-30', `a consent to the PSU's available accounts opens no card account list: ${describeAnswer(list)}`);
       return cardsIn(list.body);
     })();
@@ -73,6 +82,7 @@ When('the TPP lists the card accounts under the NextGenPSD2 consent', async func
 
 Then('the bank lists the PSU\'s card accounts as a valid cardAccountList', function (this: ConformanceWorld) {
   const r = this.answer();
+  if (NOT_OFFERED.includes(r.status)) throw this.blocked(undefined, notOffered(r));
   expectStatus(this, r, [200]);
   expectBgSchema(this, r, 'cardAccountList');
   const cards = cardsIn(r.body);
