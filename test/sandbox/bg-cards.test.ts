@@ -2,7 +2,8 @@
  * The NextGenPSD2 sandbox's card accounts (issue 28): GET /v1/card-accounts, …/{account-id},
  * …/balances and …/transactions under consents that name card accounts by maskedPan or a global
  * form, every answer valid against the OFFICIAL 1.3.12 file; and the fault bg-card-accounts-unbounded
- * (BG-30). The PSU's SCA is the redirect page's two forms posted by fetch (login, approve): no browser.
+ * (BG-30); withBalance on GET /v1/accounts bounded by the consent, and the fault
+ * bg-with-balance-unbounded (BG-31). The PSU's SCA is the redirect page's two forms posted by fetch (login, approve): no browser.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +17,7 @@ let sb: Sandbox;
 let faulty: Sandbox;
 
 before(async () => {
-  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-card-accounts-unbounded'] })]);
+  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-card-accounts-unbounded', 'bg-with-balance-unbounded'] })]);
 });
 after(async () => {
   await Promise.all([sb?.stop(), faulty?.stop()]);
@@ -127,4 +128,18 @@ test('bg-card-accounts-unbounded: a consent naming one card account lists and op
   const id = await consent(faulty, { balances: [{ maskedPan: all[0].maskedPan }] });
   assert.equal((await read(faulty, id, '')).body.cardAccounts.length, 2);
   assert.equal((await read(faulty, id, `/${all[1].resourceId}/balances`)).status, 200);
+});
+
+test('withBalance shows balances only where the consent grants them; bg-with-balance-unbounded shows them all (BG-31)', async () => {
+  const accountsAlone = { accounts: [] };
+  const mine = sb.psus[0]!.accounts.map((a) => a.AccountId);
+  const list = async (bank: Sandbox, id: string) => call('GET', `${bank.baseUrls.A}/v1/accounts?withBalance=true`, { headers: { 'Consent-ID': id } });
+  const alone = await list(sb, await consent(sb, accountsAlone, mine));
+  assert.equal(alone.status, 200);
+  official('accountList', alone.body);
+  assert.deepEqual(alone.body.accounts.filter((a: Json) => a.balances).map((a: Json) => a.resourceId), [], 'no balance under a consent to the accounts alone');
+  const withBalances = await list(sb, await consent(sb, { accounts: [], balances: [] }, mine));
+  assert.equal(withBalances.body.accounts.filter((a: Json) => a.balances).length, mine.length, 'balances where the consent grants them');
+  const bent = await list(faulty, await consent(faulty, accountsAlone, mine));
+  assert.equal(bent.body.accounts.filter((a: Json) => a.balances).length, mine.length, 'the fault shows them all');
 });

@@ -18,6 +18,7 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-frequency-not-enforced', rule: 'BG-05', description: 'accesses without the PSU (no PSU-IP-Address) are not counted against frequencyPerDay', kind: 'rule', level: 'SHOULD' },
   { name: 'bg-token-not-bound', rule: 'BG-07', description: 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)', kind: 'rule' },
   { name: 'bg-transactions-date-to-ignored', rule: 'BG-09', description: 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned', kind: 'rule' },
+  { name: 'bg-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/accounts?withBalance=true shows every account\'s balances, though the consent gives no access to them', kind: 'rule' },
   { name: 'bg-booking-status-ignored', rule: 'BG-21', description: 'GET …/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
   { name: 'bg-rejected-consent-opens-data', rule: 'SEC-04', description: 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
@@ -79,7 +80,7 @@ function accountView(k: Xs2aContext, r: Req, c: BgConsent, accountId: string, wi
   if (c.covered.balances.includes(accountId)) links.balances = { href: `${self}/balances` };
   if (c.covered.transactions.includes(accountId)) links.transactions = { href: `${self}/transactions` };
   const out: Record<string, unknown> = { ...accountDetails(psu, account) };
-  if (withBalance && c.covered.balances.includes(accountId)) out.balances = balances(account, new Date(k.store.now()));
+  if (withBalance && (c.covered.balances.includes(accountId) || k.faults.has('bg-with-balance-unbounded'))) out.balances = balances(account, new Date(k.store.now()));
   if (Object.keys(links).length) out._links = links;
   return out;
 }
