@@ -30,3 +30,12 @@ Feature: Card accounts (Berlin Group NextGenPSD2)
       Given a one-off NextGenPSD2 consent to the balances and transactions of the PSU's first card account, named by its masked PAN, which the PSU authorised
       When the TPP reads the balances of another of the PSU's card accounts under the NextGenPSD2 consent
       Then the bank refuses the NextGenPSD2 request with 401, 403 or 404
+
+  @BG-32 @level-MUST @source-official-schema
+  Rule: BG-32 — A paged report is followed by _links.next: every page is valid, and the pages hold each transaction once
+
+    @A @B
+    Scenario: The TPP follows _links.next through the card accounts' booked transactions
+      Given a one-off NextGenPSD2 consent to the transactions of every card account of the PSU, named by their masked PANs, which the PSU authorised
+      When the TPP reads every card account's booked transactions of the last 89 days, following _links.next
+      Then every page is valid against its schema, and the pages hold each transaction once

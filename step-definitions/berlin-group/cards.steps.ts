@@ -1,13 +1,14 @@
 /**
  * The berlin-group scenarios of card accounts (features/berlin-group/card-accounts.feature):
  * one-off consents that reach card accounts by a global form or by masked PAN, and the card-account
- * reads under them (GET /v1/card-accounts, …/{account-id}, …/balances, …/transactions).
+ * reads under them (GET /v1/card-accounts, …/{account-id}, …/balances, …/transactions), and a
+ * paged report followed by `_links.next`.
  */
 import { Given, When, Then } from '../support/define.ts';
 import { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
-import { cardAccountsOf, detailedAccess, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
+import { cardAccountsOf, cardTransactionsOf, detailedAccess, linkOf, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import type { Variant } from '../../src/profile/types.ts';
 import { consentRequest, consentThroughSca, dataOptions, expectBgSchema, theConsent, type BgConsent } from './support.ts';
@@ -15,8 +16,8 @@ import { consentRequest, consentThroughSca, dataOptions, expectBgSchema, theCons
 /** A card account as the bank listed it: its resourceId (the path's account-id) and masked PAN. */
 interface Card { resourceId: string; maskedPan: string }
 
-/** What a card-account scenario keeps between its steps. */
-interface CardState { cards?: Card[]; named?: Card }
+/** What a card-account scenario keeps between its steps: the cards, the one named, and each report's pages. */
+interface CardState { cards?: Card[]; named?: Card; reports?: Array<{ card: Card; pages: ApiResult[] }> }
 const states = new WeakMap<ConformanceWorld, CardState>();
 const state = (world: ConformanceWorld): CardState => {
   let s = states.get(world);
@@ -121,4 +122,59 @@ When('the TPP reads the balances of another of the PSU\'s card accounts under th
   const other = cards.find((c) => c.maskedPan !== named?.maskedPan);
   if (!other) throw this.blocked(undefined, `the PSU has ${cards.length} card account(s) at this bank: none is left outside the consent`);
   await this.call('reading a card account\'s balances', (client) => client.getCardBalances(other.resourceId, dataOptions(this, theConsent(this))));
+});
+
+Given('a one-off NextGenPSD2 consent to the transactions of every card account of the PSU, named by their masked PANs, which the PSU authorised', async function (this: ConformanceWorld) {
+  const cards = await psuCards(this);
+  if (!cards.length) throw this.blocked(undefined, 'the PSU has no card account at this bank (GET /v1/card-accounts under a consent to the available accounts lists none)');
+  state(this).cards = cards;
+  await consentThroughSca(this, consentRequest(detailedAccess(cards.map((c) => ({ maskedPan: c.maskedPan })), { transactions: true }), ONE_OFF));
+});
+
+/** More pages than this and the next links are taken for a loop. */
+const MAX_PAGES = 50;
+
+When('the TPP reads every card account\'s booked transactions of the last 89 days, following _links.next', async function (this: ConformanceWorld) {
+  const c: BgConsent = theConsent(this);
+  const list = await this.call('listing the card accounts', (client) => client.listCardAccounts(dataOptions(this, c)));
+  expectStatus(this, list, [200]);
+  const first = Object.fromEntries(transactionsQuery({ bookingStatus: 'booked', dateFrom: new Date(Date.now() - 89 * 86_400_000) }).entries());
+  const reports: Array<{ card: Card; pages: ApiResult[] }> = [];
+  for (const card of cardsIn(list.body)) {
+    const pages = [await this.call('reading a card account\'s transactions', (client) => client.getCardTransactions(card.resourceId, { ...dataOptions(this, c), query: first }))];
+    for (;;) {
+      const page = pages.at(-1)!;
+      const href = page.status === 200 ? linkOf((page.body as { cardTransactions?: unknown })?.cardTransactions, 'next', page.exchange.url) : undefined;
+      if (!href) break;
+      if (pages.length >= MAX_PAGES) throw this.violation(`the card account ${quote(card.maskedPan)}'s report still links a next page after ${MAX_PAGES} pages: the paging does not end`);
+      const next = new URL(href);
+      // obtpp follows a next link on the same report (its path), with the query the bank wrote into it.
+      if (next.pathname !== new URL(page.exchange.url).pathname) throw this.blocked(undefined, `the next link ${quote(href)} leaves the report's path ${quote(new URL(page.exchange.url).pathname)}: obtpp follows next links on the same resource only`);
+      pages.push(await this.call('reading the next page of a card account\'s transactions', (client) => client.getCardTransactions(card.resourceId, { ...dataOptions(this, c), query: Object.fromEntries(next.searchParams.entries()) })));
+    }
+    reports.push({ card, pages });
+  }
+  state(this).reports = reports;
+  this.batch = reports.flatMap((r) => r.pages);
+});
+
+Then('every page is valid against its schema, and the pages hold each transaction once', function (this: ConformanceWorld) {
+  const reports = state(this).reports ?? [];
+  for (const r of this.batch) {
+    expectStatus(this, r, [200]);
+    expectBgSchema(this, r, 'cardAccountsTransactionsResponse200');
+  }
+  for (const { card, pages } of reports) {
+    const seen = new Map<string, number>();
+    pages.forEach((page, i) => {
+      for (const t of cardTransactionsOf(page.body, 'all')) {
+        // A transaction is known by its cardTransactionId, else by all it says.
+        const key = typeof t.cardTransactionId === 'string' ? t.cardTransactionId : JSON.stringify(t);
+        const before = seen.get(key);
+        if (before !== undefined) throw this.violation(`the card account ${quote(card.maskedPan)}'s report gives the transaction ${quote(key)} on page ${before + 1} and again on page ${i + 1} of its _links.next chain`);
+        seen.set(key, i);
+      }
+    });
+  }
+  if (!reports.some((r) => r.pages.length > 1)) throw this.blocked(undefined, `the bank paged none of the ${reports.length} card account report(s) (no _links.next): nothing to follow`);
 });

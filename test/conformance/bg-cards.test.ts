@@ -1,6 +1,6 @@
-// Issue 28, card accounts (BG-30) and withBalance (BG-31), on the embedded NextGenPSD2 sandbox: one
+// Issue 28, card accounts (BG-30), withBalance (BG-31) and paging by _links.next (BG-32), on the embedded NextGenPSD2 sandbox: one
 // run scoped to both rules, in both variants, passes every scenario (none left not judged); the
-// faults bg-card-accounts-unbounded and bg-with-balance-unbounded are caught by their rules in
+// faults bg-card-accounts-unbounded, bg-with-balance-unbounded and bg-card-pages-overlap are caught by their rules in
 // test/conformance/conform.test.ts (every fault of the registry is), and shown at the bank in
 // test/sandbox/bg-cards.test.ts.
 import { after, before, test } from 'node:test';
@@ -21,9 +21,9 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('BG-30 and BG-31: the card-account and withBalance scenarios pass on a bank that bounds them by the consent, in A and B', async () => {
+test('BG-30, BG-31 and BG-32: the card-account, withBalance and paging scenarios pass on a bank that bounds them by the consent, in A and B', async () => {
   const { summary, exitCode } = await runConformance({
-    dialect: 'berlin-group', variant: 'all', tags: '@BG-30 or @BG-31', reportDir: join(dir, 'clean'), browser, env: { ...process.env, CI: 'true' },
+    dialect: 'berlin-group', variant: 'all', tags: '@BG-30 or @BG-31 or @BG-32', reportDir: join(dir, 'clean'), browser, env: { ...process.env, CI: 'true' },
   });
   for (const v of ['A', 'B']) {
     const rule = summary.variants.find((x: any) => x.variant === v)?.rules.find((r: any) => r.id === 'BG-30');
@@ -32,6 +32,9 @@ test('BG-30 and BG-31: the card-account and withBalance scenarios pass on a bank
     const withBalance = summary.variants.find((x: any) => x.variant === v)?.rules.find((r: any) => r.id === 'BG-31');
     assert.equal(withBalance?.status, 'passed', `${v}: ${JSON.stringify(withBalance)}`);
     assert.equal(withBalance.counts.passed, 1);
+    const paging = summary.variants.find((x: any) => x.variant === v)?.rules.find((r: any) => r.id === 'BG-32');
+    assert.equal(paging?.status, 'passed', `${v}: ${JSON.stringify(paging)}`);
+    assert.equal(paging.counts.passed, 1, `${v}: the paged report was followed and judged, not left not judged`);
   }
   assert.equal(exitCode, 0);
 });

@@ -3,7 +3,8 @@
  * …/balances and …/transactions under consents that name card accounts by maskedPan or a global
  * form, every answer valid against the OFFICIAL 1.3.12 file; and the fault bg-card-accounts-unbounded
  * (BG-30); withBalance on GET /v1/accounts bounded by the consent, and the fault
- * bg-with-balance-unbounded (BG-31). The PSU's SCA is the redirect page's two forms posted by fetch (login, approve): no browser.
+ * bg-with-balance-unbounded (BG-31); a long card report paged by `_links.next`, and the fault
+ * bg-card-pages-overlap (BG-32). The PSU's SCA is the redirect page's two forms posted by fetch (login, approve): no browser.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +18,7 @@ let sb: Sandbox;
 let faulty: Sandbox;
 
 before(async () => {
-  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-card-accounts-unbounded', 'bg-with-balance-unbounded'] })]);
+  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-card-accounts-unbounded', 'bg-with-balance-unbounded', 'bg-card-pages-overlap'] })]);
 });
 after(async () => {
   await Promise.all([sb?.stop(), faulty?.stop()]);
@@ -142,4 +143,37 @@ test('withBalance shows balances only where the consent grants them; bg-with-bal
   assert.equal(withBalances.body.accounts.filter((a: Json) => a.balances).length, mine.length, 'balances where the consent grants them');
   const bent = await list(faulty, await consent(faulty, accountsAlone, mine));
   assert.equal(bent.body.accounts.filter((a: Json) => a.balances).length, mine.length, 'the fault shows them all');
+});
+
+/** Every page of a card account's booked report, by its _links.next chain. */
+async function pagesOf(bank: Sandbox, id: string, cardId: string): Promise<Json[]> {
+  const pages = [await read(bank, id, `/${cardId}/transactions?bookingStatus=both&dateFrom=${since}`)];
+  for (let next = pages[0]!.body.cardTransactions._links.next?.href; next; next = pages.at(-1)!.body.cardTransactions._links.next?.href) {
+    assert.ok(pages.length < 10, 'the chain ends');
+    pages.push(await call('GET', next, { headers: { 'Consent-ID': id } }));
+  }
+  return pages;
+}
+
+test('a long card report comes in pages linked by _links.next, each valid, each transaction once; bg-card-pages-overlap repeats one (BG-32)', async () => {
+  const all = (await read(sb, await consent(sb, { availableAccounts: 'allAccounts' }), '')).body.cardAccounts as Json[];
+  const long = all[1];
+  const id = await consent(sb, { transactions: [{ maskedPan: long.maskedPan }] });
+  const pages = await pagesOf(sb, id, long.resourceId);
+  assert.equal(pages.length, 3, '47 booked purchases in 90 days, 20 a page');
+  for (const p of pages) {
+    assert.equal(p.status, 200);
+    official('cardAccountsTransactionsResponse200', p.body);
+  }
+  assert.ok(pages[2].body.cardTransactions._links.previous && !pages[2].body.cardTransactions._links.next, 'the last page links back, not on');
+  const ids = pages.flatMap((p) => p.body.cardTransactions.booked.map((t: Json) => t.cardTransactionId));
+  assert.equal(new Set(ids).size, ids.length, 'no booked transaction twice');
+  assert.equal(ids.length, 47);
+  assert.equal(pages.filter((p) => p.body.cardTransactions.pending).length, 1, 'the pending ones on the first page only');
+  assert.equal((await read(sb, id, `/${long.resourceId}/transactions?bookingStatus=booked&dateFrom=${since}&page=9`)).status, 400);
+
+  const fAll = (await read(faulty, await consent(faulty, { availableAccounts: 'allAccounts' }), '')).body.cardAccounts as Json[];
+  const fId = await consent(faulty, { transactions: [{ maskedPan: fAll[1].maskedPan }] });
+  const bent = (await pagesOf(faulty, fId, fAll[1].resourceId)).flatMap((p) => p.body.cardTransactions.booked.map((t: Json) => t.cardTransactionId));
+  assert.ok(new Set(bent).size < bent.length, 'the fault repeats a transaction across pages');
 });

@@ -1,16 +1,17 @@
 /**
  * Card accounts (XS2A, variants A and B): GET /v1/card-accounts, …/{account-id}, …/balances and
  * …/transactions, read under a valid consent that reaches them (by maskedPan, or a global form),
- * with the fault that bends them.
+ * with the faults that bend them. A long booked report is paged by `_links.next` (CARD_PAGE_SIZE).
  */
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import { dataConsent } from './accounts.ts';
-import { cardBalances, cardTransaction, CURRENCY, isoDay, type CardAccount } from './data.ts';
+import { CARD_PAGE_SIZE, cardBalances, cardTransaction, CURRENCY, isoDay, type CardAccount } from './data.ts';
 import type { BgConsent } from './store.ts';
 import { AB, BgError, format, route, validDate, type BgRoute, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const CARD_FAULTS = [
+  { name: 'bg-card-pages-overlap', rule: 'BG-32', description: 'a paged card account report repeats the last transaction of each page at the top of the next (`_links.next` overlaps)', kind: 'rule' },
   { name: 'bg-card-accounts-unbounded', rule: 'BG-30', description: 'GET /v1/card-accounts lists, and card-account calls open, every card account of the PSU with its balances and transactions, whatever the consent names', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -77,9 +78,31 @@ async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
     const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
     return day >= dateFrom && (dateTo === null || day <= dateTo);
   });
-  const report: Record<string, unknown> = { _links: { cardAccount: { href: `${r.base}/v1/card-accounts/${card.id}` } } };
-  if (bookingStatus !== 'pending') report.booked = inPeriod.filter((p) => p.booked).map((p) => cardTransaction(card, p, today));
-  if (bookingStatus !== 'booked') report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
+  const links: Record<string, { href: string }> = { cardAccount: { href: `${r.base}/v1/card-accounts/${card.id}` } };
+  const report: Record<string, unknown> = { _links: links };
+  const booked = inPeriod.filter((p) => p.booked).sort((a, b) => a.daysAgo - b.daysAgo);
+  // A long booked list comes in pages of CARD_PAGE_SIZE, newest first; `page` is the bank's own parameter, opaque to the TPP.
+  const pageParam = r.query.get('page') ?? '1';
+  if (!/^[1-9][0-9]{0,3}$/.test(pageParam)) throw format('page must be a page number this bank gave in _links', 'page');
+  const page = Number(pageParam);
+  const pages = Math.max(1, Math.ceil(booked.length / CARD_PAGE_SIZE));
+  if (page > pages) throw new BgError(400, 'FORMAT_ERROR', `the report has ${pages} page(s)`, 'page');
+  const overlap = k.faults.has('bg-card-pages-overlap') && page > 1 ? 1 : 0;
+  const shown = booked.slice((page - 1) * CARD_PAGE_SIZE - overlap, page * CARD_PAGE_SIZE);
+  if (pages > 1) {
+    const at = (n: number) => {
+      const q = new URLSearchParams(r.query);
+      q.set('page', String(n));
+      return { href: `${r.base}/v1/card-accounts/${card.id}/transactions?${q}` };
+    };
+    links.first = at(1);
+    links.last = at(pages);
+    if (page > 1) links.previous = at(page - 1);
+    if (page < pages) links.next = at(page + 1);
+  }
+  if (bookingStatus !== 'pending') report.booked = shown.map((p) => cardTransaction(card, p, today));
+  // The pending transactions head the report: on its first page only.
+  if (bookingStatus !== 'booked' && page === 1) report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
   return { status: 200, body: { cardAccount: { maskedPan: card.maskedPan }, debitAccounting: false, cardTransactions: report } };
 }
 

@@ -119,6 +119,14 @@ const purchases = (prefix: string, seed: number): CardPurchase[] => [
   { id: `${prefix}-P1`, daysAgo: 0, minor: 650 + seed, acceptor: 'Coffee Bar', mcc: '5814', town: 'Berlin', booked: false },
 ];
 
+/** A long run of small purchases, one every other day over 88 days: a report the bank pages (CARD_PAGE_SIZE). */
+const travel = (prefix: string): CardPurchase[] => Array.from({ length: 44 }, (_, i) => ({
+  id: `${prefix}-R${String(i + 1).padStart(2, '0')}`, daysAgo: 2 * i + 1, minor: 280 + 10 * i, acceptor: 'City Transit', mcc: '4111', town: 'Berlin', booked: true,
+}));
+
+/** Booked card transactions per page of a report: a longer one is paged by `_links.next`. */
+export const CARD_PAGE_SIZE = 20;
+
 /**
  * The PSU's card accounts: two for the first PSU (so that a consent naming one can be seen to
  * leave the other out), one for the others. Their ids and masked PANs are derived from the PSU.
@@ -128,7 +136,7 @@ export function cardAccountsOf(psu: FixturePsu, index: number): CardAccount[] {
   const cards: CardAccount[] = [
     { id: `${psu.username}-card`, maskedPan: `525412******${digits(1)}`, name: `${psu.name} Credit Card`, product: 'Credit card', creditLimitMinor: 300_000, purchases: purchases(`${psu.username}-card`, 0) },
   ];
-  if (index === 0) cards.push({ id: `${psu.username}-card-2`, maskedPan: `491761******${digits(2)}`, name: `${psu.name} Travel Card`, product: 'Charge card', creditLimitMinor: 150_000, purchases: purchases(`${psu.username}-card-2`, 5) });
+  if (index === 0) cards.push({ id: `${psu.username}-card-2`, maskedPan: `491761******${digits(2)}`, name: `${psu.name} Travel Card`, product: 'Charge card', creditLimitMinor: 150_000, purchases: [...purchases(`${psu.username}-card-2`, 5), ...travel(`${psu.username}-card-2`)] });
   return cards;
 }
 
