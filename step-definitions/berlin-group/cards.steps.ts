@@ -5,10 +5,10 @@
  * paged report followed by `_links.next`.
  */
 import { Given, When, Then } from '../support/define.ts';
-import { ConformanceWorld } from '../support/world.ts';
+import { ConformanceWorld, NotJudgeable } from '../support/world.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
-import { cardAccountsOf, cardTransactionsOf, detailedAccess, linkOf, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
+import { cardAccountsOf, cardTransactionsOf, detailedAccess, linkOf, transactionsQuery, type AccountAccess } from '../../src/dialects/berlin-group/index.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import type { Variant } from '../../src/profile/types.ts';
 import { consentRequest, consentThroughSca, dataOptions, expectBgSchema, theConsent, type BgConsent } from './support.ts';
@@ -26,6 +26,23 @@ const state = (world: ConformanceWorld): CardState => {
 };
 
 const ONE_OFF = { recurringIndicator: false, frequencyPerDay: 1 } as const;
+
+/**
+ * A one-off consent of a global form, through the PSU's SCA. The global forms are the bank's to
+ * offer ("if supported by the ASPSP"): a 4xx refusal of the create leaves the scenario not judged,
+ * naming the form, rather than blocked by AIS-01.
+ */
+export async function globalConsent(world: ConformanceWorld, access: AccountAccess): Promise<BgConsent> {
+  try {
+    return await consentThroughSca(world, consentRequest(access, ONE_OFF));
+  } catch (error) {
+    const created = world.last;
+    if (error instanceof NotJudgeable && created?.operation === 'createAccountAccessConsent' && created.status >= 400 && created.status < 500) {
+      throw world.blocked(undefined, `the bank does not offer consents of the form ${Object.keys(access).join()}: ${describeAnswer(created)}`);
+    }
+    throw error;
+  }
+}
 
 /**
  * Card accounts are the bank's to offer: a 404 or 405 on GET /v1/card-accounts says it offers
@@ -52,7 +69,7 @@ function psuCards(world: ConformanceWorld): Promise<Card[]> {
   if (!made) {
     made = (async () => {
       const setup = ConformanceWorld.forSetup(world.ctx, world.variant, world.parameters, world.ruleId);
-      const consent = await consentThroughSca(setup, consentRequest({ availableAccounts: 'allAccounts' }, ONE_OFF));
+      const consent = await globalConsent(setup, { availableAccounts: 'allAccounts' });
       const list = await setup.call('listing the card accounts', (c) => c.listCardAccounts(dataOptions(setup, consent)));
       if (NOT_OFFERED.includes(list.status)) throw setup.blocked(undefined, notOffered(list));
       if (list.status !== 200) throw setup.blocked('BG-30', `a consent to the PSU's available accounts opens no card account list: ${describeAnswer(list)}`);
@@ -65,7 +82,11 @@ function psuCards(world: ConformanceWorld): Promise<Card[]> {
 }
 
 Given('a one-off NextGenPSD2 consent to the PSU\'s available accounts, which the PSU authorised', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest({ availableAccounts: 'allAccounts' }, ONE_OFF));
+  await globalConsent(this, { availableAccounts: 'allAccounts' });
+});
+
+Given('a one-off NextGenPSD2 consent to all PSD2 services of the PSU\'s accounts \\(allPsd2), which the PSU authorised', async function (this: ConformanceWorld) {
+  await globalConsent(this, { allPsd2: 'allAccounts' });
 });
 
 Given('a one-off NextGenPSD2 consent to the balances and transactions of the PSU\'s first card account, named by its masked PAN, which the PSU authorised', async function (this: ConformanceWorld) {

@@ -4,7 +4,8 @@
  * form, every answer valid against the OFFICIAL 1.3.12 file; and the fault bg-card-accounts-unbounded
  * (BG-30); withBalance on GET /v1/accounts bounded by the consent, and the fault
  * bg-with-balance-unbounded (BG-31); a long card report paged by `_links.next`, and the fault
- * bg-card-pages-overlap (BG-32). The PSU's SCA is the redirect page's two forms posted by fetch (login, approve): no browser.
+ * bg-card-pages-overlap (BG-32); the accounts under availableAccounts and allPsd2, and the fault
+ * bg-available-accounts-open-data (BG-33). The PSU's SCA is the redirect page's two forms posted by fetch (login, approve): no browser.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ let sb: Sandbox;
 let faulty: Sandbox;
 
 before(async () => {
-  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-card-accounts-unbounded', 'bg-with-balance-unbounded', 'bg-card-pages-overlap'] })]);
+  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-card-accounts-unbounded', 'bg-with-balance-unbounded', 'bg-card-pages-overlap', 'bg-available-accounts-open-data'] })]);
 });
 after(async () => {
   await Promise.all([sb?.stop(), faulty?.stop()]);
@@ -176,4 +177,19 @@ test('a long card report comes in pages linked by _links.next, each valid, each 
   const fId = await consent(faulty, { transactions: [{ maskedPan: fAll[1].maskedPan }] });
   const bent = (await pagesOf(faulty, fId, fAll[1].resourceId)).flatMap((p) => p.body.cardTransactions.booked.map((t: Json) => t.cardTransactionId));
   assert.ok(new Set(bent).size < bent.length, 'the fault repeats a transaction across pages');
+});
+
+test('availableAccounts opens the account list alone, allPsd2 the balances and transactions too; bg-available-accounts-open-data opens them under availableAccounts (BG-33)', async () => {
+  const balancesUnder = async (bank: Sandbox, access: Json) => {
+    const id = await consent(bank, access);
+    const list = await call('GET', `${bank.baseUrls.A}/v1/accounts`, { headers: { 'Consent-ID': id } });
+    official('accountList', list.body);
+    const first = list.body.accounts[0].resourceId;
+    return call('GET', `${bank.baseUrls.A}/v1/accounts/${first}/balances`, { headers: { 'Consent-ID': id } });
+  };
+  assert.equal((await balancesUnder(sb, { availableAccounts: 'allAccounts' })).status, 401);
+  const all = await balancesUnder(sb, { allPsd2: 'allAccounts' });
+  assert.equal(all.status, 200);
+  official('readAccountBalanceResponse-200', all.body);
+  assert.equal((await balancesUnder(faulty, { availableAccounts: 'allAccounts' })).status, 200, 'the fault opens them');
 });
