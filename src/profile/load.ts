@@ -46,6 +46,7 @@ export const DEFAULTS = {
     paths: {
       accountAccessConsents: '/v1/consents',
       accounts: '/v1/accounts',
+      cardAccounts: '/v1/card-accounts',
       transactionDetail: '/v1/accounts/{AccountId}/transactions/{resourceId}',
       // 1.3.x has no funds-confirmation consent (PIIS is set up at the bank); 2.x puts it here.
       fundsConfirmationConsents: '/v2/consents/confirmation-of-funds',

@@ -150,6 +150,7 @@ export const profileSchema = {
       properties: {
         accountAccessConsents: path,
         accounts: path,
+        cardAccounts: { ...path, description: 'NextGenPSD2 card accounts (berlin-group only; default /v1/card-accounts).' },
         transactionDetail: path,
         fundsConfirmationConsents: path,
         fundsConfirmations: path,

@@ -31,6 +31,8 @@ export interface ProfilePaths {
   /** `/account-access-consents` (UK) or `/consents` (as the spec's endpoint table writes it). */
   accountAccessConsents: string;
   accounts: string;
+  /** NextGenPSD2 card accounts (`/v1/card-accounts`); a UK profile has none. */
+  cardAccounts?: string;
   /** Variant A's transaction-detail path; `{AccountId}` and `{resourceId}` are filled in. */
   transactionDetail: string;
   fundsConfirmationConsents: string;

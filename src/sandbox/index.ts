@@ -133,6 +133,8 @@ export interface Sandbox {
 const API = 'open-banking/v3.1';
 /** UK Read/Write v4.0's base: the same bank, the same paths, v4.0's code values (obie/v4.ts). */
 const API_V4 = 'open-banking/v4.0';
+/** The NextGenPSD2 card-account reads the berlin-group sandbox offers in both variants. */
+const CARD_OPERATIONS = ['listCardAccounts', 'getCardAccount', 'getCardBalances', 'getCardTransactions'];
 
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
@@ -383,8 +385,8 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     ...(bg ? {
       // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
       implements: {
-        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'getPaymentScaStatus'],
-        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'confirmFunds'],
+        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', ...CARD_OPERATIONS, 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'getPaymentScaStatus'],
+        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', ...CARD_OPERATIONS, 'confirmFunds'],
       },
     } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
     ...(oauth ? { auth: {

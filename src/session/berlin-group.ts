@@ -163,6 +163,12 @@ export async function readBgAccounts(session: Session, record: ConsentRecord, ac
   return result;
 }
 
+/** GET /v1/card-accounts (or one card account) under the consent, as readBgAccounts. */
+export async function readBgCardAccounts(session: Session, record: ConsentRecord, accountId?: string): Promise<ApiResult> {
+  const c = session.client;
+  return underConsent(session, record, (o) => (accountId ? c.getCardAccount(accountId, o) : c.listCardAccounts(o)));
+}
+
 /** Statuses after which the bank changes nothing: no need to read them again. */
 const FINAL_CONSENT = ['rejected', 'revokedByPsu', 'expired', 'terminatedByTpp'];
 const FINAL_PAYMENT = ['RJCT', 'CANC', 'ACSC', 'ACCC'];

@@ -30,7 +30,7 @@ function resolve(s: Json): Json {
 }
 
 /** Values the file's patterns accept, most specific first. */
-const PATTERN_VALUES = ['DE89370400440532013000', 'DEUTDEFF500', 'DEUTDEFF', 'EUR', 'DE', '-123.45', '370400440532013000'];
+const PATTERN_VALUES = ['DE89370400440532013000', 'DEUTDEFF500', 'DEUTDEFF', 'EUR', 'DE', '-123.45', '370400440532013000', '+49-30-1234567'];
 
 /** A place in a body that a mutation can bend: its path, its official schema, whether its parent requires it. */
 interface Site { path: Path; schema: Json; required: boolean }

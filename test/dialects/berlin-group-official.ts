@@ -1,7 +1,7 @@
 /**
  * The OFFICIAL NextGenPSD2 XS2A 1.3.12 OpenAPI file as a referee, read at test time from
  * ../shared/reference/berlin-group (nothing of it is stored in the project). Its OpenAPI 3.0
- * quirks are mended for ajv on the fly (boolean exclusiveMinimum, nullable); vendor keywords
+ * quirks are mended for ajv on the fly (boolean exclusiveMinimum, nullable, `\\-` outside a character class); vendor keywords
  * and examples are ignored (strict off).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,9 +33,19 @@ function mend(node: unknown): unknown {
   for (const [k, v] of Object.entries(node as Json)) {
     if ((k === 'exclusiveMinimum' || k === 'exclusiveMaximum') && typeof v === 'boolean') continue;
     if (k === 'nullable' || k === 'example' || k === 'examples' || k === 'discriminator' || k === 'xml') continue;
+    // `\-` outside a character class (cardAcceptorPhone) is a syntax error in a unicode RegExp, as ajv compiles them.
+    if (k === 'pattern' && typeof v === 'string') {
+      out[k] = unicodePattern(v);
+      continue;
+    }
     out[k] = mend(v);
   }
   return out;
+}
+
+/** The file's pattern as a unicode RegExp accepts it: `\\-` outside a character class is a plain `-` (same meaning). */
+export function unicodePattern(pattern: string): string {
+  return pattern.replace(/\\-(?![^[]*\])/g, '-');
 }
 
 /** A response or request schema of an operation, `$ref`s kept (they resolve inside the referee). */
@@ -54,6 +64,7 @@ function operationSchema(path: string, method: string, status: string | 'request
 export function officialSchemaFor(name: BgSchemaName): Json {
   switch (name) {
     case 'accountDetailsResponse': return operationSchema('/v1/accounts/{account-id}', 'get', '200');
+    case 'cardAccountDetailsResponse': return operationSchema('/v1/card-accounts/{account-id}', 'get', '200');
     case 'transactionDetailsResponse': return operationSchema('/v1/accounts/{account-id}/transactions/{transactionId}', 'get', '200');
     case 'fundsConfirmationResponse200': return operationSchema('/v1/funds-confirmations', 'post', '200');
     case 'Error_NG': return { $ref: '#/components/schemas/Error400_NG_AIS' };

@@ -13,6 +13,17 @@ export const samples: Partial<Record<BgSchemaName, Json>> = {
   'consentInformationResponse-200_json': { ...consent, lastActionDate: '2026-11-23', consentStatus: 'valid' },
   'consentStatusResponse-200': { consentStatus: 'valid' },
   accountList: { accounts: [{ resourceId: 'acc-1', iban: IBAN, currency: 'EUR', name: 'Main', cashAccountType: 'CACC', _links: { balances: { href: '/v1/accounts/acc-1/balances' } } }] },
+  cardAccountList: { cardAccounts: [{ resourceId: 'card-1', maskedPan: '525412******3241', currency: 'EUR', name: 'Visa', product: 'Credit card', status: 'enabled', usage: 'PRIV', creditLimit: { currency: 'EUR', amount: '3000.00' }, _links: { balances: { href: '/v1/card-accounts/card-1/balances' } } }] },
+  cardAccountDetailsResponse: { cardAccount: { resourceId: 'card-1', maskedPan: '525412******3241', currency: 'EUR', debitAccounting: false } },
+  'readCardAccountBalanceResponse-200': { cardAccount: { maskedPan: '525412******3241' }, debitAccounting: false, balances: [{ balanceAmount: { currency: 'EUR', amount: '-120.00' }, balanceType: 'interimBooked' }] },
+  cardAccountsTransactionsResponse200: {
+    cardAccount: { maskedPan: '525412******3241' },
+    cardTransactions: {
+      booked: [{ cardTransactionId: 'c1', transactionDate: '2026-01-02', bookingDate: '2026-01-03', transactionAmount: { currency: 'EUR', amount: '-9.90' }, cardAcceptorPhone: '+49-30-1234567', merchantCategoryCode: '5411', cardAcceptorAddress: { country: 'DE', townName: 'Berlin' } }],
+      pending: [{ transactionAmount: { currency: 'EUR', amount: '-1.00' } }],
+      _links: { cardAccount: { href: '/v1/card-accounts/card-1' } },
+    },
+  },
   'readAccountBalanceResponse-200': { account: { iban: IBAN }, balances: [{ balanceAmount: { currency: 'EUR', amount: '-12.5' }, balanceType: 'interimAvailable' }] },
   'transactionsResponse-200_json': { account: { iban: IBAN }, transactions: { booked: [{ transactionId: 't-1', bookingDate: '2026-11-01', transactionAmount: { currency: 'EUR', amount: '-10.00' }, _links: { transactionDetails: { href: '/v1/accounts/acc-1/transactions/t-1' } } }], _links: { account: { href: '/v1/accounts/acc-1' } } } },
   confirmationOfFunds: buildFundsConfirmation({ account: { iban: IBAN }, amount: '123.45', currency: 'EUR' }),

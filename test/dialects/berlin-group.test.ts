@@ -12,7 +12,7 @@ import {
   CONSENT_STATUSES, TRANSACTION_STATUSES, SCA_STATUSES, BALANCE_TYPES, compileAllBg,
 } from '../../src/dialects/berlin-group/index.ts';
 import type { BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
-import { bgDoc, bgSkip, deref, officialErrors, officialSchemaFor, officialValidator } from './berlin-group-official.ts';
+import { bgDoc, bgSkip, deref, officialErrors, officialSchemaFor, officialValidator, unicodePattern } from './berlin-group-official.ts';
 import { IBAN, consent, samples } from './berlin-group-samples.ts';
 
 type Json = Record<string, any>;
@@ -158,7 +158,7 @@ describe('against the official NextGenPSD2 1.3.12 file', { skip: bgSkip }, () =>
       return;
     }
     if (ours.enum && JSON.stringify([...ours.enum].sort()) !== JSON.stringify([...(off.enum ?? [])].sort())) out.push(`${path}: enum differs`);
-    const pattern = off.pattern && level === 'strict' ? `^${off.pattern}$` : off.pattern;
+    const pattern = off.pattern && level === 'strict' ? `^${unicodePattern(off.pattern)}$` : off.pattern && unicodePattern(off.pattern);
     if (ours.pattern !== pattern) out.push(`${path}: pattern ${ours.pattern} vs official ${off.pattern}`);
     for (const k of ['maxLength', 'format', 'type']) if (ours[k] !== undefined && ours[k] !== off[k]) out.push(`${path}: ${k} ${ours[k]} vs official ${off[k]}`);
   }
@@ -166,6 +166,8 @@ describe('against the official NextGenPSD2 1.3.12 file', { skip: bgSkip }, () =>
   const STRICT_REQUIRED: Record<string, string[]> = {
     'accountList.accounts[]': ['resourceId'],
     'accountDetailsResponse.account': ['resourceId'],
+    'cardAccountList.cardAccounts[]': ['resourceId'],
+    'cardAccountDetailsResponse.cardAccount': ['resourceId'],
     Error_NG: ['tppMessages'],
   };
 

@@ -8,11 +8,16 @@ import { parseAmount, parseCurrency, parseList, parsePermissions, parseWhen, req
 import { buildAccountAccessConsent, buildFundsConsent, buildPaymentConsent, statusOf, type AccountRef } from '../../dialects/obie/builders.ts';
 import { UsageError } from '../../errors.ts';
 import type { Fn } from '../../profile/types.ts';
+import type { AccountAccess } from '../../dialects/berlin-group/builders.ts';
 
 export const DEFAULT_PERMISSIONS = 'ReadAccountsDetail,ReadBalances,ReadTransactionsDetail,ReadTransactionsCredits,ReadTransactionsDebits';
 const SORT_CODE = 'UK.OBIE.SortCodeAccountNumber';
 
-export interface AisFlags extends CommonFlags { permissions?: string; expires?: string; from?: string; to?: string }
+export interface AisFlags extends CommonFlags {
+  permissions?: string; expires?: string; from?: string; to?: string;
+  /** berlin-group only: the consent's access form. */
+  access?: string;
+}
 export interface CofFlags extends CommonFlags { debtorScheme?: string; debtorId?: string; debtorName?: string; expires?: string }
 export interface PisFlags extends CommonFlags {
   amount?: string; currency?: string; creditorId?: string; creditorName?: string; creditorScheme?: string;
@@ -23,6 +28,7 @@ export interface PisFlags extends CommonFlags {
 
 /** The request body and local summary of an account-access consent from its flags. */
 export function aisConsent(flags: AisFlags) {
+  if (flags.access !== undefined) throw new UsageError('--access is a berlin-group term (a NextGenPSD2 consent\'s access form): a UK consent names its Permissions (--permissions)');
   const permissions = parsePermissions('--permissions', flags.permissions ?? DEFAULT_PERMISSIONS);
   const expiration = parseWhen('--expires', flags.expires ?? '+90d');
   const from = parseWhen('--from', flags.from ?? '-90d');
@@ -94,8 +100,9 @@ export async function createAis(io: Io, flags: AisFlags): Promise<void> {
 }
 
 /**
- * berlin-group: a recurring, bank-offered consent (the PSU picks the accounts at the bank) for
- * accounts, balances and transactions, valid until --expires (a date), 4 accesses a day.
+ * berlin-group: a recurring consent, bank-offered by default (the PSU picks the accounts at the
+ * bank) for accounts, balances and transactions, or of a global form (--access), valid until
+ * --expires (a date), 4 accesses a day.
  */
 async function createBgAis(session: Session, out: Out, flags: AisFlags): Promise<void> {
   const { body, summary } = await bgAisConsent(flags);
@@ -105,6 +112,20 @@ async function createBgAis(session: Session, out: Out, flags: AisFlags): Promise
   out.line(`created consent ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise`);
 }
 
+/** --access: the bank-offered lists (the PSU picks the accounts at the bank), or a global form, which reaches card accounts too. */
+const BG_ACCESS_FORMS = {
+  'bank-offered': { accounts: [], balances: [], transactions: [] },
+  'all-psd2': { allPsd2: 'allAccounts' },
+  'available-accounts': { availableAccounts: 'allAccounts' },
+  'available-accounts-with-balance': { availableAccountsWithBalance: 'allAccounts' },
+} as const;
+
+function bgAccessOf(value: string): AccountAccess {
+  const form = BG_ACCESS_FORMS[value.trim().toLowerCase() as keyof typeof BG_ACCESS_FORMS];
+  if (!form) throw new UsageError(`--access ${value}: expected one of ${Object.keys(BG_ACCESS_FORMS).join(', ')}`);
+  return structuredClone(form) as AccountAccess;
+}
+
 /** The berlin-group consent's body from the flags (the UK-only ones refused); shared with `flow ais`. */
 export async function bgAisConsent(flags: AisFlags) {
   if (flags.permissions !== undefined || flags.from !== undefined || flags.to !== undefined) {
@@ -112,7 +133,7 @@ export async function bgAisConsent(flags: AisFlags) {
   }
   const validUntil = parseWhen('--expires', flags.expires ?? '+90d').slice(0, 10);
   const { buildConsent } = await import('../../dialects/berlin-group/builders.ts');
-  const body = buildConsent({ access: { accounts: [], balances: [], transactions: [] }, recurringIndicator: true, validUntil, frequencyPerDay: 4 });
+  const body = buildConsent({ access: bgAccessOf(flags.access ?? 'bank-offered'), recurringIndicator: true, validUntil, frequencyPerDay: 4 });
   return { body, summary: { expiration: validUntil, access: body.access as Record<string, unknown> } };
 }
 

@@ -10,6 +10,7 @@ import { parseWhen } from '../../session/parse.ts';
 import { UsageError } from '../../errors.ts';
 
 export interface DataFlags extends CommonFlags { consent?: string }
+export interface AccountsFlags extends DataFlags { cards?: boolean }
 export interface TransactionsFlags extends DataFlags { from?: string; to?: string; bookingStatus?: string }
 
 /** The speakers of both dialects. */
@@ -66,9 +67,16 @@ export function printTransactions(out: Out, body: unknown, limit = Infinity): vo
 const cd = (v: string | undefined) => (v === 'Credit' ? 'C' : v === 'Debit' ? 'D' : v ?? '');
 const signed = (amount: string | undefined, indicator: string | undefined) => (amount === undefined ? '' : indicator === 'Debit' ? `-${amount}` : amount);
 
-export async function accounts(io: Io, accountId: string | undefined, flags: DataFlags): Promise<void> {
+export async function accounts(io: Io, accountId: string | undefined, flags: AccountsFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    if (flags.cards && session.profile.dialect !== 'berlin-group') throw new UsageError('--cards reads NextGenPSD2 card accounts (GET /v1/card-accounts): a UK profile has none');
     const record = await aisConsentOf(session, flags);
+    if (session.profile.dialect === 'berlin-group' && flags.cards) {
+      const { readBgCardAccounts } = await bg();
+      const result = await out.step(accountId ? `reading card account ${accountId}` : 'reading the card accounts', () => readBgCardAccounts(session, record, accountId));
+      if (out.json) return out.document(result.body);
+      return printBgCardAccounts(out, accountId ? [((result.body as { cardAccount?: unknown })?.cardAccount ?? {}) as Record<string, unknown>] : bgListOf(result.body, 'cardAccounts'));
+    }
     if (session.profile.dialect === 'berlin-group') {
       const { readBgAccounts } = await import('../../session/berlin-group.ts');
       const result = await out.step(accountId ? `reading account ${accountId}` : 'reading the accounts', () => readBgAccounts(session, record, accountId));
@@ -85,6 +93,20 @@ export async function accounts(io: Io, accountId: string | undefined, flags: Dat
 export function bgAccountsOf(body: unknown): Record<string, unknown>[] {
   const list = (body as { accounts?: unknown })?.accounts;
   return Array.isArray(list) ? list.filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null) : [];
+}
+
+/** A NextGenPSD2 list member (tolerant: any shape). */
+function bgListOf(body: unknown, key: string): Record<string, unknown>[] {
+  const list = (body as Record<string, unknown> | undefined)?.[key];
+  return Array.isArray(list) ? list.filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null) : [];
+}
+
+/** Card accounts: named by their masked PAN, never a full card number. */
+export function printBgCardAccounts(out: Out, list: Record<string, unknown>[]): void {
+  const s = (a: Record<string, unknown>, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+  const rows = list.map((a) => [s(a, 'resourceId'), s(a, 'name') ?? s(a, 'displayName') ?? s(a, 'ownerName'), s(a, 'currency'), s(a, 'product'), s(a, 'maskedPan')]);
+  if (rows.length === 0) return out.line('no card accounts (a consent reaches card accounts by maskedPan or a global form: obtpp consent create ais --access all-psd2)');
+  out.block(table(['CARD ACCOUNT', 'NAME', 'CCY', 'PRODUCT', 'MASKED PAN'], rows, out.c));
 }
 
 export function printBgAccounts(out: Out, list: Record<string, unknown>[]): void {

@@ -10,13 +10,15 @@ export function defineAccounts(program: Command, io: Io): void {
   withCommon(program.command('accounts').argument('[accountId]', 'one account (GET /accounts/{AccountId}); default all (GET /accounts)'))
     .description('list the accounts of the current AIS consent, or read one')
     .option(consentOption, consentHelp)
+    .option('--cards', 'berlin-group only: the card accounts (GET /v1/card-accounts[/{account-id}]) instead of the accounts')
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBReadAccount6).
 
 Example:
   $ obtpp accounts
   $ obtpp accounts --json | jq -r '.Data.Account[].AccountId'
-  $ obtpp accounts alice-current --consent 7c1e…`)
+  $ obtpp accounts alice-current --consent 7c1e…
+  $ obtpp accounts --cards --profile bg.yaml`)
     .action(action(io, data('accounts')));
 
   withCommon(program.command('balances').argument('<accountId>', 'the account'))

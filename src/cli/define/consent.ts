@@ -16,6 +16,7 @@ export function defineConsent(program: Command, io: Io): void {
     .option('--expires <when>', 'ExpirationDateTime: ISO date(-time), or relative such as +30d (default +90d)')
     .option('--from <when>', 'TransactionFromDateTime: ISO, or relative such as -90d (default -90d)')
     .option('--to <when>', 'TransactionToDateTime: ISO, relative, or now (default now)')
+    .option('--access <form>', 'berlin-group only: bank-offered (default: the PSU picks the accounts at the bank), all-psd2, available-accounts or available-accounts-with-balance (the global forms reach card accounts too)')
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBReadConsentResponse1: Data.ConsentId, Data.Status …).
 

@@ -254,6 +254,14 @@ export const authorisationIdOf = (body: unknown) => stringAt(body, 'authorisatio
 
 /** `accounts[]` of GET /v1/accounts. */
 export const accountsOf = (body: unknown) => objectsAt(body, 'accounts');
+/** `cardAccounts[]` of GET /v1/card-accounts. */
+export const cardAccountsOf = (body: unknown) => objectsAt(body, 'cardAccounts');
+/** `cardTransactions.booked|pending[]` of a card account's transaction list; `all` concatenates them. */
+export function cardTransactionsOf(body: unknown, which: 'booked' | 'pending' | 'all' = 'all'): WireObject[] {
+  const report = isObject(body) ? body.cardTransactions : undefined;
+  if (which !== 'all') return objectsAt(report, which);
+  return [...objectsAt(report, 'booked'), ...objectsAt(report, 'pending')];
+}
 /** `balances[]` of a balances answer (or of an account read withBalance). */
 export const balancesOf = (body: unknown) => objectsAt(body, 'balances');
 

@@ -57,6 +57,26 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: 'transactionDetailsResponse' },
     words: 'reading one transaction (obtpp transaction)',
   },
+  listCardAccounts: {
+    api: 'ais', method: 'GET', path: '{@cardAccounts}', ids: [], body: false, token: 'none', variants: AB,
+    responses: { 200: 'cardAccountList' },
+    words: 'listing card accounts (obtpp accounts --cards)',
+  },
+  getCardAccount: {
+    api: 'ais', method: 'GET', path: '{@cardAccounts}/{accountId}', ids: ['accountId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'cardAccountDetailsResponse' },
+    words: 'reading one card account (obtpp accounts ID --cards)',
+  },
+  getCardBalances: {
+    api: 'ais', method: 'GET', path: '{@cardAccounts}/{accountId}/balances', ids: ['accountId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'readCardAccountBalanceResponse-200' },
+    words: 'reading a card account\'s balances',
+  },
+  getCardTransactions: {
+    api: 'ais', method: 'GET', path: '{@cardAccounts}/{accountId}/transactions', ids: ['accountId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'cardAccountsTransactionsResponse200' },
+    words: 'reading a card account\'s transactions',
+  },
   confirmFunds: {
     api: 'cof', method: 'POST', path: '{@fundsConfirmations}', ids: [], body: true, token: 'none', variants: AB,
     responses: { 200: 'fundsConfirmationResponse200' }, builder: 'buildFundsConfirmation',

@@ -15,7 +15,7 @@ export { AMOUNT_VALUE_PATTERN, CURRENCY_CODE_PATTERN, IBAN_PATTERN, BIC_PATTERN,
 export {
   buildConsent, detailedAccess, buildFundsConfirmation, buildPaymentInitiation, transactionsQuery, bgHeaders, isoDate, VALID_UNTIL_MAX,
   linksOf, linkOf, scaApproachOf, consentIdOf, consentStatusOf, paymentIdOf, transactionStatusOf, scaStatusOf, authorisationIdOf,
-  accountsOf, balancesOf, transactionsOf, fundsAvailableOf, errorMessagesOf, errorCodesOf,
+  accountsOf, cardAccountsOf, cardTransactionsOf, balancesOf, transactionsOf, fundsAvailableOf, errorMessagesOf, errorCodesOf,
 } from './builders.ts';
 export type {
   ConsentStatus, ScaStatus, TransactionStatus, BookingStatus, BalanceType, PaymentProduct, AccountAccessType,

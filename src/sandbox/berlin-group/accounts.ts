@@ -18,12 +18,14 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-frequency-not-enforced', rule: 'BG-05', description: 'accesses without the PSU (no PSU-IP-Address) are not counted against frequencyPerDay', kind: 'rule', level: 'SHOULD' },
   { name: 'bg-token-not-bound', rule: 'BG-07', description: 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)', kind: 'rule' },
   { name: 'bg-transactions-date-to-ignored', rule: 'BG-09', description: 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned', kind: 'rule' },
+  { name: 'bg-available-accounts-open-data', rule: 'BG-33', description: 'a consent to the available accounts (availableAccounts) opens their balances and transactions too', kind: 'rule' },
+  { name: 'bg-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/accounts?withBalance=true shows every account\'s balances, though the consent gives no access to them', kind: 'rule' },
   { name: 'bg-booking-status-ignored', rule: 'BG-21', description: 'GET …/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
   { name: 'bg-rejected-consent-opens-data', rule: 'SEC-04', description: 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
-/** The valid consent of a data call; under OAuth SCA the token must be for that consent. */
-async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise<BgConsent> {
+/** The valid consent of a data call (accounts and card accounts); under OAuth SCA the token must be for that consent. */
+export async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise<BgConsent> {
   const { store, faults } = k;
   let id = header(r, 'Consent-ID');
   if (!id && faults.has('bg-no-consent-id-data-access')) id = [...store.consents.values()].reverse().find((x) => store.refresh(x).status === 'valid')?.id;
@@ -68,7 +70,8 @@ async function requireToken(k: Xs2aContext, r: Req, scope: string): Promise<void
 function coveredAccount(k: Xs2aContext, c: BgConsent, accountId: string, service: 'accounts' | 'balances' | 'transactions') {
   const found = k.store.account(accountId);
   if (!found || !c.covered.accounts.includes(accountId)) throw new BgError(403, 'RESOURCE_UNKNOWN', 'the account is not addressable under this consent');
-  if (!c.covered[service].includes(accountId) && !k.faults.has('bg-access-not-enforced')) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this account`);
+  const globalBent = k.faults.has('bg-available-accounts-open-data') && c.access.availableAccounts !== undefined;
+  if (!c.covered[service].includes(accountId) && !k.faults.has('bg-access-not-enforced') && !globalBent) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this account`);
   return found;
 }
 
@@ -79,7 +82,7 @@ function accountView(k: Xs2aContext, r: Req, c: BgConsent, accountId: string, wi
   if (c.covered.balances.includes(accountId)) links.balances = { href: `${self}/balances` };
   if (c.covered.transactions.includes(accountId)) links.transactions = { href: `${self}/transactions` };
   const out: Record<string, unknown> = { ...accountDetails(psu, account) };
-  if (withBalance && c.covered.balances.includes(accountId)) out.balances = balances(account, new Date(k.store.now()));
+  if (withBalance && (c.covered.balances.includes(accountId) || k.faults.has('bg-with-balance-unbounded'))) out.balances = balances(account, new Date(k.store.now()));
   if (Object.keys(links).length) out._links = links;
   return out;
 }

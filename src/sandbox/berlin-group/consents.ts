@@ -33,7 +33,12 @@ export const MAX_CONSENT_DAYS = 180;
 function parseAccessList(value: unknown, path: string): string[] {
   if (!Array.isArray(value)) throw format(`${path} must be a list of account references`, path);
   return value.map((ref, i) => {
-    if (!isObject(ref) || typeof ref.iban !== 'string') throw format(`${path}[${i}] must name the account by iban (the only identifier this bank uses)`, `${path}[${i}].iban`);
+    // A card account is named by its masked PAN (the card accounts' only identifier here).
+    if (isObject(ref) && typeof ref.maskedPan === 'string' && ref.iban === undefined) {
+      if (!/^[0-9]{6}\*{6}[0-9]{4}$/.test(ref.maskedPan)) throw format(`${path}[${i}].maskedPan is not a masked PAN of this bank (6 digits, 6 *, 4 digits)`, `${path}[${i}].maskedPan`);
+      return ref.maskedPan;
+    }
+    if (!isObject(ref) || typeof ref.iban !== 'string') throw format(`${path}[${i}] must name the account by iban, or a card account by maskedPan (the only identifiers this bank uses)`, `${path}[${i}].iban`);
     if (!ibanValid(ref.iban.replace(/\s/g, ''))) throw format(`${path}[${i}].iban is not a valid IBAN`, `${path}[${i}].iban`);
     if (ref.currency !== undefined && ref.currency !== CURRENCY) throw format(`${path}[${i}].currency: the accounts here are held in ${CURRENCY}`, `${path}[${i}].currency`);
     return ref.iban.replace(/\s/g, '');
@@ -73,7 +78,7 @@ function createConsent(k: Xs2aContext, r: Req): Reply {
     access: structuredClone(b.access) as Access, recurringIndicator: b.recurringIndicator,
     validUntil: b.validUntil > latest ? latest : b.validUntil, frequencyPerDay: b.frequencyPerDay,
     combinedServiceIndicator: false, status: 'received', lastActionDate: today(k),
-    covered: { accounts: [], balances: [], transactions: [] }, bankOffered,
+    covered: { accounts: [], balances: [], transactions: [] }, cards: { accounts: [], balances: [], transactions: [] }, bankOffered,
   };
   const self = `${r.base}/v1/consents/${consent.id}`;
   const sca = scaOfCreate(k, r, consent, self);

@@ -105,3 +105,63 @@ export function pendingTransactions(a: FixtureAccount, today: Date): Array<Recor
     bankTransactionCode: 'PMNT-CCRD-POSD',
   }];
 }
+
+/** One booked or pending purchase on a card account, dated in days before the bank's today. */
+export interface CardPurchase { id: string; daysAgo: number; minor: number; acceptor: string; mcc: string; town: string; booked: boolean }
+
+/** A card account of a PSU (`/v1/card-accounts`): named by its masked PAN, its debits quoted negative. */
+export interface CardAccount { id: string; maskedPan: string; name: string; product: string; creditLimitMinor: number; purchases: CardPurchase[] }
+
+const purchases = (prefix: string, seed: number): CardPurchase[] => [
+  { id: `${prefix}-T1`, daysAgo: 3, minor: 2390 + seed, acceptor: 'Corner Bakery', mcc: '5462', town: 'Berlin', booked: true },
+  { id: `${prefix}-T2`, daysAgo: 12, minor: 8450 + seed, acceptor: 'Rail Tickets', mcc: '4112', town: 'Hamburg', booked: true },
+  { id: `${prefix}-T3`, daysAgo: 41, minor: 1999 + seed, acceptor: 'Book Shop', mcc: '5942', town: 'Munich', booked: true },
+  { id: `${prefix}-P1`, daysAgo: 0, minor: 650 + seed, acceptor: 'Coffee Bar', mcc: '5814', town: 'Berlin', booked: false },
+];
+
+/** A long run of small purchases, one every other day over 88 days: a report the bank pages (CARD_PAGE_SIZE). */
+const travel = (prefix: string): CardPurchase[] => Array.from({ length: 44 }, (_, i) => ({
+  id: `${prefix}-R${String(i + 1).padStart(2, '0')}`, daysAgo: 2 * i + 1, minor: 280 + 10 * i, acceptor: 'City Transit', mcc: '4111', town: 'Berlin', booked: true,
+}));
+
+/** Booked card transactions per page of a report: a longer one is paged by `_links.next`. */
+export const CARD_PAGE_SIZE = 20;
+
+/**
+ * The PSU's card accounts: two for the first PSU (so that a consent naming one can be seen to
+ * leave the other out), one for the others. Their ids and masked PANs are derived from the PSU.
+ */
+export function cardAccountsOf(psu: FixturePsu, index: number): CardAccount[] {
+  const digits = (n: number) => String(1000 + ((index * 7 + n * 13) % 9000)).slice(-4);
+  const cards: CardAccount[] = [
+    { id: `${psu.username}-card`, maskedPan: `525412******${digits(1)}`, name: `${psu.name} Credit Card`, product: 'Credit card', creditLimitMinor: 300_000, purchases: purchases(`${psu.username}-card`, 0) },
+  ];
+  if (index === 0) cards.push({ id: `${psu.username}-card-2`, maskedPan: `491761******${digits(2)}`, name: `${psu.name} Travel Card`, product: 'Charge card', creditLimitMinor: 150_000, purchases: [...purchases(`${psu.username}-card-2`, 5), ...travel(`${psu.username}-card-2`)] });
+  return cards;
+}
+
+/** The card account's balances: booked and available (the credit limit less what is booked and pending). */
+export function cardBalances(card: CardAccount, today: Date): Array<Record<string, unknown>> {
+  const booked = card.purchases.filter((p) => p.booked).reduce((n, p) => n + p.minor, 0);
+  const pendingMinor = card.purchases.filter((p) => !p.booked).reduce((n, p) => n + p.minor, 0);
+  return [
+    { balanceAmount: { currency: CURRENCY, amount: bgAmount(-booked) }, balanceType: 'interimBooked', referenceDate: isoDay(today) },
+    { balanceAmount: { currency: CURRENCY, amount: bgAmount(card.creditLimitMinor - booked - pendingMinor) }, balanceType: 'interimAvailable', creditLimitIncluded: true, referenceDate: isoDay(today) },
+  ];
+}
+
+/** One card transaction as the report shows it (a pending one has no booking date). */
+export function cardTransaction(card: CardAccount, p: CardPurchase, today: Date): Record<string, unknown> {
+  const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
+  return {
+    cardTransactionId: p.id,
+    transactionDate: day,
+    ...(p.booked ? { bookingDate: day } : {}),
+    transactionAmount: { currency: CURRENCY, amount: bgAmount(-p.minor) },
+    cardAcceptorAddress: { townName: p.town, country: 'DE' },
+    merchantCategoryCode: p.mcc,
+    maskedPAN: card.maskedPan,
+    transactionDetails: p.acceptor,
+    invoiced: p.booked && p.daysAgo > 30,
+  };
+}

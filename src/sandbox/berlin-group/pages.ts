@@ -42,10 +42,21 @@ function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resour
   if (resource.kind === 'ais') {
     const access = resource.access as Record<string, unknown>;
     const all = psu.accounts.map((a) => a.AccountId);
+    const cards = store.cardsOf(psu.username);
+    const allCards = cards.map((c) => c.id);
     let covered: BgConsent['covered'];
-    if (access.allPsd2) covered = { accounts: all, balances: all, transactions: all };
-    else if (access.availableAccountsWithBalance) covered = { accounts: all, balances: all, transactions: [] };
-    else if (access.availableAccounts) covered = { accounts: all, balances: [], transactions: [] };
+    // A global consent reaches the card accounts as it reaches the others; a bank-offered one only the accounts the PSU ticks.
+    let coveredCards: BgConsent['cards'] = { accounts: [], balances: [], transactions: [] };
+    if (access.allPsd2) {
+      covered = { accounts: all, balances: all, transactions: all };
+      coveredCards = { accounts: allCards, balances: allCards, transactions: allCards };
+    } else if (access.availableAccountsWithBalance) {
+      covered = { accounts: all, balances: all, transactions: [] };
+      coveredCards = { accounts: allCards, balances: allCards, transactions: [] };
+    } else if (access.availableAccounts) {
+      covered = { accounts: all, balances: [], transactions: [] };
+      coveredCards = { accounts: allCards, balances: [], transactions: [] };
+    }
     else if (resource.bankOffered) {
       const ticked = form.getAll('accounts');
       if (ticked.length === 0) return 'Tick at least one account to share, or reject.';
@@ -54,16 +65,21 @@ function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resour
       covered = { accounts: chosen, balances: access.balances ? chosen : [], transactions: access.transactions ? chosen : [] };
     } else {
       const ids: Record<string, string[]> = {};
+      const cardIds: Record<string, string[]> = {};
       for (const list of LISTS) {
-        const refs = (access[list] as Array<{ iban: string }> | undefined) ?? [];
-        const accounts = refs.map((r) => mine(r.iban.replace(/\s/g, '')));
-        if (accounts.some((a) => !a)) return 'This consent names an account that is not yours.';
+        const refs = (access[list] as Array<{ iban?: string; maskedPan?: string }> | undefined) ?? [];
+        const accounts = refs.filter((r) => r.iban !== undefined).map((r) => mine(r.iban!.replace(/\s/g, '')));
+        const named = refs.filter((r) => r.iban === undefined).map((r) => cards.find((c) => c.maskedPan === r.maskedPan));
+        if (accounts.some((a) => !a) || named.some((c) => !c)) return 'This consent names an account that is not yours.';
         ids[list] = accounts.map((a) => a!.AccountId);
+        cardIds[list] = named.map((c) => c!.id);
       }
       const union = [...new Set([...ids.accounts, ...ids.balances, ...ids.transactions])];
       covered = { accounts: union, balances: ids.balances, transactions: ids.transactions };
+      coveredCards = { accounts: [...new Set([...cardIds.accounts, ...cardIds.balances, ...cardIds.transactions])], balances: cardIds.balances, transactions: cardIds.transactions };
     }
     resource.covered = covered;
+    resource.cards = coveredCards;
     resource.status = 'valid';
     resource.psu = psu.username;
     consentAuthorised(ctx, resource);
@@ -257,7 +273,7 @@ function decisionPage(action: string, tpp: string, resource: Resource, psu: Fixt
       sections.push(`<fieldset><legend>Accounts to share</legend>${psu.accounts.map((a) =>
         `<label><input type="checkbox" name="accounts" value="${html(a.AccountId)}" data-testid="account-option" data-account-id="${html(a.AccountId)}" data-identification="${html(ibanOf(a))}" data-name="${html(a.Name)}"> ${html(a.Name)} — ${html(a.Nickname)} — ${html(ibanOf(a))}</label>`).join('')}</fieldset>`);
     } else if (!global) {
-      const ibans = [...new Set(LISTS.flatMap((l) => ((access[l] as Array<{ iban: string }> | undefined) ?? []).map((r) => r.iban)))];
+      const ibans = [...new Set(LISTS.flatMap((l) => ((access[l] as Array<{ iban?: string; maskedPan?: string }> | undefined) ?? []).map((r) => r.iban ?? `card ${r.maskedPan}`)))];
       sections.push(`<h2>Accounts</h2><ul>${ibans.map((i) => `<li data-testid="account">${html(i)}</li>`).join('')}</ul>`);
     }
   } else {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FixtureAccount, FixturePsu } from '../fixtures.ts';
-import { ibanOf } from './data.ts';
+import { cardAccountsOf, ibanOf, type CardAccount } from './data.ts';
 
 export type BgConsentStatus = 'received' | 'rejected' | 'valid' | 'revokedByPsu' | 'expired' | 'terminatedByTpp';
 export type BgScaStatus = 'received' | 'psuIdentified' | 'psuAuthenticated' | 'scaMethodSelected' | 'finalised' | 'failed';
@@ -52,6 +52,8 @@ export interface BgConsent extends Resource {
   lastActionDate: string;
   /** AccountIds the consent covers, per service, fixed at authorisation. */
   covered: { accounts: string[]; balances: string[]; transactions: string[] };
+  /** Card account ids the consent covers, per service (by maskedPan, or a global form), fixed at authorisation. */
+  cards: { accounts: string[]; balances: string[]; transactions: string[] };
   /** The PSU chooses the accounts at the bank (bank-offered consent: empty lists in `access`). */
   bankOffered: boolean;
 }
@@ -98,6 +100,21 @@ export class BgStore {
     for (const psu of this.psus) {
       const account = psu.accounts.find((a) => a.AccountId === id);
       if (account) return { psu, account };
+    }
+    return undefined;
+  }
+
+  /** The PSU's card accounts. */
+  cardsOf(username: string | undefined): CardAccount[] {
+    const index = this.psus.findIndex((p) => p.username === username);
+    return index < 0 ? [] : cardAccountsOf(this.psus[index]!, index);
+  }
+
+  /** The card account with this id, and its PSU. */
+  card(id: string): { psu: FixturePsu; card: CardAccount } | undefined {
+    for (const psu of this.psus) {
+      const card = this.cardsOf(psu.username).find((c) => c.id === id);
+      if (card) return { psu, card };
     }
     return undefined;
   }

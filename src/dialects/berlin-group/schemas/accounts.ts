@@ -26,7 +26,7 @@ export const balance = (level: Level) => ({
   },
 }) as const;
 
-const balanceList = (level: Level) => ({ type: 'array', items: balance(level) }) as const;
+export const balanceList = (level: Level) => ({ type: 'array', items: balance(level) }) as const;
 
 /** `accountDetails`: only currency is required by the file; the strict level wants resourceId too. */
 export const accountDetails = (level: Level) => ({

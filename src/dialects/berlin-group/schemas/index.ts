@@ -3,6 +3,7 @@ import { accountDetailsResponse, accountList, readAccountBalanceResponse200, tra
 import {
   authorisations, consentInformationResponse200, consents, consentsResponse201, consentStatusResponse200, scaStatusResponse, startScaprocessResponse,
 } from './consents.ts';
+import { cardAccountDetailsResponse, cardAccountList, cardAccountsTransactionsResponse200, readCardAccountBalanceResponse200 } from './cards.ts';
 import { errorNG, errorProblem } from './errors.ts';
 import { confirmationOfFunds, fundsConfirmationResponse200 } from './funds.ts';
 import {
@@ -15,7 +16,7 @@ export { BG_SHOULD_SOURCES } from './common.ts';
 
 /**
  * Both levels of every schema, named as the official file names the component (the two inline
- * answers, account detail and transaction detail, get names of their own).
+ * answers, account detail, card account detail and transaction detail, get names of their own).
  */
 export const BG_SCHEMA_LEVELS = {
   consents,
@@ -30,6 +31,10 @@ export const BG_SCHEMA_LEVELS = {
   'readAccountBalanceResponse-200': readAccountBalanceResponse200,
   'transactionsResponse-200_json': transactionsResponse200,
   transactionDetailsResponse,
+  cardAccountList,
+  cardAccountDetailsResponse,
+  'readCardAccountBalanceResponse-200': readCardAccountBalanceResponse200,
+  cardAccountsTransactionsResponse200,
   confirmationOfFunds,
   fundsConfirmationResponse200,
   paymentInitiation_json: paymentInitiation,
@@ -47,6 +52,7 @@ export const BG_SCHEMA_NAMES = Object.keys(BG_SCHEMA_LEVELS) as BgSchemaName[];
 /** Where each schema's MUST level comes from. */
 export function mustSourceOf(name: BgSchemaName): string {
   if (name === 'accountDetailsResponse') return 'NextGenPSD2 1.3.12 GET /v1/accounts/{account-id} 200 body';
+  if (name === 'cardAccountDetailsResponse') return 'NextGenPSD2 1.3.12 GET /v1/card-accounts/{account-id} 200 body';
   if (name === 'transactionDetailsResponse') return 'NextGenPSD2 1.3.12 GET /v1/accounts/{account-id}/transactions/{transactionId} 200 body';
   if (name === 'fundsConfirmationResponse200') return 'NextGenPSD2 1.3.12 POST /v1/funds-confirmations 200 body';
   if (name === 'Error_NG') return 'NextGenPSD2 1.3.12 schema Error4xx_NG_* (application/json)';

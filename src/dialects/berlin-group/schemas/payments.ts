@@ -14,7 +14,7 @@ export const PAYMENT_SERVICES = ['payments', 'bulk-payments', 'periodic-payments
 /** The JSON payment products; the `pain.001-*` ones take XML and are not built here. */
 export const PAYMENT_PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'] as const;
 
-const address = (level: Level) => ({
+export const address = (level: Level) => ({
   type: 'object',
   required: ['country'],
   properties: { streetName: text(70), buildingNumber: str, townName: str, postCode: str, country: patterned(COUNTRY_CODE_PATTERN, level) },

@@ -1,0 +1,115 @@
+/**
+ * Card accounts (XS2A, variants A and B): GET /v1/card-accounts, …/{account-id}, …/balances and
+ * …/transactions, read under a valid consent that reaches them (by maskedPan, or a global form),
+ * with the faults that bend them. A long booked report is paged by `_links.next` (CARD_PAGE_SIZE).
+ */
+import type { FaultDeclaration } from '../fault-declaration.ts';
+import { dataConsent } from './accounts.ts';
+import { CARD_PAGE_SIZE, cardBalances, cardTransaction, CURRENCY, isoDay, type CardAccount } from './data.ts';
+import type { BgConsent } from './store.ts';
+import { AB, BgError, format, route, validDate, type BgRoute, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
+
+/** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
+export const CARD_FAULTS = [
+  { name: 'bg-card-pages-overlap', rule: 'BG-32', description: 'a paged card account report repeats the last transaction of each page at the top of the next (`_links.next` overlaps)', kind: 'rule' },
+  { name: 'bg-card-accounts-unbounded', rule: 'BG-30', description: 'GET /v1/card-accounts lists, and card-account calls open, every card account of the PSU with its balances and transactions, whatever the consent names', kind: 'rule' },
+] as const satisfies readonly FaultDeclaration[];
+
+type Service = keyof BgConsent['cards'];
+
+/** The card accounts the consent reaches for a service (every one of the PSU's under the fault). */
+function reached(k: Xs2aContext, c: BgConsent, service: Service): string[] {
+  if (k.faults.has('bg-card-accounts-unbounded')) return k.store.cardsOf(c.psu).map((x) => x.id);
+  return c.cards[service];
+}
+
+/** The card account of the path, when the consent reaches it for the service (as coveredAccount does for accounts). */
+function coveredCard(k: Xs2aContext, c: BgConsent, id: string, service: Service): CardAccount {
+  const found = k.store.card(id);
+  if (!found || found.psu.username !== c.psu || !reached(k, c, 'accounts').includes(id)) throw new BgError(403, 'RESOURCE_UNKNOWN', 'the card account is not addressable under this consent');
+  if (!reached(k, c, service).includes(id)) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this card account`);
+  return found.card;
+}
+
+function cardView(k: Xs2aContext, r: Req, c: BgConsent, card: CardAccount): Record<string, unknown> {
+  const self = `${r.base}/v1/card-accounts/${card.id}`;
+  const links: Record<string, { href: string }> = {};
+  if (reached(k, c, 'balances').includes(card.id)) links.balances = { href: `${self}/balances` };
+  if (reached(k, c, 'transactions').includes(card.id)) links.transactions = { href: `${self}/transactions` };
+  const psuName = k.store.psu(c.psu)?.name;
+  return {
+    resourceId: card.id, maskedPan: card.maskedPan, currency: CURRENCY, ...(psuName ? { ownerName: psuName } : {}), name: card.name, product: card.product,
+    debitAccounting: false, status: 'enabled', usage: 'PRIV', creditLimit: { currency: CURRENCY, amount: (card.creditLimitMinor / 100).toFixed(2) },
+    ...(Object.keys(links).length ? { _links: links } : {}),
+  };
+}
+
+async function listCardAccounts(k: Xs2aContext, r: Req): Promise<Reply> {
+  const c = await dataConsent(k, r, '/card-accounts');
+  const ids = reached(k, c, 'accounts');
+  const cards = k.store.cardsOf(c.psu).filter((x) => ids.includes(x.id));
+  return { status: 200, body: { cardAccounts: cards.map((card) => cardView(k, r, c, card)) } };
+}
+
+async function getCardAccount(k: Xs2aContext, r: Req): Promise<Reply> {
+  const c = await dataConsent(k, r, `/card-accounts/${r.params.accountId}`);
+  return { status: 200, body: { cardAccount: cardView(k, r, c, coveredCard(k, c, r.params.accountId, 'accounts')) } };
+}
+
+async function getCardBalances(k: Xs2aContext, r: Req): Promise<Reply> {
+  const c = await dataConsent(k, r, `/card-accounts/${r.params.accountId}/balances`);
+  const card = coveredCard(k, c, r.params.accountId, 'balances');
+  return { status: 200, body: { cardAccount: { maskedPan: card.maskedPan }, debitAccounting: false, balances: cardBalances(card, new Date(k.store.now())) } };
+}
+
+async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
+  const bookingStatus = r.query.get('bookingStatus');
+  if (!bookingStatus) throw format('the query parameter bookingStatus is required', 'bookingStatus');
+  if (!['booked', 'pending', 'both', 'all'].includes(bookingStatus)) throw format('bookingStatus must be booked, pending, both or all for a card account', 'bookingStatus');
+  if (r.query.has('deltaList') || r.query.has('entryReferenceFrom')) throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'delta reports are not supported', r.query.has('deltaList') ? 'deltaList' : 'entryReferenceFrom');
+  const dateFrom = r.query.get('dateFrom');
+  const dateTo = r.query.get('dateTo');
+  if (!dateFrom || !validDate(dateFrom)) throw format('dateFrom is required and must be an ISODate (YYYY-MM-DD)', 'dateFrom');
+  if (dateTo !== null && !validDate(dateTo)) throw format('dateTo must be an ISODate (YYYY-MM-DD)', 'dateTo');
+  const c = await dataConsent(k, r, `/card-accounts/${r.params.accountId}/transactions`);
+  const card = coveredCard(k, c, r.params.accountId, 'transactions');
+  const today = new Date(k.store.now());
+  const inPeriod = card.purchases.filter((p) => {
+    const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
+    return day >= dateFrom && (dateTo === null || day <= dateTo);
+  });
+  const links: Record<string, { href: string }> = { cardAccount: { href: `${r.base}/v1/card-accounts/${card.id}` } };
+  const report: Record<string, unknown> = { _links: links };
+  const booked = inPeriod.filter((p) => p.booked).sort((a, b) => a.daysAgo - b.daysAgo);
+  // A long booked list comes in pages of CARD_PAGE_SIZE, newest first; `page` is the bank's own parameter, opaque to the TPP.
+  const pageParam = r.query.get('page') ?? '1';
+  if (!/^[1-9][0-9]{0,3}$/.test(pageParam)) throw format('page must be a page number this bank gave in _links', 'page');
+  const page = Number(pageParam);
+  const pages = Math.max(1, Math.ceil(booked.length / CARD_PAGE_SIZE));
+  if (page > pages) throw new BgError(400, 'FORMAT_ERROR', `the report has ${pages} page(s)`, 'page');
+  const overlap = k.faults.has('bg-card-pages-overlap') && page > 1 ? 1 : 0;
+  const shown = booked.slice((page - 1) * CARD_PAGE_SIZE - overlap, page * CARD_PAGE_SIZE);
+  if (pages > 1) {
+    const at = (n: number) => {
+      const q = new URLSearchParams(r.query);
+      q.set('page', String(n));
+      return { href: `${r.base}/v1/card-accounts/${card.id}/transactions?${q}` };
+    };
+    links.first = at(1);
+    links.last = at(pages);
+    if (page > 1) links.previous = at(page - 1);
+    if (page < pages) links.next = at(page + 1);
+  }
+  if (bookingStatus !== 'pending') report.booked = shown.map((p) => cardTransaction(card, p, today));
+  // The pending transactions head the report: on its first page only.
+  if (bookingStatus !== 'booked' && page === 1) report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
+  return { status: 200, body: { cardAccount: { maskedPan: card.maskedPan }, debitAccounting: false, cardTransactions: report } };
+}
+
+/** The routes of card accounts, in matching order. */
+export const CARD_ROUTES: BgRoute[] = [
+  route(AB, 'GET', '/v1/card-accounts', listCardAccounts),
+  route(AB, 'GET', '/v1/card-accounts/:accountId', getCardAccount),
+  route(AB, 'GET', '/v1/card-accounts/:accountId/balances', getCardBalances),
+  route(AB, 'GET', '/v1/card-accounts/:accountId/transactions', getCardTransactions),
+];
