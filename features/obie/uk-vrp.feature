@@ -9,7 +9,7 @@ Feature: Variable Recurring Payments
   @VRP-01 @level-MUST @source-standard
   Rule: VRP-01 — A VRP consent is created with its control parameters, awaits authorisation and reads back unchanged
 
-    @A @fcs:OB-301-VRP-100100 @fcs:OB-301-VRP-100101
+    @A @fcs:OB-301-VRP-100100 @fcs:OB-301-VRP-100101 @fcs:OB-400-VRP-100100
     Scenario: The bank creates the VRP consent and echoes its control parameters
       When the PISP creates a VRP consent with at most 5.00 per payment and 20.00 per day
       Then the bank answers 201 Created
@@ -37,6 +37,7 @@ Feature: Variable Recurring Payments
   Rule: VRP-02 — An authorised VRP consent pays many times without the PSU, and stays authorised
 
     @A @fcs:OB-301-VRP-100600 @fcs:OB-301-VRP-100601 @fcs:OB-301-VRP-100610 @fcs:OB-301-VRP-10670 @fcs:OB-301-VRP-100700 @fcs:OB-301-VRP-100701 @fcs:OB-301-VRP-101100 @fcs:OB-301-VRP-101200
+    @fcs:OB-400-VRP-100600 @fcs:OB-400-VRP-100610 @fcs:OB-400-VRP-10170 @fcs:OB-400-VRP-100700 @fcs:OB-400-VRP-101100 @fcs:OB-400-VRP-101200
     Scenario: Two payments under one consent, and the consent is still authorised
       Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
       When the PISP pays 2.00 under the VRP consent
@@ -98,7 +99,7 @@ Feature: Variable Recurring Payments
   @VRP-06 @level-MUST @source-standard
   Rule: VRP-06 — A VRP consent the PISP deleted pays no more
 
-    @A @fcs:OB-301-VRP-102100 @fcs:OB-301-VRP-102150 @fcs:OB-301-VRP-102200
+    @A @fcs:OB-301-VRP-102100 @fcs:OB-301-VRP-102150 @fcs:OB-301-VRP-102200 @fcs:OB-400-VRP-102100 @fcs:OB-400-VRP-102150 @fcs:OB-400-VRP-102200
     Scenario: After the consent is deleted, its payments are refused
       Given the PSU has authorised the VRP consent "to revoke" with at most 5.00 per payment and 100.00 per day
       When the PISP pays 1.00 under the VRP consent
@@ -118,7 +119,7 @@ Feature: Variable Recurring Payments
   @VRP-07 @level-MUST @source-standard
   Rule: VRP-07 — The funds check of a VRP consent answers Available or NotAvailable
 
-    @A @fcs:OB-301-VRP-100650
+    @A @fcs:OB-301-VRP-100650 @fcs:OB-400-VRP-100650
     Scenario: The funds check answers with the VRP code, not a boolean
       Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
       When the PISP confirms funds of 1.00 under the VRP consent

@@ -17,7 +17,11 @@ import { ruleIdOf } from './rule-id.ts';
 export const FCS_MANIFESTS = {
   // Variable Recurring Payments are part of v3.1.11 (the VRP file), with a manifest of their own.
   '3.1': ['ob_3.1_accounts_transactions_fca.json', 'ob_3.1_cbpii_fca.json', 'ob_3.1_payment_fca.json', 'ob_3.1_variable_recurring_payments.json'],
+  '4.0': ['ob_4.0_accounts_transactions_fca.json', 'ob_4.0_cbpii_fca.json', 'ob_4.0_payment_fca.json', 'ob_4.0_variable_recurring_payments.json'],
 } as const;
+
+/** The published standard whose runs a version's map counts (a scenario tagged only for another does not run there). */
+const STANDARD_OF: Readonly<Record<keyof typeof FCS_MANIFESTS, string>> = { '3.1': '@uk-3.1', '4.0': '@uk-4.0' };
 export type FcsVersion = keyof typeof FCS_MANIFESTS;
 
 /** A scenario covers an FCS test wholly with `@fcs:<id>`; `@fcs-partial:<id>` says it judges only part of it. */
@@ -157,7 +161,7 @@ export function scenariosOf(feature: string, text: string): TaggedScenario[] {
 }
 
 /** The map of one FCS version's scripts to the scenarios. */
-export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], version: FcsVersion = '3.1'): FcsMap {
+export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], version: FcsVersion = '3.1', knownElsewhere?: ReadonlySet<string>): FcsMap {
   const byId = new Map<string, FcsEntry>();
   for (const s of scripts) {
     const entry = byId.get(s.id) ?? { id: s.id, tests: [], covers: [], partial: [] };
@@ -170,6 +174,11 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
       const m = COVER_TAG.exec(tag) ?? PARTIAL_TAG.exec(tag);
       if (!m) continue;
       const entry = byId.get(m[1]);
+      // Another version's test belongs to that version's map (a v4.0 manifest reuses some v3.1 ids).
+      if (!entry && knownElsewhere?.has(m[1]!)) continue;
+      // A scenario tagged for another standard only (@uk-3.1 in the v4.0 map) does not run in this version's layout.
+      const standards = sc.tags.filter((t) => /^@uk-\d+\.\d+$/.test(t));
+      if (entry && standards.length && !standards.includes(STANDARD_OF[version])) continue;
       if (!entry) {
         unknownTags.push({ tag, feature: sc.feature, scenario: sc.scenario });
         continue;
@@ -186,7 +195,13 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
 
 /** The map from the suite's folder and the package's features. */
 export async function fcsMap(root: string, dir: string, version: FcsVersion = '3.1'): Promise<FcsMap> {
-  return buildFcsMap(await readFcsScripts(dir, version), await readScenarios(root), version);
+  // The ids of the other versions' manifests, where they lie: a tag naming one is theirs, not unknown.
+  const elsewhere = new Set<string>();
+  for (const other of Object.keys(FCS_MANIFESTS) as FcsVersion[]) {
+    if (other === version) continue;
+    for (const s of await readFcsScripts(dir, other).catch(() => [])) elsewhere.add(s.id);
+  }
+  return buildFcsMap(await readFcsScripts(dir, version), await readScenarios(root), version, elsewhere);
 }
 
 const where = (c: FcsCover) => `${c.feature}${c.rule ? ` ${c.rule}` : ''}: ${c.scenario}`;

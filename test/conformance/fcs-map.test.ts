@@ -80,11 +80,29 @@ describe('the FCS v3.1 map', { skip }, () => {
     assert.deepEqual(map, JSON.parse(JSON.stringify(await fcsMap(root, dir))));
     const text = await cli(['rules', '--fcs', '3.1']);
     assert.match(text.stdout, /^OB-301-CBPII-000003 .*\n {2}covered by features\/obie\/uk-funds\.feature UKCOF-01: /m);
-    assert.equal((await cli(['rules', '--fcs', '4.0'])).code, 2);
+    assert.equal((await cli(['rules', '--fcs', '5.0'])).code, 2);
     const none = await cli(['rules', '--fcs', '3.1', '--manifests', join(root, 'no-such-fcs-dir')]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /cannot read the FCS 3\.1 manifest .*no-such-fcs-dir/);
     const rules = await cli(['rules']);
     assert.match(rules.stdout, /^UKCOF-01 +\d+ scenarios? +features\/obie\/uk-funds\.feature$/m);
+  });
+});
+
+describe('the FCS v4.0 map', { skip }, () => {
+  test('every OB-4… tag names a v4.0 test; docs/fcs-4.0.md is the generated map; every VRP v4.0 test has its scenario', async () => {
+    const map = await fcsMap(root, dir, '4.0');
+    assert.deepEqual(map.unknownTags, []);
+    const page = readFileSync(join(root, 'docs', 'fcs-4.0.md'), 'utf8');
+    assert.ok(page === renderFcsMarkdown(map), 'docs/fcs-4.0.md is stale: run `node scripts/fcs-map.ts 4.0 > docs/fcs-4.0.md`');
+    // The ids from the VRP manifest itself: the VRP scenarios run at v4.0 too (@uk-4.0) and stand for each.
+    const vrp = JSON.parse(readFileSync(join(dir, 'manifests', 'ob_4.0_variable_recurring_payments.json'), 'utf8')).scripts.map((s: { id: string }) => s.id) as string[];
+    assert.equal(vrp.length, 11);
+    assert.deepEqual(vrp.filter((id) => !map.entries.find((e) => e.id === id)?.covers.length), []);
+    // A scenario that runs only at v3.1.11 (@uk-3.1 alone) covers no v4.0 test, even one whose id the v4.0 manifest reuses.
+    assert.ok(map.entries.every((e) => e.covers.every((c) => !c.feature.endsWith('uk-payments.feature') && !c.feature.endsWith('uk-accounts.feature'))));
+    const json = await cli(['rules', '--fcs', '4.0', '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(JSON.parse(json.stdout).covered, map.covered);
   });
 });
