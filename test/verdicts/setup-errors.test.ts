@@ -53,13 +53,16 @@ describe('set-up errors stop the run with exit 3 and name the profile field', { 
   });
 
   test('a bank that answers 500 is still the bank\'s failure (exit 1, a verdict)', async () => {
-    lb.bank.state.defects.add('consent-500');
+    // A bank of its own: the tests above run two at a time, and a defect switched on in the shared
+    // bank would make their consents fail too (a 500 where they expect a set-up error).
+    const own = await larchmont();
+    own.bank.state.defects.add('consent-500');
     try {
-      const run = await lb.conform(profileFor(lb.bank), ['--tags', '@AIS-01', '--json']);
+      const run = await own.conform(profileFor(own.bank), ['--tags', '@AIS-01', '--json']);
       assert.equal(run.code, 1, run.stderr.slice(-1500));
       assert.equal(ruleOf(run.summary, 'AIS-01').status, 'failed');
     } finally {
-      lb.bank.state.defects.delete('consent-500');
+      await own.stop();
     }
   });
 });
