@@ -1,7 +1,7 @@
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { paymentBody, debtorAccounts, authoriseConsent, newIdempotencyKey, sharedPayment } from '../support/setups.ts';
-import { describeAnswer, expectStatus, expectedStatus, quote } from '../support/judge.ts';
+import { describeAnswer, expectStatus, expectedStatus, quote, sameJson } from '../support/judge.ts';
 import { consentIdOf, statusOf } from '../../src/dialects/obie/index.ts';
 
 async function createPayment(world: ConformanceWorld, body: unknown, idempotencyKey?: string) {
@@ -82,10 +82,6 @@ Then('the body is the same payment', function (this: ConformanceWorld) {
   if (!sameJson(got?.Initiation, asked)) throw this.violation(`the payment read back differs from the one created: asked ${JSON.stringify(asked)}, got ${quote(got?.Initiation)}`);
 });
 
-function sameJson(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, norm(x)])) : v);
-  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
-}
 
 Given(/^the PSU has authorised a payment-order consent for ([\d.]+) in the account's currency to a creditor, from the PSU's first account$/, async function (this: ConformanceWorld, amount: string) {
   await sharedPayment(this, amount);

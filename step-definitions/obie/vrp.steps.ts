@@ -4,7 +4,7 @@
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, newIdempotencyKey, sharedSetup, tokenOf } from '../support/setups.ts';
-import { describeAnswer, expectRefusal, expectStatus, expectedStatus, parseStatuses, quote, versionOfWorld, warn } from '../support/judge.ts';
+import { describeAnswer, expectRefusal, expectStatus, expectedStatus, parseStatuses, quote, sameJson, versionOfWorld, warn } from '../support/judge.ts';
 import type { ApiResult } from '../support/setups.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
 import { errorCodesOf } from '../../src/dialects/obie/index.ts';
@@ -219,7 +219,3 @@ Then('the funds check answers {string}', function (this: ConformanceWorld, expec
   if (got !== expected) throw this.violation(`expected Data.FundsAvailableResult.FundsAvailable "${expected}" (a VRP funds check answers Available or NotAvailable), got ${quote(got)} in ${describeAnswer(r)}`);
 });
 
-function sameJson(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, norm(x)])) : v);
-  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
-}

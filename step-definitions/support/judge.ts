@@ -196,3 +196,9 @@ export const now = (): number => Date.now();
 export function expectJsonBody(world: ConformanceWorld, r: ApiResult): void {
   if (!r.json) throw world.violation(`expected a JSON body, got ${describeAnswer(r)}`);
 }
+
+/** Whether two JSON values are equal whatever the order of their members (a body read back, an Initiation carried on). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, norm(x)])) : v);
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
