@@ -25,7 +25,10 @@ export type { BrowserTrust, JourneyOptions, JourneyResult } from './types.ts';
 export { SANDBOX as SANDBOX_SELECTORS, describe as describeStep } from './drivers.ts';
 
 export interface PsuBrowserOptions {
-  /** Where PUPPETEER_EXECUTABLE_PATH, PUPPETEER_CACHE_DIR, HOME and PATH are read (default process.env). */
+  /**
+   * Where PUPPETEER_EXECUTABLE_PATH, PUPPETEER_CACHE_DIR, HOME, PATH and OBTPP_BROWSER_WS_ENDPOINT
+   * are read (default process.env).
+   */
   env?: Env;
   /** Default true. false shows the browser (debugging a profile's steps). */
   headless?: boolean;
@@ -109,8 +112,15 @@ export class PsuBrowser {
       if (b?.connected) return slot;
       this.browsers.delete(key);
     }
-    const fresh: Slot = { browser: Promise.resolve(undefined as never), idle: [] };
-    fresh.browser = this.launch(spki, !!trust.insecure, (dir) => (fresh.userDataDir = dir));
+    const fresh: Slot = { browser: Promise.resolve(undefined as never), idle: [], contexts: new Set() };
+    const endpoint = this.env.OBTPP_BROWSER_WS_ENDPOINT?.trim();
+    // A running browser serves journeys that need no trust of their own: the switches of a bank on
+    // a private CA (or of an insecure profile) are the launch's, and a browser others share must
+    // not be told to accept what they would refuse.
+    if (endpoint && this.headless && !spki.length && !trust.insecure) {
+      fresh.connected = true;
+      fresh.browser = this.connect(endpoint);
+    } else fresh.browser = this.launch(spki, !!trust.insecure, (dir) => (fresh.userDataDir = dir));
     fresh.browser.catch(() => this.browsers.get(key) === fresh && this.browsers.delete(key));
     this.browsers.set(key, fresh);
     await fresh.browser;
@@ -148,6 +158,24 @@ export class PsuBrowser {
   private track(work: Promise<unknown>): void {
     this.closing.add(work);
     void work.then(() => this.closing.delete(work));
+  }
+
+  /**
+   * The browser at OBTPP_BROWSER_WS_ENDPOINT (a Chrome or Chromium started with
+   * --remote-debugging-port, e.g. one browser for a CI job's many runs): each journey still gets
+   * a context of its own, wiped between journeys, and close() closes those and disconnects,
+   * leaving the browser running for its owner.
+   */
+  private async connect(endpoint: string): Promise<Browser> {
+    const { default: puppeteer } = await import('puppeteer');
+    try {
+      return await puppeteer.connect({ browserWSEndpoint: endpoint, networkEnabled: false, defaultViewport: null });
+    } catch (error) {
+      throw new BrowserUnavailableError(`the browser at OBTPP_BROWSER_WS_ENDPOINT (${endpoint}) cannot be reached: ${(error as Error).message.split('\n')[0]}`, {
+        cause: error,
+        hint: 'start that browser again, or unset OBTPP_BROWSER_WS_ENDPOINT and obtpp launches Chromium itself',
+      });
+    }
   }
 
   private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
@@ -310,7 +338,7 @@ export class PsuBrowser {
     return this.reused;
   }
 
-  /** Closes Chromium and removes its profile directory. */
+  /** Closes Chromium and removes its profile directory (a browser it connected to: its contexts, and disconnects). */
   async close(): Promise<void> {
     this.closed = true;
     const slots = [...this.browsers.values()];
@@ -326,7 +354,11 @@ export class PsuBrowser {
         await lane?.context.close().catch(() => undefined);
       }
       const b = await slot.browser.catch(() => undefined);
-      await b?.close().catch(() => undefined);
+      if (slot.connected) {
+        // Every context this browser made goes, a journey's cut short too; the browser is its owner's.
+        await Promise.all([...slot.contexts].map((c) => c.close().catch(() => undefined)));
+        await b?.disconnect().catch(() => undefined);
+      } else await b?.close().catch(() => undefined);
       if (slot.userDataDir) await rm(slot.userDataDir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
@@ -400,6 +432,7 @@ interface Catcher {
 async function newLane(slot: Slot): Promise<Lane> {
   const browser = await slot.browser;
   const context = await browser.createBrowserContext();
+  slot.contexts.add(context);
   return onTab(context, await context.newPage());
 }
 
@@ -458,6 +491,10 @@ function originOf(url: string): string | undefined {
 interface Slot {
   browser: Promise<Browser>;
   userDataDir?: string;
+  /** Connected to a running browser (OBTPP_BROWSER_WS_ENDPOINT), not launched: close() disconnects. */
+  connected?: boolean;
+  /** The contexts made in it (a connected browser's close() closes each: others' stay). */
+  contexts: Set<BrowserContext>;
   /** Lanes ready for a journey, or being prepared or wiped for one; undefined when the wipe failed. */
   idle: Array<Promise<Lane | undefined>>;
 }

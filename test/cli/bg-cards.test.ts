@@ -18,7 +18,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bin = join(root, 'dist/src/cli/main.js');
-const env = () => ({ PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir, ...(process.env.PUPPETEER_EXECUTABLE_PATH ? { PUPPETEER_EXECUTABLE_PATH: process.env.PUPPETEER_EXECUTABLE_PATH } : {}) });
+const env = () => ({ PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir, ...(process.env.PUPPETEER_EXECUTABLE_PATH ? { PUPPETEER_EXECUTABLE_PATH: process.env.PUPPETEER_EXECUTABLE_PATH } : {}), ...(process.env.OBTPP_BROWSER_WS_ENDPOINT ? { OBTPP_BROWSER_WS_ENDPOINT: process.env.OBTPP_BROWSER_WS_ENDPOINT } : {}) });
 let dir: string;
 let child: ChildProcess | undefined;
 let uk: Sandbox | undefined;

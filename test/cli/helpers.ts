@@ -62,7 +62,7 @@ export async function harness(options: { standard?: 'uk-3.1' } = {}): Promise<Ha
       const base: Record<string, string | undefined> = {
         PATH: process.env.PATH, HOME: dir, NO_COLOR: '1', CI: '1',
         OBTPP_PROFILE: profileFile, OBTPP_STATE: stateFile,
-        ...(process.env.PUPPETEER_EXECUTABLE_PATH ? { PUPPETEER_EXECUTABLE_PATH: process.env.PUPPETEER_EXECUTABLE_PATH } : {}),
+        ...(process.env.PUPPETEER_EXECUTABLE_PATH ? { PUPPETEER_EXECUTABLE_PATH: process.env.PUPPETEER_EXECUTABLE_PATH } : {}), ...(process.env.OBTPP_BROWSER_WS_ENDPOINT ? { OBTPP_BROWSER_WS_ENDPOINT: process.env.OBTPP_BROWSER_WS_ENDPOINT } : {}),
       };
       const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
       execFile(process.execPath, [bin, ...args], { cwd: dir, env: merged, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {

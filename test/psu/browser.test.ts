@@ -252,7 +252,9 @@ describe('declarative driver', { concurrency: 4 }, () => {
       return chromium.filter((p) => !chromium.some((q) => q.pid === p.ppid)).map((p) => p.pid);
     };
     const before = new Set(browsers());
-    const own = new PsuBrowser({ env: process.env });
+    // Its own Chromium, not the test run's shared one (test/global-setup.ts).
+    const { OBTPP_BROWSER_WS_ENDPOINT: _shared, ...launching } = process.env;
+    const own = new PsuBrowser({ env: launching });
     await own.warm();
     const mine = browsers().filter((p) => !before.has(p));
     let pid = 0;
@@ -358,6 +360,43 @@ describe('finding Chromium', () => {
       assert.ok(found === onPath || found === '/usr/bin/chromium-headless-shell', found);
     } finally {
       rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  test('OBTPP_BROWSER_WS_ENDPOINT: journeys run in that browser, in contexts of their own, and close() leaves it running with none of them', async () => {
+    const { default: puppeteer } = await import('puppeteer');
+    const { CHROMIUM_ARGS } = await import('../../src/psu/index.ts');
+    const owner = await puppeteer.launch({ executablePath: PsuBrowser.executablePath()!, headless: true, args: [...CHROMIUM_ARGS, '--headless'] });
+    // Every context of the browser, whoever made it (the owner's object knows only its own).
+    const cdp = await owner.target().createCDPSession();
+    const contexts = async () => (await cdp.send('Target.getBrowserContexts')).browserContextIds.length;
+    try {
+      const before = await contexts();
+      const { OBTPP_BROWSER_WS_ENDPOINT: _shared, ...rest } = process.env;
+      const b = new PsuBrowser({ env: { ...rest, OBTPP_BROWSER_WS_ENDPOINT: owner.wsEndpoint() } });
+      const [one, two] = await Promise.all([b.journey(authUrl(), options()), b.journey(authUrl(), options())]);
+      for (const r of [one, two]) assert.equal(new URL(r.callbackUrl).searchParams.get('state'), 'st-123');
+      assert.ok(await contexts() > before, 'the journeys opened their contexts in the running browser');
+      await b.close();
+      assert.ok(owner.connected, 'the running browser is its owner\'s: still up');
+      // The contexts go as CDP reports them gone (asynchronously): asked again until they have.
+      for (let i = 0; i < 50 && await contexts() !== before; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await contexts(), before, 'no context of the closed PsuBrowser is left');
+      // A bank on a private CA needs its trust as a launch switch: such a journey launches its own browser.
+      const unreachable = new PsuBrowser({ env: { ...rest, OBTPP_BROWSER_WS_ENDPOINT: `ws://127.0.0.1:${await closedPort()}/devtools/browser/x` } });
+      try {
+        await assert.rejects(unreachable.journey(authUrl(), options()), (e: unknown) => {
+          assert.ok(e instanceof BrowserUnavailableError);
+          assert.equal(e.exitCode, 3);
+          assert.match(e.message, /^the browser at OBTPP_BROWSER_WS_ENDPOINT \(ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\/x\) cannot be reached/);
+          assert.match(e.hint ?? '', /unset OBTPP_BROWSER_WS_ENDPOINT/);
+          return true;
+        });
+      } finally {
+        await unreachable.close();
+      }
+    } finally {
+      await owner.close();
     }
   });
 
