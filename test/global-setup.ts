@@ -21,7 +21,8 @@ export async function globalSetup(): Promise<void> {
   browser = await puppeteer.launch({
     executablePath,
     headless: true,
-    args: [...CHROMIUM_ARGS, '--headless', '--remote-debugging-address=127.0.0.1'],
+    // puppeteer adds --remote-debugging-port=0: Chromium binds it to 127.0.0.1 (its default) on a port the OS picks.
+    args: [...CHROMIUM_ARGS, '--headless'],
     networkEnabled: false,
   });
   process.env.OBTPP_BROWSER_WS_ENDPOINT = browser.wsEndpoint();

@@ -167,9 +167,10 @@ export class PsuBrowser {
    * leaving the browser running for its owner.
    */
   private async connect(endpoint: string): Promise<Browser> {
-    const { default: puppeteer } = await import('puppeteer');
+    const [{ default: puppeteer }, { DisposingTransport }] = await Promise.all([import('puppeteer'), import('./shared-browser.ts')]);
     try {
-      return await puppeteer.connect({ browserWSEndpoint: endpoint, networkEnabled: false, defaultViewport: null });
+      const transport = await DisposingTransport.open(endpoint);
+      return await puppeteer.connect({ transport, networkEnabled: false, defaultViewport: null });
     } catch (error) {
       throw new BrowserUnavailableError(`the browser at OBTPP_BROWSER_WS_ENDPOINT (${endpoint}) cannot be reached: ${(error as Error).message.split('\n')[0]}`, {
         cause: error,

@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -382,6 +383,15 @@ describe('finding Chromium', () => {
       // The contexts go as CDP reports them gone (asynchronously): asked again until they have.
       for (let i = 0; i < 50 && await contexts() !== before; i++) await new Promise((r) => setTimeout(r, 20));
       assert.equal(await contexts(), before, 'no context of the closed PsuBrowser is left');
+      // A process that ends without closing (killed, crashed) leaves none either: Chromium disposes
+      // of the contexts of a connection that goes.
+      const module = new URL('../../src/psu/index.ts', import.meta.url).href;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e',
+        `const { PsuBrowser } = await import(${JSON.stringify(module)}); const b = new PsuBrowser(); await b.warm(); await new Promise((r) => setTimeout(r, 200)); console.log('warm'); process.exit(0);`],
+      { env: { ...rest, OBTPP_BROWSER_WS_ENDPOINT: owner.wsEndpoint() }, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(child.stdout.trim(), 'warm', child.stderr);
+      for (let i = 0; i < 50 && await contexts() !== before; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await contexts(), before, 'the contexts of a process that exited without closing are gone');
       // A bank on a private CA needs its trust as a launch switch: such a journey launches its own browser.
       const unreachable = new PsuBrowser({ env: { ...rest, OBTPP_BROWSER_WS_ENDPOINT: `ws://127.0.0.1:${await closedPort()}/devtools/browser/x` } });
       try {

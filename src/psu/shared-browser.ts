@@ -1,0 +1,53 @@
+/**
+ * The DevTools connection to a browser someone else runs (OBTPP_BROWSER_WS_ENDPOINT). Every
+ * context obtpp makes there is created with `disposeOnDetach`: Chromium disposes of it when this
+ * connection goes, so a process that ends without closing its browser object (killed, crashed,
+ * interrupted) leaves nothing open in the shared browser. puppeteer does not offer the flag, so
+ * the transport adds it to the one command that creates contexts; every other message passes as
+ * it is.
+ */
+import type { ConnectionTransport } from 'puppeteer';
+
+const CREATE_CONTEXT = '"Target.createBrowserContext"';
+
+export class DisposingTransport implements ConnectionTransport {
+  onmessage?: (message: string) => void;
+  onclose?: () => void;
+
+  private readonly socket: WebSocket;
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.addEventListener('message', (event) => this.onmessage?.(String(event.data)));
+    socket.addEventListener('close', () => this.onclose?.());
+  }
+
+  /** Opens the WebSocket to `endpoint`; rejects when it cannot be opened within `timeoutMs`. */
+  static open(endpoint: string, timeoutMs = 10_000): Promise<DisposingTransport> {
+    return new Promise((resolve, reject) => {
+      let socket: WebSocket;
+      try {
+        socket = new WebSocket(endpoint);
+      } catch (error) {
+        return reject(error);
+      }
+      const timer = setTimeout(() => (socket.close(), reject(new Error(`no answer within ${timeoutMs} ms`))), timeoutMs);
+      socket.addEventListener('open', () => (clearTimeout(timer), resolve(new DisposingTransport(socket))), { once: true });
+      socket.addEventListener('error', () => (clearTimeout(timer), reject(new Error('the connection failed'))), { once: true });
+    });
+  }
+
+  send(message: string): void {
+    this.socket.send(message.includes(CREATE_CONTEXT) ? withDispose(message) : message);
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+function withDispose(message: string): string {
+  const command = JSON.parse(message) as { method?: string; params?: Record<string, unknown> };
+  if (command.method !== 'Target.createBrowserContext') return message;
+  return JSON.stringify({ ...command, params: { ...command.params, disposeOnDetach: true } });
+}
