@@ -11,9 +11,9 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
     "uk basic" — ReadAccountsBasic, ReadBeneficiariesBasic, ReadScheduledPaymentsBasic,
                  ReadStandingOrdersBasic, ReadStatementsBasic, ReadTransactionsBasic,
                  ReadTransactionsCredits and ReadTransactionsDebits (no Detail, no other resource).
-  OB-301-PRO-103403 and OB-400-PRO-103403 are not covered: they call /product, a path neither
-  version defines (the bulk read of products is /products, whose x-fapi-interaction-id play-back
-  the UKAIS-14 scenarios judge).
+  OB-301-PRO-103403 is not covered: it calls /product, a path v3.1.11 does not define (the bulk read
+  of products is /products, whose x-fapi-interaction-id play-back the UKAIS-14 scenarios judge);
+  nor is its v4.0 twin OB-400-PRO-103403, for the same reason (v4.0 defines no /product either).
 
   @UKAIS-01 @level-MUST @source-standard
   Rule: UKAIS-01 — The consent's permissions bound the resources: a read whose permission the consent lacks is refused
