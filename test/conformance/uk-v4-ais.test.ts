@@ -15,6 +15,10 @@ import type { ResourceContext } from '../../src/sandbox/obie/plumbing.ts';
 import { judgeBody, type SchemaName } from '../../src/dialects/obie/index.ts';
 import { fcsDir, fcsMap, FCS_NOT_APPLICABLE } from '../../src/conformance/fcs-map.ts';
 import { sample } from '../dialects/obie-samples.ts';
+import { readFileSync } from 'node:fs';
+import { OBIE_OPERATIONS } from '../../src/dialects/obie/catalogue.ts';
+import { profileFromObject } from '../../src/profile/load.ts';
+import { TppClient } from '../../src/client/operations.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -75,6 +79,52 @@ describe('the sandbox\'s v4.0 layout: AIS and CBPII answers', () => {
       for (const [other, otherOperation] of READS.filter(([s]) => s !== schema)) assert.deepEqual(must(other, respelt(other, otherOperation, [fault]), 'v4.0'), [], `${fault} leaves ${other} alone`);
     });
   }
+});
+
+const V4 = join(root, '..', 'shared', 'reference', 'obie-v4');
+const noV4 = existsSync(join(V4, 'account-info-openapi.json')) ? false : `the official v4.0 files are not at ${V4}`;
+
+/** The operations whose success answer has a body (not the two DELETEs' 204). */
+const SCHEMAS = 31;
+
+describe('a uk-4.0 profile: every AIS and CBPII operation of the v4.0 files', { skip: noV4 }, () => {
+  test('is a catalogue operation the client supports at v4.0, at the file\'s path, answering the file\'s schema', async () => {
+    const profile = await profileFromObject({
+      name: 'uk v4 bank', standard: 'uk-4.0', baseUrl: 'https://bank.example/open-banking/v4.0',
+      auth: { issuer: 'https://as.bank.example', clientId: 'c', clientAuth: { method: 'client_secret_basic', secret: 's' }, redirectUri: 'https://tpp.example/cb' },
+      psu: { username: 'u', password: 'p', driver: { kind: 'manual' } },
+    }, { source: 'test', env: {} });
+    const client = new TppClient(profile, 'A', {} as never);
+    const ours = new Map<string, { op: string; schema?: string }>();
+    for (const [op, spec] of Object.entries(OBIE_OPERATIONS) as Array<[string, any]>) {
+      if ((spec.api !== 'ais' && spec.api !== 'cof') || !client.supports(op as never)) continue;
+      const path = client.pathOf(op as never, Object.fromEntries(spec.ids.map((id: string) => [id, 'ID'])));
+      ours.set(`${spec.method} ${spec.api} ${path}`, { op, schema: Object.values(spec.responses ?? {})[0] as string | undefined });
+    }
+    let count = 0;
+    let schemas = 0;
+    for (const [file, api] of [['account-info', 'ais'], ['confirmation-funds', 'cof']] as const) {
+      const doc = JSON.parse(readFileSync(join(V4, `${file}-openapi.json`), 'utf8'));
+      for (const [path, methods] of Object.entries(doc.paths) as Array<[string, any]>) {
+        for (const [method, operation] of Object.entries(methods) as Array<[string, any]>) {
+          if (!['get', 'post', 'delete'].includes(method)) continue;
+          count += 1;
+          const key = `${method.toUpperCase()} ${api} ${path.replace(/\{[^}]+\}/g, 'ID')}`;
+          const mine = ours.get(key);
+          assert.ok(mine, `${key} (${operation.operationId}) is no operation a uk-4.0 profile supports`);
+          const ok = Object.entries(operation.responses).find(([status]) => /^20[01]$/.test(status))?.[1] as any;
+          const ref = JSON.stringify(ok ?? {}).match(/#\/components\/(?:responses|schemas)\/([A-Za-z0-9]+)/)?.[1];
+          const official = ref && doc.components.responses?.[ref] ? JSON.stringify(doc.components.responses[ref]).match(/#\/components\/schemas\/([A-Za-z0-9]+)/)?.[1] : ref;
+          if (official && mine.schema) {
+            assert.equal(mine.schema, official, key);
+            schemas += 1;
+          }
+        }
+      }
+    }
+    assert.equal(count, 33, 'the 29 account-information and 4 CBPII operations of the v4.0 files');
+    assert.equal(schemas, SCHEMAS, 'every operation with a body\'s answer compared');
+  });
 });
 
 const dir = fcsDir(root, process.env, root);
