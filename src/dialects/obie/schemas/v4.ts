@@ -205,14 +205,14 @@ function exact(levels: Levels): Levels {
   return levels;
 }
 
+// The account-information reads only the UK layout has: schemas/v4-ais.ts, with this module's tools.
+const AIS = v4AisSchemas({ v4, at, put, opened, postalAddress7, proxy, lei: AIS_LEI, remittance: remittance2 }, SCHEMA_LEVELS);
+
 /**
  * Every v4.0 schema obtpp judges by, by name. The schemas of operations v4.0 did not change
  * (§4.3: OBFundsConfirmation1 and its response; §6.3: the VRP funds confirmation; the PIS funds
  * check) are the v3.1.11 ones: the cross-check proves them equal to the v4.0 file.
  */
-// The account-information reads only the UK layout has: schemas/v4-ais.ts, with this module's tools.
-const AIS = v4AisSchemas({ v4, at, put, opened, postalAddress7, proxy, lei: AIS_LEI, remittance: remittance2 }, SCHEMA_LEVELS);
-
 export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
   ...AIS.levels,
   // The request is the same, but v4.0 no longer closes its top level.
