@@ -1,8 +1,8 @@
 /**
  * Wall time of a whole `obtpp conform` against the embedded sandbox (reports written), as a fresh
  * process, N times (default 3) per layout: the spec's variants A+B, and UK Read/Write v3.1.11 at
- * its official paths (`--standard uk-3.1`: every AIS, CBPII, PIS and VRP operation). Prints one
- * JSON line per layout.
+ * its official paths (`--standard uk-3.1`: every AIS, CBPII, PIS and VRP operation), and v4.0
+ * (`--standard uk-4.0`). Prints one JSON line per layout.
  *   node bench/conform.ts [N]
  */
 import { execFileSync } from 'node:child_process';
@@ -37,3 +37,6 @@ const spec = bench([]);
 console.log(JSON.stringify({ name: `obtpp conform, sandbox, variants A+B (${spec.scenarios} scenarios)`, ...stats(spec.times), goal: '≤ 6 s' }));
 const uk = bench(['--standard', 'uk-3.1']);
 console.log(JSON.stringify({ name: `obtpp conform --standard uk-3.1, sandbox, every v3.1.11 operation (${uk.scenarios} scenarios)`, ...stats(uk.times), goal: '≤ 8 s' }));
+// Issue 27's goal: a whole v4.0 + VRP certification (every v4.0 AIS and CBPII operation, and VRP).
+const uk4 = bench(['--standard', 'uk-4.0']);
+console.log(JSON.stringify({ name: `obtpp conform --standard uk-4.0, sandbox, v4.0 + VRP (${uk4.scenarios} scenarios)`, ...stats(uk4.times), goal: '≤ 8 s' }));

@@ -37,6 +37,7 @@ export const NO_SCENARIO_YET = 'no scenario yet';
  */
 export const FCS_NOT_APPLICABLE: Readonly<Record<string, string>> = {
   'OB-301-PRO-103403': 'it calls GET /product, a path the v3.1.11 account-information file does not define (its products are /products and /accounts/{AccountId}/product, whose x-fapi-interaction-id play-back OB-301-PRO-103300 and UKAIS-14 judge); a conformant bank answers 404 there, where the test expects 200 (the script marks the endpoint optional)',
+  'OB-400-PRO-103403': 'it calls GET /product, a path the v4.0 account-information file does not define either (its products are /products and /accounts/{AccountId}/product, whose x-fapi-interaction-id play-back OB-400-PRO-103300 and UKAIS-14 judge); a conformant bank answers 404 there, where the test expects 200 (the script marks the endpoint optional)',
 };
 
 export interface FcsScript {

@@ -1,12 +1,12 @@
 // The steps of features/obie/uk-accounts.feature: every account-information read of UK Read/Write
-// v3.1.11, named in words ("the standing orders of every account") and mapped to the catalogue's
+// v3.1.11 and v4.0 (the same reads; the judges read the profile's version), named in words ("the standing orders of every account") and mapped to the catalogue's
 // operation, under one of two pooled consents ("uk full", "uk basic"), and the judgements of the
 // FCS cases and of the rules beyond them.
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { createConsent, authoriseConsent, sharedSetup, tokenOf, firstAccountId, accountIdsOf, SHARED_GIVENS } from '../support/setups.ts';
-import { expectStatus, expectSchema, describeAnswer, violationWithProblems } from '../support/judge.ts';
-import { buildAccountAccessConsent, isoDateTime } from '../../src/dialects/obie/index.ts';
+import { expectStatus, expectSchema, describeAnswer, versionOfWorld, violationWithProblems } from '../support/judge.ts';
+import { buildAccountAccessConsent, isoDateTime, v4ErrorCodeOf } from '../../src/dialects/obie/index.ts';
 import type { SchemaName } from '../../src/dialects/obie/index.ts';
 import type { ApiResult, CallOptions, TppClient } from '../../src/client/operations.ts';
 
@@ -31,7 +31,7 @@ const TO_DAYS_AHEAD = 60;
 function ukConsent(world: ConformanceWorld, name: string): Promise<ConsentRecord> {
   const permissions = CONSENTS[name];
   if (!permissions) throw new Error(`no consent called "${name}" in features/obie/uk-accounts.feature (${Object.keys(CONSENTS).join(', ')})`);
-  const key = `${world.variant}:ais:uk-3.1:${name}`;
+  const key = `${world.variant}:ais:${world.client.profile.standard ?? 'uk'}:${name}`;
   return sharedSetup(world, key, async () => {
     const from = new Date(Date.now() - FROM_DAYS_AGO * DAY);
     from.setUTCHours(0, 0, 0, 0);
@@ -46,7 +46,8 @@ function ukConsent(world: ConformanceWorld, name: string): Promise<ConsentRecord
   }, 'SEC-01');
 }
 
-const GIVEN = /^the PSU has authorised the "([^"]+)" consent of UK Read\/Write v3\.1\.11$/;
+// The same consents at v3.1.11 and v4.0 (the permission codes did not change: FACTS-v4 §3.3).
+const GIVEN = /^the PSU has authorised the "([^"]+)" consent of UK Read\/Write$/;
 // Prepared ahead with the other shared set-ups (hooks.ts reads the list when the run starts).
 SHARED_GIVENS.push([GIVEN, (w, name) => ukConsent(w, name!)]);
 
@@ -154,8 +155,11 @@ Then('the body is valid against the standard\'s schema of that read', function (
   expectSchema(this, r, schema);
 });
 
-Then(/^the bank refuses the request with 403, or with 400 and the error code "([^"]+)" or "([^"]+)"$/, function (this: ConformanceWorld, a: string, b: string) {
+Then(/^the bank refuses the request with 403, or with 400 and the error code "([^"]+)" or "([^"]+)"$/, function (this: ConformanceWorld, v3a: string, v3b: string) {
   const r = this.answer();
+  // v4.0's codes are four characters; the suite's V4 assertions pair these two (U002, U011).
+  const inVersion = (code: string) => (versionOfWorld(this) === 'v4.0' ? v4ErrorCodeOf(code) ?? code : code);
+  const [a, b] = [inVersion(v3a), inVersion(v3b)];
   if (r.status === 403) return;
   const codes: string[] = Array.isArray((r.body as any)?.Errors) ? (r.body as any).Errors.map((e: any) => e?.ErrorCode) : [];
   if (r.status === 400 && (codes.includes(a) || codes.includes(b))) return;

@@ -25,7 +25,8 @@ test('every FCS v3.1 accounts-and-transactions test has an @fcs-tagged scenario,
   const feature = readFileSync(FEATURE, 'utf8');
   const tagged = new Set([...feature.matchAll(/@fcs:(OB-[\w-]+)/g)].map((m) => m[1]!));
   assert.deepEqual(ids.filter((id) => !tagged.has(id) && !INAPPLICABLE.includes(id)), [], 'manifest ids without a scenario');
-  assert.deepEqual([...tagged].filter((id) => !ids.includes(id)), [], 'tags naming no test of the manifest');
+  // The feature runs at v4.0 too: its OB-400- tags are the v4.0 manifest's (test/conformance/uk-v4-ais.test.ts).
+  assert.deepEqual([...tagged].filter((id) => !ids.includes(id) && !id.startsWith('OB-400-')), [], 'tags naming no test of the manifest');
   for (const id of INAPPLICABLE) {
     assert.ok(!tagged.has(id), `${id} is not claimed`);
     assert.match(feature, new RegExp(`${id} is not covered: .+`), `${id}'s reason is in the feature`);

@@ -189,6 +189,19 @@ function v4Sample(name: SchemaName): Json {
   if (data.DebtorAccount && /^OBFunds/.test(name)) data.DebtorAccount.Proxy = { Identification: '07700900123', Code: 'TELE' };
   if (body.Risk && /^OB(Write|DomesticVRP)/.test(name)) body.Risk = { PaymentContextCode: 'TransferToThirdParty', ContractPresentIndicator: false };
   for (const e of body.Errors ?? []) e.ErrorCode = 'U002';
+  // Standing orders and direct debits: the schedule moves into MandateRelatedInformation, ISO statuses.
+  for (const o of [...(data.StandingOrder ?? []), ...(data.DirectDebit ?? [])]) {
+    const { Frequency, Reference, FirstPaymentDateTime, FinalPaymentDateTime, MandateIdentification } = o;
+    for (const gone of ['Frequency', 'Reference', 'FirstPaymentDateTime', 'FinalPaymentDateTime', 'MandateIdentification']) delete o[gone];
+    o.MandateRelatedInformation = {
+      ...(MandateIdentification ? { MandateIdentification } : {}), ...(FirstPaymentDateTime ? { FirstPaymentDateTime } : {}),
+      ...(FinalPaymentDateTime ? { FinalPaymentDateTime } : {}), Frequency: Frequency ? { Type: Frequency } : { Type: 'MNTH', PointInTime: '15' },
+    };
+    if (Reference) o.RemittanceInformation = { Structured: [{ CreditorReferenceInformation: { Reference } }] };
+    if (o.StandingOrderStatusCode) o.StandingOrderStatusCode = 'ACTV';
+    if (o.DirectDebitStatusCode) o.DirectDebitStatusCode = 'ACTV';
+  }
+  for (const st of data.Statement ?? []) for (const a of st.StatementAmount ?? []) for (const m of [a.Amount, a.LocalAmount]) if (m?.SubType) m.SubType = m.SubType === 'BaseCurrency' ? 'BCUR' : 'LCUR';
   return body;
 }
 
@@ -224,6 +237,10 @@ describe('v4.0 bodies pass the official v4.0 files and our MUST level; v3.1.11 s
       ['OBReadBalance1', (b) => { b.Data.Balance[0].Type = 'InterimAvailable'; }, /Type: expected one of/],
       ['OBErrorResponse1', (b) => { b.Errors[0].ErrorCode = 'UK.OBIE.Field.Missing'; }, /ErrorCode/],
       ['OBWriteDomesticConsent4', (b) => { b.Data.Initiation.RemittanceInformation = { Unstructured: 'text' }; }, /Unstructured/],
+      ['OBReadStandingOrder6', (b) => { b.Data.StandingOrder[0].Frequency = 'EvryDay'; }, /Frequency: unexpected field/],
+      ['OBReadStandingOrder6', (b) => { b.Data.StandingOrder[0].StandingOrderStatusCode = 'Active'; }, /StandingOrderStatusCode: expected one of/],
+      ['OBReadDirectDebit2', (b) => { b.Data.DirectDebit[0].DirectDebitStatusCode = 'Inactive'; }, /DirectDebitStatusCode: expected one of/],
+      ['OBReadParty2', (b) => { b.Data.Party.Address[0].AddressType = 'Residential'; }, /AddressType: expected one of/],
     ];
     for (const [name, spoil, message] of cases) {
       const body = v4Sample(name);

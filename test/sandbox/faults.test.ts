@@ -421,6 +421,42 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     assert.equal(res.status, 400);
     assert.match(res.body.Errors[0].ErrorCode, /^UK\.OBIE\./);
   },
+  'v4-funds-consent-status-v3-name': async ({ sb, tpp }) => {
+    const res = await (await v4Client(sb)).createFundsConsent(cofBody(JOINT), { token: await tpp.cc('fundsconfirmations') });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.Data.Status, 'AwaitingAuthorisation');
+  },
+  'v4-balance-type-v3': async (w) => {
+    const { token } = await w.ais();
+    const res = await (await v4Client(w.sb)).listBalances({ token });
+    assert.equal(res.status, 200, res.text);
+    assert.ok(res.body.Data.Balance.every((b: any) => b.Type.length > 4), JSON.stringify(res.body.Data.Balance.map((b: any) => b.Type)));
+  },
+  'v4-transaction-status-v3': async (w) => {
+    const { token } = await w.ais();
+    const res = await (await v4Client(w.sb)).listTransactions({ token });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.Data.Transaction[0].Status, 'Booked');
+  },
+  'v4-standing-order-v3': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStandingOrdersBasic'] }));
+    const order = (await (await v4Client(w.sb)).listStandingOrders({ token })).body.Data.StandingOrder[0];
+    assert.equal(order.StandingOrderStatusCode, 'Active');
+    assert.equal(typeof order.Frequency, 'string');
+    assert.equal(order.MandateRelatedInformation, undefined);
+  },
+  'v4-direct-debit-v3': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadDirectDebits'] }));
+    const debit = (await (await v4Client(w.sb)).listDirectDebits({ token })).body.Data.DirectDebit[0];
+    assert.equal(debit.DirectDebitStatusCode, 'Active');
+    assert.equal(typeof debit.MandateIdentification, 'string');
+  },
+  'v4-address-type-v3': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadPartyPSU'] }));
+    const res = await (await v4Client(w.sb)).getParty({ token });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.Data.Party.Address[0].AddressType, 'Residential');
+  },
 };
 
 describe('sandbox faults', () => {

@@ -68,8 +68,8 @@ export async function aisConsent(k: ResourceContext, r: Req): Promise<AisConsent
     if (!consent) throw unauthorised('an access token is required');
   } else if (auth.kind === 'cc') {
     consent = faults.has('client-credentials-data-access') ? firstAuthorisedAis(k, auth.clientId) : undefined;
-    // The UK layout answers as the standard's conformance suite asserts (401); the spec's layout keeps its 403.
-    if (!consent) throw (r.layout === 'uk-3.1' ? unauthorised : forbidden)('account data needs the PSU\'s authorization-code token, not a client-credentials token');
+    // The UK layouts answer as the standard's conformance suites assert (401, v3.1 and v4.0); the spec's layout keeps its 403.
+    if (!consent) throw (r.layout === 'uk-3.1' || r.layout === 'uk-4.0' ? unauthorised : forbidden)('account data needs the PSU\'s authorization-code token, not a client-credentials token');
   } else {
     consent = auth.consent;
     if (consent?.kind !== 'ais' || !auth.scopes.includes('accounts')) throw forbidden('the access token was not issued for an account-access consent');

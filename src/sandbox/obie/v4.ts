@@ -13,6 +13,7 @@
  */
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import type { Reply, ResourceContext } from './plumbing.ts';
+import { aisToV4, keepsV3, V4_AIS_FAULTS } from './v4-ais.ts';
 
 /** The faults of the v4.0 layout: each answers one v3.1.11 spelling where v4.0 changed it. */
 export const V4_FAULTS = [
@@ -21,6 +22,7 @@ export const V4_FAULTS = [
   { name: 'v4-vrp-status-v3-name', rule: 'VRP-01', description: 'UK v4.0: VRP consents answer their v3.1.11 status names, not AWAU/AUTH', kind: 'rule', standard: 'uk-4.0' },
   { name: 'v4-account-type-v3', rule: 'AIS-10', description: 'UK v4.0: accounts carry v3.1.11\'s AccountType/AccountSubType (CurrentAccount), not AccountCategory/AccountTypeCode (CACC)', kind: 'rule', standard: 'uk-4.0' },
   { name: 'v4-error-code-v3', rule: 'SEC-06', description: 'UK v4.0: error bodies carry v3.1.11\'s namespaced codes (UK.OBIE.Field.Missing), not v4.0\'s 4-character codes', kind: 'rule', standard: 'uk-4.0' },
+  ...V4_AIS_FAULTS,
 ] as const satisfies readonly FaultDeclaration[];
 
 /** Consent statuses (§3.1; Revoked → CANC, Consumed → COND [I]) and payment-order statuses (§3.2 [I]). */
@@ -69,16 +71,17 @@ export function toV4(k: ResourceContext, operation: string, reply: Reply): void 
   if (!data || typeof data !== 'object') return;
   const keepConsentName = (k.faults.has('v4-consent-status-v3-name') && /AccountAccessConsent/i.test(operation))
     || (k.faults.has('v4-payment-status-v3-name') && /^(createPayment|getPayment)$/.test(operation))
-    || (k.faults.has('v4-vrp-status-v3-name') && /VrpConsent/i.test(operation));
+    || (k.faults.has('v4-vrp-status-v3-name') && /VrpConsent/i.test(operation)) || keepsV3(k, operation, 'consent-status');
   if (typeof data.Status === 'string' && !(keepConsentName && CONSENT_NAMES.has(data.Status))) data.Status = STATUS[data.Status] ?? data.Status;
   for (const p of Array.isArray(data.PaymentStatus) ? data.PaymentStatus : []) if (typeof p?.Status === 'string') p.Status = STATUS[p.Status] ?? p.Status;
   if (!k.faults.has('v4-account-type-v3')) for (const a of Array.isArray(data.Account) ? data.Account : []) renameAccount(a);
-  for (const b of Array.isArray(data.Balance) ? data.Balance : []) balance(b);
+  if (!keepsV3(k, operation, 'balance')) for (const b of Array.isArray(data.Balance) ? data.Balance : []) balance(b);
   for (const t of Array.isArray(data.Transaction) ? data.Transaction : []) {
-    if (typeof t.Status === 'string') t.Status = TRANSACTION_STATUS[t.Status] ?? t.Status;
+    if (typeof t.Status === 'string' && !keepsV3(k, operation, 'transaction')) t.Status = TRANSACTION_STATUS[t.Status] ?? t.Status;
     if (t.Balance) balance(t.Balance);
   }
-  addressTypes(data);
+  aisToV4(k, data);
+  if (!keepsV3(k, operation, 'address')) addressTypes(data);
 }
 
 function renameAccount(a: Record<string, any>): void {

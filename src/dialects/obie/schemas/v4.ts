@@ -16,6 +16,7 @@
 import { closedEnum, country, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES, text } from './common.ts';
 import type { Levels } from './common.ts';
 import { SCHEMA_LEVELS, type SchemaName } from './index.ts';
+import { v4AisSchemas } from './v4-ais.ts';
 
 type Json = Record<string, any>;
 
@@ -204,12 +205,16 @@ function exact(levels: Levels): Levels {
   return levels;
 }
 
+// The account-information reads only the UK layout has: schemas/v4-ais.ts, with this module's tools.
+const AIS = v4AisSchemas({ v4, at, put, opened, postalAddress7, proxy, lei: AIS_LEI, remittance: remittance2 }, SCHEMA_LEVELS);
+
 /**
  * Every v4.0 schema obtpp judges by, by name. The schemas of operations v4.0 did not change
  * (§4.3: OBFundsConfirmation1 and its response; §6.3: the VRP funds confirmation; the PIS funds
  * check) are the v3.1.11 ones: the cross-check proves them equal to the v4.0 file.
  */
 export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
+  ...AIS.levels,
   // The request is the same, but v4.0 no longer closes its top level.
   OBReadConsent1: exact(v4(SCHEMA_LEVELS.OBReadConsent1, (s) => { delete s.additionalProperties; })),
   OBReadConsentResponse1: exact(v4(SCHEMA_LEVELS.OBReadConsentResponse1, consentStatus(V4_AIS_CONSENT_STATUSES))),
@@ -333,6 +338,7 @@ for (const name of [
   'OBFundsConfirmation1', 'OBFundsConfirmationResponse1', 'OBWriteFundsConfirmationResponse1', 'OBErrorResponse1',
   'OBVRPFundsConfirmationRequest', 'OBVRPFundsConfirmationResponse',
 ] as const) completeness[name] = 'exact';
+for (const name of AIS.exact) completeness[name] = 'exact';
 
 /**
  * `OBErrorResponse1` v4.0 (§3.5): only Errors required (Code and Message deprecated and optional);
