@@ -1,4 +1,4 @@
-@pis @uk-3.1
+@pis @uk-3.1 @uk-4.0
 Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
   A bank that serves UK Read/Write v3.1.11 at its official paths offers, beside the domestic
   payment, domestic scheduled payments, domestic standing orders, international payments

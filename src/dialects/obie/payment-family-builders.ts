@@ -38,6 +38,14 @@ export function isFrequency(value: unknown): boolean {
   return typeof value === 'string' && new RegExp(FREQUENCY_PATTERN).test(value);
 }
 
+/** The UK Read/Write versions whose bodies these builders write. */
+type Version = 'v3.1' | 'v4.0';
+
+/** v3.1.11's `{ Reference }`, or v4.0's `OBRemittanceInformation2` with the reference where the FCS suite's v4.0 payloads put it (FACTS-v4 §4.1). */
+const reference = (version: Version | undefined, v: string): Wire => ({
+  RemittanceInformation: version === 'v4.0' ? { Structured: [{ CreditorReferenceInformation: { Reference: v } }] } : { Reference: v },
+});
+
 interface Account { schemeName: string; identification: string; name?: string; secondaryIdentification?: string }
 type Wire = Record<string, unknown>;
 
@@ -63,6 +71,8 @@ export interface SinglePayment {
   reference?: string;
   localInstrument?: string;
   risk?: Record<string, unknown>;
+  /** The UK Read/Write version whose body to build (v4.0: the reference in structured remittance); default v3.1.11. */
+  version?: Version;
 }
 
 /** The exchange rate the PISP asks for: Agreed names its rate and contract, Actual and Indicative leave the rate to the bank. */
@@ -100,7 +110,7 @@ function single(o: SinglePayment, extra: { requestedExecutionDateTime?: string }
     InstructedAmount: money(o.amount, o.currency),
     ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
     CreditorAccount: account(o.creditor),
-    ...when(o.reference, (v) => ({ RemittanceInformation: { Reference: v } })),
+    ...when(o.reference, (v) => reference(o.version, v)),
   };
 }
 
@@ -117,7 +127,7 @@ function international(o: InternationalPayment, requestedExecutionDateTime?: str
     ...when(o.exchangeRate, exchangeRate),
     ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
     CreditorAccount: account(o.creditor),
-    ...when(o.reference, (v) => ({ RemittanceInformation: { Reference: v } })),
+    ...when(o.reference, (v) => reference(o.version, v)),
   };
 }
 
@@ -145,6 +155,34 @@ export interface StandingOrder {
   creditor: Account & { name: string };
   debtor?: Account;
   risk?: Record<string, unknown>;
+  /**
+   * The UK Read/Write version whose body to build. v4.0 moved the schedule into
+   * `MandateRelatedInformation` (FACTS-v4 §4.4): the Frequency an object whose Type is v4.0's code
+   * or the v3.1.11 grammar, the first and final dates beside it; the plain Reference became
+   * structured remittance. Default v3.1.11.
+   */
+  version?: Version;
+}
+
+/** The schedule's members of a standing order's Initiation, in the version's place. */
+function schedule(o: StandingOrder): Wire {
+  if (o.version === 'v4.0') {
+    return {
+      MandateRelatedInformation: {
+        FirstPaymentDateTime: o.firstPaymentDateTime,
+        ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+        Frequency: { Type: o.frequency },
+      },
+      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
+    };
+  }
+  return {
+    Frequency: o.frequency,
+    ...when(o.reference, (v) => ({ Reference: v })),
+    ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
+    FirstPaymentDateTime: o.firstPaymentDateTime,
+    ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+  };
 }
 
 /** POST /domestic-standing-order-consents (`OBWriteDomesticStandingOrderConsent5`). */
@@ -152,16 +190,13 @@ export function buildDomesticStandingOrderConsent(o: StandingOrder & { firstAmou
   return withRisk({
     Permission: 'Create',
     Initiation: {
-      Frequency: o.frequency,
-      ...when(o.reference, (v) => ({ Reference: v })),
-      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
-      FirstPaymentDateTime: o.firstPaymentDateTime,
-      ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+      ...schedule(o),
       FirstPaymentAmount: money(o.firstAmount, o.currency),
       ...when(o.recurringAmount, (v) => ({ RecurringPaymentAmount: money(v, o.currency) })),
       ...when(o.finalAmount, (v) => ({ FinalPaymentAmount: money(v, o.currency) })),
       ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
       CreditorAccount: account(o.creditor),
+      ...(o.version === 'v4.0' ? when(o.reference, (v) => reference(o.version, v)) : {}),
     },
   }, o.risk);
 }
@@ -181,22 +216,21 @@ export function buildInternationalStandingOrderConsent(o: StandingOrder & { amou
   return withRisk({
     Permission: 'Create',
     Initiation: {
-      Frequency: o.frequency,
-      ...when(o.reference, (v) => ({ Reference: v })),
-      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
-      FirstPaymentDateTime: o.firstPaymentDateTime,
-      ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+      ...schedule(o),
       ...when(o.chargeBearer, (v) => ({ ChargeBearer: v })),
       CurrencyOfTransfer: o.currencyOfTransfer,
       InstructedAmount: money(o.amount, o.currency),
       ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
       CreditorAccount: account(o.creditor),
+      ...(o.version === 'v4.0' ? when(o.reference, (v) => reference(o.version, v)) : {}),
     },
   }, o.risk);
 }
 
 /** The file type of the standard's own JSON payment file (a list of domestic payment initiations). */
 export const JSON_PAYMENT_FILE_TYPE = 'UK.OBIE.PaymentInitiation.3.1';
+/** Its v4.0 name (FACTS-v4 §3.4). */
+export const JSON_PAYMENT_FILE_TYPE_V4 = 'UK.OBIE.PaymentInitiation.4.0';
 
 /** A payment file and what its consent declares about it. */
 export interface PaymentFile {
@@ -222,10 +256,10 @@ export function controlSumOf(amounts: readonly string[]): number {
 }
 
 /** A JSON payment file of domestic payments, with its FileHash, NumberOfTransactions and ControlSum. */
-export function buildPaymentFile(payments: ReadonlyArray<Omit<SinglePayment, 'risk' | 'debtor'>>): PaymentFile {
-  const text = JSON.stringify({ Data: { DomesticPayments: payments.map((p) => single(p)) } });
+export function buildPaymentFile(payments: ReadonlyArray<Omit<SinglePayment, 'risk' | 'debtor'>>, version?: Version): PaymentFile {
+  const text = JSON.stringify({ Data: { DomesticPayments: payments.map((p) => single({ ...p, version })) } });
   return {
-    fileType: JSON_PAYMENT_FILE_TYPE,
+    fileType: version === 'v4.0' ? JSON_PAYMENT_FILE_TYPE_V4 : JSON_PAYMENT_FILE_TYPE,
     text,
     fileHash: fileHashOf(text),
     numberOfTransactions: String(payments.length),
