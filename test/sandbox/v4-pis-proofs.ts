@@ -1,5 +1,5 @@
 /**
- * What each fault of the v4.0 layout's payment families (src/sandbox/obie/v4-pis.ts) must visibly
+ * What each fault of the v4.0 layout's payments (src/sandbox/obie/v4-pis.ts, and vrp-v4.ts's update of a VRP consent) must visibly
  * change, for test/sandbox/faults.test.ts: the sandbox under the fault, called at UK Read/Write
  * v4.0's paths (below {issuer}/open-banking/v4.0/pisp) with v4.0 bodies, as a TPP would.
  */
@@ -33,7 +33,7 @@ async function pisp4(w: ProofWorld, method: string, path: string, o: { token: st
   const text = o.body === undefined ? undefined : JSON.stringify(o.body);
   const headers: Record<string, string> = { authorization: `Bearer ${o.token}`, accept: 'application/json' };
   if (text !== undefined) {
-    headers['content-type'] = 'application/json';
+    headers['content-type'] = method === 'PATCH' ? 'application/json-patch+json' : 'application/json';
     headers['x-idempotency-key'] = `k-${Math.random().toString(36).slice(2)}`;
     headers['x-jws-signature'] = await tppSignature(w.sb, text);
   }
@@ -72,5 +72,27 @@ export const V4_PIS_PROOFS: Record<string, (w: ProofWorld) => Promise<void>> = {
     assert.equal(consent.Data.Initiation.MandateRelatedInformation.Frequency.Type, 'EvryDay', 'the consent keeps v4.0\'s schedule');
     assert.equal(order.Data.Initiation.Frequency, 'EvryDay');
     assert.equal(order.Data.Initiation.MandateRelatedInformation, undefined);
+  },
+  'vrp-update-new-consent': async (w) => {
+    const body = {
+      Data: {
+        ControlParameters: {
+          VRPType: ['UK.OBIE.VRPType.Sweeping'], PSUAuthenticationMethods: ['UK.OBIE.SCA'], MaximumIndividualAmount: { Amount: '5.00', Currency: 'GBP' },
+          PeriodicLimits: [{ PeriodType: 'Day', PeriodAlignment: 'Calendar', Amount: '20.00', Currency: 'GBP' }],
+        },
+        Initiation: { CreditorAccount: creditor, RemittanceInformation: remittance },
+      },
+      Risk: {},
+    };
+    const token = await w.tpp.cc('payments');
+    const created = await pisp4(w, 'POST', '/domestic-vrp-consents', { token, body });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.Data.ConsentId as string;
+    const put = await pisp4(w, 'PUT', `/domestic-vrp-consents/${id}`, { token, body });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.notEqual(put.body.Data.ConsentId, id);
+    const patched = await pisp4(w, 'PATCH', `/domestic-vrp-consents/${id}`, { token, body: [{ op: 'replace', path: '/Data/Initiation/RemittanceInformation', value: { Unstructured: ['x'] } }] });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.notEqual(patched.body.Data.ConsentId, id);
   },
 };
