@@ -13,7 +13,7 @@ import { authoriseConsent, CREDITOR, DEFAULT_CURRENCY, newIdempotencyKey, precon
 import { describeAnswer, expectedStatus, expectRefusal, expectStatus, quote, versionOfWorld, warn } from '../support/judge.ts';
 import {
   buildDomesticScheduledConsent, buildDomesticStandingOrderConsent, buildFamilyOrder, buildFileConsent, buildInternationalConsent,
-  buildInternationalScheduledConsent, buildInternationalStandingOrderConsent, buildPaymentConsent, buildPaymentFile, fileHashOf,
+  buildInternationalScheduledConsent, buildInternationalStandingOrderConsent, buildPaymentConsent, buildPaymentFile, buildRisk, fileHashOf,
   familyOrderIdOf, isoDateTime, ORDER_ID_FIELDS, type FamilyConsentBody, type PaymentFamily, type PaymentFile,
 } from '../../src/dialects/obie/builders.ts';
 import { consentIdOf, errorCodesOf, statusOf } from '../../src/dialects/obie/index.ts';
@@ -63,7 +63,8 @@ const ids = (world: ConformanceWorld) => ({ instructionIdentification: world.uni
  * The family's minimal consent, as the suite's payload templates shape it (no debtor account, Risk {}), or a file payment's.
  * At v4.0 in v4.0's shape (the schedule of a standing order in MandateRelatedInformation, the file
  * type 4.0), with a reference in v4.0's structured remittance, so that every answer's Initiation
- * shows the bank keeps it (FACTS-v4 §4.1, §4.4).
+ * shows the bank keeps it (FACTS-v4 §4.1, §4.4); the international payment also names its ultimate
+ * creditor and a regulatory report, the scheduled one a Risk in v4.0's words.
  */
 function minimalConsent(world: ConformanceWorld, family: PaymentFamily, o: { requestedExecutionDateTime?: string; file?: PaymentFile } = {}): FamilyConsentBody {
   const version = versionOfWorld(world);
@@ -73,10 +74,15 @@ function minimalConsent(world: ConformanceWorld, family: PaymentFamily, o: { req
   const when = o.requestedExecutionDateTime ?? tomorrow();
   switch (family) {
     case 'domestic': return buildPaymentConsent({ ...domestic, ...('reference' in v4 ? { remittance: { reference: v4.reference } } : {}) }) as unknown as FamilyConsentBody;
-    case 'domestic-scheduled': return buildDomesticScheduledConsent({ ...domestic, requestedExecutionDateTime: when });
+    case 'domestic-scheduled':
+      return buildDomesticScheduledConsent({ ...domestic, requestedExecutionDateTime: when, ...(version === 'v4.0' ? { risk: buildRisk(version, { paymentContextCode: 'TransferToThirdParty', contractPresent: false }) } : {}) });
     case 'domestic-standing-order':
       return buildDomesticStandingOrderConsent({ frequency: FREQUENCY, firstPaymentDateTime: when, firstAmount: '1.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR, ...v4 });
-    case 'international': return buildInternationalConsent(abroad);
+    case 'international':
+      return buildInternationalConsent({
+        ...abroad,
+        ...(version === 'v4.0' ? { ultimateCreditor: { name: 'Schmidt Holding AG' }, regulatoryReporting: [{ indicator: 'DEBT' as const, authority: { name: 'Bank of England', countryCode: 'GB' } }] } : {}),
+      });
     case 'international-scheduled': return buildInternationalScheduledConsent({ ...abroad, requestedExecutionDateTime: when });
     case 'international-standing-order':
       return buildInternationalStandingOrderConsent({ frequency: FREQUENCY, firstPaymentDateTime: when, amount: '1.00', currency: DEFAULT_CURRENCY, currencyOfTransfer: CURRENCY_OF_TRANSFER, creditor: CREDITOR_ABROAD, ...v4 });
@@ -293,7 +299,7 @@ const CHANGES: Readonly<Record<string, (order: { Data: { Initiation: Record<stri
   },
   'a different creditor account': (o) => void (o.Data.Initiation.CreditorAccount = { ...o.Data.Initiation.CreditorAccount, Identification: '08080021325700' }),
   // A code of both versions' lists (v4.0 dropped PartyToParty: FACTS-v4 §3.4).
-  'a different Risk': (o) => void (o.Risk = { ...(o.Risk ?? {}), PaymentContextCode: 'TransferToThirdParty' }),
+  'a different Risk': (o) => void (o.Risk = { ...(o.Risk ?? {}), PaymentContextCode: o.Risk?.PaymentContextCode === 'TransferToThirdParty' ? 'TransferToSelf' : 'TransferToThirdParty' }),
   // The suite's minimalDomesticStandingOrderInvalid(V4): the consent's order with Frequency (v4.0: Frequency.Type) "foobar".
   'the Frequency "foobar"': (o) => setFrequency(o.Data.Initiation, 'foobar'),
 };

@@ -12,7 +12,8 @@ import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import { judgeBody, type SchemaName } from '../../src/dialects/obie/index.ts';
 import {
-  buildDomesticScheduledConsent, buildDomesticStandingOrderConsent, buildFamilyOrder, buildFileConsent, buildInternationalStandingOrderConsent, buildPaymentFile,
+  buildDomesticScheduledConsent, buildDomesticStandingOrderConsent, buildFamilyOrder, buildFileConsent, buildInternationalConsent, buildInternationalStandingOrderConsent,
+  buildPaymentFile, buildRisk,
 } from '../../src/dialects/obie/builders.ts';
 import { applyPatch } from '../../src/sandbox/obie/vrp-v4.ts';
 import { ApiError } from '../../src/sandbox/obie/plumbing.ts';
@@ -59,6 +60,22 @@ describe('the v4.0 payment families, judged without a bank', { skip }, () => {
       assert.equal(official(consentName)(v3), false, `${consentName}: the official v4.0 file refuses the v3.1.11 spelling`);
       assert.notDeepEqual(must(consentName, v3), [], `${consentName}: ours too`);
     }
+    // v4.0's new members: the ultimate parties, regulatory reports, Risk in v4.0's spelling.
+    const international = buildInternationalConsent({
+      instructionIdentification: 'I-2', endToEndIdentification: 'E-2', amount: '1.00', currency: 'GBP', currencyOfTransfer: 'EUR', creditor: abroad, version: 'v4.0',
+      ultimateCreditor: { name: 'Schmidt Holding AG' }, ultimateDebtor: { name: 'Alice Ltd' }, regulatoryReporting: [{ indicator: 'DEBT', authority: { name: 'Bank of England', countryCode: 'GB' } }],
+      risk: buildRisk('v4.0', { paymentContextCode: 'TransferToThirdParty', contractPresent: true, categoryPurposeCode: 'SUPP' }),
+    });
+    assert.equal((international.Risk as any).ContractPresentIndicator, true);
+    for (const [name, body] of [['OBWriteInternationalConsent5', international], ['OBWriteInternational3', buildFamilyOrder('c-2', international)]] as const) {
+      assert.ok(official(name)(body), `${name}: ${JSON.stringify(official(name).errors)}`);
+      assert.deepEqual(must(name, body), [], name);
+    }
+    const v3Risk = { ...international, Risk: buildRisk('v3.1', { contractPresent: true }) };
+    assert.deepEqual(v3Risk.Risk, { ContractPresentInidicator: true }, 'v3.1.11\'s own spelling');
+    assert.equal(official('OBWriteInternationalConsent5')(v3Risk), false, 'v4.0 closes Risk: the old spelling fails');
+    assert.throws(() => buildRisk('v4.0', { paymentContextCode: 'PartyToParty' }), /not a UK Read\/Write v4\.0 code/);
+    assert.throws(() => buildInternationalConsent({ instructionIdentification: 'I', endToEndIdentification: 'E', amount: '1', currency: 'GBP', currencyOfTransfer: 'EUR', creditor: abroad, ultimateCreditor: { name: 'x' } }), /v4\.0 members/);
     assert.equal(file.fileType, 'UK.OBIE.PaymentInitiation.4.0');
     assert.match(file.text, /"Structured":\[\{"CreditorReferenceInformation"|"CreditorAccount"/);
   });

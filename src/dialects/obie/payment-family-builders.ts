@@ -73,6 +73,77 @@ export interface SinglePayment {
   risk?: Record<string, unknown>;
   /** The UK Read/Write version whose body to build (v4.0: the reference in structured remittance); default v3.1.11. */
   version?: Version;
+  /** v4.0 only (FACTS-v4 §4.1): the party finally paid, the one finally paying, and the regulatory reports (at most ten). */
+  ultimateCreditor?: UltimateParty;
+  ultimateDebtor?: UltimateParty;
+  regulatoryReporting?: ReadonlyArray<{ indicator: 'CRED' | 'DEBT' | 'BOTH'; authority?: { name?: string; countryCode?: string } }>;
+}
+
+/** `OBUltimateCreditor1` / `OBUltimateDebtor1` (v4.0): nothing required. */
+export interface UltimateParty { name?: string; identification?: string; schemeName?: string; lei?: string }
+
+function ultimateParty(p: UltimateParty): Wire {
+  return {
+    ...when(p.name, (v) => ({ Name: v })), ...when(p.identification, (v) => ({ Identification: v })),
+    ...when(p.lei, (v) => ({ LEI: v })), ...when(p.schemeName, (v) => ({ SchemeName: v })),
+  };
+}
+
+/** v4.0's new members of an Initiation; asking for them of a v3.1.11 body is a caller's mistake. */
+function v4Parties(o: Pick<SinglePayment, 'version' | 'ultimateCreditor' | 'ultimateDebtor' | 'regulatoryReporting'>): Wire {
+  const any = o.ultimateCreditor || o.ultimateDebtor || o.regulatoryReporting;
+  if (!any) return {};
+  if (o.version !== 'v4.0') throw new TypeError('UltimateCreditor, UltimateDebtor and RegulatoryReporting are UK Read/Write v4.0 members (version: v4.0)');
+  if (o.regulatoryReporting && o.regulatoryReporting.length > 10) throw new TypeError('RegulatoryReporting holds at most 10 reports');
+  return {
+    ...when(o.ultimateCreditor, (v) => ({ UltimateCreditor: ultimateParty(v) })),
+    ...when(o.ultimateDebtor, (v) => ({ UltimateDebtor: ultimateParty(v) })),
+    ...when(o.regulatoryReporting, (v) => ({
+      RegulatoryReporting: v.map((r) => ({
+        DebitCreditReportingIndicator: r.indicator,
+        ...when(r.authority, (a) => ({ Authority: { ...when(a.name, (n) => ({ Name: n })), ...when(a.countryCode, (c) => ({ CountryCode: c })) } })),
+      })),
+    })),
+  };
+}
+
+/** A payment's Risk in the version's words (OBRisk1): what the PISP knows of the payment's context. */
+export interface RiskInput {
+  paymentContextCode?: string;
+  merchantCategoryCode?: string;
+  merchantCustomerIdentification?: string;
+  contractPresent?: boolean;
+  beneficiaryPrepopulated?: boolean;
+  paymentPurposeCode?: string;
+  /** v4.0 only. */
+  categoryPurposeCode?: string;
+}
+
+/** The context codes v4.0 keeps (FACTS-v4 §3.4): v3.1.11's PispPayee, BillPayment, Ecommerce…, Other and PartyToParty are gone. */
+export const V4_PAYMENT_CONTEXT_CODES = [
+  'BillingGoodsAndServicesInAdvance', 'BillingGoodsAndServicesInArrears', 'EcommerceMerchantInitiatedPayment', 'FaceToFacePointOfSale', 'TransferToSelf', 'TransferToThirdParty',
+] as const;
+
+/**
+ * `Risk` in the version's spelling: v3.1.11 misspells the contract flag `ContractPresentInidicator`
+ * (its schema's own name), v4.0 spells it `ContractPresentIndicator` and closes the object, so the
+ * old spelling fails there (FACTS-v4 §4.1). A code or member the version lacks is refused here.
+ */
+export function buildRisk(version: Version | undefined, r: RiskInput): Record<string, unknown> {
+  const v4 = version === 'v4.0';
+  if (v4 && r.paymentContextCode !== undefined && !(V4_PAYMENT_CONTEXT_CODES as readonly string[]).includes(r.paymentContextCode)) {
+    throw new TypeError(`PaymentContextCode ${r.paymentContextCode} is not a UK Read/Write v4.0 code (${V4_PAYMENT_CONTEXT_CODES.join(', ')})`);
+  }
+  if (!v4 && r.categoryPurposeCode !== undefined) throw new TypeError('CategoryPurposeCode is a UK Read/Write v4.0 member of Risk');
+  return {
+    ...when(r.paymentContextCode, (v) => ({ PaymentContextCode: v })),
+    ...when(r.merchantCategoryCode, (v) => ({ MerchantCategoryCode: v })),
+    ...when(r.merchantCustomerIdentification, (v) => ({ MerchantCustomerIdentification: v })),
+    ...when(r.contractPresent, (v) => (v4 ? { ContractPresentIndicator: v } : { ContractPresentInidicator: v })),
+    ...when(r.beneficiaryPrepopulated, (v) => ({ BeneficiaryPrepopulatedIndicator: v })),
+    ...when(r.paymentPurposeCode, (v) => ({ PaymentPurposeCode: v })),
+    ...when(r.categoryPurposeCode, (v) => ({ CategoryPurposeCode: v })),
+  };
 }
 
 /** The exchange rate the PISP asks for: Agreed names its rate and contract, Actual and Indicative leave the rate to the bank. */
@@ -111,6 +182,7 @@ function single(o: SinglePayment, extra: { requestedExecutionDateTime?: string }
     ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
     CreditorAccount: account(o.creditor),
     ...when(o.reference, (v) => reference(o.version, v)),
+    ...v4Parties(o),
   };
 }
 
@@ -128,6 +200,7 @@ function international(o: InternationalPayment, requestedExecutionDateTime?: str
     ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
     CreditorAccount: account(o.creditor),
     ...when(o.reference, (v) => reference(o.version, v)),
+    ...v4Parties(o),
   };
 }
 
