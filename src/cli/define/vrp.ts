@@ -6,14 +6,14 @@ const vrp = (name: string) => () => import('../commands/vrp.ts').then((m) => ({ 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function defineVrp(program: Command, io: Io): void {
-  const group = program.command('vrp').description('Variable Recurring Payments (UK Read/Write v3.1.11, a profile with standard: uk-3.1): one consent, many payments')
+  const group = program.command('vrp').description('Variable Recurring Payments (UK Read/Write v3.1.11 or v4.0, a profile with standard: uk-3.1 or uk-4.0): one consent, many payments')
     .addHelpText('after', `
 Example:
   $ obtpp vrp consent create --creditor-id 08080021325698 --creditor-name "My savings" --max 100.00 --limit Month=500.00
   $ obtpp consent authorise          the PSU authorises the VRP consent once
   $ obtpp vrp pay --amount 25.00     and again, without the PSU, within the limits
   $ obtpp vrp funds --amount 25.00 && obtpp vrp get`);
-  const consent = group.command('consent').description('create, read and revoke VRP consents');
+  const consent = group.command('consent').description('create, read, revoke and (v4.0) migrate VRP consents');
   withCommon(consent.command('create'))
     .description('create a domestic VRP consent with its control parameters (POST /domestic-vrp-consents)')
     .option('--creditor-id <id>', "the payee's account identification (required)")
