@@ -1,7 +1,8 @@
 /**
  * Wall time of a whole `obtpp conform` against the embedded sandbox (reports written), as a fresh
  * process, N times (default 3) per layout: the spec's variants A+B, and UK Read/Write v3.1.11 at
- * its official paths (`--standard uk-3.1`: every AIS, CBPII, PIS and VRP operation). Prints one
+ * its official paths (`--standard uk-3.1`: every AIS, CBPII, PIS and VRP operation), and v4.0
+ * (`--standard uk-4.0`: every payment and VRP operation of v4.0). Prints one
  * JSON line per layout.
  *   node bench/conform.ts [N]
  */
@@ -37,3 +38,6 @@ const spec = bench([]);
 console.log(JSON.stringify({ name: `obtpp conform, sandbox, variants A+B (${spec.scenarios} scenarios)`, ...stats(spec.times), goal: '≤ 6 s' }));
 const uk = bench(['--standard', 'uk-3.1']);
 console.log(JSON.stringify({ name: `obtpp conform --standard uk-3.1, sandbox, every v3.1.11 operation (${uk.scenarios} scenarios)`, ...stats(uk.times), goal: '≤ 8 s' }));
+// UK Read/Write v4.0: every payment family and VRP operation (PUT and PATCH of a consent included), and what else runs at v4.0.
+const uk4 = bench(['--standard', 'uk-4.0']);
+console.log(JSON.stringify({ name: `obtpp conform --standard uk-4.0, sandbox, every v4.0 payment and VRP operation (${uk4.scenarios} scenarios)`, ...stats(uk4.times), goal: '≤ 8 s' }));
