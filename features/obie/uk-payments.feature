@@ -1,4 +1,4 @@
-@pis @uk-3.1
+@pis @uk-3.1 @uk-4.0
 Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
   A bank that serves UK Read/Write v3.1.11 at its official paths offers, beside the domestic
   payment, domestic scheduled payments, domestic standing orders, international payments
@@ -19,7 +19,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the body is a valid "OBErrorResponse1"
       And the refusal's error code is UK.OBIE.Signature.Missing
 
-    @A @fcs:OB-301-DOP-100110
+    @A @fcs:OB-301-DOP-100110 @fcs:OB-400-DOP-100110
     Scenario: A domestic payment consent whose signature lacks a critical claim is refused
       When the PISP creates a domestic payment consent with an x-jws-signature whose header lacks the claim http://openbanking.org.uk/tan
       Then the bank refuses the request with 400
@@ -34,7 +34,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
   @UKPIS-02 @level-MUST @source-standard
   Rule: UKPIS-02 — A scheduled payment's RequestedExecutionDateTime is any ISO 8601 date-time with its offset, kept as the same instant
 
-    @A @fcs:OB-301-DOP-100810
+    @A @fcs:OB-301-DOP-100810 @fcs:OB-400-DOP-100810
     Scenario: A domestic scheduled payment consent dated with a negative UTC offset is accepted as asked
       When the PISP creates a domestic scheduled payment consent to be executed tomorrow at 15:04 -07:00
       Then the bank answers 201 Created
@@ -43,7 +43,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
       And the consent keeps that RequestedExecutionDateTime
 
-    @A @fcs:OB-301-DOP-100820
+    @A @fcs:OB-301-DOP-100820 @fcs:OB-400-DOP-100820
     Scenario: A domestic scheduled payment consent dated in UTC is accepted as asked
       When the PISP creates a domestic scheduled payment consent to be executed tomorrow at 15:04 UTC
       Then the bank answers 201 Created
@@ -182,7 +182,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
         | international scheduled payment |
         | international standing order    |
 
-    @A @fcs:OB-301-DOP-101400
+    @A @fcs:OB-301-DOP-101400 @fcs:OB-400-DOP-101400
     Scenario: A domestic standing order whose Frequency is not its consent's (nor the grammar's) is refused
       Given the PSU has authorised the shared domestic standing order consent
       And its order has not been submitted yet
@@ -205,7 +205,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
   @UKPIS-01 @level-MUST @source-official-schema
   Rule: UKPIS-01 — Every payment family: the consent is created awaiting authorisation, reads back authorised, and its order is accepted and can be read, every answer signed and valid
 
-    @A @fcs:OB-301-DOP-100100 @fcs:OB-301-DOP-100300 @fcs:OB-313-DOP-100100 @fcs:OB-301-DOP-100400 @fcs:OB-301-DOP-100500 @fcs:OB-301-DOP-100600 @fcs:OB-301-DOP-100700
+    @A @fcs:OB-301-DOP-100100 @fcs:OB-301-DOP-100300 @fcs:OB-313-DOP-100100 @fcs:OB-301-DOP-100400 @fcs:OB-301-DOP-100500 @fcs:OB-301-DOP-100600 @fcs:OB-301-DOP-100700 @fcs:OB-400-DOP-100100 @fcs:OB-400-DOP-100300 @fcs:OB-400-DOP-100400 @fcs:OB-400-DOP-100500 @fcs:OB-400-DOP-100600 @fcs:OB-400-DOP-100700
     Scenario: Domestic payments
       When the PISP creates a domestic payment consent
       Then the bank answers 201 Created
@@ -241,7 +241,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the body is a valid "OBWritePaymentDetailsResponse1"
       And the answer carries an x-jws-signature that verifies with the bank's keys
 
-    @A @fcs:OB-301-DOP-100800 @fcs:OB-301-DOP-101000 @fcs:OB-301-DOP-100900 @fcs:OB-301-DOP-101100 @fcs:OB-301-DOP-101101
+    @A @fcs:OB-301-DOP-100800 @fcs:OB-301-DOP-101000 @fcs:OB-301-DOP-100900 @fcs:OB-301-DOP-101100 @fcs:OB-301-DOP-101101 @fcs:OB-400-DOP-100800 @fcs:OB-400-DOP-101000 @fcs:OB-400-DOP-100900 @fcs:OB-400-DOP-101100 @fcs:OB-400-DOP-101101
     Scenario: Domestic scheduled payments
       When the PISP creates a domestic scheduled payment consent
       Then the bank answers 201 Created
@@ -272,7 +272,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the body is a valid "OBWritePaymentDetailsResponse1"
       And the answer carries an x-jws-signature that verifies with the bank's keys
 
-    @A @fcs:OB-301-DOP-101200 @fcs:OB-301-DOP-101300 @fcs:OB-301-DOP-101401 @fcs:OB-301-DOP-101500 @fcs:OB-301-DOP-1015001 @fcs:OB-301-DOP-1015002
+    @A @fcs:OB-301-DOP-101200 @fcs:OB-301-DOP-101300 @fcs:OB-301-DOP-101401 @fcs:OB-301-DOP-101500 @fcs:OB-301-DOP-1015001 @fcs:OB-301-DOP-1015002 @fcs:OB-400-DOP-101200 @fcs:OB-400-DOP-101300 @fcs:OB-400-DOP-101401 @fcs:OB-400-DOP-101500 @fcs:OB-400-DOP-1015002
     Scenario: Domestic standing orders
       When the PISP creates a domestic standing order consent
       Then the bank answers 201 Created
@@ -303,7 +303,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the body is a valid "OBWritePaymentDetailsResponse1"
       And the answer carries an x-jws-signature that verifies with the bank's keys
 
-    @A @fcs:OB-301-DOP-101600 @fcs:OB-301-DOP-101700 @fcs:OB-301-DOP-101800 @fcs:OB-301-DOP-101900
+    @A @fcs:OB-301-DOP-101600 @fcs:OB-301-DOP-101700 @fcs:OB-301-DOP-101800 @fcs:OB-301-DOP-101900 @fcs:OB-400-DOP-101600 @fcs:OB-400-DOP-101700 @fcs:OB-400-DOP-101800 @fcs:OB-400-DOP-101900
     Scenario: International payments
       When the PISP creates an international payment consent
       Then the bank answers 201 Created
@@ -339,7 +339,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the body is a valid "OBWritePaymentDetailsResponse1"
       And the answer carries an x-jws-signature that verifies with the bank's keys
 
-    @A @fcs:OB-301-DOP-102000 @fcs:OB-301-DOP-102100 @fcs:OB-301-DOP-102200 @fcs:OB-301-DOP-102300
+    @A @fcs:OB-301-DOP-102000 @fcs:OB-301-DOP-102100 @fcs:OB-301-DOP-102200 @fcs:OB-301-DOP-102300 @fcs:OB-400-DOP-102000 @fcs:OB-400-DOP-102100 @fcs:OB-400-DOP-102200 @fcs:OB-400-DOP-102300
     Scenario: International scheduled payments
       When the PISP creates an international scheduled payment consent
       Then the bank answers 201 Created

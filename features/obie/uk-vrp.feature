@@ -158,3 +158,28 @@ Feature: Variable Recurring Payments
       Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
       When the PISP pays 1.00 under the VRP consent to another creditor than the consent's
       Then the bank refuses the request with 400 or 403
+
+  @VRP-11 @level-MUST @source-official-schema
+  Rule: VRP-11 — UK v4.0: a VRP consent updated by PUT or PATCH (which the file reserves for migrating a consent between versions) answers 200 with that same consent, as updated, valid and signed
+
+    # v3.1.11 has no such update: at uk-3.1 this scenario is not applicable.
+    @A
+    Scenario: The VRP consent's request is put again in v4.0's shape, then its remittance is patched
+      When the PISP creates a VRP consent with at most 5.00 per payment and 20.00 per day
+      Then the bank answers 201 Created
+      When the PISP updates the VRP consent by PUT with its request in this version's shape
+      Then the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
+      And the body is a valid "OBDomesticVRPConsentResponse"
+      And the answer carries an x-jws-signature that verifies with the bank's keys
+      And the answer is the same VRP consent
+      And the VRP consent's status is "AwaitingAuthorisation"
+      And the VRP consent's control parameters are exactly those requested
+      And the VRP consent's Initiation is the one sent
+      When the PISP patches the VRP consent's remittance information by JSON Patch
+      Then the bank answers 200 OK
+      And the body is a valid "OBDomesticVRPConsentResponse"
+      And the answer carries an x-jws-signature that verifies with the bank's keys
+      And the answer is the same VRP consent
+      And the VRP consent's control parameters are exactly those requested
+      And the VRP consent's Initiation is the one sent

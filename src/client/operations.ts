@@ -292,9 +292,12 @@ export class TppClient {
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     const interactionId = o.interactionId === false ? undefined : (o.interactionId ?? randomUUID());
     if (interactionId) headers['x-fapi-interaction-id'] = interactionId;
-    if (method === 'POST' && o.idempotencyKey !== false) headers['x-idempotency-key'] = o.idempotencyKey ?? randomUUID();
+    // Creates, and the signed updates of UK v4.0 (a VRP consent's PUT and PATCH), carry an idempotency key.
+    const keyed = method === 'POST' || ((method === 'PUT' || method === 'PATCH') && spec.signedRequest === true);
+    if (keyed && o.idempotencyKey !== false) headers['x-idempotency-key'] = o.idempotencyKey ?? randomUUID();
     const text = body === undefined ? undefined : (o.bodyText ?? JSON.stringify(body));
-    if (text !== undefined) headers['content-type'] ??= 'application/json';
+    // A JSON Patch document has its own media type (RFC 6902; the v4.0 VRP file's PATCH).
+    if (text !== undefined) headers['content-type'] ??= method === 'PATCH' ? 'application/json-patch+json' : 'application/json';
     if (spec.signedRequest && this.signs && o.signature !== false && text !== undefined) {
       headers['x-jws-signature'] = typeof o.signature === 'string' ? o.signature : await (await import('./jws.ts')).signDetached(text, await this.messageSigner());
     }

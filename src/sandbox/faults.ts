@@ -23,6 +23,8 @@ import { PIS_FAMILY_FAULTS } from './obie/pis-families.ts';
 import { PLUMBING_FAULTS } from './obie/plumbing.ts';
 import { VRP_FAULTS } from './obie/vrp.ts';
 import { V4_FAULTS } from './obie/v4.ts';
+import { V4_PIS_FAULTS } from './obie/v4-pis.ts';
+import { VRP_V4_FAULTS } from './obie/vrp-v4.ts';
 
 /** One fault: its name (the `--fault` value), the rule it breaks (`CHAOS` for chaos faults), what goes wrong, and its kind. */
 export interface FaultInfo {
@@ -94,7 +96,7 @@ const CHAOS_TABLE = [
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
-  ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...VRP_FAULTS, ...V4_FAULTS, ...PLUMBING_FAULTS,
+  ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...VRP_FAULTS, ...VRP_V4_FAULTS, ...V4_FAULTS, ...V4_PIS_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
 

@@ -10,13 +10,14 @@ import { FlattenedSign } from 'jose';
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { authoriseConsent, CREDITOR, DEFAULT_CURRENCY, newIdempotencyKey, precondition, sharedSetup, SHARED_GIVENS, tokenOf } from '../support/setups.ts';
-import { describeAnswer, expectRefusal, expectStatus, quote, warn } from '../support/judge.ts';
+import { describeAnswer, expectedStatus, expectRefusal, expectStatus, quote, versionOfWorld, warn } from '../support/judge.ts';
 import {
   buildDomesticScheduledConsent, buildDomesticStandingOrderConsent, buildFamilyOrder, buildFileConsent, buildInternationalConsent,
-  buildInternationalScheduledConsent, buildInternationalStandingOrderConsent, buildPaymentConsent, buildPaymentFile, fileHashOf,
+  buildInternationalScheduledConsent, buildInternationalStandingOrderConsent, buildPaymentConsent, buildPaymentFile, buildRisk, fileHashOf,
   familyOrderIdOf, isoDateTime, ORDER_ID_FIELDS, type FamilyConsentBody, type PaymentFamily, type PaymentFile,
 } from '../../src/dialects/obie/builders.ts';
 import { consentIdOf, errorCodesOf, statusOf } from '../../src/dialects/obie/index.ts';
+import { v4ErrorCodeOf } from '../../src/dialects/obie/versions.ts';
 import { SigningOffError, type ApiResult, type Operation } from '../../src/client/operations.ts';
 import type { TppClient } from '../../src/client/operations.ts';
 
@@ -58,20 +59,33 @@ const call = (c: TppClient, op: Operation, args: unknown[]): Promise<ApiResult> 
 const tomorrow = () => isoDateTime(new Date(Date.now() + DAY));
 const ids = (world: ConformanceWorld) => ({ instructionIdentification: world.uniqueRef('INSTR').slice(0, 35), endToEndIdentification: world.uniqueRef('E2E').slice(0, 35) });
 
-/** The family's minimal consent, as the suite's payload templates shape it (no debtor account, Risk {}), or a file payment's. */
+/**
+ * The family's minimal consent, as the suite's payload templates shape it (no debtor account, Risk {}), or a file payment's.
+ * At v4.0 in v4.0's shape (the schedule of a standing order in MandateRelatedInformation, the file
+ * type 4.0), with a reference in v4.0's structured remittance, so that every answer's Initiation
+ * shows the bank keeps it (FACTS-v4 §4.1, §4.4); the international payment also names its ultimate
+ * creditor and a regulatory report, the scheduled one a Risk in v4.0's words.
+ */
 function minimalConsent(world: ConformanceWorld, family: PaymentFamily, o: { requestedExecutionDateTime?: string; file?: PaymentFile } = {}): FamilyConsentBody {
-  const domestic = { ...ids(world), amount: '1.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR };
-  const abroad = { ...ids(world), amount: '1.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR_ABROAD, currencyOfTransfer: CURRENCY_OF_TRANSFER };
+  const version = versionOfWorld(world);
+  const v4 = version === 'v4.0' ? { version, reference: world.uniqueRef('REF').slice(0, 35) } : {};
+  const domestic = { ...ids(world), amount: '1.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR, ...v4 };
+  const abroad = { ...ids(world), amount: '1.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR_ABROAD, currencyOfTransfer: CURRENCY_OF_TRANSFER, ...v4 };
   const when = o.requestedExecutionDateTime ?? tomorrow();
   switch (family) {
-    case 'domestic': return buildPaymentConsent(domestic) as unknown as FamilyConsentBody;
-    case 'domestic-scheduled': return buildDomesticScheduledConsent({ ...domestic, requestedExecutionDateTime: when });
+    case 'domestic': return buildPaymentConsent({ ...domestic, ...('reference' in v4 ? { remittance: { reference: v4.reference } } : {}) }) as unknown as FamilyConsentBody;
+    case 'domestic-scheduled':
+      return buildDomesticScheduledConsent({ ...domestic, requestedExecutionDateTime: when, ...(version === 'v4.0' ? { risk: buildRisk(version, { paymentContextCode: 'TransferToThirdParty', contractPresent: false }) } : {}) });
     case 'domestic-standing-order':
-      return buildDomesticStandingOrderConsent({ frequency: FREQUENCY, firstPaymentDateTime: when, firstAmount: '1.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR });
-    case 'international': return buildInternationalConsent(abroad);
+      return buildDomesticStandingOrderConsent({ frequency: FREQUENCY, firstPaymentDateTime: when, firstAmount: '1.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR, ...v4 });
+    case 'international':
+      return buildInternationalConsent({
+        ...abroad,
+        ...(version === 'v4.0' ? { ultimateCreditor: { name: 'Schmidt Holding AG' }, regulatoryReporting: [{ indicator: 'DEBT' as const, authority: { name: 'Bank of England', countryCode: 'GB' } }] } : {}),
+      });
     case 'international-scheduled': return buildInternationalScheduledConsent({ ...abroad, requestedExecutionDateTime: when });
     case 'international-standing-order':
-      return buildInternationalStandingOrderConsent({ frequency: FREQUENCY, firstPaymentDateTime: when, amount: '1.00', currency: DEFAULT_CURRENCY, currencyOfTransfer: CURRENCY_OF_TRANSFER, creditor: CREDITOR_ABROAD });
+      return buildInternationalStandingOrderConsent({ frequency: FREQUENCY, firstPaymentDateTime: when, amount: '1.00', currency: DEFAULT_CURRENCY, currencyOfTransfer: CURRENCY_OF_TRANSFER, creditor: CREDITOR_ABROAD, ...v4 });
     case 'file': return buildFileConsent({ file: o.file ?? paymentFile(world), fileReference: world.uniqueRef('FILE').slice(0, 40) });
   }
 }
@@ -81,7 +95,7 @@ function paymentFile(world: ConformanceWorld): PaymentFile {
   return buildPaymentFile([
     { ...ids(world), amount: '1.25', currency: DEFAULT_CURRENCY, creditor: CREDITOR },
     { ...ids(world), amount: '2.50', currency: DEFAULT_CURRENCY, creditor: { ...CREDITOR, identification: '08080021325699' } },
-  ]);
+  ], versionOfWorld(world));
 }
 
 /** What a scenario holds of a family: the consent it judges, the file it uploads, the order. */
@@ -165,7 +179,8 @@ Then('the payment consent has a ConsentId and the status {string}', function (th
   const r = this.answer();
   const id = consentIdOf(r.body);
   if (typeof id !== 'string' || id.length < 1 || id.length > 128) throw this.violation(`expected Data.ConsentId (1 to 128 characters) in ${describeAnswer(r)}`);
-  if (statusOf(r.body) !== expected) throw this.violation(`expected Data.Status "${expected}", got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
+  const want = expectedStatus(this, expected);
+  if (statusOf(r.body) !== want.value) throw this.violation(`expected Data.Status ${want.words}, got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
 });
 
 Given(new RegExp(`^the PSU has authorised the shared ${FAMILY} consent$`), async function (this: ConformanceWorld, words: string) {
@@ -283,10 +298,17 @@ const CHANGES: Readonly<Record<string, (order: { Data: { Initiation: Record<stri
     money.Amount = (Number(money.Amount) + 1).toFixed(2);
   },
   'a different creditor account': (o) => void (o.Data.Initiation.CreditorAccount = { ...o.Data.Initiation.CreditorAccount, Identification: '08080021325700' }),
-  'a different Risk': (o) => void (o.Risk = { ...(o.Risk ?? {}), PaymentContextCode: 'PartyToParty' }),
-  // The suite's minimalDomesticStandingOrderInvalid: the consent's order with Frequency "foobar".
-  'the Frequency "foobar"': (o) => void (o.Data.Initiation.Frequency = 'foobar'),
+  // A code of both versions' lists (v4.0 dropped PartyToParty: FACTS-v4 §3.4).
+  'a different Risk': (o) => void (o.Risk = { ...(o.Risk ?? {}), PaymentContextCode: o.Risk?.PaymentContextCode === 'TransferToThirdParty' ? 'TransferToSelf' : 'TransferToThirdParty' }),
+  // The suite's minimalDomesticStandingOrderInvalid(V4): the consent's order with Frequency (v4.0: Frequency.Type) "foobar".
+  'the Frequency "foobar"': (o) => setFrequency(o.Data.Initiation, 'foobar'),
 };
+
+/** A standing order's Frequency, where its version keeps it: v3.1.11's Initiation.Frequency, v4.0's MandateRelatedInformation.Frequency.Type. */
+function setFrequency(initiation: Record<string, any>, frequency: string): void {
+  if (initiation.MandateRelatedInformation) initiation.MandateRelatedInformation.Frequency = { ...initiation.MandateRelatedInformation.Frequency, Type: frequency };
+  else initiation.Frequency = frequency;
+}
 
 When(/^the PISP submits the order with (a different amount|a different creditor account|a different Risk|the Frequency "foobar") instead of the consent's$/, async function (this: ConformanceWorld, change: string) {
   const record = recordOf(this);
@@ -343,7 +365,7 @@ Then('the consent keeps that RequestedExecutionDateTime', function (this: Confor
 When(new RegExp(`^the PISP creates an? ${FAMILY} consent with the Frequency "([^"]*)"$`), async function (this: ConformanceWorld, words: string, frequency: string) {
   const family = WORDS[words]!;
   const body = minimalConsent(this, family);
-  body.Data.Initiation.Frequency = frequency;
+  setFrequency(body.Data.Initiation, frequency);
   await createFamilyConsent(this, family, body);
 });
 
@@ -455,7 +477,9 @@ When(new RegExp(`^the PISP creates an? ${FAMILY} consent with an x-jws-signature
 });
 
 Then(/^the refusal's error code is (UK\.OBIE\.Signature\.\w+(?:, UK\.OBIE\.Signature\.\w+)*(?: or UK\.OBIE\.Signature\.\w+)?)$/, function (this: ConformanceWorld, list: string) {
-  const allowed = list.split(/, | or /);
+  // At v4.0 the codes the FCS suite pairs with these (U016–U019: FACTS-v4 §3.5).
+  const named = list.split(/, | or /);
+  const allowed = versionOfWorld(this) === 'v4.0' ? named.map((c) => v4ErrorCodeOf(c) ?? c) : named;
   const codes = errorCodesOf(this.answer().body);
   if (!codes.some((c) => allowed.includes(c))) throw this.violation(`expected the error code ${allowed.join(' or ')}, got ${codes.length ? codes.join(', ') : 'none'} (${describeAnswer(this.answer())})`);
 });

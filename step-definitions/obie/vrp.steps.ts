@@ -219,3 +219,44 @@ Then('the funds check answers {string}', function (this: ConformanceWorld, expec
   if (got !== expected) throw this.violation(`expected Data.FundsAvailableResult.FundsAvailable "${expected}" (a VRP funds check answers Available or NotAvailable), got ${quote(got)} in ${describeAnswer(r)}`);
 });
 
+
+// ── v4.0: a VRP consent updated by PUT or PATCH, for migrating it between versions (VRP-11) ────
+
+/** The scenario's VRP consent, created by an earlier step (a set-up of the update). */
+function createdVrpConsent(world: ConformanceWorld): ConsentRecord {
+  const consent = state(world).consent;
+  if (!consent || consent.created.status !== 201 || !consent.id) throw world.blocked('VRP-01', `creating the VRP consent (a set-up of this scenario) failed: ${consent ? describeAnswer(consent.created) : 'no consent was created'}`);
+  return consent;
+}
+
+When('the PISP updates the VRP consent by PUT with its request in this version\'s shape', async function (this: ConformanceWorld) {
+  const consent = createdVrpConsent(this);
+  const token = await this.ccToken('pis');
+  await this.call('updating the VRP consent by PUT', (c) => c.updateVrpConsent(consent.id, consent.request, { token }));
+});
+
+When('the PISP patches the VRP consent\'s remittance information by JSON Patch', async function (this: ConformanceWorld) {
+  const consent = createdVrpConsent(this);
+  // A migration's kind of change: the remittance in the version's structured shape, with a line of text.
+  const remittance = { Unstructured: ['migrated by obtpp'], Structured: [{ CreditorReferenceInformation: { Reference: 'obtpp VRP' } }] };
+  const patch = [{ op: 'replace', path: '/Data/Initiation/RemittanceInformation', value: remittance }];
+  const request = structuredClone(consent.request);
+  request.Data.Initiation.RemittanceInformation = remittance;
+  consent.request = request;
+  const token = await this.ccToken('pis');
+  await this.call('updating the VRP consent by JSON Patch', (c) => c.patchVrpConsent(consent.id, patch, { token }));
+});
+
+Then('the answer is the same VRP consent', function (this: ConformanceWorld) {
+  const r = this.answer();
+  const consent = state(this).consent!;
+  const got = (r.body as any)?.Data?.ConsentId;
+  if (got !== consent.id) throw this.violation(`an update of the VRP consent ${consent.id} (PUT or PATCH at its path) answered with the consent ${quote(got)}: the consent it names must be the one updated (${describeAnswer(r)})`);
+});
+
+Then('the VRP consent\'s Initiation is the one sent', function (this: ConformanceWorld) {
+  const r = this.answer();
+  const asked = state(this).consent!.request.Data.Initiation;
+  const got = (r.body as any)?.Data?.Initiation;
+  if (!sameJson(got, asked)) throw this.violation(`the updated VRP consent's Initiation is not the one sent: sent ${JSON.stringify(asked)}, got ${quote(got)} in ${describeAnswer(r)}`);
+});

@@ -51,6 +51,9 @@ export function operationsNeeded(tags: readonly string[], steps: readonly string
     if (/\bpayment-order consent\b|\bPISP\b|\bpayment\b/i.test(text)) ops.add('createPaymentConsent');
     if (/\breads in detail\b.*\btransaction\b/i.test(text)) ops.add('getTransaction');
     if (/\b(submits|submitted) the (same )?payment order\b/i.test(text)) ops.add('submitPayment');
+    // UK v4.0's update of a VRP consent (v3.1.11 has none: not applicable there).
+    if (/\bupdates the VRP consent by PUT\b/.test(text)) ops.add('updateVrpConsent');
+    if (/\bpatches the VRP consent\b/.test(text)) ops.add('patchVrpConsent');
   }
   return [...ops];
 }

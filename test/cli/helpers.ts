@@ -34,7 +34,7 @@ export interface Harness {
 }
 
 /** `standard`: the profile of the same sandbox at a published standard's paths (`uk-3.1`). */
-export async function harness(options: { standard?: 'uk-3.1' } = {}): Promise<Harness> {
+export async function harness(options: { standard?: 'uk-3.1' | 'uk-4.0' } = {}): Promise<Harness> {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npx tsc -p tsconfig.json)`);
   const sb = await startSandbox({ quiet: true });
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-cli-'));

@@ -99,8 +99,13 @@ describe('the FCS v4.0 map', { skip }, () => {
     const vrp = JSON.parse(readFileSync(join(dir, 'manifests', 'ob_4.0_variable_recurring_payments.json'), 'utf8')).scripts.map((s: { id: string }) => s.id) as string[];
     assert.equal(vrp.length, 11);
     assert.deepEqual(vrp.filter((id) => !map.entries.find((e) => e.id === id)?.covers.length), []);
+    // The payment scenarios run at v4.0 too (uk-payments.feature is @uk-4.0): every payment v4.0 test has its scenario.
+    const pis = JSON.parse(readFileSync(join(dir, 'manifests', 'ob_4.0_payment_fca.json'), 'utf8')).scripts.map((s: { id: string }) => s.id) as string[];
+    assert.equal(pis.length, 29);
+    assert.deepEqual(pis.filter((id) => !map.entries.find((e) => e.id === id)?.covers.length), []);
     // A scenario that runs only at v3.1.11 (@uk-3.1 alone) covers no v4.0 test, even one whose id the v4.0 manifest reuses.
-    assert.ok(map.entries.every((e) => e.covers.every((c) => !c.feature.endsWith('uk-payments.feature'))));
+    // Every scenario that covers a v4.0 test runs at v4.0 (its feature is tagged @uk-4.0), even where the v4.0 manifest reuses a v3.1 id.
+    for (const f of new Set(map.entries.flatMap((e) => e.covers.map((c) => c.feature)))) assert.match(readFileSync(join(root, f), 'utf8'), /@uk-4\.0\b/, f);
     const json = await cli(['rules', '--fcs', '4.0', '--json']);
     assert.equal(json.code, 0, json.stderr);
     assert.equal(JSON.parse(json.stdout).covered, map.covered);

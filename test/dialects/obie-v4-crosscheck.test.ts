@@ -186,6 +186,17 @@ function v4Sample(name: SchemaName): Json {
     if (r) node.RemittanceInformation = { ...(r.Unstructured ? { Unstructured: [r.Unstructured] } : {}), ...(r.Reference ? { Structured: [{ CreditorReferenceInformation: { Reference: r.Reference } }] } : {}) };
     if (node.CreditorAccount) node.CreditorAccount.Proxy = { Identification: '07700900123', Code: 'TELE' };
   }
+  // The payment families (schemas/v4-pis.ts): one status of every order's list, a standing order's
+  // schedule in MandateRelatedInformation, no Purpose, the file type of v4.0.
+  if (typeof data.Status === 'string') data.Status = ({ InitiationPending: 'PDNG', InitiationCompleted: 'PDNG', InitiationFailed: 'PDNG', Cancelled: 'PDNG', AwaitingUpload: 'AWUP' } as Record<string, string>)[data.Status] ?? data.Status;
+  const init = data.Initiation;
+  if (init?.Frequency) {
+    const { Frequency, Reference, FirstPaymentDateTime, RecurringPaymentDateTime, FinalPaymentDateTime, ...rest } = init;
+    data.Initiation = { ...rest, MandateRelatedInformation: { Frequency: { Type: Frequency }, FirstPaymentDateTime, RecurringPaymentDateTime, FinalPaymentDateTime } };
+    if (Reference) data.Initiation.RemittanceInformation = { Structured: [{ CreditorReferenceInformation: { Reference } }] };
+  }
+  if (init) delete data.Initiation.Purpose;
+  if (init?.FileType) init.FileType = 'UK.OBIE.PaymentInitiation.4.0';
   if (data.DebtorAccount && /^OBFunds/.test(name)) data.DebtorAccount.Proxy = { Identification: '07700900123', Code: 'TELE' };
   if (body.Risk && /^OB(Write|DomesticVRP)/.test(name)) body.Risk = { PaymentContextCode: 'TransferToThirdParty', ContractPresentIndicator: false };
   for (const e of body.Errors ?? []) e.ErrorCode = 'U002';

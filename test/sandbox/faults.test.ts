@@ -7,6 +7,7 @@ import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index
 import type { DataFaultName } from '../../src/sandbox/faults.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
 import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
+import { V4_PIS_PROOFS } from './v4-pis-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
@@ -361,6 +362,8 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   },
   // The payment families of UK Read/Write v3.1.11 (UK layout only).
   ...PIS_FAMILY_PROOFS,
+  // The payment families at UK Read/Write v4.0.
+  ...V4_PIS_PROOFS,
   // VRP (UK Read/Write v3.1.11, below /pisp): an authorised consent, then payments without the PSU.
   'vrp-consent-consumed': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });

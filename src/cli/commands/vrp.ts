@@ -59,6 +59,8 @@ export async function vrpConsent(session: Session, flags: VrpConsentFlags): Prom
     vrpType: type,
     ...(validFrom ? { validFrom } : {}),
     ...(validTo ? { validTo } : {}),
+    // A UK Read/Write v4.0 bank takes v4.0's structured remittance information.
+    version: session.profile.standard === 'uk-4.0' ? 'v4.0' : 'v3.1',
   });
   const vrp = { maximum: { Amount: max, Currency: currency }, limits: body.Data.ControlParameters.PeriodicLimits, type };
   return { body, vrp };
@@ -157,6 +159,66 @@ async function consentAtBank(session: Session, record: ConsentRecord): Promise<V
   const data = (result.body as { Data?: Record<string, any> } | undefined)?.Data;
   if (!data?.ControlParameters || !data.Initiation) throw new BankError(result.status, `the bank's VRP consent ${record.id} has no Data.ControlParameters or Data.Initiation to pay under`, { exchange: result.exchange });
   return { Data: { ControlParameters: data.ControlParameters, Initiation: data.Initiation }, Risk: ((result.body as { Risk?: unknown }).Risk ?? {}) as Record<string, unknown> };
+}
+
+/** A v3.1.11 remittance ({ Unstructured, Reference } strings) in v4.0's shape; a v4.0 one as it is (FACTS-v4 §4.1). */
+function remittanceV4(r: unknown): unknown {
+  if (!r || typeof r !== 'object') return r;
+  const { Unstructured, Reference, ...rest } = r as Record<string, unknown>;
+  if (typeof Unstructured !== 'string' && typeof Reference !== 'string') return r;
+  return {
+    ...rest,
+    ...(Unstructured !== undefined ? { Unstructured: Array.isArray(Unstructured) ? Unstructured : [Unstructured] } : {}),
+    ...(typeof Reference === 'string' ? { Structured: [...((rest.Structured as unknown[] | undefined) ?? []), { CreditorReferenceInformation: { Reference } }] } : {}),
+  };
+}
+
+/** The consent's update (PUT or PATCH) is UK v4.0's: a profile at another version is told so. */
+function requireUpdate(session: Session, operation: 'updateVrpConsent' | 'patchVrpConsent'): void {
+  if (!session.client.supports(operation)) throw session.client.unsupported(operation);
+}
+
+export async function updateConsent(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string; idempotencyKey?: string }): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    requireUpdate(session, 'updateVrpConsent');
+    const record = await vrpRecord(session, consentArg(id, flags));
+    const held = await out.step(`reading VRP consent ${record.id}`, () => consentAtBank(session, record));
+    const initiation = { ...held.Data.Initiation } as Record<string, unknown>;
+    if (initiation.RemittanceInformation !== undefined) initiation.RemittanceInformation = remittanceV4(initiation.RemittanceInformation);
+    const body = { Data: { ControlParameters: held.Data.ControlParameters, Initiation: initiation }, Risk: held.Risk };
+    const key = flags.idempotencyKey ?? randomUUID();
+    const result = await out.step(`migrating VRP consent ${record.id} by PUT`, async () => session.check(await session.withClientToken('pis', (token) => session.client.updateVrpConsent(record.id, body, { token, idempotencyKey: key })), [200]));
+    await session.rememberStatus(record.id, str(result.body, 'Data', 'Status'));
+    if (out.json) return out.document(result.body);
+    printConsent(out, result.body);
+  });
+}
+
+export async function patchConsent(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string; patch?: string; idempotencyKey?: string }): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    requireUpdate(session, 'patchVrpConsent');
+    const record = await vrpRecord(session, consentArg(id, flags));
+    const given = required('--patch', flags.patch, 'the JSON Patch: a JSON array of operations, e.g. [{"op":"replace","path":"/Data/Initiation/RemittanceInformation","value":{"Unstructured":["rent"]}}], or @FILE');
+    let text = given;
+    if (given.startsWith('@')) {
+      const { readFile } = await import('node:fs/promises');
+      text = await readFile(given.slice(1), 'utf8').catch((e: Error) => {
+        throw new UsageError(`--patch ${given}: ${e.message}`);
+      });
+    }
+    let patch: unknown;
+    try {
+      patch = JSON.parse(text);
+    } catch {
+      throw new UsageError('--patch: not JSON (expected a JSON array of operations, RFC 6902)');
+    }
+    if (!Array.isArray(patch) || patch.length === 0) throw new UsageError('--patch: expected a non-empty JSON array of operations (RFC 6902), e.g. [{"op":"replace","path":"/Data/Initiation/RemittanceInformation","value":{"Unstructured":["rent"]}}]');
+    const key = flags.idempotencyKey ?? randomUUID();
+    const result = await out.step(`migrating VRP consent ${record.id} by JSON Patch`, async () => session.check(await session.withClientToken('pis', (token) => session.client.patchVrpConsent(record.id, patch, { token, idempotencyKey: key, bodyText: text.trim() })), [200]));
+    await session.rememberStatus(record.id, str(result.body, 'Data', 'Status'));
+    if (out.json) return out.document(result.body);
+    printConsent(out, result.body);
+  });
 }
 
 export async function pay(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string; amount?: string; currency?: string; idempotencyKey?: string; interaction?: string }): Promise<void> {

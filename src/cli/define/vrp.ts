@@ -6,14 +6,14 @@ const vrp = (name: string) => () => import('../commands/vrp.ts').then((m) => ({ 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function defineVrp(program: Command, io: Io): void {
-  const group = program.command('vrp').description('Variable Recurring Payments (UK Read/Write v3.1.11, a profile with standard: uk-3.1): one consent, many payments')
+  const group = program.command('vrp').description('Variable Recurring Payments (UK Read/Write v3.1.11 or v4.0, a profile with standard: uk-3.1 or uk-4.0): one consent, many payments')
     .addHelpText('after', `
 Example:
   $ obtpp vrp consent create --creditor-id 08080021325698 --creditor-name "My savings" --max 100.00 --limit Month=500.00
   $ obtpp consent authorise          the PSU authorises the VRP consent once
   $ obtpp vrp pay --amount 25.00     and again, without the PSU, within the limits
   $ obtpp vrp funds --amount 25.00 && obtpp vrp get`);
-  const consent = group.command('consent').description('create, read and revoke VRP consents');
+  const consent = group.command('consent').description('create, read, revoke and (v4.0) migrate VRP consents');
   withCommon(consent.command('create'))
     .description('create a domestic VRP consent with its control parameters (POST /domestic-vrp-consents)')
     .option('--creditor-id <id>', "the payee's account identification (required)")
@@ -45,6 +45,25 @@ Example:
     .description('revoke a VRP consent (DELETE /domestic-vrp-consents/{ConsentId}): it pays no more')
     .option('--consent <id>', 'the VRP consent (same as the argument)')
     .action(action(io, vrp('deleteConsent')));
+  withCommon(consent.command('update').argument('[consentId]', 'the VRP consent (default: the current one)'))
+    .description('UK v4.0: migrate a VRP consent by PUT (PUT /domestic-vrp-consents/{ConsentId}): its request as the bank holds it, in v4.0\'s shape')
+    .option('--consent <id>', 'the VRP consent (same as the argument)')
+    .option('--idempotency-key <key>', 'x-idempotency-key to send (default a fresh UUID)')
+    .addHelpText('after', `
+The v4.0 file reserves PUT and PATCH for migrating a consent between versions: the consent is read
+from the bank, its remittance information re-spelt in v4.0's structured shape, and put back with
+the same control parameters (what the PSU agreed). A profile with standard: uk-4.0.
+--json prints the bank's answer as-is (OBDomesticVRPConsentResponse).`)
+    .action(action(io, vrp('updateConsent')));
+  withCommon(consent.command('patch').argument('[consentId]', 'the VRP consent (default: the current one)'))
+    .description('UK v4.0: migrate a VRP consent by JSON Patch (PATCH /domestic-vrp-consents/{ConsentId})')
+    .option('--consent <id>', 'the VRP consent (same as the argument)')
+    .option('--patch <json>', 'the JSON Patch (RFC 6902): a JSON array of operations, or @FILE to read it from a file (required)')
+    .option('--idempotency-key <key>', 'x-idempotency-key to send (default a fresh UUID)')
+    .addHelpText('after', `
+Example:
+  $ obtpp vrp consent patch --patch '[{"op":"replace","path":"/Data/Initiation/RemittanceInformation","value":{"Unstructured":["rent"]}}]'`)
+    .action(action(io, vrp('patchConsent')));
   withCommon(group.command('pay').argument('[consentId]', 'the authorised VRP consent (default: the current one)'))
     .description('make one payment under an authorised VRP consent, without the PSU (POST /domestic-vrps)')
     .option('--consent <id>', 'the VRP consent (same as the argument)')

@@ -240,6 +240,18 @@ export const OBIE_OPERATIONS = {
     responses: { 204: null },
     words: 'revoking a VRP consent (obtpp vrp consent delete)',
   },
+  // v4.0 only: a VRP consent updated in place, which the file reserves for migrating a consent
+  // between versions (FACTS-v4 §6.4): PUT sends the whole consent request, PATCH a JSON Patch.
+  updateVrpConsent: {
+    api: 'pis', method: 'PUT', path: '{@paymentsPrefix}/domestic-vrp-consents/{consentId}', ids: ['consentId'], body: true, token: 'client', variants: A, standards: ['uk-4.0'],
+    signedRequest: true, signedAnswer: true, responses: { 200: 'OBDomesticVRPConsentResponse' }, builder: 'buildVrpConsent',
+    words: 'migrating a VRP consent by PUT (obtpp vrp consent update)',
+  },
+  patchVrpConsent: {
+    api: 'pis', method: 'PATCH', path: '{@paymentsPrefix}/domestic-vrp-consents/{consentId}', ids: ['consentId'], body: true, token: 'client', variants: A, standards: ['uk-4.0'],
+    signedRequest: true, signedAnswer: true, responses: { 200: 'OBDomesticVRPConsentResponse' },
+    words: 'migrating a VRP consent by JSON Patch (obtpp vrp consent patch)',
+  },
   confirmVrpFunds: {
     api: 'pis', method: 'POST', path: '{@paymentsPrefix}/domestic-vrp-consents/{consentId}/funds-confirmation', ids: ['consentId'], body: true, token: 'psu', variants: A, standards: UK,
     signedRequest: true, signedAnswer: true, responses: { 201: 'OBVRPFundsConfirmationResponse' }, builder: 'buildVrpFundsConfirmation',

@@ -38,6 +38,14 @@ export function isFrequency(value: unknown): boolean {
   return typeof value === 'string' && new RegExp(FREQUENCY_PATTERN).test(value);
 }
 
+/** The UK Read/Write versions whose bodies these builders write. */
+type Version = 'v3.1' | 'v4.0';
+
+/** v3.1.11's `{ Reference }`, or v4.0's `OBRemittanceInformation2` with the reference where the FCS suite's v4.0 payloads put it (FACTS-v4 §4.1). */
+const reference = (version: Version | undefined, v: string): Wire => ({
+  RemittanceInformation: version === 'v4.0' ? { Structured: [{ CreditorReferenceInformation: { Reference: v } }] } : { Reference: v },
+});
+
 interface Account { schemeName: string; identification: string; name?: string; secondaryIdentification?: string }
 type Wire = Record<string, unknown>;
 
@@ -63,6 +71,79 @@ export interface SinglePayment {
   reference?: string;
   localInstrument?: string;
   risk?: Record<string, unknown>;
+  /** The UK Read/Write version whose body to build (v4.0: the reference in structured remittance); default v3.1.11. */
+  version?: Version;
+  /** v4.0 only (FACTS-v4 §4.1): the party finally paid, the one finally paying, and the regulatory reports (at most ten). */
+  ultimateCreditor?: UltimateParty;
+  ultimateDebtor?: UltimateParty;
+  regulatoryReporting?: ReadonlyArray<{ indicator: 'CRED' | 'DEBT' | 'BOTH'; authority?: { name?: string; countryCode?: string } }>;
+}
+
+/** `OBUltimateCreditor1` / `OBUltimateDebtor1` (v4.0): nothing required. */
+export interface UltimateParty { name?: string; identification?: string; schemeName?: string; lei?: string }
+
+function ultimateParty(p: UltimateParty): Wire {
+  return {
+    ...when(p.name, (v) => ({ Name: v })), ...when(p.identification, (v) => ({ Identification: v })),
+    ...when(p.lei, (v) => ({ LEI: v })), ...when(p.schemeName, (v) => ({ SchemeName: v })),
+  };
+}
+
+/** v4.0's new members of an Initiation; asking for them of a v3.1.11 body is a caller's mistake. */
+function v4Parties(o: Pick<SinglePayment, 'version' | 'ultimateCreditor' | 'ultimateDebtor' | 'regulatoryReporting'>): Wire {
+  const any = o.ultimateCreditor || o.ultimateDebtor || o.regulatoryReporting;
+  if (!any) return {};
+  if (o.version !== 'v4.0') throw new TypeError('UltimateCreditor, UltimateDebtor and RegulatoryReporting are UK Read/Write v4.0 members (version: v4.0)');
+  if (o.regulatoryReporting && o.regulatoryReporting.length > 10) throw new TypeError('RegulatoryReporting holds at most 10 reports');
+  return {
+    ...when(o.ultimateCreditor, (v) => ({ UltimateCreditor: ultimateParty(v) })),
+    ...when(o.ultimateDebtor, (v) => ({ UltimateDebtor: ultimateParty(v) })),
+    ...when(o.regulatoryReporting, (v) => ({
+      RegulatoryReporting: v.map((r) => ({
+        DebitCreditReportingIndicator: r.indicator,
+        ...when(r.authority, (a) => ({ Authority: { ...when(a.name, (n) => ({ Name: n })), ...when(a.countryCode, (c) => ({ CountryCode: c })) } })),
+      })),
+    })),
+  };
+}
+
+/** A payment's Risk in the version's words (OBRisk1): what the PISP knows of the payment's context. */
+export interface RiskInput {
+  paymentContextCode?: string;
+  merchantCategoryCode?: string;
+  merchantCustomerIdentification?: string;
+  contractPresent?: boolean;
+  beneficiaryPrepopulated?: boolean;
+  paymentPurposeCode?: string;
+  /** v4.0 only. */
+  categoryPurposeCode?: string;
+}
+
+/** The context codes v4.0 keeps (FACTS-v4 §3.4): v3.1.11's PispPayee, BillPayment, Ecommerce…, Other and PartyToParty are gone. */
+export const V4_PAYMENT_CONTEXT_CODES = [
+  'BillingGoodsAndServicesInAdvance', 'BillingGoodsAndServicesInArrears', 'EcommerceMerchantInitiatedPayment', 'FaceToFacePointOfSale', 'TransferToSelf', 'TransferToThirdParty',
+] as const;
+
+/**
+ * `Risk` in the version's spelling: v3.1.11 misspells the contract flag `ContractPresentInidicator`
+ * (its schema's own name), v4.0 spells it `ContractPresentIndicator` and closes the object, so the
+ * old spelling fails there (FACTS-v4 §4.1). A code or member the version lacks is refused here.
+ */
+export function buildRisk(version: Version | undefined, r: RiskInput): Record<string, unknown> {
+  const v4 = version === 'v4.0';
+  if (v4 && r.paymentContextCode !== undefined && !(V4_PAYMENT_CONTEXT_CODES as readonly string[]).includes(r.paymentContextCode)) {
+    throw new TypeError(`PaymentContextCode ${r.paymentContextCode} is not a UK Read/Write v4.0 code (${V4_PAYMENT_CONTEXT_CODES.join(', ')})`);
+  }
+  if (!v4 && r.categoryPurposeCode !== undefined) throw new TypeError('CategoryPurposeCode is a UK Read/Write v4.0 member of Risk');
+  return {
+    ...when(r.paymentContextCode, (v) => ({ PaymentContextCode: v })),
+    ...when(r.merchantCategoryCode, (v) => ({ MerchantCategoryCode: v })),
+    ...when(r.merchantCustomerIdentification, (v) => ({ MerchantCustomerIdentification: v })),
+    ...when(r.contractPresent, (v) => (v4 ? { ContractPresentIndicator: v } : { ContractPresentInidicator: v })),
+    ...when(r.beneficiaryPrepopulated, (v) => ({ BeneficiaryPrepopulatedIndicator: v })),
+    ...when(r.paymentPurposeCode, (v) => ({ PaymentPurposeCode: v })),
+    ...when(r.categoryPurposeCode, (v) => ({ CategoryPurposeCode: v })),
+  };
 }
 
 /** The exchange rate the PISP asks for: Agreed names its rate and contract, Actual and Indicative leave the rate to the bank. */
@@ -100,7 +181,8 @@ function single(o: SinglePayment, extra: { requestedExecutionDateTime?: string }
     InstructedAmount: money(o.amount, o.currency),
     ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
     CreditorAccount: account(o.creditor),
-    ...when(o.reference, (v) => ({ RemittanceInformation: { Reference: v } })),
+    ...when(o.reference, (v) => reference(o.version, v)),
+    ...v4Parties(o),
   };
 }
 
@@ -117,7 +199,8 @@ function international(o: InternationalPayment, requestedExecutionDateTime?: str
     ...when(o.exchangeRate, exchangeRate),
     ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
     CreditorAccount: account(o.creditor),
-    ...when(o.reference, (v) => ({ RemittanceInformation: { Reference: v } })),
+    ...when(o.reference, (v) => reference(o.version, v)),
+    ...v4Parties(o),
   };
 }
 
@@ -145,6 +228,34 @@ export interface StandingOrder {
   creditor: Account & { name: string };
   debtor?: Account;
   risk?: Record<string, unknown>;
+  /**
+   * The UK Read/Write version whose body to build. v4.0 moved the schedule into
+   * `MandateRelatedInformation` (FACTS-v4 §4.4): the Frequency an object whose Type is v4.0's code
+   * or the v3.1.11 grammar, the first and final dates beside it; the plain Reference became
+   * structured remittance. Default v3.1.11.
+   */
+  version?: Version;
+}
+
+/** The schedule's members of a standing order's Initiation, in the version's place. */
+function schedule(o: StandingOrder): Wire {
+  if (o.version === 'v4.0') {
+    return {
+      MandateRelatedInformation: {
+        FirstPaymentDateTime: o.firstPaymentDateTime,
+        ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+        Frequency: { Type: o.frequency },
+      },
+      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
+    };
+  }
+  return {
+    Frequency: o.frequency,
+    ...when(o.reference, (v) => ({ Reference: v })),
+    ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
+    FirstPaymentDateTime: o.firstPaymentDateTime,
+    ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+  };
 }
 
 /** POST /domestic-standing-order-consents (`OBWriteDomesticStandingOrderConsent5`). */
@@ -152,16 +263,13 @@ export function buildDomesticStandingOrderConsent(o: StandingOrder & { firstAmou
   return withRisk({
     Permission: 'Create',
     Initiation: {
-      Frequency: o.frequency,
-      ...when(o.reference, (v) => ({ Reference: v })),
-      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
-      FirstPaymentDateTime: o.firstPaymentDateTime,
-      ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+      ...schedule(o),
       FirstPaymentAmount: money(o.firstAmount, o.currency),
       ...when(o.recurringAmount, (v) => ({ RecurringPaymentAmount: money(v, o.currency) })),
       ...when(o.finalAmount, (v) => ({ FinalPaymentAmount: money(v, o.currency) })),
       ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
       CreditorAccount: account(o.creditor),
+      ...(o.version === 'v4.0' ? when(o.reference, (v) => reference(o.version, v)) : {}),
     },
   }, o.risk);
 }
@@ -181,22 +289,21 @@ export function buildInternationalStandingOrderConsent(o: StandingOrder & { amou
   return withRisk({
     Permission: 'Create',
     Initiation: {
-      Frequency: o.frequency,
-      ...when(o.reference, (v) => ({ Reference: v })),
-      ...when(o.numberOfPayments, (v) => ({ NumberOfPayments: v })),
-      FirstPaymentDateTime: o.firstPaymentDateTime,
-      ...when(o.finalPaymentDateTime, (v) => ({ FinalPaymentDateTime: v })),
+      ...schedule(o),
       ...when(o.chargeBearer, (v) => ({ ChargeBearer: v })),
       CurrencyOfTransfer: o.currencyOfTransfer,
       InstructedAmount: money(o.amount, o.currency),
       ...when(o.debtor, (v) => ({ DebtorAccount: account(v) })),
       CreditorAccount: account(o.creditor),
+      ...(o.version === 'v4.0' ? when(o.reference, (v) => reference(o.version, v)) : {}),
     },
   }, o.risk);
 }
 
 /** The file type of the standard's own JSON payment file (a list of domestic payment initiations). */
 export const JSON_PAYMENT_FILE_TYPE = 'UK.OBIE.PaymentInitiation.3.1';
+/** Its v4.0 name (FACTS-v4 §3.4). */
+export const JSON_PAYMENT_FILE_TYPE_V4 = 'UK.OBIE.PaymentInitiation.4.0';
 
 /** A payment file and what its consent declares about it. */
 export interface PaymentFile {
@@ -222,10 +329,10 @@ export function controlSumOf(amounts: readonly string[]): number {
 }
 
 /** A JSON payment file of domestic payments, with its FileHash, NumberOfTransactions and ControlSum. */
-export function buildPaymentFile(payments: ReadonlyArray<Omit<SinglePayment, 'risk' | 'debtor'>>): PaymentFile {
-  const text = JSON.stringify({ Data: { DomesticPayments: payments.map((p) => single(p)) } });
+export function buildPaymentFile(payments: ReadonlyArray<Omit<SinglePayment, 'risk' | 'debtor'>>, version?: Version): PaymentFile {
+  const text = JSON.stringify({ Data: { DomesticPayments: payments.map((p) => single({ ...p, version })) } });
   return {
-    fileType: JSON_PAYMENT_FILE_TYPE,
+    fileType: version === 'v4.0' ? JSON_PAYMENT_FILE_TYPE_V4 : JSON_PAYMENT_FILE_TYPE,
     text,
     fileHash: fileHashOf(text),
     numberOfTransactions: String(payments.length),

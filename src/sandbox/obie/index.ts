@@ -14,6 +14,7 @@ import { AIS_UK_ONLY_ROUTES } from './ais-uk.ts';
 import { CBPII_ROUTES } from './cbpii.ts';
 import { PIS_ROUTES, PIS_UK_ROUTES } from './pis.ts';
 import { VRP_UK_ROUTES } from './vrp.ts';
+import { VRP_V4_ROUTES } from './vrp-v4.ts';
 import { PIS_FAMILY_ROUTES } from './pis-families.ts';
 import { toV4 } from './v4.ts';
 import { ApiError, baseHeaders, errorBody, interactionIdOf, send, ukLayout, type Layout, type Reply, type Req, type ResourceContext, type UkRoute, type Variant } from './plumbing.ts';
@@ -38,6 +39,7 @@ const UK_ROUTES: readonly UkRoute[] = [
   ...ukLayout('cbpii', CBPII_ROUTES),
   ...PIS_UK_ROUTES,
   ...VRP_UK_ROUTES,
+  ...VRP_V4_ROUTES,
   ...PIS_FAMILY_ROUTES,
 ];
 
@@ -83,7 +85,7 @@ async function run(ctx: ResourceContext, candidate: UkRoute, req: IncomingMessag
   try {
     let body: unknown;
     let bodyText = '';
-    if (method === 'POST') {
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return { status: 415 };
       bodyText = await readBody(req);
       if (candidate.verify) await candidate.verify(ctx, req, bodyText);

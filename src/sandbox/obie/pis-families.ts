@@ -16,7 +16,7 @@ import { sign, verify as verifyPayment } from './pis.ts';
 import {
   A, ApiError, authenticate, clientCredentials, forbidden, idempotent, invalid, isObject, iso, links, missing, notFound,
   parseDateTime, requireAccountRef, requireAmount, requireText, route, sameJson, status, unauthorised,
-  type Reply, type Req, type ResourceContext, type UkRoute,
+  type Layout, type Reply, type Req, type ResourceContext, type UkRoute,
 } from './plumbing.ts';
 
 /** The faults of these routes (UK layout only: a run with `--standard uk-3.1` shows them). */
@@ -50,7 +50,7 @@ interface FamilySpec {
   exchange: boolean;
   /** The status of a new order. */
   orderStatus: string;
-  check: (k: ResourceContext, i: Initiation) => void;
+  check: (k: ResourceContext, i: Initiation, layout: Layout) => void;
 }
 
 const FREQUENCY = /^(EvryDay)$|^(EvryWorkgDay)$|^(IntrvlDay:((0[2-9])|([1-2][0-9])|3[0-1]))$|^(IntrvlWkDay:0[1-9]:0[1-7])$|^(WkInMnthDay:0[1-5]:0[1-7])$|^(IntrvlMnthDay:(0[1-6]|12|24):(-0[1-5]|0[1-9]|[12][0-9]|3[01]))$|^(QtrDay:(ENGLISH|SCOTTISH|RECEIVED))$/;
@@ -73,6 +73,40 @@ function requireCreditor(i: Initiation): void {
   requireAccountRef(i.CreditorAccount, `${P}.CreditorAccount`);
   if (i.CreditorAccount.Name === undefined) throw missing(`${P}.CreditorAccount.Name`);
   if (i.DebtorAccount !== undefined) requireAccountRef(i.DebtorAccount, `${P}.DebtorAccount`);
+}
+
+/**
+ * v4.0 keeps a standing order's schedule in MandateRelatedInformation (FACTS-v4 §3.4, §4.4): the
+ * Frequency an object whose Type is an ISO code (OBFrequency6Code) or the v3.1.11 grammar (which
+ * v4.0 also lets say NotKnown), the first and final dates beside it, none of them required but
+ * the Frequency.
+ */
+const FREQUENCY_CODES_V4 = ['ADHO', 'YEAR', 'DAIL', 'FRTN', 'INDA', 'MNTH', 'QURT', 'MIAN', 'WEEK', 'WODL', 'FOWK', 'TWMH', 'FOMH', 'FIMH', 'ALMH', 'NONE'];
+const MANDATE = `${P}.MandateRelatedInformation`;
+
+function requireScheduleV4(k: ResourceContext, i: Initiation): void {
+  const m = i.MandateRelatedInformation;
+  if (m === undefined) throw missing(MANDATE);
+  if (!isObject(m)) throw invalid(MANDATE, 'must be an object');
+  if (!isObject(m.Frequency)) throw missing(`${MANDATE}.Frequency`);
+  const type = m.Frequency.Type;
+  if (type === undefined) throw missing(`${MANDATE}.Frequency.Type`);
+  const known = typeof type === 'string' && (FREQUENCY_CODES_V4.includes(type) || type === 'NotKnown' || FREQUENCY.test(type));
+  if (!k.faults.has('frequency-unchecked') && !known) {
+    throw new ApiError(400, 'UK.OBIE.Field.Invalid', `${MANDATE}.Frequency.Type is neither an ISO frequency code (MNTH, WEEK, …) nor the standard's grammar (EvryDay, …)`, `${MANDATE}.Frequency.Type`);
+  }
+  for (const f of ['FirstPaymentDateTime', 'RecurringPaymentDateTime', 'FinalPaymentDateTime']) requireDate(k, m, f, false);
+  if (i.NumberOfPayments !== undefined && m.FinalPaymentDateTime !== undefined) {
+    throw new ApiError(400, 'UK.OBIE.Field.Unexpected', `${P}.NumberOfPayments and ${MANDATE}.FinalPaymentDateTime cannot both be given`, `${MANDATE}.FinalPaymentDateTime`);
+  }
+}
+
+/** A standing order's schedule, where the layout's version keeps it. */
+function requireSchedule(k: ResourceContext, i: Initiation, dates: readonly string[], layout: Layout): void {
+  if (layout === 'uk-4.0') return requireScheduleV4(k, i);
+  requireFrequency(k, i);
+  requireDate(k, i, 'FirstPaymentDateTime', true);
+  for (const f of dates) requireDate(k, i, f, false);
 }
 
 function requireFrequency(k: ResourceContext, i: Initiation): void {
@@ -126,10 +160,8 @@ const FAMILIES: Readonly<Record<Family, FamilySpec>> = {
   'domestic-standing-order': {
     consents: 'domestic-standing-order-consents', orders: 'domestic-standing-orders', idField: 'DomesticStandingOrderId',
     risk: true, permission: true, funds: false, exchange: false, orderStatus: 'InitiationCompleted',
-    check: (k, i) => {
-      requireFrequency(k, i);
-      requireDate(k, i, 'FirstPaymentDateTime', true);
-      for (const f of ['RecurringPaymentDateTime', 'FinalPaymentDateTime']) requireDate(k, i, f, false);
+    check: (k, i, layout) => {
+      requireSchedule(k, i, ['RecurringPaymentDateTime', 'FinalPaymentDateTime'], layout);
       requireAmount(i.FirstPaymentAmount, `${P}.FirstPaymentAmount`);
       for (const f of ['RecurringPaymentAmount', 'FinalPaymentAmount']) if (i[f] !== undefined) requireAmount(i[f], `${P}.${f}`);
       requireCreditor(i);
@@ -157,10 +189,8 @@ const FAMILIES: Readonly<Record<Family, FamilySpec>> = {
   'international-standing-order': {
     consents: 'international-standing-order-consents', orders: 'international-standing-orders', idField: 'InternationalStandingOrderId',
     risk: true, permission: true, funds: false, exchange: false, orderStatus: 'InitiationCompleted',
-    check: (k, i) => {
-      requireFrequency(k, i);
-      requireDate(k, i, 'FirstPaymentDateTime', true);
-      requireDate(k, i, 'FinalPaymentDateTime', false);
+    check: (k, i, layout) => {
+      requireSchedule(k, i, ['FinalPaymentDateTime'], layout);
       requireCurrency(i, 'CurrencyOfTransfer');
       requireAmount(i.InstructedAmount, `${P}.InstructedAmount`);
       requireCreditor(i);
@@ -185,8 +215,9 @@ const ID_PREFIXES: Readonly<Record<Family, string>> = {
   'domestic-scheduled': 'ds', 'domestic-standing-order': 'so', international: 'ip', 'international-scheduled': 'is', 'international-standing-order': 'io', file: 'fp',
 };
 
-/** The file types this bank reads: the standard's JSON file of domestic payments. */
+/** The file types this bank reads: the standard's JSON file of domestic payments (v4.0 renamed it: FACTS-v4 §3.4). */
 const FILE_TYPES = ['UK.OBIE.PaymentInitiation.3.1'];
+const FILE_TYPES_V4 = ['UK.OBIE.PaymentInitiation.4.0'];
 
 /** A consent of a family: the domestic consent's record, with its family, file and quoted rate. */
 type FamilyConsent = PisConsent & {
@@ -282,9 +313,10 @@ function createConsent(family: Family) {
     }
     const initiation = data.Initiation;
     if (!isObject(initiation)) throw missing(P);
-    spec.check(k, initiation);
-    if (family === 'file' && !FILE_TYPES.includes(initiation.FileType)) {
-      throw new ApiError(400, 'UK.OBIE.Unsupported.FileType', `${P}.FileType: this bank reads ${FILE_TYPES.join(', ')}`, `${P}.FileType`);
+    spec.check(k, initiation, r.layout);
+    const fileTypes = r.layout === 'uk-4.0' ? FILE_TYPES_V4 : FILE_TYPES;
+    if (family === 'file' && !fileTypes.includes(initiation.FileType)) {
+      throw new ApiError(400, 'UK.OBIE.Unsupported.FileType', `${P}.FileType: this bank reads ${fileTypes.join(', ')}`, `${P}.FileType`);
     }
     if (spec.risk) {
       if (r.body.Risk === undefined) throw missing('Risk');

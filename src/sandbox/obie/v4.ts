@@ -14,6 +14,7 @@
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import type { Reply, ResourceContext } from './plumbing.ts';
 import { aisToV4, keepsV3, V4_AIS_FAULTS } from './v4-ais.ts';
+import { familyOrderFaultsV4, keepsV3OrderStatus } from './v4-pis.ts';
 
 /** The faults of the v4.0 layout: each answers one v3.1.11 spelling where v4.0 changed it. */
 export const V4_FAULTS = [
@@ -72,7 +73,8 @@ export function toV4(k: ResourceContext, operation: string, reply: Reply): void 
   const keepConsentName = (k.faults.has('v4-consent-status-v3-name') && /AccountAccessConsent/i.test(operation))
     || (k.faults.has('v4-payment-status-v3-name') && /^(createPayment|getPayment)$/.test(operation))
     || (k.faults.has('v4-vrp-status-v3-name') && /VrpConsent/i.test(operation)) || keepsV3(k, operation, 'consent-status');
-  if (typeof data.Status === 'string' && !(keepConsentName && CONSENT_NAMES.has(data.Status))) data.Status = STATUS[data.Status] ?? data.Status;
+  if (typeof data.Status === 'string' && !(keepConsentName && CONSENT_NAMES.has(data.Status)) && !keepsV3OrderStatus(k, data)) data.Status = STATUS[data.Status] ?? data.Status;
+  familyOrderFaultsV4(k, data);
   for (const p of Array.isArray(data.PaymentStatus) ? data.PaymentStatus : []) if (typeof p?.Status === 'string') p.Status = STATUS[p.Status] ?? p.Status;
   if (!k.faults.has('v4-account-type-v3')) for (const a of Array.isArray(data.Account) ? data.Account : []) renameAccount(a);
   if (!keepsV3(k, operation, 'balance')) for (const b of Array.isArray(data.Balance) ? data.Balance : []) balance(b);

@@ -34,7 +34,7 @@ const DAY = 86_400_000;
 
 // ---- representations ---------------------------------------------------------------------
 
-function consentBody(c: PisConsent, self: string) {
+export function consentBody(c: PisConsent, self: string) {
   const debtor = c.Debtor ?? c.Initiation.DebtorAccount;
   return {
     Data: {
@@ -74,7 +74,7 @@ function requireCodes(value: unknown, path: string): string[] {
   return value as string[];
 }
 
-function checkControlParameters(cp: unknown): Record<string, any> {
+export function checkControlParameters(cp: unknown): Record<string, any> {
   if (!isObject(cp)) throw missing('Data.ControlParameters');
   requireCodes(cp.VRPType, 'Data.ControlParameters.VRPType');
   requireCodes(cp.PSUAuthenticationMethods, 'Data.ControlParameters.PSUAuthenticationMethods');
@@ -176,7 +176,7 @@ async function createVrpConsent(k: ResourceContext, r: Req): Promise<Reply> {
 }
 
 /** The consent as the TPP sent it: the amount the pages show is the sandbox's own. */
-function shown(c: PisConsent): PisConsent {
+export function shown(c: PisConsent): PisConsent {
   const { InstructedAmount: _amount, ...initiation } = c.Initiation;
   return { ...c, Initiation: initiation as PisConsent['Initiation'] };
 }

@@ -17,6 +17,7 @@ import { closedEnum, country, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES, text } from
 import type { Levels } from './common.ts';
 import { SCHEMA_LEVELS, type SchemaName } from './index.ts';
 import { v4AisSchemas } from './v4-ais.ts';
+import { V4_PIS_SCHEMA_LEVELS } from './v4-pis.ts';
 
 type Json = Record<string, any>;
 
@@ -330,6 +331,8 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
   }),
   OBVRPFundsConfirmationRequest: SCHEMA_LEVELS.OBVRPFundsConfirmationRequest,
   OBVRPFundsConfirmationResponse: SCHEMA_LEVELS.OBVRPFundsConfirmationResponse,
+  // The payment families beyond the domestic payment (v4-pis.ts).
+  ...V4_PIS_SCHEMA_LEVELS,
 };
 
 for (const name of Object.keys(V4_SCHEMA_LEVELS) as SchemaName[]) completeness[name] = 'open';
