@@ -131,6 +131,7 @@ export const profileSchema = {
         issuer: { type: 'string', minLength: 1 },
         trustAnchor: { type: 'string', minLength: 1 },
         enabled: { type: 'boolean' },
+        certificate: { type: 'string', minLength: 1, description: 'berlin-group: the PEM certificate of key (inline or file:PATH); with it every request carries the NextGenPSD2 HTTP signature (Digest, Signature, TPP-Signature-Certificate).' },
       },
     },
     bank: {
@@ -140,6 +141,8 @@ export const profileSchema = {
         jwks: { type: 'string', minLength: 1 },
         signsAnswers: { type: 'boolean' },
         signingWaiver: { type: 'string', minLength: 1 },
+        requiresSignedRequests: { type: 'boolean', description: 'berlin-group: the bank refuses requests without the NextGenPSD2 HTTP signature (needs signing.key and signing.certificate).' },
+        signingCertificate: { type: 'string', minLength: 1, description: 'berlin-group: the PEM certificate (inline or file:PATH) the bank signs its answers with; given, the Digest and Signature of its answers are verified.' },
       },
       if: { properties: { signsAnswers: { const: false } }, required: ['signsAnswers'] },
       then: { required: ['signingWaiver'] },

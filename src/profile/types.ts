@@ -58,6 +58,11 @@ export interface SigningSettings {
   trustAnchor: string;
   /** False for a bank on a version without message signing. */
   enabled: boolean;
+  /**
+   * berlin-group: the PEM certificate of `key` (the TPP's QSealC): with it every request carries
+   * the NextGenPSD2 HTTP signature (Digest, Signature, TPP-Signature-Certificate).
+   */
+  certificate?: string;
 }
 
 export interface ClientAuth {
@@ -230,6 +235,10 @@ export interface Profile {
     /** False: the bank does not sign its answers, under the waiver `signingWaiver` names (SEC-09 not applicable). */
     signsAnswers?: boolean;
     signingWaiver?: string;
+    /** berlin-group: the bank refuses requests without the NextGenPSD2 HTTP signature (BG-50 judges it). */
+    requiresSignedRequests?: boolean;
+    /** berlin-group: the PEM certificate the bank signs its answers with (Digest, Signature): given, its answers are verified (BG-51). */
+    signingCertificate?: string;
   };
   psu: PsuSettings;
   /** Extra headers sent on every API call (never on the authorisation server). */
