@@ -21,6 +21,7 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-available-accounts-open-data', rule: 'BG-33', description: 'a consent to the available accounts (availableAccounts) opens their balances and transactions too', kind: 'rule' },
   { name: 'bg-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/accounts?withBalance=true shows every account\'s balances, though the consent gives no access to them', kind: 'rule' },
   { name: 'bg-booking-status-ignored', rule: 'BG-21', description: 'GET …/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
+  { name: 'bg-one-off-consent-reusable', rule: 'BG-52', description: 'a one-off consent (recurringIndicator false) serves a new access session after its accounts, balances and transactions were read (it never expires)', kind: 'rule', level: 'SHOULD' },
   { name: 'bg-rejected-consent-opens-data', rule: 'SEC-04', description: 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -46,6 +47,12 @@ export async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise
     c.covered = { accounts: all, balances: c.covered.balances.length ? all : [], transactions: c.covered.transactions.length ? all : [] };
   }
   if (c.approach === 'OAUTH') await requireToken(k, r, `AIS:${c.id}`);
+  // "false, if the consent is for one access": this bank's access session of a one-off consent ends
+  // when the account list is read again after its balances or transactions were: a new access.
+  if (!c.recurringIndicator && c.oneOffUsed && (path === '/accounts' || path === '/card-accounts') && !faults.has('bg-one-off-consent-reusable')) {
+    c.status = 'expired';
+    throw new BgError(401, 'CONSENT_EXPIRED', 'a one-off consent gives one access: its access session is over');
+  }
   // frequencyPerDay bounds the accesses without the PSU (no PSU-IP-Address), per resource and day.
   if (!header(r, 'PSU-IP-Address') && !faults.has('bg-frequency-not-enforced')) {
     const key = `${c.id} ${path} ${today(k)}`;
@@ -55,6 +62,11 @@ export async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise
   }
   c.lastActionDate = today(k);
   return c;
+}
+
+/** A one-off consent whose session has read balances or transactions (see dataConsent). */
+export function markOneOffUsed(c: BgConsent): void {
+  if (!c.recurringIndicator) c.oneOffUsed = true;
 }
 
 async function requireToken(k: Xs2aContext, r: Req, scope: string): Promise<void> {
@@ -72,6 +84,7 @@ function coveredAccount(k: Xs2aContext, c: BgConsent, accountId: string, service
   if (!found || !c.covered.accounts.includes(accountId)) throw new BgError(403, 'RESOURCE_UNKNOWN', 'the account is not addressable under this consent');
   const globalBent = k.faults.has('bg-available-accounts-open-data') && c.access.availableAccounts !== undefined;
   if (!c.covered[service].includes(accountId) && !k.faults.has('bg-access-not-enforced') && !globalBent) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this account`);
+  if (service !== 'accounts') markOneOffUsed(c);
   return found;
 }
 
