@@ -154,8 +154,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
   }
   // The Berlin Group fields mean nothing to a UK bank.
-  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown } | undefined;
-  for (const field of ['sca', 'psuIpAddress'] as const) {
+  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown; deltaReports?: unknown } | undefined;
+  for (const field of ['sca', 'psuIpAddress', 'deltaReports'] as const) {
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
   }
   // The NextGenPSD2 HTTP signature is the Berlin Group's; a UK bank signs with x-jws-signature.
@@ -267,6 +267,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
         ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
       },
       psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
+      ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true } } : {}),
     } : {}),
     variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),

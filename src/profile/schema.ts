@@ -90,6 +90,11 @@ export const profileSchema = {
         authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
       },
     },
+    deltaReports: {
+      type: 'object', additionalProperties: false,
+      description: 'berlin-group only: the delta reports the bank offers on GET /v1/accounts/{account-id}/transactions. entryReferenceFrom: the transactions after the one with that entryReference (BG-53); deltaList: the transactions since the last report access (BG-54). Default false each: their rules are then not applicable.',
+      properties: { entryReferenceFrom: { type: 'boolean' }, deltaList: { type: 'boolean' } },
+    },
     psuIpAddress: {
       type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$',
       description: "berlin-group only: the PSU-IP-Address sent on consent and payment creation (the PSU's address as the TPP sees it). Default 127.0.0.1.",

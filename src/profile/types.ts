@@ -209,6 +209,8 @@ export interface Profile {
   sca?: ScaSettings;
   /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */
   psuIpAddress?: string;
+  /** berlin-group: the delta reports the bank offers on an account's transactions (BG-53, BG-54); absent: none. */
+  deltaReports?: { entryReferenceFrom: boolean; deltaList: boolean };
   variants: Variant[];
   /** The resource base URL; when the profile gives only per-API URLs, the AIS one. */
   baseUrl: string;

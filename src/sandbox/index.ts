@@ -402,6 +402,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
         ...(sca.includes('embedded') ? { otp: SANDBOX_OTP } : {}),
       },
       psuIpAddress: '127.0.0.1',
+      deltaReports: { entryReferenceFrom: true, deltaList: true },
     } : {}),
     variants,
     baseUrl: sb.baseUrls[variants[0]],

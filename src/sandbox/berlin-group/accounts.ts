@@ -18,6 +18,8 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-frequency-not-enforced', rule: 'BG-05', description: 'accesses without the PSU (no PSU-IP-Address) are not counted against frequencyPerDay', kind: 'rule', level: 'SHOULD' },
   { name: 'bg-token-not-bound', rule: 'BG-07', description: 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)', kind: 'rule' },
   { name: 'bg-transactions-date-to-ignored', rule: 'BG-09', description: 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned', kind: 'rule' },
+  { name: 'bg-entry-reference-from-ignored', rule: 'BG-53', description: 'GET …/transactions?entryReferenceFrom=X returns every booked transaction, X and those before it too', kind: 'rule' },
+  { name: 'bg-delta-list-repeats', rule: 'BG-54', description: 'GET …/transactions?deltaList=true returns every booked transaction again, also those already reported', kind: 'rule' },
   { name: 'bg-available-accounts-open-data', rule: 'BG-33', description: 'a consent to the available accounts (availableAccounts) opens their balances and transactions too', kind: 'rule' },
   { name: 'bg-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/accounts?withBalance=true shows every account\'s balances, though the consent gives no access to them', kind: 'rule' },
   { name: 'bg-booking-status-ignored', rule: 'BG-21', description: 'GET …/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
@@ -132,30 +134,60 @@ async function getBalances(k: Xs2aContext, r: Req): Promise<Reply> {
   return { status: 200, body: { account: { iban: ibanOf(account), currency: CURRENCY }, balances: shown } };
 }
 
-/** The query of a transaction report: bookingStatus and the period, checked (delta reports and standing orders are not offered). */
-function reportQuery(r: Req): { bookingStatus: string; dateFrom: string; dateTo: string | null } {
+/** The query of a transaction report: bookingStatus, the period or a delta report, checked (standing orders are not offered). */
+function reportQuery(r: Req): { bookingStatus: string; dateFrom: string | null; dateTo: string | null; entryReferenceFrom: string | null; deltaList: boolean } {
   const bookingStatus = r.query.get('bookingStatus');
   if (!bookingStatus) throw format('the query parameter bookingStatus is required', 'bookingStatus');
   if (!['booked', 'pending', 'both', 'all', 'information'].includes(bookingStatus)) throw format('bookingStatus must be booked, pending, both, information or all', 'bookingStatus');
   if (bookingStatus === 'information') throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'standing orders (bookingStatus information) are not offered', 'bookingStatus');
-  if (r.query.has('deltaList') || r.query.has('entryReferenceFrom')) throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'delta reports are not supported', r.query.has('deltaList') ? 'deltaList' : 'entryReferenceFrom');
+  const entryReferenceFrom = r.query.get('entryReferenceFrom');
+  const deltaList = r.query.get('deltaList');
+  if (deltaList !== null && deltaList !== 'true' && deltaList !== 'false') throw format('deltaList must be true or false', 'deltaList');
+  if (entryReferenceFrom !== null && deltaList === 'true') throw new BgError(400, 'PARAMETER_NOT_CONSISTENT', 'entryReferenceFrom and deltaList are two kinds of delta report: ask for one', 'deltaList');
+  if (entryReferenceFrom === '') throw format('entryReferenceFrom must name a transaction\'s entryReference', 'entryReferenceFrom');
+  const delta = entryReferenceFrom !== null || deltaList === 'true';
   const dateFrom = r.query.get('dateFrom');
   const dateTo = r.query.get('dateTo');
-  if (!dateFrom) throw format('dateFrom is required (no delta report is asked for)', 'dateFrom');
-  if (!validDate(dateFrom)) throw format('dateFrom must be an ISODate (YYYY-MM-DD)', 'dateFrom');
+  if (!dateFrom && !delta) throw format('dateFrom is required (no delta report is asked for)', 'dateFrom');
+  if (dateFrom && !validDate(dateFrom)) throw format('dateFrom must be an ISODate (YYYY-MM-DD)', 'dateFrom');
   if (dateTo !== null && !validDate(dateTo)) throw format('dateTo must be an ISODate (YYYY-MM-DD)', 'dateTo');
-  if (dateTo !== null && dateTo < dateFrom) throw new BgError(400, 'PERIOD_INVALID', 'dateTo is before dateFrom', 'dateTo');
-  return { bookingStatus, dateFrom, dateTo };
+  if (dateTo !== null && dateFrom && dateTo < dateFrom) throw new BgError(400, 'PERIOD_INVALID', 'dateTo is before dateFrom', 'dateTo');
+  return { bookingStatus, dateFrom: dateFrom || null, dateTo, entryReferenceFrom, deltaList: deltaList === 'true' };
+}
+
+/** The booked transactions each PSU's account has reported so far (transactionIds), for deltaList ("after the last report access for this PSU on the addressed account"). */
+const reported = new WeakMap<Xs2aContext['store'], Map<string, Set<string>>>();
+function reportedOf(k: Xs2aContext, c: BgConsent, accountId: string): Set<string> {
+  let byAccount = reported.get(k.store);
+  if (!byAccount) reported.set(k.store, (byAccount = new Map()));
+  const key = `${c.psu} ${accountId}`;
+  let ids = byAccount.get(key);
+  if (!ids) byAccount.set(key, (ids = new Set()));
+  return ids;
 }
 
 async function listTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
-  const { bookingStatus, dateFrom, dateTo } = reportQuery(r);
+  const { bookingStatus, dateFrom, dateTo, entryReferenceFrom, deltaList } = reportQuery(r);
   const withBalance = withBalanceOf(r);
   const c = await dataConsent(k, r, `/accounts/${r.params.accountId}/transactions`);
   const { account } = coveredAccount(k, c, r.params.accountId, 'transactions');
   const self = `${r.base}/v1/accounts/${account.AccountId}`;
-  const booked = account.transactions
-    .filter((t) => isoDay(t.booking) >= dateFrom && (dateTo === null || k.faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo))
+  const chronological = [...account.transactions].sort((a, b) => a.booking.getTime() - b.booking.getTime());
+  let chosen: typeof chronological;
+  const seen = reportedOf(k, c, account.AccountId);
+  if (entryReferenceFrom !== null) {
+    // "All transactions after the transaction with identification entryReferenceFrom" (the period is then ignored).
+    const at = chronological.findIndex((t) => t.reference === entryReferenceFrom);
+    if (at < 0) throw new BgError(400, 'FORMAT_ERROR', 'entryReferenceFrom names no transaction of this account', 'entryReferenceFrom');
+    chosen = k.faults.has('bg-entry-reference-from-ignored') ? chronological : chronological.slice(at + 1);
+  } else if (deltaList) {
+    // "All transactions after the last report access for this PSU on the addressed account".
+    chosen = k.faults.has('bg-delta-list-repeats') ? chronological : chronological.filter((t) => !seen.has(t.TransactionId));
+  } else {
+    chosen = chronological.filter((t) => isoDay(t.booking) >= dateFrom! && (dateTo === null || k.faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo));
+  }
+  if (bookingStatus !== 'pending') for (const t of chosen) seen.add(t.TransactionId);
+  const booked = chosen
     .reverse()
     .map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
   const report: Record<string, unknown> = { _links: { account: { href: self } } };

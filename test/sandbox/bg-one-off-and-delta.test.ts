@@ -3,7 +3,9 @@
  * access": once an access session has read balances or transactions, a new access (the account
  * or card-account list read again) is refused with 401 CONSENT_EXPIRED and the consent reads
  * expired; a recurring consent is not; the fault bg-one-off-consent-reusable never ends the
- * session. The PSU's SCA is the redirect page's two forms posted by fetch: no browser.
+ * session. The delta reports of an account's transactions (BG-53, BG-54): entryReferenceFrom
+ * gives the transactions after the one named, deltaList those not reported since the last report
+ * access, and their faults. The PSU's SCA is the redirect page's two forms posted by fetch: no browser.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +16,7 @@ type Json = any;
 let sb: Sandbox;
 let faulty: Sandbox;
 before(async () => {
-  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-one-off-consent-reusable'] })]);
+  [sb, faulty] = await Promise.all([startSandbox({ dialect: 'berlin-group' }), startSandbox({ dialect: 'berlin-group', faults: ['bg-one-off-consent-reusable', 'bg-entry-reference-from-ignored', 'bg-delta-list-repeats'] })]);
 });
 after(async () => {
   await Promise.all([sb?.stop(), faulty?.stop()]);
@@ -85,4 +87,42 @@ test('the fault bg-one-off-consent-reusable: a new access under a used one-off c
   await session(faulty, id);
   await session(faulty, id);
   assert.equal((await call('GET', `${faulty.baseUrls.A}/v1/consents/${id}/status`)).body.consentStatus, 'valid');
+});
+
+/** The booked transactions of alice's first account under a recurring consent (no one-off session to end). */
+async function booked(bank: Sandbox, id: string, query: string, index = 0): Promise<{ status: number; body: Json; refs: string[] }> {
+  const list = await get(bank, id, '/accounts');
+  const first = list.body.accounts[index].resourceId;
+  const r = await get(bank, id, `/accounts/${first}/transactions?bookingStatus=booked${query}`);
+  return { ...r, refs: r.status === 200 ? r.body.transactions.booked.map((t: Json) => t.entryReference) : [] };
+}
+
+test('entryReferenceFrom: the transactions booked after the one named, newest first, without it; an unknown one is refused', async () => {
+  const id = await consent(sb, true);
+  const all = await booked(sb, id, `&dateFrom=${since}`);
+  assert.ok(all.refs.length >= 3, `alice's first account has transactions to judge by: ${all.refs}`);
+  const pivot = all.refs[2]!;
+  const delta = await booked(sb, id, `&entryReferenceFrom=${encodeURIComponent(pivot)}`);
+  assert.equal(delta.status, 200, JSON.stringify(delta.body));
+  assert.deepEqual(delta.refs, all.refs.slice(0, 2), 'the two newer ones, the period not asked');
+  const unknown = await booked(sb, id, '&entryReferenceFrom=no-such-reference');
+  assert.deepEqual([unknown.status, unknown.body.tppMessages[0].code], [400, 'FORMAT_ERROR']);
+  const both = await booked(sb, id, `&entryReferenceFrom=${encodeURIComponent(pivot)}&deltaList=true`);
+  assert.deepEqual([both.status, both.body.tppMessages[0].code], [400, 'PARAMETER_NOT_CONSISTENT']);
+  const bad = await booked(faulty, await consent(faulty, true), `&entryReferenceFrom=${encodeURIComponent(pivot)}`);
+  assert.ok(bad.refs.includes(pivot), 'the fault bg-entry-reference-from-ignored returns the one named too');
+});
+
+test('deltaList: what no report of this PSU\'s account has held yet; right after a report, no booked transaction', async () => {
+  const id = await consent(sb, true);
+  // alice's second account, which no test above reads: the first delta report holds all its transactions.
+  const first = await booked(sb, id, '&deltaList=true', 1);
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  const whole = await booked(sb, id, '&dateFrom=2000-01-01', 1);
+  assert.ok(whole.refs.length > 0);
+  assert.deepEqual(first.refs, whole.refs, 'the first delta report is the whole report');
+  assert.deepEqual((await booked(sb, id, '&deltaList=true', 1)).refs, [], 'nothing new since the last report access');
+  const faultyId = await consent(faulty, true);
+  await booked(faulty, faultyId, `&dateFrom=${since}`);
+  assert.ok((await booked(faulty, faultyId, '&deltaList=true')).refs.length > 0, 'the fault bg-delta-list-repeats reports them again');
 });
