@@ -334,6 +334,9 @@ export class Session {
    * answer whose x-jws-signature does not hold is still returned, with a warning: the TPP decides.
    */
   check(result: ApiResult, expected: number[]): ApiResult {
+    if (result.httpSignature && !result.httpSignature.valid) {
+      this.warn?.(`WARNING: the bank's signature on ${result.exchange.method} ${result.exchange.url} does not hold (bank.signingCertificate): ${result.httpSignature.problem}`);
+    }
     if (result.signature && !result.signature.valid) {
       this.warn?.(`WARNING: the bank's x-jws-signature on ${result.exchange.method} ${result.exchange.url} does not hold (UK.OBIE.Signature.${result.signature.code}): ${result.signature.problem}`);
     }

@@ -139,3 +139,25 @@ async function startSandboxProfileUk(): Promise<Record<string, any>> {
     signing: { key: raw.signing.key, kid: 'k' }, bank: {},
   };
 }
+
+test('the CLI warns when the bank\'s signed answer does not hold (bank.signingCertificate), and still works', async () => {
+  const { runObtpp, bin } = await import('../helpers/obtpp.ts');
+  const { existsSync } = await import('node:fs');
+  const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  assert.ok(existsSync(bin), `${bin} is missing: build first (npm run build)`);
+  const faulty = await startSandbox({ dialect: 'berlin-group', signatures: true, sca: ['redirect'], faults: ['bg-answer-digest-wrong'] });
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-bg-sig-'));
+  try {
+    const file = join(dir, 'bg.json');
+    await writeFile(file, JSON.stringify(faulty.profile('A')));
+    const r = await runObtpp(['consent', 'create', 'ais', '--profile', file, '--state', join(dir, 'state.json')], { cwd: dir, env: { HOME: dir } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /WARNING: the bank's signature on POST .*\/v1\/consents does not hold \(bank.signingCertificate\): the Digest is not the SHA-256 of the answer's body/);
+    assert.ok(!r.stderr.includes('PRIVATE KEY') && !r.stdout.includes('PRIVATE KEY'));
+  } finally {
+    await faulty.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
