@@ -14,6 +14,8 @@ export interface Io {
    * `obtpp sandbox` await it to stop cleanly). Listeners exist only while it is awaited.
    */
   waitForSignal?: () => Promise<string>;
+  /** Where a command reads what the user types or pipes (a PSU's password with --password-stdin); absent: nothing to read. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 }
 
 /**
@@ -43,6 +45,7 @@ export function ioFromProcess(): Io {
     // A spinner needs a terminal with columns to draw in: a 0-column pty (CI runners, `script`) or TERM=dumb gets plain lines.
     interactive: errTty && !env.CI && (process.stderr.columns ?? 0) > 0 && env.TERM !== 'dumb',
     exitCode: 0,
+    stdin: process.stdin,
     waitForSignal: () => new Promise((resolve) => {
       const on = (signal: NodeJS.Signals) => {
         process.off('SIGINT', on).off('SIGTERM', on);

@@ -102,6 +102,12 @@ export interface CallOptions {
   signature?: string | false;
   /** The exact body text to send (a tampered body under another body's signature); default the JSON of `body`. */
   bodyText?: string;
+  /**
+   * berlin-group, where the profile signs requests (signing.certificate): `false` sends no
+   * Digest, Signature or TPP-Signature-Certificate; `{ digestOf }` computes the Digest over
+   * that text instead of the body (a request whose Digest does not match its body).
+   */
+  httpSignature?: false | { digestOf: string };
 }
 
 export interface ApiResult<T = any> extends HttpResult<T> {
@@ -110,6 +116,8 @@ export interface ApiResult<T = any> extends HttpResult<T> {
   sentInteractionId?: string;
   /** The x-jws-signature this call sent, if any. */
   sentSignature?: string;
+  /** berlin-group: the bank's signed answer (Digest, Signature) checked against bank.signingCertificate; absent where the profile names none. */
+  httpSignature?: import('./http-signature.ts').HttpSignatureCheck;
   /**
    * The bank's x-jws-signature checked against its JWKS (payment-initiation answers with a body,
    * when the profile signs); absent when there was nothing to check.
@@ -235,6 +243,23 @@ export class TppClient {
     return this.profile.signing?.enabled === true && this.profile.dialect !== 'berlin-group';
   }
 
+  /** berlin-group: whether requests carry the NextGenPSD2 HTTP signature (the profile gives signing.certificate, and signing is on). */
+  get httpSigns(): boolean {
+    return this.profile.dialect === 'berlin-group' && this.profile.signing?.enabled !== false && !!this.profile.signing?.certificate;
+  }
+
+  private requestSigner?: import('./http-signature.ts').RequestSigner;
+  /** The profile's signing key with its certificate, read once (checked at profile load). */
+  private httpSigner(hs: typeof import('./http-signature.ts')): import('./http-signature.ts').RequestSigner {
+    const s = this.profile.signing!;
+    try {
+      this.requestSigner ??= hs.requestSigner(s.key, s.certificate!);
+    } catch (error) {
+      throw new ObtppError('profile_invalid', `$.signing: ${(error as Error).message.split('\n')[0]}`, { hint: 'give signing.key (an RSA key) and signing.certificate (the PEM certificate of that key)', exitCode: ExitCode.usage });
+    }
+    return this.requestSigner;
+  }
+
   private signer?: Promise<MessageSigner>;
   private bankKeys?: Promise<KeySource | undefined>;
 
@@ -302,8 +327,15 @@ export class TppClient {
       headers['x-jws-signature'] = typeof o.signature === 'string' ? o.signature : await (await import('./jws.ts')).signDetached(text, await this.messageSigner());
     }
     Object.assign(headers, lowerKeys(o.headers ?? {}));
+    const hs = this.profile.dialect === 'berlin-group' ? await import('./http-signature.ts') : undefined;
+    if (hs && this.httpSigns && o.httpSignature !== false) {
+      headers.date ??= new Date().toUTCString();
+      Object.assign(headers, hs.signRequest(this.httpSigner(hs), headers, text ?? '', o.httpSignature ? o.httpSignature.digestOf : undefined));
+    }
     const result = await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
     const out: ApiResult = { ...result, operation, sentInteractionId: interactionId, ...(headers['x-jws-signature'] ? { sentSignature: headers['x-jws-signature'] } : {}) };
+    const bankCert = this.profile.bank?.signingCertificate;
+    if (hs && bankCert) out.httpSignature = hs.verifyAnswer(result.headers as Record<string, string | undefined>, result.text, new (await import('node:crypto')).X509Certificate(bankCert));
     if (spec.signedAnswer && this.signs && result.text.length > 0) {
       try {
         const keys = await this.bankKeySource();

@@ -55,6 +55,11 @@ export interface RunConformanceOptions {
    */
   sandboxSca?: string[];
   /**
+   * The embedded berlin-group sandbox requires the NextGenPSD2 HTTP signature on requests and signs
+   * its answers (BG-50, BG-51 judged). Only with `dialect: 'berlin-group'` and without `profile`.
+   */
+  sandboxSignatures?: boolean;
+  /**
    * A PSU browser from `openBrowser()` to use instead of starting one, so that several runs one
    * after another in one program start Chromium once. Every journey still gets a context wiped of
    * the previous journey's cookies and storage, as within a run. The run leaves the browser open
@@ -229,6 +234,7 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   let profile: Profile | undefined;
   let variants: Variant[];
   let dialect: Dialect = options.dialect ?? 'obie';
+  if (options.sandboxSignatures && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--signatures works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says bank.requiresSignedRequests)');
   if (options.sandboxSca !== undefined && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--sca works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says sca.approaches)');
   if (!options.profile) {
     if (faults.length) await parseSandboxFaults(dialect, faults);
@@ -359,7 +365,7 @@ class ConformanceRun {
     await requireBrowser(env);
     this.checkAbort();
     const { startSandbox } = await import('../sandbox/index.ts');
-    const sb = await startSandbox({ faults, quiet: true, dialect, ...(this.plan.options.sandboxSca ? { sca: this.plan.options.sandboxSca as never } : {}) });
+    const sb = await startSandbox({ faults, quiet: true, dialect, ...(this.plan.options.sandboxSca ? { sca: this.plan.options.sandboxSca as never } : {}), ...(this.plan.options.sandboxSignatures ? { signatures: true } : {}) });
     this.sandbox = sb;
     this.checkAbort();
     const profilePath = join(this.work, 'sandbox-profile.json');

@@ -1,4 +1,5 @@
 import { INPUT_LIMITS, parseYaml, readInputFile } from './input-files.ts';
+import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,9 +154,17 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
   }
   // The Berlin Group fields mean nothing to a UK bank.
-  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown } | undefined;
-  for (const field of ['sca', 'psuIpAddress'] as const) {
+  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown; deltaReports?: unknown } | undefined;
+  for (const field of ['sca', 'psuIpAddress', 'deltaReports'] as const) {
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
+  }
+  // The NextGenPSD2 HTTP signature is the Berlin Group's; a UK bank signs with x-jws-signature.
+  const sig = interpolated as { signing?: { certificate?: unknown }; bank?: { requiresSignedRequests?: unknown; signingCertificate?: unknown } } | undefined;
+  if (top?.dialect !== 'berlin-group') {
+    if (sig?.signing?.certificate !== undefined) problems.push(`$.signing.certificate: only for dialect berlin-group (this profile's dialect is ${String(top?.dialect ?? 'obie')})`);
+    for (const f of ['requiresSignedRequests', 'signingCertificate'] as const) if (sig?.bank?.[f] !== undefined) problems.push(`$.bank.${f}: only for dialect berlin-group (this profile's dialect is ${String(top?.dialect ?? 'obie')})`);
+  } else if (sig?.bank?.requiresSignedRequests === true && sig.signing?.certificate === undefined) {
+    problems.push('$.signing.certificate: is required when bank.requiresSignedRequests is true (obtpp must sign its requests to be served)');
   }
   // The spec's layout names its variants; a profile of a published standard is judged by variant A's rules.
   const std = top as { standard?: unknown; variants?: unknown; discovery?: unknown; implements?: unknown } | undefined;
@@ -215,6 +224,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     issuer: (p.signing.issuer ?? auth.clientId ?? '') as string,
     trustAnchor: (p.signing.trustAnchor ?? 'openbanking.org.uk') as string,
     enabled: p.signing.enabled ?? true,
+    ...(p.signing.certificate ? { certificate: await certificateValue(p.signing.certificate, '$.signing.certificate', baseDir, source) } : {}),
   } : undefined;
   const bankJwks = p.bank?.jwks ? await jwksValue(p.bank.jwks, baseDir, source) : undefined;
   for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key, p.sca?.otp]) if (s) secrets.add(s);
@@ -257,6 +267,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
         ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
       },
       psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
+      ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true } } : {}),
     } : {}),
     variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),
@@ -286,6 +297,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     bank: {
       ...(bankJwks ? { jwks: bankJwks } : {}),
       ...(p.bank?.signsAnswers === false ? { signsAnswers: false, signingWaiver: p.bank.signingWaiver } : {}),
+      ...(p.bank?.requiresSignedRequests !== undefined ? { requiresSignedRequests: p.bank.requiresSignedRequests } : {}),
+      ...(p.bank?.signingCertificate ? { signingCertificate: await certificateValue(p.bank.signingCertificate, '$.bank.signingCertificate', baseDir, source) } : {}),
     },
     psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: parseAccountChoice(p.psu.accounts) },
     headers: p.headers ?? {},
@@ -524,6 +537,17 @@ async function readReferenced(file: string, at: string, baseDir: string, source:
 /** A secret given inline (often `${env:NAME}`) or as `file:PATH` (read, relative to the profile). */
 async function secretValue(value: string, at: string, baseDir: string, source: string): Promise<string> {
   return value.startsWith('file:') ? readReferenced(value.slice('file:'.length), at, baseDir, source) : value;
+}
+
+/** A PEM certificate, inline or `file:PATH`, parsed now: one that is not a certificate is a profile error naming the field. */
+async function certificateValue(value: string, at: string, baseDir: string, source: string): Promise<string> {
+  const text = value.startsWith('file:') ? await readReferenced(value.slice(5), at, baseDir, source) : value;
+  try {
+    new X509Certificate(text);
+  } catch {
+    throw new ProfileError(`profile ${source}: ${at}: not a PEM certificate ("-----BEGIN CERTIFICATE-----")`, [at]);
+  }
+  return text;
 }
 
 /** The bank's JWKS: a URL (fetched when needed), or a file (`file:PATH` or a path) read and parsed now. */

@@ -90,6 +90,11 @@ export const profileSchema = {
         authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
       },
     },
+    deltaReports: {
+      type: 'object', additionalProperties: false,
+      description: 'berlin-group only: the delta reports the bank offers on GET /v1/accounts/{account-id}/transactions. entryReferenceFrom: the transactions after the one with that entryReference (BG-53); deltaList: the transactions since the last report access (BG-54). Default false each: their rules are then not applicable.',
+      properties: { entryReferenceFrom: { type: 'boolean' }, deltaList: { type: 'boolean' } },
+    },
     psuIpAddress: {
       type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$',
       description: "berlin-group only: the PSU-IP-Address sent on consent and payment creation (the PSU's address as the TPP sees it). Default 127.0.0.1.",
@@ -131,6 +136,7 @@ export const profileSchema = {
         issuer: { type: 'string', minLength: 1 },
         trustAnchor: { type: 'string', minLength: 1 },
         enabled: { type: 'boolean' },
+        certificate: { type: 'string', minLength: 1, description: 'berlin-group: the PEM certificate of key (inline or file:PATH); with it every request carries the NextGenPSD2 HTTP signature (Digest, Signature, TPP-Signature-Certificate).' },
       },
     },
     bank: {
@@ -140,6 +146,8 @@ export const profileSchema = {
         jwks: { type: 'string', minLength: 1 },
         signsAnswers: { type: 'boolean' },
         signingWaiver: { type: 'string', minLength: 1 },
+        requiresSignedRequests: { type: 'boolean', description: 'berlin-group: the bank refuses requests without the NextGenPSD2 HTTP signature (needs signing.key and signing.certificate).' },
+        signingCertificate: { type: 'string', minLength: 1, description: 'berlin-group: the PEM certificate (inline or file:PATH) the bank signs its answers with; given, the Digest and Signature of its answers are verified.' },
       },
       if: { properties: { signsAnswers: { const: false } }, required: ['signsAnswers'] },
       then: { required: ['signingWaiver'] },

@@ -58,6 +58,11 @@ export interface SigningSettings {
   trustAnchor: string;
   /** False for a bank on a version without message signing. */
   enabled: boolean;
+  /**
+   * berlin-group: the PEM certificate of `key` (the TPP's QSealC): with it every request carries
+   * the NextGenPSD2 HTTP signature (Digest, Signature, TPP-Signature-Certificate).
+   */
+  certificate?: string;
 }
 
 export interface ClientAuth {
@@ -204,6 +209,8 @@ export interface Profile {
   sca?: ScaSettings;
   /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */
   psuIpAddress?: string;
+  /** berlin-group: the delta reports the bank offers on an account's transactions (BG-53, BG-54); absent: none. */
+  deltaReports?: { entryReferenceFrom: boolean; deltaList: boolean };
   variants: Variant[];
   /** The resource base URL; when the profile gives only per-API URLs, the AIS one. */
   baseUrl: string;
@@ -230,6 +237,10 @@ export interface Profile {
     /** False: the bank does not sign its answers, under the waiver `signingWaiver` names (SEC-09 not applicable). */
     signsAnswers?: boolean;
     signingWaiver?: string;
+    /** berlin-group: the bank refuses requests without the NextGenPSD2 HTTP signature (BG-50 judges it). */
+    requiresSignedRequests?: boolean;
+    /** berlin-group: the PEM certificate the bank signs its answers with (Digest, Signature): given, its answers are verified (BG-51). */
+    signingCertificate?: string;
   };
   psu: PsuSettings;
   /** Extra headers sent on every API call (never on the authorisation server). */

@@ -18,6 +18,8 @@ export interface FaultDeclaration {
    * decoupled or embedded SCA bends nothing in a redirect run); default the sandbox's own.
    */
   readonly sca?: readonly string[];
+  /** berlin-group: the fault shows only in a bank that signs (the sandbox's `signatures` option). */
+  readonly signatures?: boolean;
 }
 
 /**

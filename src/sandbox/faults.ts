@@ -42,6 +42,8 @@ export interface FaultInfo {
   standard?: Standard;
   /** berlin-group: the SCA approaches the bank must offer for the fault to show (its run's `--sca`). */
   sca?: string[];
+  /** berlin-group: the fault shows only in a bank that signs (its run's `--signatures`). */
+  signatures?: boolean;
 }
 
 /**

@@ -6,7 +6,7 @@
  *
  * It is a sandbox, not a bank: fresh keys, in-memory state, published PSU passwords.
  */
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.ts';
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -19,7 +19,7 @@ import { MISMATCHED_NAME, parseFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS 
 import type { FaultName } from './faults.ts';
 import { anchorDay, buildFixtures } from './fixtures.ts';
 import { html, page, sendHtml } from './http.ts';
-import { rsaKey, tlsMaterial } from './keys.ts';
+import { rsaKey, selfSignedCertificate, tlsMaterial } from './keys.ts';
 import type { RsaKey, TlsMaterial } from './keys.ts';
 import { handleInteraction } from './pages.ts';
 import { issueSoftwareStatement } from './registration.ts';
@@ -63,6 +63,12 @@ export interface SandboxOptions {
    * the bank is one without an authorisation server: its profile has no auth block.
    */
   sca?: ScaApproachName[];
+  /**
+   * berlin-group only: the bank requires the NextGenPSD2 HTTP signature (Digest, Signature,
+   * TPP-Signature-Certificate) on every request and signs its answers; its profile gives the TPP's
+   * signing certificate and the bank's. Default false.
+   */
+  signatures?: boolean;
 }
 
 /** A client registered at the sandbox's authorisation server. */
@@ -99,6 +105,8 @@ export interface Sandbox {
   dialect: 'obie' | 'berlin-group';
   /** berlin-group: the SCA approaches the bank offers, in its profile's order. */
   sca?: ScaApproachName[];
+  /** berlin-group with `signatures`: the TPP's signing certificate the bank knows and the bank's own (PEM). */
+  signatureCertificates?: { tpp: string; bank: string };
   baseUrls: Record<Variant, string>;
   clients: SandboxClient[];
   psus: SandboxPsu[];
@@ -159,6 +167,17 @@ function processKey(role: 'directory' | 'signing' | 'client'): Promise<RsaKey> {
   return key;
 }
 
+/** The certificates of the TPP's and the bank's signing keys (made once per process, like the keys). */
+let signatureCerts: Promise<{ tpp: string; bank: string }> | undefined;
+function signatureCertificates(): Promise<{ tpp: string; bank: string }> {
+  signatureCerts ??= Promise.all([processKey('client'), processKey('signing')]).then(([client, bank]) => Promise.all([
+    selfSignedCertificate(client.privatePem, '/C=DE/O=obtpp sandbox TPP/CN=obtpp reference TPP seal'),
+    selfSignedCertificate(bank.privatePem, '/C=DE/O=obtpp sandbox bank/CN=obtpp sandbox bank seal'),
+  ])).then(([tpp, bank]) => ({ tpp, bank }));
+  signatureCerts.catch(() => (signatureCerts = undefined));
+  return signatureCerts;
+}
+
 /** Starts the sandbox bank and resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dialect = options.dialect ?? 'obie';
@@ -212,7 +231,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clients: clients.map((c) => c.metadata),
     ...(bgStore ? { resourceScopes: () => bgStore.scopes() } : {}),
   });
-  const bg = bgStore ? createBerlinGroupBank({ provider, store: bgStore, issuer, baseUrls, faults: bgFaults ?? new Set(), approaches: new Set(sca!.map((a) => a.toUpperCase() as ScaApproach)) }) : undefined;
+  if (options.signatures && dialect !== 'berlin-group') throw new UsageError('signatures (the NextGenPSD2 HTTP signature) is for the berlin-group bank');
+  const certs = options.signatures ? await signatureCertificates() : undefined;
+  const bg = bgStore ? createBerlinGroupBank({
+    provider, store: bgStore, issuer, baseUrls, faults: bgFaults ?? new Set(), approaches: new Set(sca!.map((a) => a.toUpperCase() as ScaApproach)),
+    ...(certs ? { signatures: { tppCertPem: certs.tpp, bankCertPem: certs.bank, bankKey: createPrivateKey(signingKey.privatePem) } } : {}),
+  }) : undefined;
   const oidc = provider.callback();
   // Message signing: the bank signs with its authorisation server's key (published at {issuer}/jwks);
   // the bad-response-signature fault signs with a key outside that JWKS under the same kid. TPPs sign
@@ -268,6 +292,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     issuer,
     dialect,
     ...(sca ? { sca } : {}),
+    ...(certs ? { signatureCertificates: certs } : {}),
     baseUrls,
     clients: clients.map((c) => c.client),
     psus: store.psus.map((p) => ({
@@ -377,6 +402,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
         ...(sca.includes('embedded') ? { otp: SANDBOX_OTP } : {}),
       },
       psuIpAddress: '127.0.0.1',
+      deltaReports: { entryReferenceFrom: true, deltaList: true },
     } : {}),
     variants,
     baseUrl: sb.baseUrls[variants[0]],
@@ -400,8 +426,8 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     } } : {}),
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
     // Payment requests are signed with the key every client registered; the bank's answers verify against its JWKS.
-    signing: { key: sb.tppSigning.privateKeyPem, kid: sb.tppSigning.kid },
-    bank: { jwks: sb.jwksUri },
+    signing: { key: sb.tppSigning.privateKeyPem, kid: sb.tppSigning.kid, ...(sb.signatureCertificates ? { certificate: sb.signatureCertificates.tpp } : {}) },
+    bank: { jwks: sb.jwksUri, ...(sb.signatureCertificates ? { requiresSignedRequests: true, signingCertificate: sb.signatureCertificates.bank } : {}) },
     ...(oauth ? { registration: { softwareStatement: sb.registration.softwareStatement, key: sb.registration.keyPem, kid: sb.registration.kid } } : {}),
     // Loopback answers in milliseconds: tight limits make a hung or flooding bank (the chaos faults) cost seconds.
     timeouts: { ...SANDBOX_TIMEOUTS },

@@ -87,3 +87,19 @@ export function sameDn(a: string, b: string): boolean {
   const norm = (dn: string) => dn.split(/[,\n]/).map((p) => p.trim()).filter(Boolean).sort().join(',');
   return norm(a) === norm(b);
 }
+
+/**
+ * A self-signed certificate for an existing key (PKCS#8 PEM), with the openssl command line:
+ * the NextGenPSD2 HTTP signature names its signer by certificate (serial number and CA).
+ */
+export async function selfSignedCertificate(keyPem: string, subject: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-sandbox-seal-'));
+  try {
+    await writeFile(join(dir, 'key.pem'), keyPem, { mode: 0o600 });
+    await run('openssl', ['req', '-x509', '-key', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '7', '-subj', subject,
+      '-set_serial', String(Date.now()), '-addext', 'keyUsage=critical,digitalSignature,nonRepudiation']);
+    return await readFile(join(dir, 'cert.pem'), 'utf8');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

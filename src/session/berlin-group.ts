@@ -14,29 +14,38 @@ import {
 } from '../dialects/berlin-group/builders.ts';
 import type { AccountSummary, ConsentRecord } from './state.ts';
 import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
+import { inAppCreationHeaders, inAppLink } from './berlin-group-sca.ts';
 
-/** The approach the TPP asks for: the profile's first of redirect and oauth. */
-function approachOf(session: Session): 'redirect' | 'oauth' {
-  const chosen = (session.profile.sca?.approaches ?? ['redirect']).find((a) => a === 'redirect' || a === 'oauth');
-  if (!chosen) throw new UsageError(`profile ${session.profile.name}: obtpp speaks the redirect and oauth SCA approaches only (sca.approaches: ${session.profile.sca?.approaches.join(', ')})`);
-  return chosen;
+type Approach = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
+
+/** The approach the TPP asks for: the profile's first (sca.approaches, in its order). */
+function approachOf(session: Session): Approach {
+  return (session.profile.sca?.approaches ?? ['redirect'])[0] ?? 'redirect';
 }
 
 /** The headers of a call without the UK ones (x-fapi-interaction-id, x-idempotency-key). */
 const bare = (headers: Record<string, string>, token?: string) => ({ token: token ?? null, interactionId: false as const, idempotencyKey: false as const, headers });
 
-/** The headers of a POST that starts an SCA: PSU-IP-Address, and for the redirect approach TPP-Redirect-URI. */
-function creationHeaders(session: Session, approach: 'redirect' | 'oauth'): Record<string, string> {
-  return bgHeaders({
-    psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1',
-    ...(approach === 'redirect' ? { tppRedirectUri: session.profile.auth.redirectUri, tppRedirectPreferred: true } : {}),
-  });
+/** The headers of a POST that starts an SCA: PSU-IP-Address; redirect: TPP-Redirect-URI; decoupled and embedded: PSU-ID and the TPP's preference. */
+function creationHeaders(session: Session, approach: Approach): Record<string, string> {
+  return {
+    ...bgHeaders({
+      psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1',
+      ...(approach === 'redirect' ? { tppRedirectUri: session.profile.auth.redirectUri, tppRedirectPreferred: true } : {}),
+    }),
+    ...(approach === 'decoupled' || approach === 'embedded' ? inAppCreationHeaders(session, approach) : {}),
+  };
 }
 
 /** Remembers a consent or payment obtpp created (with the SCA link the approach needs) and makes it current. */
-async function remember(session: Session, result: ApiResult, approach: 'redirect' | 'oauth', record: Omit<ConsentRecord, 'createdAt' | 'sca'>): Promise<ConsentRecord> {
-  const href = linkOf(result.body, approach === 'redirect' ? 'scaRedirect' : 'scaOAuth', result.exchange.url);
-  const full: ConsentRecord = { ...record, createdAt: new Date().toISOString(), ...(href ? { sca: { approach, href } } : {}) };
+async function remember(session: Session, result: ApiResult, approach: Approach, record: Omit<ConsentRecord, 'createdAt' | 'sca'>): Promise<ConsentRecord> {
+  const link = approach === 'decoupled' || approach === 'embedded'
+    ? inAppLink(result.body, result.exchange.url)
+    : (() => {
+      const href = linkOf(result.body, approach === 'redirect' ? 'scaRedirect' : 'scaOAuth', result.exchange.url);
+      return href ? { href } : undefined;
+    })();
+  const full: ConsentRecord = { ...record, createdAt: new Date().toISOString(), ...(link ? { sca: { approach, ...link } } : {}) };
   await session.update((s) => {
     s.consents[full.id] = full;
     s.current[full.fn] = full.id;
@@ -107,6 +116,19 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
     return outcome.status === 'authorised' && !authorised(record, status)
       ? { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}`, by: 'bank' }
       : outcome;
+  }
+  if (record.sca.approach === 'decoupled' || record.sca.approach === 'embedded') {
+    const { authoriseInApp } = await import('./berlin-group-sca.ts');
+    const sca = await authoriseInApp(session, record, request.inApp ?? { log: request.log });
+    const status = await readStatus(session, record);
+    await session.update((s) => {
+      s.current[record.fn] = record.id;
+      s.last = record.id;
+    });
+    if (sca.outcome === 'authorised' && authorised(record, status)) return { status: 'authorised', consentId: record.id, fn: record.fn, accounts: [] };
+    return sca.outcome === 'rejected'
+      ? { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the SCA ended ${sca.scaStatus}; the ${what}'s status is ${status ?? 'unknown'}`, by: 'psu' }
+      : { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the SCA ended ${sca.scaStatus}, and the ${what}'s status is ${status ?? 'unknown'}`, by: 'bank' };
   }
   if (request.manual) throw new UsageError('--manual is not offered for the redirect SCA approach yet: open the scaRedirect link yourself (obtpp consent list --json shows it)');
   const { PsuBrowser } = await import('../psu/index.ts');

@@ -81,6 +81,25 @@ export interface AuthoriseRequest {
   /** Where manual mode prints the URL (stderr). */
   log?: (line: string) => void;
   onStep?: (description: string) => void;
+  /** berlin-group, decoupled and embedded SCA: the PSU's id and secrets, the time allowed (berlin-group-sca.ts). */
+  inApp?: InAppRequest;
+}
+
+/** What the PSU gives the TPP for an embedded SCA, and how long a decoupled one may take (berlin-group). */
+export interface InAppRequest {
+  /** PSU-ID; default the profile's psu.username. */
+  psuId?: string;
+  /** Where the password and the one-time password come from when neither the request nor the profile gives them (stdin, or a prompt). */
+  secret?: (what: 'password' | 'one-time password') => Promise<string>;
+  /** The PSU's password, when given up front (it wins over the profile's psu.password). */
+  password?: string;
+  /** The one-time password, when given up front; default the profile's sca.otp, else `secret`. */
+  otp?: string;
+  /** decoupled: give up after this many ms; default the profile's timeouts.authorisationMs. */
+  timeoutMs?: number;
+  /** decoupled: between two reads of the scaStatus; default 1 s. */
+  pollMs?: number;
+  log?: (line: string) => void;
 }
 
 export type AuthoriseOutcome =
@@ -315,6 +334,9 @@ export class Session {
    * answer whose x-jws-signature does not hold is still returned, with a warning: the TPP decides.
    */
   check(result: ApiResult, expected: number[]): ApiResult {
+    if (result.httpSignature && !result.httpSignature.valid) {
+      this.warn?.(`WARNING: the bank's signature on ${result.exchange.method} ${result.exchange.url} does not hold (bank.signingCertificate): ${result.httpSignature.problem}`);
+    }
     if (result.signature && !result.signature.valid) {
       this.warn?.(`WARNING: the bank's x-jws-signature on ${result.exchange.method} ${result.exchange.url} does not hold (UK.OBIE.Signature.${result.signature.code}): ${result.signature.problem}`);
     }

@@ -37,8 +37,11 @@ export interface ConsentRecord {
   /** Accounts the PSU selected (authorisation) and those seen by listing. */
   accountIds?: string[];
   accounts?: AccountSummary[];
-  /** berlin-group: the SCA approach the bank gave the consent and its link (scaRedirect, or scaOAuth). */
-  sca?: { approach: 'redirect' | 'oauth'; href: string };
+  /**
+   * berlin-group: the SCA approach the bank gave the consent and its link (scaRedirect, scaOAuth;
+   * decoupled and embedded: the authorisation's scaStatus link, or with `start` the link to start one).
+   */
+  sca?: { approach: 'redirect' | 'oauth' | 'decoupled' | 'embedded'; href: string; start?: true };
   /** berlin-group: the payment product a payment was created under (its path: /v1/payments/{payment-product}). */
   product?: string;
   /** A domestic VRP consent (fn pis): what bounds its payments, and the payments made under it (DomesticVRPIds). */

@@ -58,7 +58,7 @@ interface FaultSuite {
   /** At least this many rule faults (the issues' count). */
   minimum: number;
   /** The run for one fault: only it switched on, scoped to the scenarios of its rule (its tag). */
-  options: (fault: { name: string; rule: string; standard?: 'uk-3.1' | 'uk-4.0'; sca?: string[] }) => FaultRow['options'];
+  options: (fault: { name: string; rule: string; standard?: 'uk-3.1' | 'uk-4.0'; sca?: string[]; signatures?: boolean }) => FaultRow['options'];
 }
 
 // Each fault's run is scoped to the scenarios of the rule it breaks (its tag): a scenario brings
@@ -85,8 +85,8 @@ const FAULT_SUITES: FaultSuite[] = [
     label: 'berlin-group ',
     list: ['sandbox', '--dialect', 'berlin-group', '--list-faults', '--json'],
     minimum: 20,
-    // A fault of the decoupled or embedded SCA shows only where the bank offers that approach.
-    options: (f) => ({ dialect: 'berlin-group', variant: 'A', parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}`, ...(f.sca ? { sandboxSca: f.sca } : {}) }),
+    // A fault of the decoupled or embedded SCA shows only where the bank offers that approach; one of message signing only in a bank that signs.
+    options: (f) => ({ dialect: 'berlin-group', variant: 'A', parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}`, ...(f.sca ? { sandboxSca: f.sca } : {}), ...(f.signatures ? { sandboxSignatures: true } : {}) }),
   },
 ];
 
@@ -94,7 +94,7 @@ const FAULT_SUITES: FaultSuite[] = [
 async function faultRows(suite: FaultSuite): Promise<FaultRow[]> {
   const list = await obtpp(suite.list);
   assert.equal(list.code, 0, list.stderr);
-  const faults: Array<{ name: string; rule: string; level?: 'SHOULD'; kind?: string; standard?: 'uk-3.1' | 'uk-4.0'; sca?: string[] }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
+  const faults: Array<{ name: string; rule: string; level?: 'SHOULD'; kind?: string; standard?: 'uk-3.1' | 'uk-4.0'; sca?: string[]; signatures?: boolean }> = JSON.parse(list.stdout).filter((f: { kind?: string }) => f.kind === 'rule');
   assert.ok(faults.length >= suite.minimum, `at least the ${suite.minimum} faults of the issues, got ${faults.length}`);
   return faults.map((f) => ({ label: suite.label, name: f.name, rule: f.rule, ...(f.level ? { level: f.level } : {}), options: suite.options(f) }));
 }

@@ -17,6 +17,7 @@ interface Options {
   dialect?: 'obie' | 'berlin-group';
   standard?: 'uk-3.1' | 'uk-4.0';
   sca?: string[];
+  signatures?: boolean;
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
@@ -99,6 +100,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.standard ? { standard: options.standard } : {}),
     ...(options.sca ? { sandboxSca: options.sca } : {}),
+    ...(options.signatures ? { sandboxSignatures: true } : {}),
     strict: options.strict,
     cwd: io.cwd,
     env: io.env,

@@ -342,7 +342,10 @@ export function accessOf(access: Record<string, unknown>): string {
   return `${services.join(', ')}${ids.length ? ` of ${ids.join(', ')}` : ' (the PSU picks the accounts)'}`;
 }
 
-export interface AuthoriseFlags extends CommonFlags { consent?: string; accounts?: string; debtor?: string; reject?: boolean; manual?: boolean; callbackPort?: string }
+export interface AuthoriseFlags extends CommonFlags {
+  consent?: string; accounts?: string; debtor?: string; reject?: boolean; manual?: boolean; callbackPort?: string;
+  psuId?: string; passwordStdin?: boolean; otpStdin?: boolean; timeout?: string;
+}
 
 /** The PSU journey for a consent; shared with `flow`. */
 export async function authoriseConsent(session: Session, out: Out, record: ConsentRecord, flags: AuthoriseFlags): Promise<AuthoriseOutcome> {
@@ -357,6 +360,37 @@ export async function authoriseConsent(session: Session, out: Out, record: Conse
     manual: flags.manual === true, callbackPort,
     log: (line: string) => void out.io.stderr.write(line + '\n'),
   };
+  const approach = record.sca?.approach;
+  const inApp = approach === 'decoupled' || approach === 'embedded';
+  if (!inApp && (flags.psuId !== undefined || flags.passwordStdin || flags.otpStdin || flags.timeout !== undefined)) {
+    throw new UsageError('--psu-id, --password-stdin, --otp-stdin and --timeout are for the decoupled and embedded SCA approaches of a berlin-group profile');
+  }
+  if (inApp && flags.reject) throw new UsageError(`--reject: in the ${approach} SCA approach the PSU rejects in the banking app (decoupled) or by a wrong one-time password (embedded), not through obtpp`);
+  if (inApp) {
+    let timeoutMs: number | undefined;
+    if (flags.timeout !== undefined) {
+      const seconds = Number(flags.timeout);
+      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--timeout ${flags.timeout}: a number of seconds (above 0, at most 3600)`);
+      timeoutMs = seconds * 1000;
+    }
+    const { stdinLines } = await import('../secret-input.ts');
+    const lines = stdinLines(out.io, flags.passwordStdin === true, flags.otpStdin === true);
+    // What stdin gives wins over the profile (flags over profile), read in the order of the flags' help.
+    const password = flags.passwordStdin ? await lines('password') : undefined;
+    const otp = flags.otpStdin ? await lines('one-time password') : undefined;
+    Object.assign(request, {
+      inApp: {
+        ...(flags.psuId ? { psuId: flags.psuId } : {}),
+        ...(password ? { password } : {}),
+        ...(otp ? { otp } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        secret: lines,
+        log: request.log,
+      },
+    });
+    // No spinner over the instructions (decoupled) or a prompt (embedded).
+    return (await import('../../session/berlin-group.ts')).authoriseBg(session, record, request);
+  }
   const doing = `${flags.reject ? 'rejecting' : 'authorising'} ${kindOf(session.profile.dialect, record.fn)} ${record.id} as the PSU${manual ? '' : ' (headless Chromium)'}`;
   const run = session.profile.dialect === 'berlin-group'
     ? async () => (await import('../../session/berlin-group.ts')).authoriseBg(session, record, request)

@@ -19,6 +19,7 @@ interface SandboxFlags {
   json?: boolean;
   writeProfile?: string;
   sca?: string[];
+  signatures?: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -31,6 +32,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   const faults = [...(bg ? parseBgFaults(flags.fault) : parseFaults(flags.fault))];
   if (flags.standard && bg) throw new UsageError(`--standard ${flags.standard} is a UK standard; the berlin-group bank has none (leave --standard out)`);
   if (flags.sca && !bg) throw new UsageError('--sca is for the berlin-group bank (--dialect berlin-group)');
+  if (flags.signatures && !bg) throw new UsageError('--signatures is for the berlin-group bank (--dialect berlin-group): a UK bank signs with x-jws-signature');
 
   const profileFile = flags.writeProfile ? resolve(io.cwd, flags.writeProfile) : undefined;
   if (profileFile) await refuseLink(profileFile);
@@ -38,7 +40,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   // oidc-provider is heavy: loaded only when a sandbox really starts.
   const { startSandbox } = await import('../../sandbox/index.ts');
   const dialect = flags.dialect ?? 'obie';
-  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect, ...(flags.sca ? { sca: flags.sca as never } : {}) });
+  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect, ...(flags.sca ? { sca: flags.sca as never } : {}), ...(flags.signatures ? { signatures: true } : {}) });
   // With --tls, the CA that signed the sandbox's certificate, as a file for curl --cacert and the like; removed at stop.
   let caDir: string | undefined;
   try {

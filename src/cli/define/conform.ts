@@ -23,6 +23,7 @@ export function defineConform(program: Command, io: Io): void {
     .addOption(new Option('--dialect <dialect>', 'the standard of the embedded sandbox bank: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x); a profile names its own').choices(['obie', 'berlin-group']))
     .addOption(new Option('--standard <standard>', 'the embedded sandbox bank serves a published standard at its official paths: uk-3.1 (UK Read/Write v3.1.11, /open-banking/v3.1/{aisp,cbpii,pisp}) or uk-4.0 (v4.0, /open-banking/v4.0/…, judged by v4.0\'s code values and schemas); a profile names its own').choices(['uk-3.1', 'uk-4.0']))
     .option('--sca <approaches>', 'the SCA approaches the embedded berlin-group sandbox offers, comma-separated: redirect, oauth, decoupled, embedded (default redirect,oauth; without oauth the bank has no authorisation server)', (v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .option('--signatures', 'the embedded berlin-group sandbox requires signed requests (NextGenPSD2 HTTP signature) and signs its answers: BG-50 and BG-51 are judged')
     .option('--sandbox-fault <name...>', 'switch sandbox faults on for this run (see obtpp sandbox [--dialect berlin-group] --list-faults)')
     .option('--strict', 'exit 1 when a rule could not be judged (verdict incomplete); without it an incomplete run exits 0')
     .option('--attest <key>', 'sign the report dir: attestation.jws, with this private key (PEM/JWK file, or ${env:NAME}); check it with obtpp verify')

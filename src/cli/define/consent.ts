@@ -74,14 +74,24 @@ Example:
     .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied; berlin-group: when the consent then reads rejected, the payment RJCT)')
     .option('--manual', 'print the authorization URL on stderr and wait for the redirect back, for you to do the PSU\'s part in your own browser')
     .option('--callback-port <n>', 'manual mode: port of the loopback server that receives the redirect (0: any; paste the final URL there)')
+    .option('--psu-id <id>', 'berlin-group, decoupled and embedded SCA: the PSU-ID (default the profile\'s psu.username)')
+    .option('--password-stdin', 'berlin-group, embedded SCA: read the PSU\'s password from the first line of stdin (never echoed, never logged)')
+    .option('--otp-stdin', 'berlin-group, embedded SCA: read the one-time password from the next line of stdin (default the profile\'s sca.otp; on a terminal obtpp asks, without echo)')
+    .option('--timeout <seconds>', 'berlin-group, decoupled SCA: how long to wait for the PSU\'s approval in the banking app (default the profile\'s timeouts.authorisationMs)')
     .addHelpText('after', `
+With a berlin-group profile whose first approach is decoupled, obtpp tells you to approve in the
+banking app and polls the SCA status; embedded, it sends the PSU's password, the SCA method and
+the one-time password (profile, stdin, or asked on the terminal) to the bank.
+
 --json prints { consentId, fn, status: "authorised", accounts: [...], debtor?, scope, expiresAt }
 or { consentId, fn, status: "rejected", error, description? } — never a token.
 
 Example:
   $ obtpp consent authorise --accounts alice-current,alice-savings
   $ obtpp consent authorise 7c1e… --reject
-  $ obtpp consent authorise --manual`)
+  $ obtpp consent authorise --manual
+  $ obtpp consent authorise --profile bg-decoupled.yaml --timeout 120
+  $ printf '%s\n%s\n' "$PSU_PASSWORD" "$OTP" | obtpp consent authorise --profile bg-embedded.yaml --password-stdin --otp-stdin`)
     .action(action(io, consent('authorise')));
 
   withCommon(group.command('get').argument('[consentId]', 'the consent (default: the one created last)'))

@@ -14,6 +14,7 @@ export function defineSandbox(program: Command, io: Io): void {
     .addOption(new Option('--dialect <dialect>', 'the standard the bank speaks: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x, preview)').choices(['obie', 'berlin-group']).default('obie'))
     .addOption(new Option('--standard <standard>', 'with --write-profile: the profile of the same bank at a published standard\'s official paths: uk-3.1 (UK Read/Write v3.1.11, served under {issuer}/open-banking/v3.1) or uk-4.0 (v4.0, under {issuer}/open-banking/v4.0), alongside variants A and B').choices(['uk-3.1', 'uk-4.0']))
     .option('--sca <approaches>', 'berlin-group: the SCA approaches the bank offers, comma-separated: redirect, oauth, decoupled, embedded (default redirect,oauth; without oauth the written profile has no auth block)', (v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .option('--signatures', 'berlin-group: the bank requires the NextGenPSD2 HTTP signature (Digest, Signature, TPP-Signature-Certificate) on every request and signs its answers; the written profile carries both certificates')
     .addOption(new Option('--fault <name>', 'switch a fault on, breaking one rule (repeatable; see --list-faults)').argParser(collect).default([]))
     .option('--list-faults', 'list the faults of the --dialect\'s bank, the rule each breaks and what it does, then exit')
     .option('--json', 'print one JSON document on stdout (the fault list, or the running sandbox)')

@@ -147,11 +147,14 @@ export function buildPaymentInitiation(o: {
 }
 
 /** The query of GET /v1/accounts/{account-id}/transactions: bookingStatus is required by the standard. */
-export function transactionsQuery(o: { bookingStatus?: BookingStatus; dateFrom?: string | Date; dateTo?: string | Date; withBalance?: boolean }): URLSearchParams {
+export function transactionsQuery(o: { bookingStatus?: BookingStatus; dateFrom?: string | Date; dateTo?: string | Date; withBalance?: boolean; entryReferenceFrom?: string; deltaList?: boolean }): URLSearchParams {
   const q = new URLSearchParams({ bookingStatus: o.bookingStatus ?? 'booked' });
   const date = (d: string | Date) => (typeof d === 'string' ? d : isoDate(d));
   if (o.dateFrom !== undefined) q.set('dateFrom', date(o.dateFrom));
   if (o.dateTo !== undefined) q.set('dateTo', date(o.dateTo));
+  // The delta reports: dateFrom is "mandated if no delta access is required".
+  if (o.entryReferenceFrom !== undefined) q.set('entryReferenceFrom', o.entryReferenceFrom);
+  if (o.deltaList) q.set('deltaList', 'true');
   if (o.withBalance) q.set('withBalance', 'true');
   return q;
 }

@@ -18,9 +18,12 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-frequency-not-enforced', rule: 'BG-05', description: 'accesses without the PSU (no PSU-IP-Address) are not counted against frequencyPerDay', kind: 'rule', level: 'SHOULD' },
   { name: 'bg-token-not-bound', rule: 'BG-07', description: 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)', kind: 'rule' },
   { name: 'bg-transactions-date-to-ignored', rule: 'BG-09', description: 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned', kind: 'rule' },
+  { name: 'bg-entry-reference-from-ignored', rule: 'BG-53', description: 'GET …/transactions?entryReferenceFrom=X returns every booked transaction, X and those before it too', kind: 'rule' },
+  { name: 'bg-delta-list-repeats', rule: 'BG-54', description: 'GET …/transactions?deltaList=true returns every booked transaction again, also those already reported', kind: 'rule' },
   { name: 'bg-available-accounts-open-data', rule: 'BG-33', description: 'a consent to the available accounts (availableAccounts) opens their balances and transactions too', kind: 'rule' },
   { name: 'bg-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/accounts?withBalance=true shows every account\'s balances, though the consent gives no access to them', kind: 'rule' },
   { name: 'bg-booking-status-ignored', rule: 'BG-21', description: 'GET …/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
+  { name: 'bg-one-off-consent-reusable', rule: 'BG-52', description: 'a one-off consent (recurringIndicator false) serves a new access session after its accounts, balances and transactions were read (it never expires)', kind: 'rule', level: 'SHOULD' },
   { name: 'bg-rejected-consent-opens-data', rule: 'SEC-04', description: 'a consent the PSU rejected reads "rejected" but opens the accounts the PSU was offered', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -46,6 +49,12 @@ export async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise
     c.covered = { accounts: all, balances: c.covered.balances.length ? all : [], transactions: c.covered.transactions.length ? all : [] };
   }
   if (c.approach === 'OAUTH') await requireToken(k, r, `AIS:${c.id}`);
+  // "false, if the consent is for one access": this bank's access session of a one-off consent ends
+  // when the account list is read again after its balances or transactions were: a new access.
+  if (!c.recurringIndicator && c.oneOffUsed && (path === '/accounts' || path === '/card-accounts') && !faults.has('bg-one-off-consent-reusable')) {
+    c.status = 'expired';
+    throw new BgError(401, 'CONSENT_EXPIRED', 'a one-off consent gives one access: its access session is over');
+  }
   // frequencyPerDay bounds the accesses without the PSU (no PSU-IP-Address), per resource and day.
   if (!header(r, 'PSU-IP-Address') && !faults.has('bg-frequency-not-enforced')) {
     const key = `${c.id} ${path} ${today(k)}`;
@@ -55,6 +64,11 @@ export async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise
   }
   c.lastActionDate = today(k);
   return c;
+}
+
+/** A one-off consent whose session has read balances or transactions (see dataConsent). */
+export function markOneOffUsed(c: BgConsent): void {
+  if (!c.recurringIndicator) c.oneOffUsed = true;
 }
 
 async function requireToken(k: Xs2aContext, r: Req, scope: string): Promise<void> {
@@ -72,6 +86,7 @@ function coveredAccount(k: Xs2aContext, c: BgConsent, accountId: string, service
   if (!found || !c.covered.accounts.includes(accountId)) throw new BgError(403, 'RESOURCE_UNKNOWN', 'the account is not addressable under this consent');
   const globalBent = k.faults.has('bg-available-accounts-open-data') && c.access.availableAccounts !== undefined;
   if (!c.covered[service].includes(accountId) && !k.faults.has('bg-access-not-enforced') && !globalBent) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this account`);
+  if (service !== 'accounts') markOneOffUsed(c);
   return found;
 }
 
@@ -119,30 +134,60 @@ async function getBalances(k: Xs2aContext, r: Req): Promise<Reply> {
   return { status: 200, body: { account: { iban: ibanOf(account), currency: CURRENCY }, balances: shown } };
 }
 
-/** The query of a transaction report: bookingStatus and the period, checked (delta reports and standing orders are not offered). */
-function reportQuery(r: Req): { bookingStatus: string; dateFrom: string; dateTo: string | null } {
+/** The query of a transaction report: bookingStatus, the period or a delta report, checked (standing orders are not offered). */
+function reportQuery(r: Req): { bookingStatus: string; dateFrom: string | null; dateTo: string | null; entryReferenceFrom: string | null; deltaList: boolean } {
   const bookingStatus = r.query.get('bookingStatus');
   if (!bookingStatus) throw format('the query parameter bookingStatus is required', 'bookingStatus');
   if (!['booked', 'pending', 'both', 'all', 'information'].includes(bookingStatus)) throw format('bookingStatus must be booked, pending, both, information or all', 'bookingStatus');
   if (bookingStatus === 'information') throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'standing orders (bookingStatus information) are not offered', 'bookingStatus');
-  if (r.query.has('deltaList') || r.query.has('entryReferenceFrom')) throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'delta reports are not supported', r.query.has('deltaList') ? 'deltaList' : 'entryReferenceFrom');
+  const entryReferenceFrom = r.query.get('entryReferenceFrom');
+  const deltaList = r.query.get('deltaList');
+  if (deltaList !== null && deltaList !== 'true' && deltaList !== 'false') throw format('deltaList must be true or false', 'deltaList');
+  if (entryReferenceFrom !== null && deltaList === 'true') throw new BgError(400, 'PARAMETER_NOT_CONSISTENT', 'entryReferenceFrom and deltaList are two kinds of delta report: ask for one', 'deltaList');
+  if (entryReferenceFrom === '') throw format('entryReferenceFrom must name a transaction\'s entryReference', 'entryReferenceFrom');
+  const delta = entryReferenceFrom !== null || deltaList === 'true';
   const dateFrom = r.query.get('dateFrom');
   const dateTo = r.query.get('dateTo');
-  if (!dateFrom) throw format('dateFrom is required (no delta report is asked for)', 'dateFrom');
-  if (!validDate(dateFrom)) throw format('dateFrom must be an ISODate (YYYY-MM-DD)', 'dateFrom');
+  if (!dateFrom && !delta) throw format('dateFrom is required (no delta report is asked for)', 'dateFrom');
+  if (dateFrom && !validDate(dateFrom)) throw format('dateFrom must be an ISODate (YYYY-MM-DD)', 'dateFrom');
   if (dateTo !== null && !validDate(dateTo)) throw format('dateTo must be an ISODate (YYYY-MM-DD)', 'dateTo');
-  if (dateTo !== null && dateTo < dateFrom) throw new BgError(400, 'PERIOD_INVALID', 'dateTo is before dateFrom', 'dateTo');
-  return { bookingStatus, dateFrom, dateTo };
+  if (dateTo !== null && dateFrom && dateTo < dateFrom) throw new BgError(400, 'PERIOD_INVALID', 'dateTo is before dateFrom', 'dateTo');
+  return { bookingStatus, dateFrom: dateFrom || null, dateTo, entryReferenceFrom, deltaList: deltaList === 'true' };
+}
+
+/** The booked transactions each PSU's account has reported so far (transactionIds), for deltaList ("after the last report access for this PSU on the addressed account"). */
+const reported = new WeakMap<Xs2aContext['store'], Map<string, Set<string>>>();
+function reportedOf(k: Xs2aContext, c: BgConsent, accountId: string): Set<string> {
+  let byAccount = reported.get(k.store);
+  if (!byAccount) reported.set(k.store, (byAccount = new Map()));
+  const key = `${c.psu} ${accountId}`;
+  let ids = byAccount.get(key);
+  if (!ids) byAccount.set(key, (ids = new Set()));
+  return ids;
 }
 
 async function listTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
-  const { bookingStatus, dateFrom, dateTo } = reportQuery(r);
+  const { bookingStatus, dateFrom, dateTo, entryReferenceFrom, deltaList } = reportQuery(r);
   const withBalance = withBalanceOf(r);
   const c = await dataConsent(k, r, `/accounts/${r.params.accountId}/transactions`);
   const { account } = coveredAccount(k, c, r.params.accountId, 'transactions');
   const self = `${r.base}/v1/accounts/${account.AccountId}`;
-  const booked = account.transactions
-    .filter((t) => isoDay(t.booking) >= dateFrom && (dateTo === null || k.faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo))
+  const chronological = [...account.transactions].sort((a, b) => a.booking.getTime() - b.booking.getTime());
+  let chosen: typeof chronological;
+  const seen = reportedOf(k, c, account.AccountId);
+  if (entryReferenceFrom !== null) {
+    // "All transactions after the transaction with identification entryReferenceFrom" (the period is then ignored).
+    const at = chronological.findIndex((t) => t.reference === entryReferenceFrom);
+    if (at < 0) throw new BgError(400, 'FORMAT_ERROR', 'entryReferenceFrom names no transaction of this account', 'entryReferenceFrom');
+    chosen = k.faults.has('bg-entry-reference-from-ignored') ? chronological : chronological.slice(at + 1);
+  } else if (deltaList) {
+    // "All transactions after the last report access for this PSU on the addressed account".
+    chosen = k.faults.has('bg-delta-list-repeats') ? chronological : chronological.filter((t) => !seen.has(t.TransactionId));
+  } else {
+    chosen = chronological.filter((t) => isoDay(t.booking) >= dateFrom! && (dateTo === null || k.faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo));
+  }
+  if (bookingStatus !== 'pending') for (const t of chosen) seen.add(t.TransactionId);
+  const booked = chosen
     .reverse()
     .map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
   const report: Record<string, unknown> = { _links: { account: { href: self } } };

@@ -4,7 +4,7 @@
  * with the faults that bend them. A long booked report is paged by `_links.next` (CARD_PAGE_SIZE).
  */
 import type { FaultDeclaration } from '../fault-declaration.ts';
-import { dataConsent } from './accounts.ts';
+import { dataConsent, markOneOffUsed } from './accounts.ts';
 import { CARD_PAGE_SIZE, cardBalances, cardTransaction, CURRENCY, isoDay, type CardAccount } from './data.ts';
 import type { BgConsent } from './store.ts';
 import { AB, BgError, format, route, validDate, type BgRoute, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
@@ -28,6 +28,7 @@ function coveredCard(k: Xs2aContext, c: BgConsent, id: string, service: Service)
   const found = k.store.card(id);
   if (!found || found.psu.username !== c.psu || !reached(k, c, 'accounts').includes(id)) throw new BgError(403, 'RESOURCE_UNKNOWN', 'the card account is not addressable under this consent');
   if (!reached(k, c, service).includes(id)) throw new BgError(401, 'CONSENT_INVALID', `the consent gives no access to the ${service} of this card account`);
+  if (service !== 'accounts') markOneOffUsed(c);
   return found.card;
 }
 

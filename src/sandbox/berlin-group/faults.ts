@@ -18,8 +18,9 @@ import { FUNDS_FAULTS } from './funds.ts';
 import { PAYMENT_FAULTS } from './payments.ts';
 import { PLUMBING_FAULTS } from './plumbing.ts';
 import { SCA_FAULTS } from './sca.ts';
+import { SIGNATURE_FAULTS } from './signatures.ts';
 
-const DECLARED = [...CONSENT_FAULTS, ...LIFECYCLE_FAULTS, ...ACCOUNT_FAULTS, ...CARD_FAULTS, ...FUNDS_FAULTS, ...PAYMENT_FAULTS, ...PLUMBING_FAULTS, ...SCA_FAULTS] as const;
+const DECLARED = [...CONSENT_FAULTS, ...LIFECYCLE_FAULTS, ...ACCOUNT_FAULTS, ...CARD_FAULTS, ...FUNDS_FAULTS, ...PAYMENT_FAULTS, ...PLUMBING_FAULTS, ...SCA_FAULTS, ...SIGNATURE_FAULTS] as const;
 
 /** A berlin-group fault's name. */
 export type BgFaultName = (typeof DECLARED)[number]['name'];
@@ -35,6 +36,7 @@ export function listBgFaults(): FaultInfo[] {
   return BG_TABLE.map((f) => ({
     name: f.name, rule: f.rule, description: f.description, kind: 'rule' as const,
     ...('level' in f && f.level ? { level: f.level } : {}), ...('sca' in f && f.sca ? { sca: [...f.sca] } : {}),
+    ...('signatures' in f && f.signatures ? { signatures: true } : {}),
   }));
 }
 

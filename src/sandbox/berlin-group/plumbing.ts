@@ -24,6 +24,8 @@ export interface Xs2aContext {
   faults: SwitchedFaults;
   /** The SCA approaches this bank offers (the sandbox's `sca` option; default redirect and OAuth2). */
   approaches: ReadonlySet<ScaApproach>;
+  /** A bank that requires the NextGenPSD2 HTTP signature on requests and signs its answers (the sandbox's `signatures` option). */
+  signatures?: import('./signatures.ts').BankSignatures;
 }
 
 export interface Reply {

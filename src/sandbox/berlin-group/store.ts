@@ -56,6 +56,8 @@ export interface BgConsent extends Resource {
   cards: { accounts: string[]; balances: string[]; transactions: string[] };
   /** The PSU chooses the accounts at the bank (bank-offered consent: empty lists in `access`). */
   bankOffered: boolean;
+  /** A one-off consent whose access session has read balances or transactions: a new session (a list read again) finds it expired. */
+  oneOffUsed?: boolean;
 }
 
 export interface BgPayment extends Resource {

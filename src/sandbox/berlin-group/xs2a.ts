@@ -16,6 +16,7 @@ import { CARD_ROUTES } from './cards.ts';
 import { CONSENT_ROUTES } from './consents.ts';
 import { FUNDS_ROUTES } from './funds.ts';
 import { PAYMENT_ROUTES } from './payments.ts';
+import { checkRequestSignature, signAnswer } from './signatures.ts';
 import { BgError, errorReply, format, requestIdOf, type BgRoute, type Reply, type Req, type Variant, type Xs2aContext } from './plumbing.ts';
 
 export type { Xs2aContext } from './plumbing.ts';
@@ -37,14 +38,14 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
     Object.assign(headers, reply.headers);
+    if (ctx.signatures) Object.assign(headers, signAnswer(ctx.signatures, ctx.faults, headers['X-Request-ID']!, payload));
     res.writeHead(reply.status, headers);
     res.end(payload);
   };
 }
 
 /** The JSON body of a POST or PUT (none for an empty POST that starts an authorisation). */
-async function readJson(req: IncomingMessage, chosen: BgRoute): Promise<unknown> {
-  const text = await readBody(req);
+function parseJson(req: IncomingMessage, chosen: BgRoute, text: string): unknown {
   if (text === '' && chosen.pattern.at(-1) === 'authorisations') return undefined;
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new BgError(415, 'FORMAT_ERROR', 'the body must be application/json');
   try {
@@ -68,7 +69,10 @@ async function dispatch(ctx: Xs2aContext, req: IncomingMessage, variant: Variant
     if (!chosen) throw new BgError(405, 'SERVICE_INVALID', `${method} is not offered on this path`);
     const requestId = req.headers['x-request-id'];
     if (typeof requestId !== 'string' || !UUID.test(requestId)) throw format('X-Request-ID is required and must be a UUID', 'X-Request-ID');
-    const body = method === 'POST' || method === 'PUT' ? await readJson(req, chosen.c) : undefined;
+    const text = method === 'POST' || method === 'PUT' ? await readBody(req) : '';
+    // A signing bank checks the signature over the body as received, before reading it.
+    if (ctx.signatures) checkRequestSignature(ctx.signatures, ctx.faults, req.headers, text);
+    const body = method === 'POST' || method === 'PUT' ? parseJson(req, chosen.c, text) : undefined;
     const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, base: ctx.baseUrls[variant] };
     return await chosen.c.handler(ctx, r);
   } catch (error) {

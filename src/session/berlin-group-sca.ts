@@ -1,0 +1,130 @@
+/**
+ * The terminal client's decoupled and embedded SCA (NextGenPSD2), for consents and payments alike.
+ * Decoupled: the TPP tells the PSU to approve in the bank's app, then polls the authorisation's
+ * scaStatus until it is final or the time is up. Embedded: the TPP carries the PSU's password,
+ * the chosen SCA method and the one-time password to the authorisation (PUT …/authorisations/{id}).
+ * The PSU's password and one-time password are secrets: they go into the request bodies and
+ * nowhere else (the HTTP core masks them in every captured exchange).
+ */
+import { BankError, UsageError } from '../errors.ts';
+import type { ApiResult, CallOptions } from '../client/operations.ts';
+import { TppClient } from '../client/operations.ts';
+import { authorisationIdOf, bgHeaders, linkOf, scaStatusOf } from '../dialects/berlin-group/builders.ts';
+import type { ConsentRecord } from './state.ts';
+import type { AuthoriseOutcome, InAppRequest, Session } from './index.ts';
+
+/** The headers of a create that asks for the approach (FACTS §6.2): decoupled and embedded name the PSU and prefer not to be redirected. */
+export function inAppCreationHeaders(session: Session, approach: 'decoupled' | 'embedded', psuId?: string): Record<string, string> {
+  return {
+    'PSU-ID': psuId ?? session.profile.psu.username,
+    'TPP-Redirect-Preferred': 'false',
+    'TPP-Decoupled-Preferred': String(approach === 'decoupled'),
+  };
+}
+
+/**
+ * The link a decoupled or embedded SCA goes on with, from the create's answer: the authorisation
+ * the bank started (scaStatus), else the link to start one (startAuthorisation…).
+ */
+export function inAppLink(body: unknown, base: string): { href: string; start?: true } | undefined {
+  const status = linkOf(body, 'scaStatus', base);
+  if (status) return { href: status };
+  for (const name of ['startAuthorisationWithPsuAuthentication', 'startAuthorisation', 'startAuthorisationWithPsuIdentification'] as const) {
+    const href = linkOf(body, name, base);
+    if (href) return { href, start: true };
+  }
+  return undefined;
+}
+
+const bare = (headers: Record<string, string>): CallOptions => ({ token: null, interactionId: false, idempotencyKey: false, headers });
+const FINAL = new Set(['finalised', 'failed', 'exempted']);
+
+/** The authorisation's operations for a consent or a payment (its product in the path). */
+function operations(session: Session, record: ConsentRecord) {
+  const p = session.profile;
+  const client = record.fn === 'pis' && record.product && record.product !== p.paths.paymentProduct
+    ? new TppClient({ ...p, paths: { ...p.paths, paymentProduct: record.product } }, session.variant, session.http)
+    : session.client;
+  return record.fn === 'pis'
+    ? {
+      start: (body: unknown, o: CallOptions) => client.startPaymentAuthorisation(record.id, body, o),
+      update: (id: string, body: unknown, o: CallOptions) => client.updatePaymentPsuData(record.id, id, body, o),
+      read: (id: string, o: CallOptions) => client.getPaymentScaStatus(record.id, id, o),
+    }
+    : {
+      start: (body: unknown, o: CallOptions) => client.startConsentAuthorisation(record.id, body, o),
+      update: (id: string, body: unknown, o: CallOptions) => client.updateConsentPsuData(record.id, id, body, o),
+      read: (id: string, o: CallOptions) => client.getConsentScaStatus(record.id, id, o),
+    };
+}
+
+/**
+ * Walks a decoupled or embedded SCA to its end and says how it ended: `authorised` once the
+ * scaStatus is finalised (or exempted), `rejected` when it is failed. The caller reads the
+ * resource's status after (a finalised SCA of a payment the bank then rejects is the bank's).
+ */
+export async function authoriseInApp(session: Session, record: ConsentRecord, request: InAppRequest): Promise<{ scaStatus: string; outcome: AuthoriseOutcome['status'] }> {
+  const sca = record.sca!;
+  const approach = sca.approach as 'decoupled' | 'embedded';
+  const ops = operations(session, record);
+  const psuId = request.psuId ?? session.profile.psu.username;
+  const psu = bgHeaders({ ...(session.profile.psuIpAddress ? { psuIpAddress: session.profile.psuIpAddress } : {}) });
+  const headers = () => ({ ...bgHeaders(), 'PSU-ID': psuId, ...(psu['PSU-IP-Address'] ? { 'PSU-IP-Address': psu['PSU-IP-Address'] } : {}) });
+  let authorisationId = sca.start ? undefined : sca.href.split('/').filter(Boolean).at(-1);
+  let last: ApiResult | undefined;
+  // A secret the PSU typed is masked in every exchange from the moment it is known.
+  const secret = async (what: 'password' | 'one-time password', label: string) => {
+    if (!request.secret) missing(label);
+    const value = await request.secret(what);
+    if (!value) missing(label);
+    session.http.redactor.add(value);
+    return value;
+  };
+  for (const given of [request.otp, request.password]) if (given) session.http.redactor.add(given);
+  const password = async () => request.password || session.profile.psu.password || secret('password', 'the PSU\'s password');
+  if (!authorisationId) {
+    // The bank asked the TPP to start the authorisation (explicit start); embedded: with the password.
+    const body = approach === 'embedded' && /PsuAuthentication$/.test(sca.href) ? { psuData: { password: await password() } } : {};
+    last = session.check(await ops.start(body, bare(headers())), [201]);
+    authorisationId = authorisationIdOf(last.body);
+    if (!authorisationId) throw new BankError(last.status, 'the bank started the authorisation but gave no authorisationId', { exchange: last.exchange });
+  }
+  const id = authorisationId;
+  if (approach === 'decoupled') {
+    request.log?.(`approve ${record.fn === 'pis' ? 'the payment' : 'the consent'} ${record.id} in your banking app (${psuId}); waiting for the bank's SCA status…`);
+    const deadline = Date.now() + (request.timeoutMs ?? session.profile.timeouts.authorisationMs);
+    for (;;) {
+      last = session.check(await ops.read(id, bare(headers())), [200]);
+      const status = scaStatusOf(last.body);
+      if (status && FINAL.has(status)) return { scaStatus: status, outcome: status === 'failed' ? 'rejected' : 'authorised' };
+      if (Date.now() >= deadline) throw new UsageError(`the PSU did not approve in time: the authorisation ${id} still reads ${status ?? 'no scaStatus'}`, { hint: 'approve in the banking app, then run obtpp consent authorise again (or give a longer --timeout)' });
+      await new Promise((r) => setTimeout(r, request.pollMs ?? 1000));
+    }
+  }
+  // Embedded: identification and password, the SCA method where the bank offers several, the one-time password.
+  let status = scaStatusOf(last?.body) ?? scaStatusOf(session.check(await ops.read(id, bare(headers())), [200]).body);
+  if (status === 'received' || status === 'psuIdentified') {
+    last = session.check(await ops.update(id, { psuData: { password: await password() } }, bare(headers())), [200]);
+    status = scaStatusOf(last.body);
+  }
+  if (status === 'psuAuthenticated') {
+    const methods = ((last?.body as { scaMethods?: Array<{ authenticationMethodId?: unknown }> } | undefined)?.scaMethods ?? [])
+      .map((m) => m.authenticationMethodId).filter((m): m is string => typeof m === 'string');
+    const wanted = session.profile.sca?.authenticationMethodId;
+    const method = wanted && methods.includes(wanted) ? wanted : methods[0];
+    if (!method) throw new BankError(last?.status ?? 200, 'the bank asks for an SCA method and offers none (scaMethods)', last ? { exchange: last.exchange } : {});
+    last = session.check(await ops.update(id, { authenticationMethodId: method }, bare(headers())), [200]);
+    status = scaStatusOf(last.body);
+  }
+  if (status === 'scaMethodSelected') {
+    const otp = request.otp ?? session.profile.sca?.otp ?? (await secret('one-time password', 'the one-time password'));
+    last = session.check(await ops.update(id, { scaAuthenticationData: otp }, bare(headers())), [200, 401]);
+    status = last.status === 401 ? 'failed' : scaStatusOf(last.body);
+  }
+  if (status && FINAL.has(status)) return { scaStatus: status, outcome: status === 'failed' ? 'rejected' : 'authorised' };
+  throw new BankError(last?.status ?? 200, `the embedded SCA stopped at scaStatus ${status ?? '(none)'}`, last ? { exchange: last.exchange } : {});
+}
+
+function missing(what: string): never {
+  throw new UsageError(`the embedded SCA needs ${what}, and none was given`, { hint: 'give it on stdin (--password-stdin, --otp-stdin) or in the profile (psu.password, sca.otp)' });
+}
