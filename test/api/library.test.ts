@@ -123,6 +123,9 @@ async function chromiumChildren(earlier: string[] = []): Promise<string[]> {
 test('runConformance runs after runConformance in one program, one at a time; openBrowser lends them one browser, left open', async () => {
   const m = await lib();
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-api-again-'));
+  // Browsers launched here are counted: not the test run's shared one (test/global-setup.ts).
+  const shared = process.env.OBTPP_BROWSER_WS_ENDPOINT;
+  delete process.env.OBTPP_BROWSER_WS_ENDPOINT;
   const browser = await m.openBrowser();
   const env = { ...process.env, CI: 'true' };
   const ais01 = (r: { summary: any }) => r.summary.variants[0].rules.find((x: any) => x.id === 'AIS-01');
@@ -153,6 +156,7 @@ test('runConformance runs after runConformance in one program, one at a time; op
   } finally {
     await browser.close();
     await rm(dir, { recursive: true, force: true });
+    if (shared) process.env.OBTPP_BROWSER_WS_ENDPOINT = shared;
   }
   assert.deepEqual(await chromiumChildren(earlier), [], 'closing the lent browser stops Chromium');
 });
