@@ -31,6 +31,7 @@ export const samples: Partial<Record<BgSchemaName, Json>> = {
   paymentInitiation_json: buildPaymentInitiation({ debtor: { iban: IBAN }, amount: '10.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'Merchant', remittance: 'Ref 42' }),
   'paymentInitiationRequestResponse-201': { transactionStatus: 'RCVD', paymentId: 'p-1', _links: { scaOAuth: { href: 'https://bank.example/.well-known/oauth-authorization-server' }, self: { href: '/v1/payments/sepa-credit-transfers/p-1' } } },
   'paymentInitiationStatusResponse-200_json': { transactionStatus: 'ACSC' },
+  'paymentInitiationCancelResponse-202': { transactionStatus: 'ACTC', _links: { startAuthorisation: { href: '/v1/payments/sepa-credit-transfers/p-1/cancellation-authorisations' } } },
   Error_NG: { tppMessages: [{ category: 'ERROR', code: 'CONSENT_UNKNOWN', text: 'unknown consent' }] },
   Error_problem: { type: 'https://berlin-group.org/problems/format-error', code: 'FORMAT_ERROR', detail: 'bad body' },
 };

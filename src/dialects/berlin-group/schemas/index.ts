@@ -7,7 +7,7 @@ import { cardAccountDetailsResponse, cardAccountList, cardAccountsTransactionsRe
 import { errorNG, errorProblem } from './errors.ts';
 import { confirmationOfFunds, fundsConfirmationResponse200 } from './funds.ts';
 import {
-  paymentInitiation, paymentInitiationRequestResponse201, paymentInitiationStatusResponse200, paymentInitiationWithStatusResponse,
+  paymentInitiation, paymentInitiationCancelResponse202, paymentInitiationRequestResponse201, paymentInitiationStatusResponse200, paymentInitiationWithStatusResponse,
 } from './payments.ts';
 import type { Levels } from './common.ts';
 
@@ -41,6 +41,7 @@ export const BG_SCHEMA_LEVELS = {
   'paymentInitiationRequestResponse-201': paymentInitiationRequestResponse201,
   paymentInitiationWithStatusResponse,
   'paymentInitiationStatusResponse-200_json': paymentInitiationStatusResponse200,
+  'paymentInitiationCancelResponse-202': paymentInitiationCancelResponse202,
   Error_NG: errorNG,
   Error_problem: errorProblem,
 } as const satisfies Record<string, Levels>;

@@ -92,3 +92,23 @@ export const paymentInitiationStatusResponse200 = levels((level) => ({
     tppMessages: { type: 'array', items: tppMessage },
   },
 }));
+
+/** The links of DELETE …/{paymentId}'s 202 (`_linksPaymentInitiationCancel`): where the cancellation's authorisation starts. */
+export const CANCEL_LINKS = [
+  'startAuthorisation', 'startAuthorisationWithPsuIdentification', 'startAuthorisationWithPsuAuthentication',
+  'startAuthorisationWithEncryptedPsuAuthentication', 'startAuthorisationWithAuthenticationMethodSelection',
+] as const;
+
+/** DELETE /v1/{payment-service}/{payment-product}/{paymentId} when the cancellation needs the PSU's authorisation (`paymentInitiationCancelResponse-202`). */
+export const paymentInitiationCancelResponse202 = levels((level) => ({
+  type: 'object',
+  required: ['transactionStatus'],
+  properties: {
+    transactionStatus: closedEnum(TRANSACTION_STATUSES),
+    ...scaMembers,
+    _links: linksObject(level, CANCEL_LINKS),
+    tppMessages: { type: 'array', items: tppMessage },
+    scaStatus: closedEnum(SCA_STATUSES),
+    psuMessage,
+  },
+}));
