@@ -105,7 +105,10 @@ export async function cancel(io: Io, id: string | undefined, flags: CommonFlags 
     if (out.json) return out.document({ status: c.deleted.status, body: c.deleted.body ?? null, ...(c.started ? { authorisation: c.started.body } : {}) });
     if (c.done) return out.line(`payment ${pid} cancelled (${(await session.read()).consents[pid]?.status ?? 'status unknown'}): obtpp payment status reads it`);
     out.line(`the bank asks the PSU to authorise the cancellation of payment ${pid}${c.authorisationId ? ` (authorisation ${c.authorisationId})` : ''}`);
-    if (c.scaRedirect) out.line(`the PSU authorises it at: ${c.scaRedirect}\nthen: obtpp payment status ${pid}`);
+    if (c.scaRedirect) {
+      out.line(`the PSU authorises it at: ${c.scaRedirect}`);
+      out.line(`then: obtpp payment status ${pid}`);
+    }
     else out.line('the bank gave no page for it (obtpp walks a cancellation by redirect); obtpp payment status reads the payment');
   }, { dialects: ['berlin-group'] } as const);
 }
