@@ -125,6 +125,38 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: 'scaStatusResponse' },
     words: 'reading a payment\'s SCA status',
   },
+  // The other payment services: standing orders and bulks (JSON products; the status and the
+  // 201 are the single payment's schemas).
+  createPeriodicPayment: {
+    api: 'pis', method: 'POST', path: '/v1/periodic-payments/{payment-product}', ids: [], body: true, token: 'none', variants: A,
+    responses: { 201: 'paymentInitiationRequestResponse-201' }, builder: 'buildPeriodicPayment',
+    words: 'initiating a periodic payment (standing order)',
+  },
+  getPeriodicPayment: {
+    api: 'pis', method: 'GET', path: '/v1/periodic-payments/{payment-product}/{paymentId}', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'periodicPaymentInitiationWithStatusResponse' },
+    words: 'reading a periodic payment',
+  },
+  getPeriodicPaymentStatus: {
+    api: 'pis', method: 'GET', path: '/v1/periodic-payments/{payment-product}/{paymentId}/status', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'paymentInitiationStatusResponse-200_json' },
+    words: 'reading a periodic payment\'s status',
+  },
+  createBulkPayment: {
+    api: 'pis', method: 'POST', path: '/v1/bulk-payments/{payment-product}', ids: [], body: true, token: 'none', variants: A,
+    responses: { 201: 'paymentInitiationRequestResponse-201' }, builder: 'buildBulkPayment',
+    words: 'initiating a bulk payment',
+  },
+  getBulkPayment: {
+    api: 'pis', method: 'GET', path: '/v1/bulk-payments/{payment-product}/{paymentId}', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'bulkPaymentInitiationWithStatusResponse' },
+    words: 'reading a bulk payment',
+  },
+  getBulkPaymentStatus: {
+    api: 'pis', method: 'GET', path: '/v1/bulk-payments/{payment-product}/{paymentId}/status', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'paymentInitiationStatusResponse-200_json' },
+    words: 'reading a bulk payment\'s status',
+  },
   // Payment cancellation (DELETE: 204 when done, 202 when the PSU must authorise it) and the
   // cancellation's authorisation sub-resources.
   cancelPayment: {

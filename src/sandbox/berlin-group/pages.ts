@@ -195,17 +195,24 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
       return back(res, a, decision === 'approve');
     }
   }
-  const b = payment.body as { instructedAmount: { currency: string; amount: string }; creditorName: string; creditorAccount: { iban: string } };
+  const b = summaryOf(payment);
   return sendHtml(res, 200, page('Authorise this cancellation', `
 <div data-testid="consent-page" data-consent-id="${html(payment.id)}">
 <p>Logged in as ${html(psu.name)}. <strong data-testid="tpp-name">${html(tpp)}</strong> wants to cancel a payment (${html(payment.product)}) from your account.</p>
 <form method="post" action="${action}/confirm">
-<dl><dt>Amount</dt><dd data-testid="amount">${html(b.instructedAmount.currency)} ${html(b.instructedAmount.amount)}</dd>
-<dt>To</dt><dd data-testid="creditor">${html(b.creditorName)} ${html(b.creditorAccount.iban)}</dd>
+<dl><dt>Amount</dt><dd data-testid="amount">${html(b.amount)}</dd>
+<dt>To</dt><dd data-testid="creditor">${html(b.creditor)}</dd>
 <dt>Due</dt><dd data-testid="execution-date">${html(String(payment.body.requestedExecutionDate ?? ''))}</dd></dl>
 <button id="approve" type="submit" name="decision" value="approve" data-testid="approve">Approve</button>
 <button id="reject" type="submit" name="decision" value="reject" data-testid="reject" formnovalidate>Reject</button>
 </form></div>`));
+}
+
+/** What the PSU is shown of a payment: the amount (a bulk's total) and the payee (a bulk's count of payees). */
+function summaryOf(p: BgPayment): { amount: string; creditor: string; count: number } {
+  const b = p.body as { instructedAmount?: { currency: string; amount: string }; creditorName?: string; creditorAccount?: { iban?: string }; payments?: unknown[] };
+  if (p.service === 'bulk-payments') return { amount: `EUR ${bgAmount(p.amountMinor)}`, creditor: `${b.payments?.length ?? 0} payees`, count: b.payments?.length ?? 0 };
+  return { amount: `${b.instructedAmount?.currency} ${b.instructedAmount?.amount}`, creditor: `${b.creditorName} ${b.creditorAccount?.iban ?? ''}`, count: 1 };
 }
 
 function redirect(res: ServerResponse, location: string): void {
@@ -324,10 +331,13 @@ function decisionPage(action: string, tpp: string, resource: Resource, psu: Fixt
       sections.push(`<h2>Accounts</h2><ul>${ibans.map((i) => `<li data-testid="account">${html(i)}</li>`).join('')}</ul>`);
     }
   } else {
-    const b = resource.body as { instructedAmount: { currency: string; amount: string }; creditorName: string; creditorAccount: { iban: string }; debtorAccount: { iban: string }; remittanceInformationUnstructured?: string };
-    intro = `wants to make a payment (${resource.product}) from your account.`;
-    sections.push(`<dl><dt>Amount</dt><dd data-testid="amount">${html(b.instructedAmount.currency)} ${html(b.instructedAmount.amount)}</dd>
-<dt>To</dt><dd data-testid="creditor">${html(b.creditorName)} ${html(b.creditorAccount.iban)}</dd>
+    const b = resource.body as { debtorAccount: { iban: string }; remittanceInformationUnstructured?: string; frequency?: string; startDate?: string };
+    const sum = summaryOf(resource);
+    intro = resource.service === 'bulk-payments' ? `wants to make ${sum.count} payments (${resource.product}) from your account.`
+      : resource.service === 'periodic-payments' ? `wants to set up a standing order (${resource.product}, ${b.frequency} from ${b.startDate}) from your account.`
+        : `wants to make a payment (${resource.product}) from your account.`;
+    sections.push(`<dl><dt>Amount</dt><dd data-testid="amount">${html(sum.amount)}</dd>
+<dt>To</dt><dd data-testid="creditor">${html(sum.creditor)}</dd>
 <dt>From</dt><dd data-testid="debtor-account">${html(b.debtorAccount.iban)}</dd>
 ${b.remittanceInformationUnstructured ? `<dt>Reference</dt><dd data-testid="reference">${html(b.remittanceInformationUnstructured)}</dd>` : ''}</dl>`);
     const debtor = psu.accounts.find((a) => ibanOf(a) === b.debtorAccount.iban.replace(/\s/g, ''));

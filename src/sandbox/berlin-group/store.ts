@@ -62,6 +62,8 @@ export interface BgConsent extends Resource {
 
 export interface BgPayment extends Resource {
   kind: 'pis';
+  /** The payment service: a single payment, a standing order or a bulk. */
+  service: 'payments' | 'periodic-payments' | 'bulk-payments';
   product: string;
   body: Record<string, unknown>;
   amountMinor: number;
