@@ -41,3 +41,22 @@ Feature: The periodic and bulk payment services (Berlin Group NextGenPSD2)
       When the TPP reads the NextGenPSD2 bulk payment's status
       Then the bank answers 200 with a valid "paymentInitiationStatusResponse-200_json"
       And the NextGenPSD2 payment's transaction status is an ISO 20022 code
+
+  @BG-44 @level-MUST @source-official-schema
+  Rule: BG-44 — Each JSON payment product the bank offers takes a single payment, readable under its product
+
+    @A
+    Scenario Outline: A single payment of <product>
+      When the TPP initiates a NextGenPSD2 payment of the product "<product>" from the PSU's first account
+      Then the bank answers 201 with a valid "paymentInitiationRequestResponse-201"
+      And the answer gives a way to start the PSU's SCA of the payment
+      When the TPP reads the NextGenPSD2 payment under its product
+      Then the bank answers 200 with a valid "paymentInitiationWithStatusResponse"
+      And the payment reads back its amount and accounts as initiated
+
+      Examples:
+        | product                       |
+        | sepa-credit-transfers         |
+        | instant-sepa-credit-transfers |
+        | target-2-payments             |
+        | cross-border-credit-transfers |

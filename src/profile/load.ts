@@ -153,8 +153,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
   }
   // The Berlin Group fields mean nothing to a UK bank.
-  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown } | undefined;
-  for (const field of ['sca', 'psuIpAddress'] as const) {
+  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown; paymentProducts?: unknown } | undefined;
+  for (const field of ['sca', 'psuIpAddress', 'paymentProducts'] as const) {
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
   }
   // The spec's layout names its variants; a profile of a published standard is judged by variant A's rules.
@@ -257,6 +257,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
         ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
       },
       psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
+      // The payment products the bank offers: the profile's, else the one its paths name.
+      paymentProducts: [...(p.paymentProducts ?? [p.paths?.paymentProduct ?? bg.paths.paymentProduct])],
     } : {}),
     variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),

@@ -90,6 +90,10 @@ export const profileSchema = {
         authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
       },
     },
+    paymentProducts: {
+      type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'] },
+      description: "berlin-group only: the JSON payment products the bank offers (POST /v1/{payment-service}/{payment-product}); BG-44 initiates a payment of each, and a product not listed is not applicable. Default: paths.paymentProduct alone (sepa-credit-transfers).",
+    },
     psuIpAddress: {
       type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$',
       description: "berlin-group only: the PSU-IP-Address sent on consent and payment creation (the PSU's address as the TPP sees it). Default 127.0.0.1.",

@@ -204,6 +204,8 @@ export interface Profile {
   sca?: ScaSettings;
   /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */
   psuIpAddress?: string;
+  /** berlin-group: the JSON payment products the bank offers (default: paths.paymentProduct alone). */
+  paymentProducts?: string[];
   variants: Variant[];
   /** The resource base URL; when the profile gives only per-API URLs, the AIS one. */
   baseUrl: string;

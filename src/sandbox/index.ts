@@ -377,6 +377,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
         ...(sca.includes('embedded') ? { otp: SANDBOX_OTP } : {}),
       },
       psuIpAddress: '127.0.0.1',
+      paymentProducts: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'],
     } : {}),
     variants,
     baseUrl: sb.baseUrls[variants[0]],

@@ -7,8 +7,9 @@
 import { When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
-import { bgHeaders, buildBulkPayment, buildPeriodicPayment, isoDate, paymentIdOf } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, bg, fullConsent, plain, psuIp, scaHeaders } from './support.ts';
+import { TppClient } from '../../src/client/operations.ts';
+import { bgHeaders, buildBulkPayment, buildPaymentInitiation, buildPeriodicPayment, isoDate, paymentIdOf } from '../../src/dialects/berlin-group/index.ts';
+import { approachOf, bg, BgNotApplicable, fullConsent, plain, psuIp, scaHeaders } from './support.ts';
 import { thePayment } from './payments.steps.ts';
 
 /** SEPA accounts of another bank to pay (valid German and French IBANs no PSU here holds). */
@@ -120,4 +121,40 @@ Then('the bulk payment reads back each of its payments as initiated', function (
   });
   wrong.push(...differences(asked, got as Record<string, any>, ['debtorAccount']));
   if (wrong.length) throw this.violation(`the bulk payment reads back otherwise than initiated: ${wrong.join('; ')}`);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The payment products (BG-44)
+
+/** The scenario's product, and the tpp client whose paths name it ({payment-product}). */
+const products = new WeakMap<ConformanceWorld, TppClient>();
+
+When('the TPP initiates a NextGenPSD2 payment of the product {string} from the PSU\'s first account', async function (this: ConformanceWorld, product: string) {
+  const offered = this.ctx.profile.paymentProducts ?? [this.ctx.profile.paths.paymentProduct];
+  if (!offered.includes(product)) throw new BgNotApplicable('createPaymentConsent', this.variant, `the profile's paymentProducts does not offer ${product} (${offered.join(', ')})`);
+  const client = new TppClient({ ...this.ctx.profile, paths: { ...this.ctx.profile.paths, paymentProduct: product } }, this.variant, this.lane.http);
+  products.set(this, client);
+  const from = await debtor(this);
+  const body = buildPaymentInitiation({
+    debtor: { iban: from.iban }, amount: '1.00', currency: from.currency, creditor: { iban: CREDITORS[1]! }, creditorName: 'obtpp test creditor',
+    endToEndIdentification: this.uniqueRef('obtpp'),
+  }) as unknown as Record<string, any>;
+  const approach = approachOf(this);
+  sent.set(this, body);
+  const r = await this.call(`initiating a payment of ${product}`, () => client.createPaymentConsent(body as never, plain(this, { ...bgHeaders({ psuIpAddress: psuIp(this) }), ...scaHeaders(this, approach) })));
+  const id = paymentIdOf(r.body);
+  if (id) bg(this).payment = { id, created: r, approach };
+});
+
+When('the TPP reads the NextGenPSD2 payment under its product', async function (this: ConformanceWorld) {
+  const payment = thePayment(this);
+  const client = products.get(this) ?? this.client;
+  await this.call('reading the payment', () => client.getPayment(payment.id, plain(this, bgHeaders())));
+});
+
+Then('the payment reads back its amount and accounts as initiated', function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectStatus(this, r, [200]);
+  const wrong = differences(sent.get(this)!, r.body as Record<string, any>, ['instructedAmount', 'debtorAccount', 'creditorAccount', 'creditorName']);
+  if (wrong.length) throw this.violation(`the payment reads back otherwise than initiated: ${wrong.join('; ')} (${describeAnswer(r)})`);
 });

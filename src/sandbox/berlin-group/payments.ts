@@ -19,20 +19,23 @@ export const PAYMENT_FAULTS = [
   { name: 'bg-periodic-read-back-changed', rule: 'BG-42', description: 'GET /v1/periodic-payments/{product}/{paymentId} reads back another frequency than the standing order asked (Monthly reads Weekly, any other Monthly)', kind: 'rule' },
   { name: 'bg-periodic-frequency-unchecked', rule: 'BG-42', description: 'POST /v1/periodic-payments/{product} accepts a frequency outside the standard\'s code list (EventFrequency7Code)', kind: 'rule' },
   { name: 'bg-bulk-payments-dropped', rule: 'BG-43', description: 'GET /v1/bulk-payments/{product}/{paymentId} reads back the first payment of the bulk alone', kind: 'rule' },
+  { name: 'bg-product-not-kept', rule: 'BG-44', description: 'a payment initiated as target-2-payments or cross-border-credit-transfers cannot be read under its product: GET /v1/payments/{product}/{paymentId} answers 404', kind: 'rule' },
   { name: 'bg-payment-stays-rcvd', rule: 'BG-08', description: 'GET /v1/payments/{product}/{paymentId} reads transactionStatus RCVD after the PSU authorised or rejected the payment', kind: 'rule' },
   { name: 'bg-payment-without-amount-accepted', rule: 'PIS-01', description: 'POST /v1/payments/{product} without instructedAmount is accepted (201)', kind: 'rule' },
   { name: 'bg-payment-without-sca-link', rule: 'PIS-01', description: 'the 201 of POST /v1/payments/{product} carries no link to start the PSU\'s SCA (no scaRedirect, scaOAuth or startAuthorisation)', kind: 'rule' },
   { name: 'bg-payment-status-not-iso', rule: 'PIS-03', description: 'GET …/{paymentId}/status answers transactionStatus "DONE", no ISO 20022 code', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
-const PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers'];
+const PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'];
 
 /** The payment services this bank offers (JSON bodies). */
 export const SERVICES = ['payments', 'periodic-payments', 'bulk-payments'] as const;
 type Service = (typeof SERVICES)[number];
 const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
 
-function productOf(r: Req): string {
+function productOf(r: Req, k?: Xs2aContext): string {
+  // The fault: a payment of the TARGET2 or cross-border product is looked for among the SEPA credit transfers.
+  if (k?.faults.has('bg-product-not-kept') && ['target-2-payments', 'cross-border-credit-transfers'].includes(r.params.product)) return 'sepa-credit-transfers';
   if (!PRODUCTS.includes(r.params.product)) throw new BgError(404, 'PRODUCT_UNKNOWN', `the payment product ${r.params.product} is not offered (offered: ${PRODUCTS.join(', ')})`);
   return r.params.product;
 }
@@ -122,7 +125,7 @@ function createPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): R
 }
 
 function paymentOf(k: Xs2aContext, r: Req, service: Service = 'payments'): BgPayment {
-  const product = productOf(r);
+  const product = productOf(r, k);
   const p = k.store.payments.get(r.params.paymentId);
   if (!p || p.product !== product || p.service !== service) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such payment');
   return p;
