@@ -260,7 +260,8 @@ export interface BgCancellation {
  */
 export async function cancelBgPayment(session: Session, paymentId: string, product?: string): Promise<BgCancellation> {
   const c = productClient(session, product);
-  const headers = bgHeaders({ psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1', tppRedirectUri: session.profile.auth.redirectUri, tppRedirectPreferred: true });
+  const back = session.profile.auth.redirectUri;
+  const headers = bgHeaders({ psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1', ...(back ? { tppRedirectUri: back, tppRedirectPreferred: true } : {}) });
   const deleted = session.check(await c.cancelPayment(paymentId, bare(headers)), [204, 202]);
   if (deleted.status === 204) {
     await readBgPayment(session, paymentId, 'status', product);

@@ -26,7 +26,8 @@ function theCancellation(world: ConformanceWorld): Cancellation {
 
 /** The headers of the cancellation's calls: the PSU's SCA of it goes by redirect where the bank offers that. */
 function headers(world: ConformanceWorld): Record<string, string> {
-  return bgHeaders({ psuIpAddress: psuIp(world), tppRedirectUri: world.ctx.profile.auth.redirectUri, tppRedirectPreferred: true });
+  const back = world.ctx.profile.auth.redirectUri;
+  return bgHeaders({ psuIpAddress: psuIp(world), ...(back ? { tppRedirectUri: back, tppRedirectPreferred: true } : {}) });
 }
 
 /** Reads the payment's transactionStatus (GET …/status). */
