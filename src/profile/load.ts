@@ -154,8 +154,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
   }
   // The Berlin Group fields mean nothing to a UK bank.
-  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown; deltaReports?: unknown } | undefined;
-  for (const field of ['sca', 'psuIpAddress', 'deltaReports'] as const) {
+  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown; deltaReports?: unknown; paymentProducts?: unknown } | undefined;
+  for (const field of ['sca', 'psuIpAddress', 'deltaReports', 'paymentProducts'] as const) {
     if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
   }
   // The NextGenPSD2 HTTP signature is the Berlin Group's; a UK bank signs with x-jws-signature.
@@ -268,6 +268,8 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       },
       psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
       ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true } } : {}),
+      // The payment products the bank offers: the profile's, else the one its paths name.
+      paymentProducts: [...(p.paymentProducts ?? [p.paths?.paymentProduct ?? bg.paths.paymentProduct])],
     } : {}),
     variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),

@@ -95,6 +95,10 @@ export const profileSchema = {
       description: 'berlin-group only: the delta reports the bank offers on GET /v1/accounts/{account-id}/transactions. entryReferenceFrom: the transactions after the one with that entryReference (BG-53); deltaList: the transactions since the last report access (BG-54). Default false each: their rules are then not applicable.',
       properties: { entryReferenceFrom: { type: 'boolean' }, deltaList: { type: 'boolean' } },
     },
+    paymentProducts: {
+      type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'] },
+      description: "berlin-group only: the JSON payment products the bank offers (POST /v1/{payment-service}/{payment-product}); BG-44 initiates a payment of each, and a product not listed is not applicable. Default: paths.paymentProduct alone (sepa-credit-transfers).",
+    },
     psuIpAddress: {
       type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$',
       description: "berlin-group only: the PSU-IP-Address sent on consent and payment creation (the PSU's address as the TPP sees it). Default 127.0.0.1.",

@@ -263,3 +263,36 @@ export async function readBgPayment(session: Session, paymentId: string, what: '
   await session.rememberStatus(paymentId, transactionStatusOf(result.body));
   return result;
 }
+
+/** What `obtpp payment cancel` did: the DELETE's answer, and the cancellation's authorisation where the bank asked for one. */
+export interface BgCancellation {
+  deleted: ApiResult;
+  /** 204: cancelled; 202: the PSU must authorise the cancellation. */
+  done: boolean;
+  /** The started authorisation of the cancellation (POST …/cancellation-authorisations) and where the PSU authorises it. */
+  started?: ApiResult;
+  authorisationId?: string;
+  scaRedirect?: string;
+}
+
+/**
+ * DELETE /v1/payments/{payment-product}/{paymentId}; when the bank answers 202 with a
+ * startAuthorisation link, starts the cancellation's authorisation (asking for the redirect
+ * approach) and answers the page where the PSU authorises it.
+ */
+export async function cancelBgPayment(session: Session, paymentId: string, product?: string): Promise<BgCancellation> {
+  const c = productClient(session, product);
+  const back = session.profile.auth.redirectUri;
+  const headers = bgHeaders({ psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1', ...(back ? { tppRedirectUri: back, tppRedirectPreferred: true } : {}) });
+  const deleted = session.check(await c.cancelPayment(paymentId, bare(headers)), [204, 202]);
+  if (deleted.status === 204) {
+    await readBgPayment(session, paymentId, 'status', product);
+    return { deleted, done: true };
+  }
+  // The bank may have started the cancellation's authorisation itself (an scaRedirect in the 202).
+  const direct = linkOf(deleted.body, 'scaRedirect', deleted.exchange.url);
+  if (direct) return { deleted, done: false, scaRedirect: direct };
+  const started = session.check(await c.startPaymentCancellationAuthorisation(paymentId, {}, bare(headers)), [201]);
+  const authorisationId = typeof (started.body as { authorisationId?: unknown })?.authorisationId === 'string' ? (started.body as { authorisationId: string }).authorisationId : undefined;
+  return { deleted, done: false, started, ...(authorisationId ? { authorisationId } : {}), ...(linkOf(started.body, 'scaRedirect', started.exchange.url) ? { scaRedirect: linkOf(started.body, 'scaRedirect', started.exchange.url) } : {}) };
+}

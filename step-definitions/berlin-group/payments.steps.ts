@@ -16,7 +16,8 @@ import { approachOf, bg, expectBgSchema, expectScaLink, fullConsent, plain, psuI
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
 
-async function initiate(world: ConformanceWorld, withAmount: boolean): Promise<void> {
+/** POST /v1/payments/{payment-product} of 1.00 from the PSU's first account (`extra`: more members, a requestedExecutionDate …). */
+export async function initiate(world: ConformanceWorld, withAmount: boolean, extra: Record<string, unknown> = {}): Promise<void> {
   const full = await fullConsent(world, { accountsOnly: true });
   const debtor = full.accounts.find((a) => a.iban);
   if (!debtor?.iban) throw world.blocked('AIS-11', 'the PSU\'s accounts carry no IBAN to pay from');
@@ -24,7 +25,7 @@ async function initiate(world: ConformanceWorld, withAmount: boolean): Promise<v
   const body: Record<string, unknown> = { ...buildPaymentInitiation({
     debtor: { iban: debtor.iban }, amount: '1.00', currency: debtor.currency ?? 'EUR',
     creditor: { iban: CREDITOR_IBAN }, creditorName: 'obtpp test creditor', endToEndIdentification: world.uniqueRef('obtpp'),
-  }) };
+  }), ...extra };
   if (!withAmount) delete body.instructedAmount;
   const headers = { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, approach) };
   const r = await world.call('initiating the payment', (c) => c.createPaymentConsent(body, plain(world, headers)));
@@ -32,7 +33,7 @@ async function initiate(world: ConformanceWorld, withAmount: boolean): Promise<v
   if (id) bg(world).payment = { id, created: r, approach };
 }
 
-function thePayment(world: ConformanceWorld) {
+export function thePayment(world: ConformanceWorld) {
   const payment = bg(world).payment;
   if (!payment) throw world.blocked('PIS-01', `the bank did not initiate the payment: ${world.last ? describeAnswer(world.last) : 'no answer'}`);
   return payment;

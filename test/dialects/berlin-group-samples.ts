@@ -1,6 +1,6 @@
 // Conformant berlin-group bodies, one per schema where the tests need one (made by the dialect's
 // own builders where it has them): for test/dialects/berlin-group.test.ts and prebuilt-validators.test.ts.
-import { buildConsent, buildFundsConfirmation, buildPaymentInitiation, detailedAccess } from '../../src/dialects/berlin-group/index.ts';
+import { buildBulkPayment, buildConsent, buildFundsConfirmation, buildPaymentInitiation, buildPeriodicPayment, detailedAccess } from '../../src/dialects/berlin-group/index.ts';
 import type { BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
 
 type Json = Record<string, any>;
@@ -31,6 +31,11 @@ export const samples: Partial<Record<BgSchemaName, Json>> = {
   paymentInitiation_json: buildPaymentInitiation({ debtor: { iban: IBAN }, amount: '10.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'Merchant', remittance: 'Ref 42' }),
   'paymentInitiationRequestResponse-201': { transactionStatus: 'RCVD', paymentId: 'p-1', _links: { scaOAuth: { href: 'https://bank.example/.well-known/oauth-authorization-server' }, self: { href: '/v1/payments/sepa-credit-transfers/p-1' } } },
   'paymentInitiationStatusResponse-200_json': { transactionStatus: 'ACSC' },
+  'paymentInitiationCancelResponse-202': { transactionStatus: 'ACTC', _links: { startAuthorisation: { href: '/v1/payments/sepa-credit-transfers/p-1/cancellation-authorisations' } } },
+  periodicPaymentInitiation_json: buildPeriodicPayment({ debtor: { iban: IBAN }, amount: '10.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'Landlord', startDate: '2026-12-01', endDate: '2027-11-30', frequency: 'Monthly', executionRule: 'following', dayOfExecution: '1' }),
+  periodicPaymentInitiationWithStatusResponse: { ...buildPeriodicPayment({ debtor: { iban: IBAN }, amount: '10.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'Landlord', startDate: '2026-12-01', frequency: 'Weekly' }), transactionStatus: 'ACTC' },
+  bulkPaymentInitiation_json: buildBulkPayment({ debtor: { iban: IBAN }, batchBookingPreferred: true, payments: [{ amount: '1.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'A' }, { amount: '2.50', currency: 'EUR', creditor: { iban: 'DE02120300000000202051' }, creditorName: 'B', remittance: 'Ref 7' }] }),
+  bulkPaymentInitiationWithStatusResponse: { ...buildBulkPayment({ debtor: { iban: IBAN }, payments: [{ amount: '1.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'A' }] }), transactionStatus: 'RCVD' },
   Error_NG: { tppMessages: [{ category: 'ERROR', code: 'CONSENT_UNKNOWN', text: 'unknown consent' }] },
   Error_problem: { type: 'https://berlin-group.org/problems/format-error', code: 'FORMAT_ERROR', detail: 'bad body' },
 };

@@ -25,7 +25,10 @@ baseUrl: ${bank.baseUrl}
 implements:
   A: [createAccountAccessConsent, getAccountAccessConsent, getConsentStatus, deleteAccountAccessConsent,
       listAccounts, getAccount, getBalances, getTransactions, getTransaction, confirmFunds,
-      createPaymentConsent, getPayment, getPaymentStatus]
+      createPaymentConsent, getPayment, getPaymentStatus,
+      cancelPayment, startPaymentCancellationAuthorisation, listPaymentCancellationAuthorisations, getPaymentCancellationScaStatus,
+      createPeriodicPayment, getPeriodicPayment, getPeriodicPaymentStatus, createBulkPayment, getBulkPayment, getBulkPaymentStatus]
+paymentProducts: [sepa-credit-transfers, instant-sepa-credit-transfers]
 sca:
   approaches: [redirect]
 auth:
@@ -62,7 +65,7 @@ psu:
     assert.deepEqual(failures, [], 'no rule fails on a bank that follows the official file');
     const rule = (id: string) => rules.find((r: any) => r.id === id);
     // The rules that read data through a consent made earlier in the run, and the side effect itself.
-    for (const id of ['AIS-01', 'AIS-02', 'AIS-04', 'AIS-09', 'AIS-10', 'AIS-11', 'AIS-12', 'BG-01', 'BG-09', 'BG-20', 'BG-21', 'COF-05', 'PIS-01', 'BG-08']) {
+    for (const id of ['AIS-01', 'AIS-02', 'AIS-04', 'AIS-09', 'AIS-10', 'AIS-11', 'AIS-12', 'BG-01', 'BG-09', 'BG-20', 'BG-21', 'COF-05', 'PIS-01', 'BG-08', 'BG-40', 'BG-41', 'BG-42', 'BG-43', 'BG-44']) {
       assert.equal(rule(id)?.status, 'passed', `${id}: ${JSON.stringify(rule(id))}`);
     }
     // No OAuth2 here: BG-07's token scenario does not apply, its other scenario passes.

@@ -7,7 +7,10 @@
  * here is authorised by OAuth2.
  *
  * As the file says (POST /v1/consents, "Side Effects"): once the PSU authorises a recurring
- * consent, the PSU's former recurring consent expires. It keeps its own ways: resourceIds are
+ * consent, the PSU's former recurring consent expires. Payments are single, periodic (standing
+ * orders) or bulk, of the SEPA and instant SEPA products. A payment is cancelled (DELETE) only with
+ * the PSU's authorisation, always (202, then …/cancellation-authorisations by redirect), until it
+ * is settled, rejected or cancelled (405 CANCELLATION_INVALID). It keeps its own ways: resourceIds are
  * opaque, amounts carry no more decimals than needed, one pending card payment per account.
  */
 import { randomUUID } from 'node:crypto';
@@ -30,8 +33,15 @@ interface Consent {
   unattended: Map<string, number>;
 }
 interface Payment {
-  kind: 'payment'; id: string; authorisationId: string; product: string; body: Record<string, any>; status: string;
+  kind: 'payment'; id: string; authorisationId: string; service: string; product: string; body: Record<string, any>; status: string;
   redirect: string; nokRedirect?: string; login?: string;
+  /** The TPP asked to cancel it (DELETE); the PSU has yet to authorise that. */
+  cancelAsked?: boolean;
+  cancellations: string[];
+}
+/** The PSU's authorisation of a payment's cancellation (…/cancellation-authorisations/{id}). */
+interface Cancellation {
+  kind: 'cancellation'; id: string; payment: Payment; scaStatus: 'received' | 'psuAuthenticated' | 'finalised' | 'failed'; redirect: string;
 }
 
 /** ISO 13616 check digits. */
@@ -92,7 +102,7 @@ export async function startIndependentXs2a(): Promise<IndependentXs2a> {
   const people = customers(now);
   const consents = new Map<string, Consent>();
   const payments = new Map<string, Payment>();
-  const byAuthorisation = new Map<string, Consent | Payment>();
+  const byAuthorisation = new Map<string, Consent | Payment | Cancellation>();
   const sessions = new Map<string, string>();
   let origin = '';
 
@@ -225,22 +235,57 @@ export async function startIndependentXs2a(): Promise<IndependentXs2a> {
       if (!a || !Number.isFinite(amount)) throw new Refusal(400, 'FORMAT_ERROR', 'account.iban and instructedAmount are needed.');
       return [200, { fundsAvailable: a.cents >= Math.round(amount * 100) }];
     }
-    if ((m = /^\/v1\/payments\/([\w-]+)(?:\/([\w-]+)(\/status)?)?$/.exec(path))) {
-      const [, product, id, status] = m;
+    if ((m = /^\/v1\/(payments|periodic-payments|bulk-payments)\/([\w-]+)\/([\w-]+)\/cancellation-authorisations(?:\/([\w-]+))?$/.exec(path))) {
+      const [, service, product, id, authorisationId] = m;
+      const p = payments.get(id!);
+      if (!p || p.product !== product || p.service !== service) throw new Refusal(403, 'RESOURCE_UNKNOWN', 'No such payment.');
+      if (method === 'POST' && !authorisationId) {
+        if (!p.cancelAsked) throw new Refusal(409, 'STATUS_INVALID', 'No cancellation of this payment awaits authorisation.');
+        const redirect = req.headers['tpp-redirect-uri'];
+        if (typeof redirect !== 'string') throw new Refusal(400, 'FORMAT_ERROR', 'TPP-Redirect-URI is needed.');
+        const c: Cancellation = { kind: 'cancellation', id: randomUUID(), payment: p, scaStatus: 'received', redirect };
+        p.cancellations.push(c.id);
+        byAuthorisation.set(c.id, c);
+        const self = `${origin}/psd2/v1/${service}/${product}/${p.id}/cancellation-authorisations/${c.id}`;
+        return [201, { scaStatus: 'received', authorisationId: c.id, _links: { scaRedirect: { href: `${origin}/sca/${c.id}` }, scaStatus: { href: self } } }, { Location: self, 'ASPSP-SCA-Approach': 'REDIRECT' }];
+      }
+      if (method === 'GET' && !authorisationId) return [200, { authorisationIds: p.cancellations }];
+      const c = authorisationId ? byAuthorisation.get(authorisationId) : undefined;
+      if (method === 'GET' && c?.kind === 'cancellation' && c.payment === p) return [200, { scaStatus: c.scaStatus }];
+      if (method === 'GET') throw new Refusal(403, 'RESOURCE_UNKNOWN', 'No such authorisation.');
+    }
+    if ((m = /^\/v1\/(payments|periodic-payments|bulk-payments)\/([\w-]+)(?:\/([\w-]+)(\/status)?)?$/.exec(path))) {
+      const [, service, product, id, status] = m;
       if (!['sepa-credit-transfers', 'instant-sepa-credit-transfers'].includes(product!)) throw new Refusal(404, 'PRODUCT_UNKNOWN', 'This product is not offered.');
       if (method === 'POST' && !id) {
         const redirect = req.headers['tpp-redirect-uri'];
         if (typeof redirect !== 'string') throw new Refusal(400, 'FORMAT_ERROR', 'TPP-Redirect-URI is needed.');
-        if (!b?.instructedAmount?.amount || !b?.debtorAccount?.iban || !b?.creditorAccount?.iban || !b?.creditorName) throw new Refusal(400, 'FORMAT_ERROR', 'instructedAmount, debtorAccount, creditorAccount and creditorName are needed.');
-        const p: Payment = { kind: 'payment', id: `p${randomUUID().replace(/-/g, '')}`, authorisationId: randomUUID(), product: product!, body: b, status: 'RCVD', redirect };
+        // A bulk's payments share its debtorAccount; each is checked as a single payment is.
+        const items: any[] = service === 'bulk-payments' ? (Array.isArray(b?.payments) ? b.payments : []) : [b];
+        if (!items.length) throw new Refusal(400, 'FORMAT_ERROR', 'payments are needed.');
+        if (!b?.debtorAccount?.iban || items.some((x) => !x?.instructedAmount?.amount || !x?.creditorAccount?.iban || !x?.creditorName)) throw new Refusal(400, 'FORMAT_ERROR', 'instructedAmount, debtorAccount, creditorAccount and creditorName are needed.');
+        if (service === 'bulk-payments' && items.some((x) => x.debtorAccount !== undefined)) throw new Refusal(400, 'FORMAT_ERROR', 'The payments of a bulk take the bulk\'s debtorAccount.');
+        if (service === 'periodic-payments') {
+          if (!/^\d{4}-\d{2}-\d{2}$/.test(String(b.startDate)) || String(b.startDate) < day(Date.now())) throw new Refusal(400, 'EXECUTION_DATE_INVALID', 'startDate must be today or later.');
+          if (!['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'].includes(b.frequency)) throw new Refusal(400, 'FORMAT_ERROR', 'frequency is not an EventFrequency7Code.');
+          if (b.executionRule !== undefined && !['following', 'preceding'].includes(b.executionRule)) throw new Refusal(400, 'FORMAT_ERROR', 'executionRule is following or preceding.');
+          if (b.dayOfExecution !== undefined && !/^([1-9]|[12]\d|3[01])$/.test(String(b.dayOfExecution))) throw new Refusal(400, 'FORMAT_ERROR', 'dayOfExecution is 1 to 31.');
+        }
+        const p: Payment = { kind: 'payment', id: `p${randomUUID().replace(/-/g, '')}`, authorisationId: randomUUID(), service: service!, product: product!, body: b, status: 'RCVD', redirect, cancellations: [] };
         payments.set(p.id, p);
         byAuthorisation.set(p.authorisationId, p);
-        const self = `${origin}/psd2/v1/payments/${product}/${p.id}`;
+        const self = `${origin}/psd2/v1/${service}/${product}/${p.id}`;
         return [201, { transactionStatus: 'RCVD', paymentId: p.id, _links: { scaRedirect: { href: `${origin}/sca/${p.authorisationId}` }, self: { href: self }, status: { href: `${self}/status` } } }, { Location: self, 'ASPSP-SCA-Approach': 'REDIRECT' }];
       }
       const p = id ? payments.get(id) : undefined;
-      if (method === 'GET' && p && p.product === product) return [200, status ? { transactionStatus: p.status } : { ...p.body, transactionStatus: p.status }];
+      if (method === 'GET' && p && p.product === product && p.service === service) return [200, status ? { transactionStatus: p.status } : { ...p.body, transactionStatus: p.status }];
       if (method === 'GET') throw new Refusal(403, 'RESOURCE_UNKNOWN', 'No such payment.');
+      if (method === 'DELETE' && p && p.product === product && p.service === service && !status) {
+        if (['ACSC', 'ACCC', 'RJCT', 'CANC'].includes(p.status)) throw new Refusal(405, 'CANCELLATION_INVALID', `The payment is ${p.status}: it can no longer be cancelled.`);
+        p.cancelAsked = true;
+        return [202, { transactionStatus: p.status, _links: { startAuthorisation: { href: `${origin}/psd2/v1/${service}/${product}/${p.id}/cancellation-authorisations` } } }];
+      }
+      if (method === 'DELETE') throw new Refusal(403, 'RESOURCE_UNKNOWN', 'No such payment.');
     }
     throw new Refusal(405, 'SERVICE_INVALID', `${method} ${path} is not offered.`);
   }
@@ -250,7 +295,8 @@ export async function startIndependentXs2a(): Promise<IndependentXs2a> {
     if (r.kind === 'payment') {
       const debtor = customer.accounts.find((a) => a.iban === r.body.debtorAccount.iban);
       if (!debtor) return 'The paying account is not yours.';
-      r.status = debtor.cents >= Math.round(Number(r.body.instructedAmount.amount) * 100) ? (r.product === 'instant-sepa-credit-transfers' ? 'ACSC' : 'ACTC') : 'RJCT';
+      const cents = (r.service === 'bulk-payments' ? r.body.payments : [r.body]).reduce((n: number, x: any) => n + Math.round(Number(x.instructedAmount.amount) * 100), 0);
+      r.status = debtor.cents >= cents ? (r.product === 'instant-sepa-credit-transfers' ? 'ACSC' : 'ACTC') : 'RJCT';
       return undefined;
     }
     const mine = (list: unknown) => (Array.isArray(list) ? list.map((x: any) => customer.accounts.find((a) => a.iban === x.iban)?.resourceId) : []);
@@ -272,7 +318,7 @@ export async function startIndependentXs2a(): Promise<IndependentXs2a> {
     const r = byAuthorisation.get(authorisationId);
     const html = (status: number, s: string) => void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(s);
     if (!r) return html(404, page('Unknown', '<p class="lb-problem">Unknown request.</p>'));
-    const pendingNow = r.kind === 'consent' ? r.status === 'received' : r.status === 'RCVD';
+    const pendingNow = r.kind === 'consent' ? r.status === 'received' : r.kind === 'payment' ? r.status === 'RCVD' : r.scaStatus !== 'finalised' && r.scaStatus !== 'failed' && r.payment.status !== 'CANC';
     if (!pendingNow) return html(200, page('Done', '<p class="lb-problem">This request was already decided.</p>'));
     const action = `/sca/${authorisationId}`;
     const signin = (problem = '') => html(200, page('Sign in', `${problem ? `<p class="lb-problem">${problem}</p>` : ''}<form id="lb-signin" method="post" action="${action}/signin">
@@ -282,13 +328,19 @@ export async function startIndependentXs2a(): Promise<IndependentXs2a> {
       const form = new URLSearchParams(await body(req));
       const customer = people.find((c) => c.login === form.get('login') && c.password === form.get('password'));
       if (!customer) return signin('Login or password not recognised.');
+      if (r.kind === 'cancellation' && !customer.accounts.some((a) => a.iban === r.payment.body.debtorAccount?.iban)) return signin('This payment is not yours.');
       sessions.set(authorisationId, customer.login);
+      if (r.kind === 'cancellation') r.scaStatus = 'psuAuthenticated';
       return void res.writeHead(303, { location: action }).end();
     }
     const customer = people.find((c) => c.login === sessions.get(authorisationId));
     if (!customer) return signin();
     const decision = (problem = '') => {
-      const what = r.kind === 'payment'
+      const what = r.kind === 'cancellation'
+        ? `<p>Cancel the ${r.payment.service === 'bulk-payments' ? 'bulk payment' : `payment of ${esc(String(r.payment.body.instructedAmount.amount))} ${esc(String(r.payment.body.instructedAmount.currency))} to ${esc(String(r.payment.body.creditorName))}`}.</p>`
+        : r.kind === 'payment' && r.service === 'bulk-payments'
+        ? `<p>Make ${r.body.payments.length} payments from ${esc(String(r.body.debtorAccount.iban))}.</p>`
+        : r.kind === 'payment'
         ? `<p>Pay ${esc(String(r.body.instructedAmount.amount))} ${esc(String(r.body.instructedAmount.currency))} to ${esc(String(r.body.creditorName))}.</p>`
         : `<p>Share your account data until ${r.validUntil}${r.recurring ? ', up to ' + r.frequencyPerDay + ' times a day' : ' once'}.</p>`
           + customer.accounts.map((a) => `<label><input type="checkbox" name="account" value="${a.resourceId}"> ${esc(a.name)} (${a.iban})</label>`).join('');
@@ -297,6 +349,13 @@ export async function startIndependentXs2a(): Promise<IndependentXs2a> {
     };
     if (req.method === 'POST' && step === 'decide') {
       const form = new URLSearchParams(await body(req));
+      if (r.kind === 'cancellation') {
+        const allowed = form.get('decision') === 'allow';
+        r.scaStatus = allowed ? 'finalised' : 'failed';
+        r.payment.cancelAsked = false;
+        if (allowed) r.payment.status = 'CANC';
+        return void res.writeHead(303, { location: r.redirect }).end();
+      }
       if (form.get('decision') === 'deny') {
         r.status = r.kind === 'consent' ? 'rejected' : 'RJCT';
         return void res.writeHead(303, { location: r.nokRedirect ?? r.redirect }).end();

@@ -252,7 +252,7 @@ export async function del(io: Io, id: string | undefined, flags: CommonFlags & {
     // berlin-group: without an id, the current consent (never the last thing created, which may be a payment).
     const record = await session.consent(session.profile.dialect === 'berlin-group' && chosen === undefined ? 'ais' : undefined, chosen);
     if (session.profile.dialect === 'berlin-group') {
-      if (record.fn === 'pis') throw new UsageError(`${record.id} is a payment, not a consent: DELETE /v1/consents/{consentId} cannot end it (payment cancellation is not offered by obtpp yet)`);
+      if (record.fn === 'pis') throw new UsageError(`${record.id} is a payment, not a consent: DELETE /v1/consents/{consentId} cannot end it (obtpp payment cancel ${record.id} cancels it)`);
       const { deleteBgConsent } = await import('../../session/berlin-group.ts');
       const result = await out.step(`deleting consent ${record.id} (DELETE /v1/consents/{consentId})`, () => deleteBgConsent(session, record));
       if (out.json) return out.document({ consentId: record.id, fn: record.fn, deleted: true, status: result.status });

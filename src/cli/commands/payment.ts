@@ -91,3 +91,24 @@ export async function submit(io: Io, id: string | undefined, flags: CommonFlags 
     out.line(`read it back: obtpp payment get ${orderId}`);
   }, BOTH);
 }
+
+/** berlin-group: DELETE /v1/payments/{payment-product}/{paymentId}, and the cancellation's authorisation where the bank asks for it. */
+export async function cancel(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
+  await withSession(io, flags, async (session, out) => {
+    if (session.profile.dialect !== 'berlin-group') {
+      throw new UsageError('payment cancel is a Berlin Group step (DELETE /v1/payments/{payment-product}/{paymentId}); a UK payment-order consent is not cancelled by the PISP');
+    }
+    const pid = await paymentId(session, consentArg(id, flags));
+    const { cancelBgPayment } = await import('../../session/berlin-group.ts');
+    const product = (await session.read()).consents[pid]?.product;
+    const c = await out.step(`cancelling payment ${pid}`, () => cancelBgPayment(session, pid, product));
+    if (out.json) return out.document({ status: c.deleted.status, body: c.deleted.body ?? null, ...(c.started ? { authorisation: c.started.body } : {}) });
+    if (c.done) return out.line(`payment ${pid} cancelled (${(await session.read()).consents[pid]?.status ?? 'status unknown'}): obtpp payment status reads it`);
+    out.line(`the bank asks the PSU to authorise the cancellation of payment ${pid}${c.authorisationId ? ` (authorisation ${c.authorisationId})` : ''}`);
+    if (c.scaRedirect) {
+      out.line(`the PSU authorises it at: ${c.scaRedirect}`);
+      out.line(`then: obtpp payment status ${pid}`);
+    }
+    else out.line('the bank gave no page for it (obtpp walks a cancellation by redirect); obtpp payment status reads the payment');
+  }, { dialects: ['berlin-group'] } as const);
+}

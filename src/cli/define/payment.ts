@@ -38,4 +38,16 @@ Example:
   $ obtpp payment submit
   $ obtpp payment submit --consent 51d0… --json | jq -r .Data.DomesticPaymentId`)
     .action(action(io, () => import('../commands/payment.ts').then((m) => ({ run: m.submit }))));
+  withCommon(group.command('cancel').argument('[paymentId]', 'the paymentId (default: the current payment)'))
+    .description('berlin-group: cancel a payment (DELETE /v1/payments/{payment-product}/{paymentId}), and start the cancellation\'s authorisation where the bank asks for one')
+    .option('--consent <id>', 'the payment, i.e. the paymentId (same as the argument)')
+    .addHelpText('after', `
+204: the payment is cancelled (it reads CANC). 202: the bank wants the PSU to authorise the
+cancellation: obtpp starts it (POST …/cancellation-authorisations, by redirect) and prints the page
+where the PSU authorises it. A payment past cancelling is refused by the bank (405 CANCELLATION_INVALID).
+--json prints the bank's answers as-is.
+
+Example:
+  $ obtpp payment cancel && obtpp payment status`)
+    .action(action(io, () => import('../commands/payment.ts').then((m) => ({ run: m.cancel }))));
 }

@@ -146,6 +146,44 @@ export function buildPaymentInitiation(o: {
   };
 }
 
+/** POST /v1/periodic-payments/{payment-product}: a standing order (startDate and frequency required; endDate absent: until revoked). */
+export function buildPeriodicPayment(o: Parameters<typeof buildPaymentInitiation>[0] & {
+  startDate: string;
+  endDate?: string;
+  frequency: string;
+  executionRule?: 'following' | 'preceding';
+  dayOfExecution?: string;
+}): Record<string, unknown> {
+  const { requestedExecutionDate: _ignored, ...single } = buildPaymentInitiation({ ...o, requestedExecutionDate: undefined });
+  return {
+    ...single,
+    startDate: o.startDate,
+    ...(o.endDate !== undefined ? { endDate: o.endDate } : {}),
+    ...(o.executionRule !== undefined ? { executionRule: o.executionRule } : {}),
+    frequency: o.frequency,
+    ...(o.dayOfExecution !== undefined ? { dayOfExecution: o.dayOfExecution } : {}),
+  };
+}
+
+/** POST /v1/bulk-payments/{payment-product}: one debtor account, several payments (no debtorAccount of their own). */
+export function buildBulkPayment(o: {
+  debtor: AccountReference;
+  batchBookingPreferred?: boolean;
+  payments: Array<{ amount: string; currency: string; creditor: AccountReference; creditorName: string; endToEndIdentification?: string; remittance?: string }>;
+}): Record<string, unknown> {
+  return {
+    ...(o.batchBookingPreferred !== undefined ? { batchBookingPreferred: o.batchBookingPreferred } : {}),
+    debtorAccount: { ...o.debtor },
+    payments: o.payments.map((p) => ({
+      ...(p.endToEndIdentification !== undefined ? { endToEndIdentification: p.endToEndIdentification } : {}),
+      instructedAmount: { currency: p.currency, amount: p.amount },
+      creditorAccount: { ...p.creditor },
+      creditorName: p.creditorName,
+      ...(p.remittance !== undefined ? { remittanceInformationUnstructured: p.remittance } : {}),
+    })),
+  };
+}
+
 /** The query of GET /v1/accounts/{account-id}/transactions: bookingStatus is required by the standard. */
 export function transactionsQuery(o: { bookingStatus?: BookingStatus; dateFrom?: string | Date; dateTo?: string | Date; withBalance?: boolean; entryReferenceFrom?: string; deltaList?: boolean }): URLSearchParams {
   const q = new URLSearchParams({ bookingStatus: o.bookingStatus ?? 'booked' });

@@ -125,6 +125,60 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: 'scaStatusResponse' },
     words: 'reading a payment\'s SCA status',
   },
+  // The other payment services: standing orders and bulks (JSON products; the status and the
+  // 201 are the single payment's schemas).
+  createPeriodicPayment: {
+    api: 'pis', method: 'POST', path: '/v1/periodic-payments/{payment-product}', ids: [], body: true, token: 'none', variants: A,
+    responses: { 201: 'paymentInitiationRequestResponse-201' }, builder: 'buildPeriodicPayment',
+    words: 'initiating a periodic payment (standing order)',
+  },
+  getPeriodicPayment: {
+    api: 'pis', method: 'GET', path: '/v1/periodic-payments/{payment-product}/{paymentId}', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'periodicPaymentInitiationWithStatusResponse' },
+    words: 'reading a periodic payment',
+  },
+  getPeriodicPaymentStatus: {
+    api: 'pis', method: 'GET', path: '/v1/periodic-payments/{payment-product}/{paymentId}/status', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'paymentInitiationStatusResponse-200_json' },
+    words: 'reading a periodic payment\'s status',
+  },
+  createBulkPayment: {
+    api: 'pis', method: 'POST', path: '/v1/bulk-payments/{payment-product}', ids: [], body: true, token: 'none', variants: A,
+    responses: { 201: 'paymentInitiationRequestResponse-201' }, builder: 'buildBulkPayment',
+    words: 'initiating a bulk payment',
+  },
+  getBulkPayment: {
+    api: 'pis', method: 'GET', path: '/v1/bulk-payments/{payment-product}/{paymentId}', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'bulkPaymentInitiationWithStatusResponse' },
+    words: 'reading a bulk payment',
+  },
+  getBulkPaymentStatus: {
+    api: 'pis', method: 'GET', path: '/v1/bulk-payments/{payment-product}/{paymentId}/status', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'paymentInitiationStatusResponse-200_json' },
+    words: 'reading a bulk payment\'s status',
+  },
+  // Payment cancellation (DELETE: 204 when done, 202 when the PSU must authorise it) and the
+  // cancellation's authorisation sub-resources.
+  cancelPayment: {
+    api: 'pis', method: 'DELETE', path: '{@paymentsPrefix}/{payment-product}/{paymentId}', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 204: null, 202: 'paymentInitiationCancelResponse-202' },
+    words: 'cancelling a payment (obtpp payment cancel)',
+  },
+  startPaymentCancellationAuthorisation: {
+    api: 'pis', method: 'POST', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations', ids: ['paymentId'], body: true, token: 'none', variants: A,
+    responses: { 201: 'startScaprocessResponse' },
+    words: 'starting the authorisation of a payment\'s cancellation (obtpp payment cancel)',
+  },
+  listPaymentCancellationAuthorisations: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'authorisations' },
+    words: 'listing the authorisations of a payment\'s cancellation',
+  },
+  getPaymentCancellationScaStatus: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'scaStatusResponse' },
+    words: 'reading the SCA status of a payment\'s cancellation',
+  },
   getPaymentStatus: {
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}{@paymentStatus}', ids: ['paymentId'], body: false, token: 'none', variants: A,
     responses: { 200: 'paymentInitiationStatusResponse-200_json' },

@@ -8,12 +8,12 @@ export { BG_SCHEMA_LEVELS, BG_SCHEMA_NAMES, BG_SHOULD_SOURCES, mustSourceOf } fr
 export type { BgSchemaName } from './schemas/index.ts';
 export { CONSENT_STATUSES, SCA_STATUSES, ACCOUNT_ACCESS_TYPES } from './schemas/consents.ts';
 export { BALANCE_TYPES, BOOKING_STATUSES, ACCOUNT_STATUSES } from './schemas/accounts.ts';
-export { TRANSACTION_STATUSES, FINAL_TRANSACTION_STATUSES, PAYMENT_PRODUCTS, PAYMENT_SERVICES } from './schemas/payments.ts';
+export { TRANSACTION_STATUSES, FINAL_TRANSACTION_STATUSES, PAYMENT_PRODUCTS, PAYMENT_SERVICES, CANCEL_LINKS, DAYS_OF_EXECUTION } from './schemas/payments.ts';
 export { PURPOSE_CODES, CHARGE_BEARERS, FREQUENCY_CODES, EXECUTION_RULES, PAYMENT_201_MESSAGE_CODES } from './schemas/members.ts';
 export { ERROR_CODES } from './schemas/errors.ts';
 export { AMOUNT_VALUE_PATTERN, CURRENCY_CODE_PATTERN, IBAN_PATTERN, BIC_PATTERN, SCA_LINKS } from './schemas/common.ts';
 export {
-  buildConsent, detailedAccess, buildFundsConfirmation, buildPaymentInitiation, transactionsQuery, bgHeaders, isoDate, VALID_UNTIL_MAX,
+  buildConsent, detailedAccess, buildFundsConfirmation, buildPaymentInitiation, buildPeriodicPayment, buildBulkPayment, transactionsQuery, bgHeaders, isoDate, VALID_UNTIL_MAX,
   linksOf, linkOf, scaApproachOf, consentIdOf, consentStatusOf, paymentIdOf, transactionStatusOf, scaStatusOf, authorisationIdOf,
   accountsOf, cardAccountsOf, cardTransactionsOf, balancesOf, transactionsOf, fundsAvailableOf, errorMessagesOf, errorCodesOf,
 } from './builders.ts';

@@ -16,6 +16,7 @@ import { bgAmount, ibanOf } from './data.ts';
 import type { BgAuthorisation, BgConsent, BgPayment, BgStore } from './store.ts';
 import type { SwitchedFaults } from '../fault-declaration.ts';
 import { consentAuthorised } from './lifecycle.ts';
+import { cancellationAuthorised } from './payments.ts';
 
 type Resource = BgConsent | BgPayment;
 
@@ -126,6 +127,7 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
     return sendHtml(res, 404, page('Unknown authorisation', '<p class="error" data-testid="consent-error">This authorisation is unknown. Start again from your provider.</p>'));
   }
   const { resource, authorisation } = found;
+  if (authorisation.cancellation && resource.kind === 'pis') return cancellationPage(ctx, req, res, resource, authorisation, step);
   const tpp = authorisation.redirectUri ? new URL(authorisation.redirectUri).host : 'the provider';
   const action = `/bg/${where}/${html(authorisationId)}`;
   const method = req.method ?? 'GET';
@@ -159,6 +161,59 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
     return back(res, authorisation, true);
   }
   return sendHtml(res, 200, decisionPage(`${action}/confirm`, tpp, resource, psu));
+}
+
+/**
+ * The redirect SCA of a payment's cancellation (/bg/sca/{authorisationId} of a cancellation
+ * authorisation): login, then Approve (the payment reads CANC) or Reject (it stays as it was).
+ */
+async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, payment: BgPayment, a: BgAuthorisation, step: string | undefined): Promise<void> {
+  const tpp = a.redirectUri ? new URL(a.redirectUri).host : 'the provider';
+  const action = `/bg/sca/${html(a.authorisationId)}`;
+  const method = req.method ?? 'GET';
+  if (!payment.cancelRequested || payment.transactionStatus === 'CANC' || a.scaStatus === 'finalised' || a.scaStatus === 'failed') {
+    return sendHtml(res, 200, page('This request cannot be authorised', '<p class="error" data-testid="consent-error">This cancellation is no longer awaiting authorisation.</p>'));
+  }
+  if (method === 'POST' && step === 'login') {
+    const form = new URLSearchParams(await readBody(req));
+    const psu = ctx.store.psu(form.get('username') ?? '');
+    if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
+    // Only the PSU who made the payment may cancel it (a payment not yet authorised: the debtor account's holder).
+    const holder = payment.psu ?? ctx.store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban)?.psu.username;
+    if (holder !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This payment is another customer\'s.'));
+    a.psu = psu.username;
+    a.scaStatus = 'psuAuthenticated';
+    return redirect(res, action);
+  }
+  const psu = ctx.store.psu(a.psu);
+  if (!psu) return sendHtml(res, 200, loginPage(action, tpp));
+  if (method === 'POST' && step === 'confirm') {
+    const decision = new URLSearchParams(await readBody(req)).get('decision');
+    if (decision === 'approve' || decision === 'reject') {
+      a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
+      if (decision === 'approve') cancellationAuthorised(ctx.faults, payment);
+      payment.cancelRequested = false;
+      return back(res, a, decision === 'approve');
+    }
+  }
+  const b = summaryOf(payment);
+  return sendHtml(res, 200, page('Authorise this cancellation', `
+<div data-testid="consent-page" data-consent-id="${html(payment.id)}">
+<p>Logged in as ${html(psu.name)}. <strong data-testid="tpp-name">${html(tpp)}</strong> wants to cancel a payment (${html(payment.product)}) from your account.</p>
+<form method="post" action="${action}/confirm">
+<dl><dt>Amount</dt><dd data-testid="amount">${html(b.amount)}</dd>
+<dt>To</dt><dd data-testid="creditor">${html(b.creditor)}</dd>
+<dt>Due</dt><dd data-testid="execution-date">${html(String(payment.body.requestedExecutionDate ?? ''))}</dd></dl>
+<button id="approve" type="submit" name="decision" value="approve" data-testid="approve">Approve</button>
+<button id="reject" type="submit" name="decision" value="reject" data-testid="reject" formnovalidate>Reject</button>
+</form></div>`));
+}
+
+/** What the PSU is shown of a payment: the amount (a bulk's total) and the payee (a bulk's count of payees). */
+function summaryOf(p: BgPayment): { amount: string; creditor: string; count: number } {
+  const b = p.body as { instructedAmount?: { currency: string; amount: string }; creditorName?: string; creditorAccount?: { iban?: string }; payments?: unknown[] };
+  if (p.service === 'bulk-payments') return { amount: `EUR ${bgAmount(p.amountMinor)}`, creditor: `${b.payments?.length ?? 0} payees`, count: b.payments?.length ?? 0 };
+  return { amount: `${b.instructedAmount?.currency} ${b.instructedAmount?.amount}`, creditor: `${b.creditorName} ${b.creditorAccount?.iban ?? ''}`, count: 1 };
 }
 
 function redirect(res: ServerResponse, location: string): void {
@@ -277,10 +332,13 @@ function decisionPage(action: string, tpp: string, resource: Resource, psu: Fixt
       sections.push(`<h2>Accounts</h2><ul>${ibans.map((i) => `<li data-testid="account">${html(i)}</li>`).join('')}</ul>`);
     }
   } else {
-    const b = resource.body as { instructedAmount: { currency: string; amount: string }; creditorName: string; creditorAccount: { iban: string }; debtorAccount: { iban: string }; remittanceInformationUnstructured?: string };
-    intro = `wants to make a payment (${resource.product}) from your account.`;
-    sections.push(`<dl><dt>Amount</dt><dd data-testid="amount">${html(b.instructedAmount.currency)} ${html(b.instructedAmount.amount)}</dd>
-<dt>To</dt><dd data-testid="creditor">${html(b.creditorName)} ${html(b.creditorAccount.iban)}</dd>
+    const b = resource.body as { debtorAccount: { iban: string }; remittanceInformationUnstructured?: string; frequency?: string; startDate?: string };
+    const sum = summaryOf(resource);
+    intro = resource.service === 'bulk-payments' ? `wants to make ${sum.count} payments (${resource.product}) from your account.`
+      : resource.service === 'periodic-payments' ? `wants to set up a standing order (${resource.product}, ${b.frequency} from ${b.startDate}) from your account.`
+        : `wants to make a payment (${resource.product}) from your account.`;
+    sections.push(`<dl><dt>Amount</dt><dd data-testid="amount">${html(sum.amount)}</dd>
+<dt>To</dt><dd data-testid="creditor">${html(sum.creditor)}</dd>
 <dt>From</dt><dd data-testid="debtor-account">${html(b.debtorAccount.iban)}</dd>
 ${b.remittanceInformationUnstructured ? `<dt>Reference</dt><dd data-testid="reference">${html(b.remittanceInformationUnstructured)}</dd>` : ''}</dl>`);
     const debtor = psu.accounts.find((a) => ibanOf(a) === b.debtorAccount.iban.replace(/\s/g, ''));

@@ -1,27 +1,41 @@
 /**
- * Payment initiation (XS2A, variant A): single payments of the SEPA products, their reads, status
- * and authorisation sub-resources, with the faults that bend them.
+ * Payment initiation (XS2A, variant A): single payments of the SEPA products, their reads, status,
+ * authorisation sub-resources and cancellation (with its authorisation), with the faults that bend them.
  */
-import type { FaultDeclaration } from '../fault-declaration.ts';
+import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, parseBgAmount } from './data.ts';
 import type { BgPayment } from './store.ts';
 import {
-  A, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, route, scaOfCreate, today, validDate,
+  A, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaOfCreate, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const PAYMENT_FAULTS = [
+  { name: 'bg-cancelled-payment-not-canc', rule: 'BG-40', description: 'DELETE /v1/payments/{product}/{paymentId} answers 204, but the payment keeps its status (it never reads CANC)', kind: 'rule' },
+  { name: 'bg-cancellation-authorised-not-canc', rule: 'BG-41', description: 'a cancellation the PSU authorised (…/cancellation-authorisations, finalised) leaves the payment as it was: it never reads CANC', kind: 'rule' },
+  { name: 'bg-cancellation-authorisations-unlisted', rule: 'BG-41', description: 'GET …/{paymentId}/cancellation-authorisations lists no authorisation, though the TPP started one', kind: 'rule' },
+  { name: 'bg-periodic-read-back-changed', rule: 'BG-42', description: 'GET /v1/periodic-payments/{product}/{paymentId} reads back another frequency than the standing order asked (Monthly reads Weekly, any other Monthly)', kind: 'rule' },
+  { name: 'bg-periodic-frequency-unchecked', rule: 'BG-42', description: 'POST /v1/periodic-payments/{product} accepts a frequency outside the standard\'s code list (EventFrequency7Code)', kind: 'rule' },
+  { name: 'bg-bulk-payments-dropped', rule: 'BG-43', description: 'GET /v1/bulk-payments/{product}/{paymentId} reads back the first payment of the bulk alone', kind: 'rule' },
+  { name: 'bg-product-not-kept', rule: 'BG-44', description: 'a payment initiated as target-2-payments or cross-border-credit-transfers cannot be read under its product: GET /v1/payments/{product}/{paymentId} answers 404', kind: 'rule' },
   { name: 'bg-payment-stays-rcvd', rule: 'BG-08', description: 'GET /v1/payments/{product}/{paymentId} reads transactionStatus RCVD after the PSU authorised or rejected the payment', kind: 'rule' },
   { name: 'bg-payment-without-amount-accepted', rule: 'PIS-01', description: 'POST /v1/payments/{product} without instructedAmount is accepted (201)', kind: 'rule' },
   { name: 'bg-payment-without-sca-link', rule: 'PIS-01', description: 'the 201 of POST /v1/payments/{product} carries no link to start the PSU\'s SCA (no scaRedirect, scaOAuth or startAuthorisation)', kind: 'rule' },
   { name: 'bg-payment-status-not-iso', rule: 'PIS-03', description: 'GET …/{paymentId}/status answers transactionStatus "DONE", no ISO 20022 code', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
-const PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers'];
+const PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'];
 
-function productOf(r: Req): string {
+/** The payment services this bank offers (JSON bodies). */
+export const SERVICES = ['payments', 'periodic-payments', 'bulk-payments'] as const;
+type Service = (typeof SERVICES)[number];
+const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
+
+function productOf(r: Req, k?: Xs2aContext): string {
+  // The fault: a payment of the TARGET2 or cross-border product is looked for among the SEPA credit transfers.
+  if (k?.faults.has('bg-product-not-kept') && ['target-2-payments', 'cross-border-credit-transfers'].includes(r.params.product)) return 'sepa-credit-transfers';
   if (!PRODUCTS.includes(r.params.product)) throw new BgError(404, 'PRODUCT_UNKNOWN', `the payment product ${r.params.product} is not offered (offered: ${PRODUCTS.join(', ')})`);
   return r.params.product;
 }
@@ -49,19 +63,53 @@ function paymentAmount(k: Xs2aContext, b: Record<string, any>, product: string):
   return amount;
 }
 
-function createPayment(k: Xs2aContext, r: Req): Reply {
+/** A standing order's own members: startDate (today or later), endDate (not before it), frequency, executionRule, dayOfExecution, monthsOfExecution. */
+function checkPeriodic(k: Xs2aContext, b: Record<string, any>): void {
+  if (!validDate(b.startDate) || b.startDate < today(k)) throw new BgError(400, 'EXECUTION_DATE_INVALID', 'startDate is required: an ISODate, today or later', 'startDate');
+  if (b.endDate !== undefined && (!validDate(b.endDate) || b.endDate < b.startDate)) throw new BgError(400, 'EXECUTION_DATE_INVALID', 'endDate must be an ISODate not before startDate', 'endDate');
+  if (!FREQUENCIES.includes(b.frequency) && !(k.faults.has('bg-periodic-frequency-unchecked') && typeof b.frequency === 'string')) {
+    throw format(`frequency is required, one of ${FREQUENCIES.join(', ')}`, 'frequency');
+  }
+  if (b.executionRule !== undefined && b.executionRule !== 'following' && b.executionRule !== 'preceding') throw format('executionRule must be following or preceding', 'executionRule');
+  if (b.dayOfExecution !== undefined && (typeof b.dayOfExecution !== 'string' || !/^([1-9]|[12][0-9]|3[01])$/.test(b.dayOfExecution))) throw format('dayOfExecution must be "1" … "31" (no leading zero)', 'dayOfExecution');
+  const months = b.monthsOfExecution;
+  if (b.frequency === 'MonthlyVariable') {
+    if (!Array.isArray(months) || months.length === 0 || months.length > 11 || new Set(months).size !== months.length || !months.every((m) => typeof m === 'string' && /^([1-9]|1[0-2])$/.test(m))) {
+      throw format('monthsOfExecution is required with MonthlyVariable: 1 to 11 different months "1" … "12"', 'monthsOfExecution');
+    }
+  } else if (months !== undefined) throw format('monthsOfExecution is given only with frequency MonthlyVariable', 'monthsOfExecution');
+}
+
+/** A bulk: its debtorAccount, and each payment of `payments` checked as a single one (without a debtor or date of its own); answers the total in minor units. */
+function bulkAmount(k: Xs2aContext, b: Record<string, any>, product: string): number {
+  const debtor = b.debtorAccount;
+  if (b.batchBookingPreferred !== undefined && typeof b.batchBookingPreferred !== 'boolean') throw format('batchBookingPreferred must be true or false', 'batchBookingPreferred');
+  if (!Array.isArray(b.payments) || b.payments.length === 0 || b.payments.length > 100) throw format('payments is required: 1 to 100 payments', 'payments');
+  let total = 0;
+  b.payments.forEach((p: unknown, i: number) => {
+    if (!isObject(p)) throw format(`payments[${i}] must be an object`, `payments[${i}]`);
+    for (const f of ['debtorAccount', 'requestedExecutionDate', 'requestedExecutionTime']) {
+      if (p[f] !== undefined) throw format(`payments[${i}].${f}: a bulk's payments share the bulk's`, `payments[${i}].${f}`);
+    }
+    total += paymentAmount(k, { ...p, debtorAccount: debtor }, product);
+  });
+  return total;
+}
+
+function createPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): Reply {
   const { store } = k;
   const product = productOf(r);
   if (!header(r, 'PSU-IP-Address')) throw format('PSU-IP-Address is required', 'PSU-IP-Address');
   const b = r.body;
   if (!isObject(b)) throw format('the body must be a JSON object');
-  const amount = paymentAmount(k, b, product);
+  if (service === 'periodic-payments') checkPeriodic(k, b);
+  const amount = service === 'bulk-payments' ? bulkAmount(k, b, product) : paymentAmount(k, b, product);
   const approach = approachOf(k, r);
   const payment: BgPayment = {
-    kind: 'pis', id: store.newId('payment'), approach, authorisations: [], created: new Date(store.now()),
-    product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD',
+    kind: 'pis', service, id: store.newId('payment'), approach, authorisations: [], created: new Date(store.now()),
+    product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD', cancellations: [],
   };
-  const self = `${r.base}/v1/payments/${product}/${payment.id}`;
+  const self = `${r.base}/v1/${service}/${product}/${payment.id}`;
   const sca = scaOfCreate(k, r, payment, self);
   store.payments.set(payment.id, payment);
   return {
@@ -76,28 +124,103 @@ function createPayment(k: Xs2aContext, r: Req): Reply {
   };
 }
 
-function paymentOf(k: Xs2aContext, r: Req): BgPayment {
-  const product = productOf(r);
+function paymentOf(k: Xs2aContext, r: Req, service: Service = 'payments'): BgPayment {
+  const product = productOf(r, k);
   const p = k.store.payments.get(r.params.paymentId);
-  if (!p || p.product !== product) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such payment');
+  if (!p || p.product !== product || p.service !== service) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such payment');
   return p;
 }
 
-const getPayment = (k: Xs2aContext, r: Req): Reply => {
-  const p = paymentOf(k, r);
-  return { status: 200, body: { ...p.body, transactionStatus: k.faults.has('bg-payment-stays-rcvd') ? 'RCVD' : p.transactionStatus } };
+/** The payment as initiated, with its status (the faults bend what is read back). */
+function readBack(k: Xs2aContext, p: BgPayment): Record<string, unknown> {
+  const body: Record<string, any> = { ...p.body };
+  if (p.service === 'periodic-payments' && k.faults.has('bg-periodic-read-back-changed')) body.frequency = body.frequency === 'Monthly' ? 'Weekly' : 'Monthly';
+  if (p.service === 'bulk-payments' && k.faults.has('bg-bulk-payments-dropped')) body.payments = (body.payments as unknown[]).slice(0, 1);
+  return body;
+}
+
+const getPayment = (k: Xs2aContext, r: Req, service: Service = 'payments'): Reply => {
+  const p = paymentOf(k, r, service);
+  return { status: 200, body: { ...readBack(k, p), transactionStatus: k.faults.has('bg-payment-stays-rcvd') ? 'RCVD' : p.transactionStatus } };
 };
-const getPaymentStatus = (k: Xs2aContext, r: Req): Reply => ({ status: 200, body: { transactionStatus: k.faults.has('bg-payment-status-not-iso') ? 'DONE' : paymentOf(k, r).transactionStatus } });
+const getPaymentStatus = (k: Xs2aContext, r: Req, service: Service = 'payments'): Reply => ({ status: 200, body: { transactionStatus: k.faults.has('bg-payment-status-not-iso') ? 'DONE' : paymentOf(k, r, service).transactionStatus } });
 
-const paymentSelf = (r: Req) => `${r.base}/v1/payments/${r.params.product}/${r.params.paymentId}`;
+const paymentSelf = (r: Req, service: Service = 'payments') => `${r.base}/v1/${service}/${r.params.product}/${r.params.paymentId}`;
 
-/** The routes of payment initiation, in matching order. */
-export const PAYMENT_ROUTES: BgRoute[] = [
-  route(A, 'POST', '/v1/payments/:product', createPayment),
-  route(A, 'GET', '/v1/payments/:product/:paymentId', getPayment),
-  route(A, 'GET', '/v1/payments/:product/:paymentId/status', getPaymentStatus),
-  route(A, 'POST', '/v1/payments/:product/:paymentId/authorisations', (k, r) => startAuthorisationWithData(k, r, paymentOf(k, r), paymentSelf(r))),
-  route(A, 'GET', '/v1/payments/:product/:paymentId/authorisations', (k, r) => listAuthorisations(paymentOf(k, r))),
-  route(A, 'GET', '/v1/payments/:product/:paymentId/authorisations/:authorisationId', (k, r) => scaStatus(k, paymentOf(k, r), r.params.authorisationId)),
-  route(A, 'PUT', '/v1/payments/:product/:paymentId/authorisations/:authorisationId', (k, r) => updatePsuData(k, r, paymentOf(k, r), paymentSelf(r))),
-];
+/** Statuses after which nothing can be cancelled (settled, rejected, cancelled). */
+/** The PSU authorised a payment's cancellation (on the bank's pages): the payment is cancelled. */
+export function cancellationAuthorised(faults: SwitchedFaults, payment: BgPayment): void {
+  if (!faults.has('bg-cancellation-authorised-not-canc')) payment.transactionStatus = 'CANC';
+}
+
+const SETTLED = ['ACSC', 'ACCC', 'RJCT', 'CANC'];
+
+/**
+ * DELETE …/{paymentId}: a payment not yet authorised and not scheduled is cancelled at once (204,
+ * CANC); a scheduled one (requestedExecutionDate after today, authorised or not) only once the PSU
+ * authorises the cancellation (202 with the link to start that); anything else is past cancelling
+ * (405 CANCELLATION_INVALID, as the file's METHOD_NOT_ALLOWED_405_PIS_CANC has it).
+ */
+function cancelPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): Reply {
+  const p = paymentOf(k, r, service);
+  // A standing order is due on its startDate.
+  const due = p.body.requestedExecutionDate ?? p.body.startDate;
+  const scheduled = typeof due === 'string' && due > today(k);
+  if (SETTLED.includes(p.transactionStatus) || (!scheduled && p.transactionStatus !== 'RCVD')) {
+    throw new BgError(405, 'CANCELLATION_INVALID', `the payment (${p.transactionStatus}) can no longer be cancelled`);
+  }
+  if (!scheduled) {
+    if (!k.faults.has('bg-cancelled-payment-not-canc')) p.transactionStatus = 'CANC';
+    return { status: 204 };
+  }
+  p.cancelRequested = true;
+  return { status: 202, body: { transactionStatus: p.transactionStatus, _links: { startAuthorisation: { href: `${paymentSelf(r, service)}/cancellation-authorisations` } } } };
+}
+
+/**
+ * POST …/cancellation-authorisations: the PSU authorises the cancellation on the bank's pages
+ * (redirect: TPP-Redirect-URI is needed, whatever approach the payment itself took).
+ */
+function startCancellation(k: Xs2aContext, r: Req, service: Service = 'payments'): Reply {
+  const p = paymentOf(k, r, service);
+  if (!p.cancelRequested || SETTLED.includes(p.transactionStatus)) throw new BgError(409, 'STATUS_INVALID', 'no cancellation of this payment awaits authorisation (DELETE the payment first)');
+  if (!header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required: this bank has the PSU authorise a cancellation on its own pages (redirect)', 'TPP-Redirect-URI');
+  const a = { ...newAuthorisation(k, r, 'REDIRECT'), cancellation: true };
+  p.cancellations.push(a);
+  const href = `${paymentSelf(r, service)}/cancellation-authorisations/${a.authorisationId}`;
+  return {
+    status: 201,
+    headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader('REDIRECT') },
+    body: { scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a, href), scaStatus: { href } } },
+  };
+}
+
+function cancellationOf(k: Xs2aContext, r: Req, service: Service) {
+  const a = paymentOf(k, r, service).cancellations.find((x) => x.authorisationId === r.params.authorisationId);
+  if (!a) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such cancellation authorisation');
+  return a;
+}
+
+/** The routes of one payment service, in matching order. */
+function routesOf(service: Service): BgRoute[] {
+  const at = `/v1/${service}/:product`;
+  const of = (k: Xs2aContext, r: Req) => paymentOf(k, r, service);
+  return [
+    route(A, 'POST', at, (k, r) => createPayment(k, r, service)),
+    route(A, 'GET', `${at}/:paymentId`, (k, r) => getPayment(k, r, service)),
+    route(A, 'GET', `${at}/:paymentId/status`, (k, r) => getPaymentStatus(k, r, service)),
+    route(A, 'DELETE', `${at}/:paymentId`, (k, r) => cancelPayment(k, r, service)),
+    route(A, 'POST', `${at}/:paymentId/cancellation-authorisations`, (k, r) => startCancellation(k, r, service)),
+    route(A, 'GET', `${at}/:paymentId/cancellation-authorisations`, (k, r) => ({
+      status: 200, body: { authorisationIds: k.faults.has('bg-cancellation-authorisations-unlisted') ? [] : of(k, r).cancellations.map((a) => a.authorisationId) },
+    })),
+    route(A, 'GET', `${at}/:paymentId/cancellation-authorisations/:authorisationId`, (k, r) => ({ status: 200, body: { scaStatus: cancellationOf(k, r, service).scaStatus } })),
+    route(A, 'POST', `${at}/:paymentId/authorisations`, (k, r) => startAuthorisationWithData(k, r, of(k, r), paymentSelf(r, service))),
+    route(A, 'GET', `${at}/:paymentId/authorisations`, (k, r) => listAuthorisations(of(k, r))),
+    route(A, 'GET', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => scaStatus(k, of(k, r), r.params.authorisationId)),
+    route(A, 'PUT', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => updatePsuData(k, r, of(k, r), paymentSelf(r, service))),
+  ];
+}
+
+/** The routes of payment initiation (single payments, standing orders, bulks), in matching order. */
+export const PAYMENT_ROUTES: BgRoute[] = SERVICES.flatMap(routesOf);

@@ -26,6 +26,8 @@ export interface BgAuthorisation {
   method?: string;
   /** How often GET …/authorisations/{authorisationId} was read once final (the bg-sca-status-regresses fault). */
   finalReads?: number;
+  /** An authorisation of the payment's cancellation (…/cancellation-authorisations), not of the payment. */
+  cancellation?: boolean;
 }
 
 interface Resource {
@@ -62,10 +64,16 @@ export interface BgConsent extends Resource {
 
 export interface BgPayment extends Resource {
   kind: 'pis';
+  /** The payment service: a single payment, a standing order or a bulk. */
+  service: 'payments' | 'periodic-payments' | 'bulk-payments';
   product: string;
   body: Record<string, unknown>;
   amountMinor: number;
   transactionStatus: string;
+  /** The TPP asked to cancel it (DELETE) and the bank wants the PSU to authorise that (202). */
+  cancelRequested?: boolean;
+  /** The authorisations of its cancellation (…/cancellation-authorisations/{authorisationId}). */
+  cancellations: BgAuthorisation[];
 }
 
 export class BgStore {
@@ -128,7 +136,7 @@ export class BgStore {
   /** The consent or payment an authorisation id belongs to. */
   byAuthorisation(authorisationId: string): { resource: BgConsent | BgPayment; authorisation: BgAuthorisation } | undefined {
     for (const resource of [...this.consents.values(), ...this.payments.values()]) {
-      const authorisation = resource.authorisations.find((a) => a.authorisationId === authorisationId);
+      const authorisation = [...resource.authorisations, ...(resource.kind === 'pis' ? resource.cancellations : [])].find((a) => a.authorisationId === authorisationId);
       if (authorisation) return { resource, authorisation };
     }
     return undefined;

@@ -1,7 +1,7 @@
 /**
  * The NextGenPSD2 (Berlin Group XS2A 1.3.x) resource server of the sandbox, for variants A and B:
  * consents and their authorisations, accounts, balances, transactions (A: and their details), card accounts,
- * funds confirmations, and (A) single payments. Status codes, headers (X-Request-ID echoed,
+ * funds confirmations, and (A) single payments, their cancellation and its authorisation. Status codes, headers (X-Request-ID echoed,
  * Location, ASPSP-SCA-Approach) and error bodies (tppMessages, or RFC 7807 when the TPP accepts
  * application/problem+json) as the standard writes them. The bank's own reading of the standard:
  * it shares nothing with the harness's dialect (src/dialects), by design.
@@ -46,7 +46,7 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
 
 /** The JSON body of a POST or PUT (none for an empty POST that starts an authorisation). */
 function parseJson(req: IncomingMessage, chosen: BgRoute, text: string): unknown {
-  if (text === '' && chosen.pattern.at(-1) === 'authorisations') return undefined;
+  if (text === '' && /(^|-)authorisations$/.test(chosen.pattern.at(-1) ?? '')) return undefined;
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new BgError(415, 'FORMAT_ERROR', 'the body must be application/json');
   try {
     return JSON.parse(text);

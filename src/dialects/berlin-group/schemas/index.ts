@@ -7,7 +7,8 @@ import { cardAccountDetailsResponse, cardAccountList, cardAccountsTransactionsRe
 import { errorNG, errorProblem } from './errors.ts';
 import { confirmationOfFunds, fundsConfirmationResponse200 } from './funds.ts';
 import {
-  paymentInitiation, paymentInitiationRequestResponse201, paymentInitiationStatusResponse200, paymentInitiationWithStatusResponse,
+  bulkPaymentInitiation, bulkPaymentInitiationWithStatusResponse, paymentInitiation, paymentInitiationCancelResponse202, paymentInitiationRequestResponse201,
+  periodicPaymentInitiation, periodicPaymentInitiationWithStatusResponse, paymentInitiationStatusResponse200, paymentInitiationWithStatusResponse,
 } from './payments.ts';
 import type { Levels } from './common.ts';
 
@@ -41,6 +42,11 @@ export const BG_SCHEMA_LEVELS = {
   'paymentInitiationRequestResponse-201': paymentInitiationRequestResponse201,
   paymentInitiationWithStatusResponse,
   'paymentInitiationStatusResponse-200_json': paymentInitiationStatusResponse200,
+  'paymentInitiationCancelResponse-202': paymentInitiationCancelResponse202,
+  periodicPaymentInitiation_json: periodicPaymentInitiation,
+  periodicPaymentInitiationWithStatusResponse,
+  bulkPaymentInitiation_json: bulkPaymentInitiation,
+  bulkPaymentInitiationWithStatusResponse,
   Error_NG: errorNG,
   Error_problem: errorProblem,
 } as const satisfies Record<string, Levels>;

@@ -1,0 +1,126 @@
+/**
+ * The berlin-group scenarios of payment cancellation (features/berlin-group/payment-cancellation.feature):
+ * DELETE /v1/payments/{payment-product}/{paymentId}, and the cancellation's authorisation
+ * (…/cancellation-authorisations: POST, GET the list, GET one's scaStatus), walked by redirect
+ * where the bank offers that.
+ */
+import { When, Then } from '../support/define.ts';
+import type { ConformanceWorld } from '../support/world.ts';
+import type { ApiResult } from '../../src/client/operations.ts';
+import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
+import {
+  authorisationIdOf, bgHeaders, CANCEL_LINKS, isoDate, linkOf, linksOf, SCA_STATUSES, scaStatusOf, transactionStatusOf,
+} from '../../src/dialects/berlin-group/index.ts';
+import { bg, expectBgSchema, plain, psuIp, sca } from './support.ts';
+import { initiate, thePayment } from './payments.steps.ts';
+
+/** What the scenario keeps of the cancellation. */
+interface Cancellation { deleted: ApiResult; started?: ApiResult; authorisationId?: string }
+const cancellations = new WeakMap<ConformanceWorld, Cancellation>();
+
+function theCancellation(world: ConformanceWorld): Cancellation {
+  const c = cancellations.get(world);
+  if (!c) throw world.blocked(undefined, 'the payment was not cancelled');
+  return c;
+}
+
+/** The headers of the cancellation's calls: the PSU's SCA of it goes by redirect where the bank offers that. */
+function headers(world: ConformanceWorld): Record<string, string> {
+  const back = world.ctx.profile.auth.redirectUri;
+  return bgHeaders({ psuIpAddress: psuIp(world), ...(back ? { tppRedirectUri: back, tppRedirectPreferred: true } : {}) });
+}
+
+/** Reads the payment's transactionStatus (GET …/status). */
+async function statusNow(world: ConformanceWorld, id: string): Promise<{ r: ApiResult; status: string | undefined }> {
+  const r = await world.call('reading the payment\'s status', (c) => c.getPaymentStatus(id, plain(world, bgHeaders())));
+  return { r, status: r.status === 200 ? transactionStatusOf(r.body) : undefined };
+}
+
+/** A 405 (CANCELLATION_INVALID): the bank does not cancel this payment, its right; nothing to judge. */
+function refusedCancelling(world: ConformanceWorld, r: ApiResult): void {
+  if (r.status === 405) throw world.blocked(undefined, `the bank does not cancel this payment: ${describeAnswer(r)}`);
+}
+
+When('the TPP initiates a NextGenPSD2 payment from the PSU\'s first account, due in {int} days', async function (this: ConformanceWorld, days: number) {
+  await initiate(this, true, { requestedExecutionDate: isoDate(new Date(Date.now() + days * 86_400_000)) });
+  const r = this.answer();
+  // A scheduled single payment is the bank's to offer: a refusal of it leaves nothing to cancel.
+  if (!bg(this).payment && r.status >= 400 && r.status < 500) throw this.blocked(undefined, `the bank does not take a payment due in ${days} days: ${describeAnswer(r)}`);
+});
+
+When('the TPP cancels the NextGenPSD2 payment', async function (this: ConformanceWorld) {
+  const payment = thePayment(this);
+  const deleted = await this.call('cancelling the payment', (c) => c.cancelPayment(payment.id, plain(this, headers(this))));
+  cancellations.set(this, { deleted });
+});
+
+/** Judges a 202: a valid paymentInitiationCancelResponse-202 that says where the cancellation's authorisation starts. */
+function judge202(world: ConformanceWorld, r: ApiResult): void {
+  expectBgSchema(world, r, 'paymentInitiationCancelResponse-202');
+  const links = Object.keys(linksOf(r.body));
+  // The file: "If an authorisation of the payment cancellation is mandated by the ASPSP, a corresponding hyperlink will be contained in the response message."
+  if (!links.some((l) => (CANCEL_LINKS as readonly string[]).includes(l) || l === 'scaRedirect')) {
+    throw world.violation(`DELETE of the payment answered 202 (the cancellation needs the PSU's authorisation) without a link to start it (${CANCEL_LINKS.join(', ')}): links ${quote(links)}`);
+  }
+}
+
+Then('the cancellation is done \\(204, the payment then reads CANC) or awaits the PSU\'s authorisation \\(a valid 202 with the link to start it)', async function (this: ConformanceWorld) {
+  const { deleted } = theCancellation(this);
+  refusedCancelling(this, deleted);
+  expectStatus(this, deleted, [204, 202]);
+  if (deleted.status === 202) return judge202(this, deleted);
+  const { r, status } = await statusNow(this, thePayment(this).id);
+  expectStatus(this, r, [200]);
+  if (status !== 'CANC') throw this.violation(`DELETE of the payment answered 204 (cancelled), but the payment then reads transactionStatus ${quote(status)}, not CANC`);
+});
+
+Then('the bank asks the PSU to authorise the cancellation', function (this: ConformanceWorld) {
+  const { deleted } = theCancellation(this);
+  refusedCancelling(this, deleted);
+  expectStatus(this, deleted, [204, 202]);
+  // A bank that cancels the payment without asking the PSU has no cancellation authorisation to judge (BG-40 judges the 204).
+  if (deleted.status === 204) throw this.blocked(undefined, 'the bank cancelled the scheduled payment without asking the PSU to authorise it: no cancellation authorisation to judge');
+  judge202(this, deleted);
+});
+
+When('the TPP starts the authorisation of the cancellation', async function (this: ConformanceWorld) {
+  const c = theCancellation(this);
+  const payment = thePayment(this);
+  // The bank may have started it itself (an scaRedirect in the 202): then there is nothing to start.
+  if (linkOf(c.deleted.body, 'scaRedirect', c.deleted.exchange.url) && !CANCEL_LINKS.some((l) => linkOf(c.deleted.body, l))) {
+    throw this.blocked(undefined, 'the bank started the cancellation\'s authorisation itself (scaRedirect in the 202): no start to judge');
+  }
+  c.started = await this.call('starting the authorisation of the cancellation', (client) => client.startPaymentCancellationAuthorisation(payment.id, {}, plain(this, headers(this))));
+  c.authorisationId = authorisationIdOf(c.started.body);
+});
+
+Then('the cancellation\'s authorisations are listed with it, and its scaStatus read, as the standard says', async function (this: ConformanceWorld) {
+  const c = theCancellation(this);
+  const payment = thePayment(this);
+  if (!c.authorisationId) throw this.violation(`the start of the cancellation's authorisation carries no authorisationId: ${c.started ? describeAnswer(c.started) : 'no answer'}`);
+  const list = await this.call('listing the cancellation\'s authorisations', (client) => client.listPaymentCancellationAuthorisations(payment.id, plain(this, bgHeaders())));
+  expectStatus(this, list, [200]);
+  expectBgSchema(this, list, 'authorisations');
+  const ids = (list.body as { authorisationIds?: unknown }).authorisationIds;
+  if (!Array.isArray(ids) || !ids.includes(c.authorisationId)) throw this.violation(`GET …/cancellation-authorisations does not list the authorisation ${quote(c.authorisationId)} the TPP started: ${quote(ids)}`);
+  const read = await this.call('reading the cancellation\'s SCA status', (client) => client.getPaymentCancellationScaStatus(payment.id, c.authorisationId!, plain(this, bgHeaders())));
+  expectStatus(this, read, [200]);
+  expectBgSchema(this, read, 'scaStatusResponse');
+  const status = scaStatusOf(read.body);
+  if (!status || !(SCA_STATUSES as readonly string[]).includes(status)) throw this.violation(`the cancellation's scaStatus is ${quote(status)}, not one of the standard's (${SCA_STATUSES.join(', ')})`);
+});
+
+When('the PSU authorises the cancellation', async function (this: ConformanceWorld) {
+  const c = theCancellation(this);
+  const started = c.started ?? c.deleted;
+  // obtpp walks the cancellation's SCA on the bank's pages (the redirect approach it asked for); another approach the bank chose is not walked.
+  if (!linkOf(started.body, 'scaRedirect', started.exchange.url)) throw this.blocked(undefined, `the bank gave no scaRedirect for the cancellation's authorisation (obtpp walks a cancellation by redirect): ${describeAnswer(started)}`);
+  await sca(this, { id: thePayment(this).id, created: started, approach: 'redirect' }, { fn: 'pis' });
+});
+
+Then('the NextGenPSD2 payment reads CANC', async function (this: ConformanceWorld) {
+  const payment = thePayment(this);
+  const { r, status } = await statusNow(this, payment.id);
+  expectStatus(this, r, [200]);
+  if (status !== 'CANC') throw this.violation(`the PSU authorised the payment's cancellation, but the payment reads transactionStatus ${quote(status)}, not CANC`);
+});
