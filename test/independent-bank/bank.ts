@@ -6,6 +6,8 @@
  * It is conformant in its own way: UUID AccountIds, JWT access tokens, client_secret_post, a
  * two-step sign-in, bodies with only the official schemas' required fields, payment-order consents
  * at /domestic-payment-consents, and no transaction-detail endpoint (the UK standard has none).
+ * Started with `paymentFamilies`, it also serves every payment family of UK Read/Write v3.1.11 and
+ * VRP (payments.ts) and signs its payment answers and checks the TPP's (signing.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
