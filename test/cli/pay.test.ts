@@ -123,8 +123,12 @@ describe('obtpp pay (real binary, UK sandbox, Chromium)', { timeout: 300_000 }, 
     const sched = await cli(['--json', 'pay', 'create', '--type', 'international-scheduled', '--amount', '20.00', '--currency-of-transfer', 'USD', ...abroad, '--execution-date', '+2d']);
     assert.equal(sched.code, 0, sched.stderr);
     assert.equal(sched.doc.Data.Initiation.CurrencyOfTransfer, 'USD');
-    // The last created is current.
-    assert.equal(profileEntry(await readState(h.stateFile)).current.pay, sched.doc.Data.ConsentId);
+    const domestic = await cli(['--json', 'pay', 'create', '--type', 'domestic', '--amount', '3.00', ...creditor, '--reference', 'lunch']);
+    assert.equal(domestic.code, 0, domestic.stderr);
+    assert.equal(domestic.doc.Data.Initiation.RemittanceInformation.Reference, 'lunch');
+    // The last created is current, as the family consent; obtpp payment's current consent is left alone.
+    assert.equal(profileEntry(await readState(h.stateFile)).current.pay, domestic.doc.Data.ConsentId);
+    assert.notEqual(profileEntry(await readState(h.stateFile)).current.pis, domestic.doc.Data.ConsentId);
   });
 
   test('bad input is one line with exit 2; a profile in the spec\'s layout is told the families need the UK standard', async () => {

@@ -187,7 +187,8 @@ export async function familyConsent(session: Session, family: PaymentFamily, fla
   switch (family) {
     case 'domestic':
       refuseOthers(flags, family, []);
-      return { body: buildPaymentConsent(single) as unknown as FamilyConsentBody };
+      // The domestic builder names its remittance otherwise (it also builds v4.0's structured one).
+      return { body: buildPaymentConsent({ ...single, ...(reference ? { remittance: { reference } } : {}) }) as unknown as FamilyConsentBody };
     case 'domestic-scheduled':
       refuseOthers(flags, family, ['executionDate']);
       return { body: buildDomesticScheduledConsent({ ...single, requestedExecutionDateTime: executionDate() }) };
