@@ -17,12 +17,13 @@ import { defineVerify } from './define/verify.ts';
 import { defineDiff } from './define/diff.ts';
 import { defineRegister } from './define/register.ts';
 import { defineVrp } from './define/vrp.ts';
+import { definePay } from './define/pay.ts';
 import { defineRules } from './define/rules.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
-  defineConsent, defineAccounts, defineAis, defineFunds, definePayment, defineVrp, defineFlow, defineToken,
+  defineConsent, defineAccounts, defineAis, defineFunds, definePayment, definePay, defineVrp, defineFlow, defineToken,
   defineVerify, defineDiff, defineRegister, defineRules,
 ];
 

@@ -417,8 +417,8 @@ export class Session {
       const r = s.consents[record.id] ?? (s.consents[record.id] = record);
       r.status = 'Authorised';
       if (accounts.length) r.accountIds = [...accounts];
-      // A VRP consent is current as the VRP consent; the payment-order consent stays what it was.
-      s.current[r.vrp ? 'vrp' : record.fn] = record.id;
+      // A VRP or payment-family consent is current as such; the payment-order consent stays what it was.
+      s.current[r.vrp ? 'vrp' : r.family ? 'pay' : record.fn] = record.id;
       s.last = record.id;
     });
     const outcome: AuthoriseOutcome = { status: 'authorised', consentId: record.id, fn: record.fn, accounts: [...accounts] };

@@ -51,6 +51,8 @@ export interface ConsentRecord {
     type: string;
     payments?: string[];
   };
+  /** A consent of a UK payment family made by obtpp pay (fn pis): its family and, once submitted, its order's id. */
+  family?: { type: string; orderId?: string };
   /** berlin-group: the consent's `access` as asked (what it grants: accounts, balances, transactions, or a global form). */
   access?: Record<string, unknown>;
 }
@@ -89,8 +91,11 @@ export interface ProfileState {
   baseUrl: string;
   clientId: string;
   variant: Variant;
-  /** The current consent of each function; `vrp`: the current VRP consent (kept apart from the payment-order consent). */
-  current: Partial<Record<Fn | 'vrp', string>>;
+  /**
+   * The current consent of each function; `vrp`: the current VRP consent, `pay`: the current
+   * payment-family consent of obtpp pay (both kept apart from the domestic payment-order consent).
+   */
+  current: Partial<Record<Fn | 'vrp' | 'pay', string>>;
   /** The consent created or authorised most recently (default of `consent authorise` and `token show`). */
   last?: string;
   consents: Record<string, ConsentRecord>;

@@ -12,16 +12,19 @@ import { API_AUDIENCE } from './auth.ts';
 import { amountOf, penceOf } from './data.ts';
 import type { AccessConsent, BankState, Consent, FundsConsent, PaymentConsent } from './state.ts';
 import { nowIso } from './state.ts';
+import type { MessageSigning } from './signing.ts';
 
-type Variant = 'A' | 'B';
+export type Variant = 'A' | 'B';
 
-interface Reply {
+export interface Reply {
   status: number;
   body?: unknown;
+  /** A body sent as these exact bytes (a payment file read back), not as JSON. */
+  raw?: string;
 }
 
 /** A refusal: 400/403 with an OBErrorResponse1 body; 401, 404, 405, 415 without one. */
-class Refusal extends Error {
+export class Refusal extends Error {
   readonly status: number;
   readonly errorCode?: string;
   readonly path?: string;
@@ -33,33 +36,35 @@ class Refusal extends Error {
   }
 }
 
-const missing = (path: string) => new Refusal(400, `${path} is required`, 'UK.OBIE.Field.Missing', path);
-const invalid = (path: string, why: string) => new Refusal(400, `${path} ${why}`, 'UK.OBIE.Field.Invalid', path);
-const badDate = (path: string, why: string) => new Refusal(400, `${path} ${why}`, 'UK.OBIE.Field.InvalidDate', path);
-const notFound = (what: string) => new Refusal(400, `${what} does not exist`, 'UK.OBIE.Resource.NotFound');
-const forbidden = (why: string) => new Refusal(403, why, 'UK.OBIE.Resource.ConsentMismatch');
-const unauthorised = (why: string) => new Refusal(401, why);
+export const missing = (path: string) => new Refusal(400, `${path} is required`, 'UK.OBIE.Field.Missing', path);
+export const invalid = (path: string, why: string) => new Refusal(400, `${path} ${why}`, 'UK.OBIE.Field.Invalid', path);
+export const badDate = (path: string, why: string) => new Refusal(400, `${path} ${why}`, 'UK.OBIE.Field.InvalidDate', path);
+export const notFound = (what: string) => new Refusal(400, `${what} does not exist`, 'UK.OBIE.Resource.NotFound');
+export const forbidden = (why: string) => new Refusal(403, why, 'UK.OBIE.Resource.ConsentMismatch');
+export const unauthorised = (why: string) => new Refusal(401, why);
 
-interface Token extends JWTPayload {
+export interface Token extends JWTPayload {
   scope?: string;
   client_id?: string;
   token_use?: 'psu' | 'tpp';
   openbanking_intent_id?: string;
 }
 
-interface Call {
+export interface Call {
   variant: Variant;
   method: string;
   params: Record<string, string>;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   body: any;
+  /** The request body's bytes as sent (what its x-jws-signature signs, and a payment file's FileHash hashes). */
+  raw: string;
   token?: Token;
   tokenProblem?: string;
 }
 
-type Handler = (c: Call) => Promise<Reply> | Reply;
-interface Route {
+export type Handler = (c: Call) => Promise<Reply> | Reply;
+export interface Route {
   variants: Variant[];
   method: string;
   segments: string[];
@@ -73,9 +78,9 @@ const PERMISSIONS = new Set([
   'ReadTransactionsCredits', 'ReadTransactionsDebits', 'ReadTransactionsDetail',
 ]);
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown, max: number) => typeof v === 'string' && v.length >= 1 && v.length <= max;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+export const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const text = (v: unknown, max: number) => typeof v === 'string' && v.length >= 1 && v.length <= max;
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function dateField(data: Record<string, any>, field: string, path: string): string | undefined {
   const v = data[field];
@@ -84,7 +89,7 @@ function dateField(data: Record<string, any>, field: string, path: string): stri
   return v;
 }
 
-function accountRef(v: unknown, path: string): { SchemeName: string; Identification: string; Name?: string; SecondaryIdentification?: string } {
+export function accountRef(v: unknown, path: string): { SchemeName: string; Identification: string; Name?: string; SecondaryIdentification?: string } {
   if (!isObject(v)) throw missing(path);
   for (const f of ['SchemeName', 'Identification']) {
     if (v[f] === undefined) throw missing(`${path}.${f}`);
@@ -94,7 +99,7 @@ function accountRef(v: unknown, path: string): { SchemeName: string; Identificat
   return { SchemeName: v.SchemeName, Identification: v.Identification, ...(v.Name !== undefined ? { Name: v.Name } : {}), ...(v.SecondaryIdentification !== undefined ? { SecondaryIdentification: v.SecondaryIdentification } : {}) };
 }
 
-function money(v: unknown, path: string): { Amount: string; Currency: string; pence: number } {
+export function money(v: unknown, path: string): { Amount: string; Currency: string; pence: number } {
   if (!isObject(v)) throw missing(path);
   if (v.Amount === undefined) throw missing(`${path}.Amount`);
   if (v.Currency === undefined) throw missing(`${path}.Currency`);
@@ -105,12 +110,12 @@ function money(v: unknown, path: string): { Amount: string; Currency: string; pe
 }
 
 /** Shared by the three servers: routing, token verification, the standard's headers and errors. */
-function server(name: string, state: BankState, bases: Partial<Record<Variant, string>>, routes: Route[], verify: (jwt: string) => Promise<Token>) {
+function server(name: string, state: BankState, bases: Partial<Record<Variant, string>>, routes: Route[], verify: (jwt: string) => Promise<Token>, signing?: MessageSigning) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     state.hits[name] = (state.hits[name] ?? 0) + 1;
     const sent = req.headers['x-fapi-interaction-id'];
     const interactionId = typeof sent === 'string' && sent.length > 0 ? sent : randomUUID();
-    const reply = (r: Reply | Refusal) => {
+    const reply = async (r: Reply | Refusal) => {
       const headers: Record<string, string> = { 'x-fapi-interaction-id': interactionId };
       let payload: string | undefined;
       if (r instanceof Refusal) {
@@ -122,8 +127,11 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
           });
         }
         if (r.status === 401) headers['www-authenticate'] = 'Bearer';
-      } else if (r.body !== undefined) payload = JSON.stringify(r.body);
+      } else if (r.raw !== undefined) payload = r.raw;
+      else if (r.body !== undefined) payload = JSON.stringify(r.body);
       if (payload !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+      // Message signing: every payment answer with a body, refusals too, is signed over its bytes.
+      if (signing && payload !== undefined) headers['x-jws-signature'] = await signing.sign(payload);
       res.writeHead(r instanceof Refusal ? r.status : r.status, headers).end(payload);
     };
     try {
@@ -147,17 +155,19 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
         if (s.startsWith(':')) params[s.slice(1)] = segments[i]!;
       });
       let body: unknown;
+      let raw = '';
       if (req.method === 'POST') {
         if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) throw new Refusal(415, 'a JSON body is expected');
         const chunks: Buffer[] = [];
         for await (const c of req) chunks.push(c as Buffer);
+        raw = Buffer.concat(chunks).toString('utf8');
         try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          body = JSON.parse(raw);
         } catch {
           throw new Refusal(400, 'the body is not JSON', 'UK.OBIE.Resource.InvalidFormat');
         }
       }
-      const call: Call = { variant, method: req.method!, params, query: url.searchParams, headers: req.headers, body };
+      const call: Call = { variant, method: req.method!, params, query: url.searchParams, headers: req.headers, body, raw };
       const auth = String(req.headers.authorization ?? '');
       const bearer = /^Bearer (\S+)$/i.exec(auth)?.[1];
       if (bearer) {
@@ -167,16 +177,22 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
           call.tokenProblem = 'the access token is not valid';
         }
       } else call.tokenProblem = 'no access token';
-      reply(await route.handler(call));
+      // A payment request from a TPP that showed a valid token must be signed by it; without a token the route's 401 comes first.
+      if (signing && req.method === 'POST' && call.token) {
+        const problem = await signing.check(req.headers['x-jws-signature'] as string | undefined, raw, String(call.token.client_id));
+        if (problem) throw new Refusal(400, problem.message, `UK.OBIE.Signature.${problem.code}`, 'x-jws-signature');
+      }
+      await reply(await route.handler(call));
     } catch (error) {
-      if (error instanceof Refusal) reply(error);
-      else reply(new Refusal(500, 'unexpected error'));
+      await reply(error instanceof Refusal ? error : new Refusal(500, 'unexpected error')).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
     }
   };
 }
 
 /** A TPP (client-credentials) token for `scope`. */
-function tppToken(c: Call, scope: string): Token {
+export function tppToken(c: Call, scope: string): Token {
   if (!c.token) throw unauthorised(c.tokenProblem ?? 'no access token');
   if (c.token.token_use !== 'tpp') throw new Refusal(403, 'this endpoint takes the TPP\'s own token, not a customer\'s', 'UK.OBIE.Resource.ConsentMismatch');
   if (!String(c.token.scope ?? '').split(' ').includes(scope)) throw new Refusal(403, `the token lacks the scope ${scope}`, 'UK.OBIE.Resource.ConsentMismatch');
@@ -184,7 +200,7 @@ function tppToken(c: Call, scope: string): Token {
 }
 
 /** The consent of a customer's token, of the given kind, authorised and unexpired. */
-function customerConsent<K extends Consent['api']>(state: BankState, c: Call, api: K): Extract<Consent, { api: K }> {
+export function customerConsent<K extends Consent['api']>(state: BankState, c: Call, api: K): Extract<Consent, { api: K }> {
   if (!c.token) throw unauthorised(c.tokenProblem ?? 'no access token');
   // Larchmont answers as the UK conformance suite asserts: a TPP's own token is not an authorisation here (401).
   if (c.token.token_use !== 'psu') throw unauthorised('this endpoint needs the customer\'s authorisation, not the TPP\'s own token');
@@ -494,12 +510,12 @@ function pisRoutes(state: BankState): Route[] {
 }
 
 /** The request handlers of the three servers, given where each variant lives on them. */
-export function resourceServers(state: BankState, issuer: string, bases: { ais: Record<Variant, string>; cof: Record<Variant, string>; pis: Partial<Record<Variant, string>> }) {
+export function resourceServers(state: BankState, issuer: string, bases: { ais: Record<Variant, string>; cof: Record<Variant, string>; pis: Partial<Record<Variant, string>> }, signing?: MessageSigning, morePis: Route[] = []) {
   const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   const verify = async (jwt: string): Promise<Token> => (await jwtVerify(jwt, jwks, { issuer, audience: API_AUDIENCE, algorithms: ['PS256'] })).payload as Token;
   return {
     ais: server('ais', state, bases.ais, aisRoutes(state), verify),
     cof: server('cof', state, bases.cof, cofRoutes(state), verify),
-    pis: server('pis', state, bases.pis, pisRoutes(state), verify),
+    pis: server('pis', state, bases.pis, [...pisRoutes(state), ...morePis], verify, signing),
   };
 }

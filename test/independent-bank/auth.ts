@@ -249,7 +249,11 @@ ${problem ? `<div class="notice notice--bad signin-problem" role="alert">${esc(p
       body += `<p><strong>${esc(tpp)}</strong> asks to check, when you pay, whether there is enough money in account ${esc(masked(consent.debtor.Identification))}. It will only learn yes or no.</p>`;
     } else {
       const i = consent.initiation;
-      body += `<p><strong>${esc(tpp)}</strong> asks to pay ${esc(i.InstructedAmount?.Currency)} ${esc(i.InstructedAmount?.Amount)} to ${esc(i.CreditorAccount?.Name)}.</p>`;
+      // What the PSU is asked to pay: one amount, a standing order's first, a file's total, or a VRP consent's most per payment.
+      const m = i.InstructedAmount ?? i.FirstPaymentAmount ?? consent.vrp?.controls.MaximumIndividualAmount;
+      const what = i.FileType !== undefined ? `the ${esc(i.NumberOfTransactions ?? 'several')} payments of a file, ${esc(i.ControlSum ?? '')} in all`
+        : `${consent.vrp ? 'up to ' : ''}${esc(m?.Currency ?? '')} ${esc(m?.Amount ?? '')}${consent.vrp ? ' a payment, again and again,' : ''} to ${esc(i.CreditorAccount?.Name ?? 'the payee')}`;
+      body += `<p><strong>${esc(tpp)}</strong> asks to pay ${what}.</p>`;
       if (i.DebtorAccount) body += `<p>From account ${esc(masked(String(i.DebtorAccount.Identification)))}.</p>`;
       else {
         body += `<fieldset><legend>Pay from</legend>${customer.accounts.map((a) =>

@@ -6,6 +6,8 @@
  * It is conformant in its own way: UUID AccountIds, JWT access tokens, client_secret_post, a
  * two-step sign-in, bodies with only the official schemas' required fields, payment-order consents
  * at /domestic-payment-consents, and no transaction-detail endpoint (the UK standard has none).
+ * Started with `paymentFamilies`, it also serves every payment family of UK Read/Write v3.1.11 and
+ * VRP (payments.ts) and signs its payment answers and checks the TPP's (signing.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -16,6 +18,8 @@ import { makeProvider, pages } from './auth.ts';
 import { resourceServers } from './apis.ts';
 import { makeCustomers } from './data.ts';
 import { BankState } from './state.ts';
+import { familyRoutes } from './payments.ts';
+import { makeSigning, type TppSigningKey } from './signing.ts';
 
 export interface IndependentBank {
   issuer: string;
@@ -23,6 +27,8 @@ export interface IndependentBank {
   apis: { ais: { A: string; B: string }; cof: { A: string; B: string }; pis: { A: string } };
   client: { clientId: string; clientSecret: string; redirectUri: string };
   psu: { username: string; password: string };
+  /** With paymentFamilies: the TPP's message-signing key (PKCS#8 PEM) and its kid, as the directory issued them. */
+  tppSigningKey?: TppSigningKey;
   state: BankState;
   stop(): Promise<void>;
 }
@@ -50,7 +56,7 @@ export type BankDefect =
   /** Standing orders read under ReadStandingOrdersBasic carry the payee's account (UKAIS-02). */
   | 'payee-under-basic';
 
-export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[] } = {}): Promise<IndependentBank> {
+export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[]; paymentFamilies?: boolean } = {}): Promise<IndependentBank> {
   const state = new BankState(makeCustomers(), options.defects ?? []);
   const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid: `lb-${randomBytes(4).toString('hex')}`, use: 'sig' };
@@ -78,7 +84,10 @@ export async function startIndependentBank(options: { redirectUri?: string; defe
     cof: { A: '/open-banking/v3.1/cbpii', B: '/b/open-banking/v3.1/cbpii' },
     pis: { A: '/open-banking/v3.1/pisp' },
   };
-  const handlers = resourceServers(state, issuer, bases);
+  // paymentFamilies: the bank as UK Read/Write v3.1.11 has it from v3.1.4 on — every payment family
+  // and VRP, and message signing both ways (the TPP's key is issued here, as a directory would).
+  const signed = options.paymentFamilies ? await makeSigning(privateJwk, issuer) : undefined;
+  const handlers = resourceServers(state, issuer, bases, signed?.signing, options.paymentFamilies ? familyRoutes(state) : []);
   const [ais, cof, pis] = await Promise.all([listen(handlers.ais), listen(handlers.cof), listen(handlers.pis)]);
   const servers = [auth.server, ais.server, cof.server, pis.server];
   const customer = state.customers[0]!;
@@ -91,6 +100,7 @@ export async function startIndependentBank(options: { redirectUri?: string; defe
     },
     client,
     psu: { username: customer.customerNumber, password: customer.secretWord },
+    ...(signed ? { tppSigningKey: signed.tpp } : {}),
     state,
     stop: () => Promise.all(servers.map((s) => new Promise<void>((resolve) => {
       s.close(() => resolve());

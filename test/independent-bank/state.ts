@@ -38,6 +38,29 @@ export interface PaymentConsent extends ConsentBase {
   risk: Record<string, unknown>;
   /** Set when the PSU chose the debtor account at authorisation. */
   debtor?: { SchemeName: string; Identification: string };
+  /** The payment family (its consents' path stem, e.g. `domestic-scheduled-payment`); none for a domestic payment. */
+  family?: string;
+  /** A file payment's file as uploaded. */
+  file?: string;
+  /** The exchange rate the bank gave an international payment (ExchangeRateInformation of its answers). */
+  rate?: Record<string, unknown>;
+  /** A domestic VRP consent: its ControlParameters, and whether the TPP deleted it. */
+  vrp?: { controls: Record<string, any>; deleted: boolean; readRefundAccount?: string };
+}
+
+/** An order (a payment, scheduled payment, standing order, file payment or VRP) made on a payment consent. */
+export interface PaymentOrder {
+  id: string;
+  consentId: string;
+  clientId: string;
+  created: string;
+  status: string;
+  /** The request's Data and Risk as accepted. */
+  data: Record<string, any>;
+  risk?: Record<string, unknown>;
+  /** Minor units paid (VRP limits count them). */
+  pence: number;
+  at: number;
 }
 
 export type Consent = AccessConsent | FundsConsent | PaymentConsent;
@@ -49,6 +72,8 @@ export class BankState {
   readonly consentOfGrant = new Map<string, string>();
   /** `${clientId} ${route} ${key}` → consent id, with the request body it was made from. */
   readonly idempotency = new Map<string, { id: string; body: string; at: number }>();
+  /** Orders made on payment consents, by their id. */
+  readonly orders = new Map<string, PaymentOrder>();
   /** Successful logins so far (every third one shows a security notice first). */
   logins = 0;
   /** Requests each server answered, by name. */

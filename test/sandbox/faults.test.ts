@@ -30,11 +30,12 @@ async function vrpConsent(w: World, o: { perPayment: string; perDay: string; val
   const id = created.body.Data.ConsentId as string;
   const token = (await w.tpp.authorise(w.browser, id, 'payments')).tokens!.access_token;
   let n = 0;
-  const pay = (amount: string) => {
+  const payment = (amount: string) => {
     n += 1;
-    return client.createVrp(buildVrp(id, body, { instructionIdentification: `VRP-${n}`, endToEndIdentification: `E2E-${n}`, amount, currency: 'GBP' }), { token });
+    return buildVrp(id, body, { instructionIdentification: `VRP-${n}`, endToEndIdentification: `E2E-${n}`, amount, currency: 'GBP' });
   };
-  return { client, id, token, pay };
+  const pay = (amount: string) => client.createVrp(payment(amount), { token });
+  return { client, id, token, pay, payment, body };
 }
 
 /** A tpp client of the sandbox's UK Read/Write v4.0 layout. */
@@ -387,6 +388,40 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
     assert.equal((await v.client.deleteVrpConsent(v.id, { token: await w.tpp.cc('payments') })).status, 204);
     assert.equal((await v.pay('1.00')).status, 201);
+  },
+  'vrp-periodic-limits-optional': async (w) => {
+    const profile = await profileFromObject(w.sb.profile('uk-3.1'), { source: 'sandbox', env: {} });
+    const client = new TppClient(profile, 'A', httpFromProfile(profile));
+    const body = buildVrpConsent({
+      creditor: { schemeName: 'UK.OBIE.SortCodeAccountNumber', identification: '08080021325698', name: 'ACME Inc' },
+      maximumIndividualAmount: { amount: '10.00', currency: 'GBP' }, periodicLimits: [{ periodType: 'Day', periodAlignment: 'Calendar', amount: '20.00', currency: 'GBP' }],
+    });
+    delete (body.Data.ControlParameters as Record<string, unknown>).PeriodicLimits;
+    const res = await client.createVrpConsent(body, { token: await w.tpp.cc('payments') });
+    assert.equal(res.status, 201, res.text);
+  },
+  'vrp-unsigned-payment-accepted': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const res = await v.client.createVrp(v.payment('1.00'), { token: v.token, signature: false });
+    assert.equal(res.status, 201, res.text);
+  },
+  'vrp-idempotency-ignored': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const body = v.payment('1.00');
+    const first = await v.client.createVrp(body, { token: v.token, idempotencyKey: 'vrp-same-key' });
+    const second = await v.client.createVrp(body, { token: v.token, idempotencyKey: 'vrp-same-key' });
+    assert.equal(first.status, 201, first.text);
+    assert.equal(second.status, 201, second.text);
+    assert.notEqual(first.body.Data.DomesticVRPId, second.body.Data.DomesticVRPId, 'the repeated request paid again');
+  },
+  'vrp-initiation-unchecked': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const body = v.payment('1.00');
+    const other = { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400411290127', Name: 'Someone Else Ltd' };
+    body.Data.Initiation.CreditorAccount = other;
+    body.Data.Instruction.CreditorAccount = other;
+    const res = await v.client.createVrp(body, { token: v.token });
+    assert.equal(res.status, 201, res.text);
   },
   'vrp-funds-boolean': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });

@@ -38,7 +38,7 @@ async function updatable(k: ResourceContext, r: Req): Promise<PisConsent> {
 function take(k: ResourceContext, r: Req, c: PisConsent, body: any): Reply {
   const data = body?.Data;
   if (!isObject(data)) throw missing('Data');
-  const controls = checkControlParameters(data.ControlParameters);
+  const controls = checkControlParameters(k, data.ControlParameters);
   if (!sameJson(controls, c.vrp!.ControlParameters)) {
     throw new ApiError(400, 'UK.OBIE.Field.Invalid', 'the ControlParameters the PSU agreed cannot be changed by an update (it migrates a consent between versions)', 'Data.ControlParameters');
   }

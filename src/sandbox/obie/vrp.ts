@@ -9,6 +9,7 @@
  * POSTs must be, as for every payment (FACTS-v4.md §6).
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import { availableBalance, parseMoney } from '../fixtures.ts';
 import type { PisConsent, VrpPayment } from '../store.ts';
@@ -21,12 +22,16 @@ import { sign, verify } from './pis.ts';
 
 /** The faults of these routes (docs/rules.md, VRP-xx); their rules are judged in the UK layout only. */
 export const VRP_FAULTS = [
+  { name: 'vrp-periodic-limits-optional', rule: 'VRP-01', description: 'a VRP consent without PeriodicLimits is accepted (the v3.1.11 file requires at least one)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-consent-consumed', rule: 'VRP-02', description: 'a VRP consent is Consumed by its first payment: the second payment under it is refused', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-individual-limit-ignored', rule: 'VRP-03', description: 'a VRP payment above the consent\'s MaximumIndividualAmount is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-periodic-limit-ignored', rule: 'VRP-04', description: 'VRP payments whose sum in a period passes the consent\'s PeriodicLimits are accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-validity-ignored', rule: 'VRP-05', description: 'a VRP payment before the consent\'s ValidFromDateTime is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-revoked-pays', rule: 'VRP-06', description: 'a VRP consent the TPP deleted still pays', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-funds-boolean', rule: 'VRP-07', description: 'the funds check of a VRP consent answers FundsAvailable as a boolean (the CBPII shape), not Available/NotAvailable', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-unsigned-payment-accepted', rule: 'VRP-08', description: 'a VRP payment request with a missing or broken x-jws-signature is accepted', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-idempotency-ignored', rule: 'VRP-09', description: 'a VRP payment sent again under the same x-idempotency-key makes a second payment', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-initiation-unchecked', rule: 'VRP-10', description: 'a VRP payment whose Initiation (its creditor) is not the consent\'s is accepted', kind: 'rule', standard: 'uk-3.1' },
 ] as const satisfies readonly FaultDeclaration[];
 
 const FAILS = 'UK.OBIE.Rules.FailsControlParameters';
@@ -74,7 +79,7 @@ function requireCodes(value: unknown, path: string): string[] {
   return value as string[];
 }
 
-export function checkControlParameters(cp: unknown): Record<string, any> {
+export function checkControlParameters(k: ResourceContext, cp: unknown): Record<string, any> {
   if (!isObject(cp)) throw missing('Data.ControlParameters');
   requireCodes(cp.VRPType, 'Data.ControlParameters.VRPType');
   requireCodes(cp.PSUAuthenticationMethods, 'Data.ControlParameters.PSUAuthenticationMethods');
@@ -82,7 +87,9 @@ export function checkControlParameters(cp: unknown): Record<string, any> {
     throw invalid('Data.ControlParameters.PSUInteractionTypes', 'must list InSession or OffSession');
   }
   requireAmount(cp.MaximumIndividualAmount, 'Data.ControlParameters.MaximumIndividualAmount');
-  if (!Array.isArray(cp.PeriodicLimits) || cp.PeriodicLimits.length === 0) throw invalid('Data.ControlParameters.PeriodicLimits', 'must list at least one limit');
+  // vrp-periodic-limits-optional: a consent without limits is taken as one with none (an empty list).
+  if (k.faults.has('vrp-periodic-limits-optional') && cp.PeriodicLimits === undefined) cp.PeriodicLimits = [];
+  else if (!Array.isArray(cp.PeriodicLimits) || cp.PeriodicLimits.length === 0) throw invalid('Data.ControlParameters.PeriodicLimits', 'must list at least one limit');
   cp.PeriodicLimits.forEach((l: unknown, i: number) => {
     const at = `Data.ControlParameters.PeriodicLimits[${i}]`;
     if (!isObject(l)) throw invalid(at, 'must be an object');
@@ -160,7 +167,7 @@ async function createVrpConsent(k: ResourceContext, r: Req): Promise<Reply> {
   const auth = await clientCredentials(k, r, 'payments');
   const data = r.body?.Data;
   if (!isObject(data)) throw missing('Data');
-  const controls = checkControlParameters(data.ControlParameters);
+  const controls = checkControlParameters(k, data.ControlParameters);
   const initiation = data.Initiation;
   if (!isObject(initiation)) throw missing('Data.Initiation');
   if (data.ReadRefundAccount !== undefined && data.ReadRefundAccount !== 'Yes' && data.ReadRefundAccount !== 'No') throw invalid('Data.ReadRefundAccount', 'must be Yes or No');
@@ -246,6 +253,12 @@ async function confirmVrpFunds(k: ResourceContext, r: Req): Promise<Reply> {
 
 // ---- the payments --------------------------------------------------------------------------
 
+/** The TPP's x-jws-signature on a VRP payment, checked like every payment's (unless VRP-08's fault skips it). */
+async function verifyVrp(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
+  if (k.faults.has('vrp-unsigned-payment-accepted')) return;
+  await verify(k, raw, bodyText);
+}
+
 async function createVrp(k: ResourceContext, r: Req): Promise<Reply> {
   const data = r.body?.Data;
   if (!isObject(data)) throw missing('Data');
@@ -260,7 +273,9 @@ async function createVrp(k: ResourceContext, r: Req): Promise<Reply> {
     throw new ApiError(400, FAILS, `PSUInteractionType ${String(data.PSUInteractionType)} is not one the consent allows`, 'Data.PSUInteractionType');
   }
   if (!isObject(data.Initiation)) throw missing('Data.Initiation');
-  if (!sameJson(data.Initiation, shown(c).Initiation)) throw new ApiError(400, 'UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation differs from the consent\'s', 'Data.Initiation');
+  // vrp-initiation-unchecked: the payment's Initiation and creditor are taken as sent.
+  const checksInitiation = !k.faults.has('vrp-initiation-unchecked');
+  if (checksInitiation && !sameJson(data.Initiation, shown(c).Initiation)) throw new ApiError(400, 'UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation differs from the consent\'s', 'Data.Initiation');
   if (!isObject(r.body.Risk)) throw missing('Risk');
   if (!sameJson(r.body.Risk, c.Risk)) throw new ApiError(400, 'UK.OBIE.Resource.ConsentMismatch', 'Risk differs from the consent\'s', 'Risk');
   const instruction = data.Instruction;
@@ -270,7 +285,7 @@ async function createVrp(k: ResourceContext, r: Req): Promise<Reply> {
   const amount = requireAmount(instruction.InstructedAmount, 'Data.Instruction.InstructedAmount');
   if (!isObject(instruction.CreditorAccount)) throw missing('Data.Instruction.CreditorAccount');
   const creditor = (c.Initiation as Record<string, any>).CreditorAccount;
-  if (creditor && !sameJson(instruction.CreditorAccount, creditor)) throw new ApiError(400, FAILS, 'the creditor is not the consent\'s', 'Data.Instruction.CreditorAccount');
+  if (checksInitiation && creditor && !sameJson(instruction.CreditorAccount, creditor)) throw new ApiError(400, FAILS, 'the creditor is not the consent\'s', 'Data.Instruction.CreditorAccount');
   const reference = (c.Initiation as Record<string, any>).RemittanceInformation?.Reference;
   if (reference !== undefined && instruction.RemittanceInformation?.Reference !== reference) {
     throw new ApiError(400, FAILS, 'Instruction.RemittanceInformation.Reference must be the consent\'s', 'Data.Instruction.RemittanceInformation.Reference');
@@ -278,7 +293,8 @@ async function createVrp(k: ResourceContext, r: Req): Promise<Reply> {
   const key = r.headers['x-idempotency-key'];
   if (typeof key !== 'string' || key === '' || key.length > 40) throw new ApiError(400, 'UK.OBIE.Header.Missing', 'x-idempotency-key is required (1 to 40 characters)', 'x-idempotency-key');
   const slot = `${c.clientId} domestic-vrps ${key}`;
-  const seen = k.store.idempotency.get(slot);
+  // vrp-idempotency-ignored: the key is not looked up, so a repeated request pays again.
+  const seen = k.faults.has('vrp-idempotency-ignored') ? undefined : k.store.idempotency.get(slot);
   if (seen) {
     if (seen.body !== JSON.stringify(r.body)) throw new ApiError(400, 'UK.OBIE.Header.Invalid', 'x-idempotency-key was already used with a different body', 'x-idempotency-key');
     const earlier = k.store.vrps.get(seen.id);
@@ -327,7 +343,7 @@ export const VRP_UK_ROUTES: UkRoute[] = [
   route(A, 'GET', '/pisp/domestic-vrp-consents/:consentId', getVrpConsent, { sign }),
   route(A, 'DELETE', '/pisp/domestic-vrp-consents/:consentId', deleteVrpConsent),
   route(A, 'POST', '/pisp/domestic-vrp-consents/:consentId/funds-confirmation', confirmVrpFunds, { sign, verify }),
-  route(A, 'POST', '/pisp/domestic-vrps', createVrp, { sign, verify }),
+  route(A, 'POST', '/pisp/domestic-vrps', createVrp, { sign, verify: verifyVrp }),
   route(A, 'GET', '/pisp/domestic-vrps/:vrpId', getVrp, { sign }),
   route(A, 'GET', '/pisp/domestic-vrps/:vrpId/payment-details', getVrpDetails, { sign }),
 ];

@@ -1,0 +1,99 @@
+// Every payment family of UK Read/Write v3.1.11 and VRP on a bank this project did not build its
+// judge against: Larchmont Bank (test/independent-bank) with its payment families on
+// (payments.ts, written from the official payment-initiation and VRP files), message signing both
+// ways, its own ids, board rate and pages. One conformance run, scoped to the UK payment rules
+// (`@uk-3.1 and @pis`: features/obie/uk-payments.feature and uk-vrp.feature): no false failure,
+// every UKPIS and VRP rule judged and passed, so none is proved only against the embedded sandbox.
+// Real sockets, real Chromium, the real binary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startIndependentBank } from './bank.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
+
+const FAMILY_OPS = ['DomesticScheduledPayment', 'DomesticStandingOrder', 'InternationalPayment', 'InternationalScheduledPayment', 'InternationalStandingOrder', 'FilePayment']
+  .flatMap((s) => [`create${s}Consent`, `get${s}Consent`, `submit${s}`, `get${s}`, `get${s}Details`]);
+// The run's set-up reads the PSU's accounts first (an account-access consent): Larchmont offers those too.
+const OPERATIONS = [
+  'createAccountAccessConsent', 'getAccountAccessConsent', 'deleteAccountAccessConsent', 'listAccounts', 'getAccount', 'getBalances',
+  // VRP-06's set-up reaches for a funds-confirmation consent too.
+  'createFundsConsent', 'getFundsConsent', 'deleteFundsConsent', 'confirmFunds',
+  'createPaymentConsent', 'getPayment', 'getPaymentFunds', 'submitPayment', 'getPaymentOrder', 'getPaymentDetails',
+  ...FAMILY_OPS, 'getInternationalPaymentFunds', 'getInternationalScheduledPaymentFunds', 'uploadPaymentFile', 'downloadPaymentFile', 'getFilePaymentReport',
+  'createVrpConsent', 'getVrpConsent', 'deleteVrpConsent', 'confirmVrpFunds', 'createVrp', 'getVrp', 'getVrpDetails',
+];
+
+test('Larchmont with every payment family and VRP: obtpp conform --standard uk-3.1 judges every UKPIS and VRP rule, no false failure', async () => {
+  const bank = await startIndependentBank({ paymentFamilies: true });
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-larchmont-pay-'));
+  try {
+    await writeFile(join(dir, 'tpp-signing.pem'), bank.tppSigningKey!.pem, { mode: 0o600 });
+    const file = join(dir, 'larchmont-pay.yaml');
+    await writeFile(file, `# Larchmont Bank's payment initiation at UK Read/Write v3.1.11's paths, with message signing.
+name: Larchmont Bank (independent test bank, UK payments)
+standard: uk-3.1
+apis:
+  ais: { baseUrl: ${bank.apis.ais.A} }
+  cof: { baseUrl: ${bank.apis.cof.A} }
+  pis: { baseUrl: ${bank.apis.pis.A} }
+implements:
+  A: [${OPERATIONS.join(', ')}]
+signing:
+  key: file:tpp-signing.pem
+  kid: ${bank.tppSigningKey!.kid}
+bank:
+  jwks: ${bank.issuer}/jwks
+auth:
+  issuer: ${bank.issuer}
+  clientId: ${bank.client.clientId}
+  clientAuth:
+    method: client_secret_post
+    secret: \${env:LARCHMONT_CLIENT_SECRET}
+  redirectUri: ${bank.client.redirectUri}
+psu:
+  username: \${env:LARCHMONT_CUSTOMER_NUMBER}
+  password: \${env:LARCHMONT_SECRET_WORD}
+  driver:
+    kind: steps
+    loginError: ".signin-problem"
+    steps:
+      - { action: fill, selector: "#customer-number", value: "{username}" }
+      - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
+      - { action: fill, selector: "#secret-word", value: "{password}" }
+      - { action: click, selector: "#signin-btn", waitForNavigation: true, name: sign in }
+      - { action: click, selector: "#notice-ack", waitForNavigation: true, optional: true, name: security notice }
+      - { action: waitFor, selector: "form#authorise-request", name: consent page }
+      - { action: tickAccounts, selector: "input[name=selectedAccount]", optional: true }
+      - { action: chooseDebtor, selector: "input[name=payFrom]", by: value, optional: true }
+      - { action: decide, approve: "#btn-grant", reject: "#btn-deny", name: decision }
+`);
+    const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+    const reports = join(dir, 'reports');
+    const started = Date.now();
+    const run = await runObtpp(['conform', '--profile', file, '--tags', '@uk-3.1 and @pis', '--report-dir', reports, '--json'], { env, timeoutMs: 400_000 });
+    const seconds = (Date.now() - started) / 1000;
+    let summary: any;
+    try {
+      summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
+    } catch {
+      assert.fail(`no summary.json (exit ${run.code}): ${run.stderr.slice(-3000)}`);
+    }
+    const rules = summary.variants[0].rules as any[];
+    assert.deepEqual(rules.filter((r) => r.status === 'failed').map((r) => [r.id, r.failures.map((f: any) => `${f.scenario}: ${f.message}`)]), [], 'no rule fails on a bank that follows the standard its own way');
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const ids = [...Array.from({ length: 10 }, (_, n) => `UKPIS-${String(n + 1).padStart(2, '0')}`), ...Array.from({ length: 10 }, (_, n) => `VRP-${String(n + 1).padStart(2, '0')}`)];
+    for (const id of ids) {
+      const rule = rules.find((r) => r.id === id);
+      assert.equal(rule?.status, 'passed', `${id}: ${JSON.stringify(rule)}`);
+      assert.equal(rule.counts.passed, rule.scenarios, `${id}: every scenario judged and passed (${JSON.stringify(rule.counts)})`);
+    }
+    // Every family's order and VRP's payments were made at Larchmont, on its own server.
+    assert.ok(bank.state.orders.size >= 7 + 5, `orders made: ${bank.state.orders.size}`);
+    process.stderr.write(`# independent bank, UK payments: ${seconds.toFixed(1)} s, verdict ${summary.verdict}, bank logins ${bank.state.logins}\n`);
+  } finally {
+    await bank.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
