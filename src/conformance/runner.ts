@@ -378,17 +378,13 @@ class ConformanceRun {
     return profilePath;
   }
 
-  /**
-   * Step 3: the same Gherkin, instantiated once per variant: each copy carries @variant-X and its
-   * name says so. Only the files holding a selected scenario: cucumber parses what it is given,
-   * and a scoped run selects from a few of them.
-   */
+  /** Step 3: the same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so. */
   private async writeFeatures(): Promise<void> {
     const featureDir = join(this.plan.reportDir, 'features');
-    const used = new Set(this.plan.planned.map((p) => p.uri));
     for (const v of this.plan.variants) {
       await mkdir(join(featureDir, v), { recursive: true });
-      for (const s of this.plan.sources.filter((x) => x.variant === v && used.has(x.uri))) await writeFile(join(featureDir, v, s.file), s.data);
+      // Every feature, also those the run selects nothing from: the report lists every rule of a variant (not applicable, not in scope) from them.
+      for (const s of this.plan.sources.filter((x) => x.variant === v)) await writeFile(join(featureDir, v, s.file), s.data);
     }
   }
 
