@@ -2,7 +2,8 @@
  * The independent bank's three resource servers — account information (/aisp), funds confirmation
  * (/cbpii) and payment initiation (/pisp) — each its own HTTP server, verifying the authorisation
  * server's JWT access tokens against its published JWKS. Bodies carry only what the official
- * v3.1.11 schemas require (no Links, no Meta, no optional account fields).
+ * v3.1.11 schemas require (no Links, no Meta, no optional account fields); at v4.0 (state.version)
+ * what v4.0's require, in its codes (v4.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import { amountOf, penceOf } from './data.ts';
 import type { AccessConsent, BankState, Consent, FundsConsent, PaymentConsent } from './state.ts';
 import { nowIso } from './state.ts';
 import type { MessageSigning } from './signing.ts';
+import { consentStatus, errorBody, initiationV4, risk as riskV4 } from './v4.ts';
 
 export type Variant = 'A' | 'B';
 
@@ -120,11 +122,7 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
       let payload: string | undefined;
       if (r instanceof Refusal) {
         if (r.errorCode && (r.status === 400 || r.status === 403)) {
-          payload = JSON.stringify({
-            Code: r.status === 400 ? 'BadRequest' : 'Forbidden',
-            Message: r.message.slice(0, 500),
-            Errors: [{ ErrorCode: r.errorCode, Message: r.message.slice(0, 500), ...(r.path ? { Path: r.path } : {}) }],
-          });
+          payload = JSON.stringify(errorBody(state.version, r.status, r.message, r.errorCode, r.path));
         }
         if (r.status === 401) headers['www-authenticate'] = 'Bearer';
       } else if (r.raw !== undefined) payload = r.raw;
@@ -224,7 +222,7 @@ function aisRoutes(state: BankState): Route[] {
   const route = (method: string, path: string, handler: Handler): Route => ({ variants: AB, method, segments: path.split('/').filter(Boolean), handler });
   const consentBody = (k: AccessConsent) => ({
     Data: {
-      ConsentId: k.id, Status: k.status, CreationDateTime: k.created, StatusUpdateDateTime: k.statusUpdated, Permissions: k.permissions,
+      ConsentId: k.id, Status: consentStatus(state, k.status), CreationDateTime: k.created, StatusUpdateDateTime: k.statusUpdated, Permissions: k.permissions,
       ...(k.expiration ? { ExpirationDateTime: k.expiration } : {}),
       ...(k.from ? { TransactionFromDateTime: k.from } : {}),
       ...(k.to ? { TransactionToDateTime: k.to } : {}),
@@ -253,7 +251,11 @@ function aisRoutes(state: BankState): Route[] {
     // account-object: each account's Account is one object, not the array the schema requires.
     // account-object-unreadable: an object in a shape of the bank's own, with no SchemeName or Identification.
     const shaped = state.defects.has('account-object-unreadable') ? { SortCodeAccountNumber: a.identification } : state.defects.has('account-object') ? ref : [ref];
-    return { AccountId: a.accountId, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: shaped } : {}) };
+    // v4.0: Currency, AccountCategory and AccountTypeCode must be populated for an account that is not
+    // switched (OBAccount6's description). Larchmont's codes: its current accounts are TRAN (a
+    // transacting account), not the CACC one would guess; its saver SVGS.
+    const v4 = state.version === 'v4.0' ? { Currency: a.currency, AccountCategory: 'Personal', AccountTypeCode: /saver/i.test(a.label) ? 'SVGS' : 'TRAN' } : {};
+    return { AccountId: a.accountId, ...v4, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: shaped } : {}) };
   };
   return [
     route('POST', '/account-access-consents', (c) => {
@@ -329,6 +331,8 @@ function aisRoutes(state: BankState): Route[] {
 
   function balanceOf(accountId: string) {
     const { account: a } = state.account(accountId)!;
+    // v4.0's balance types are ISO codes: interim available is ITAV; Larchmont states the amount's SubType (BCUR, the default).
+    if (state.version === 'v4.0') return { AccountId: a.accountId, CreditDebitIndicator: 'Credit', Type: 'ITAV', DateTime: nowIso(), Amount: { Amount: amountOf(a.availablePence), Currency: a.currency, SubType: 'BCUR' } };
     return { AccountId: a.accountId, CreditDebitIndicator: 'Credit', Type: 'InterimAvailable', DateTime: nowIso(), Amount: { Amount: amountOf(a.availablePence), Currency: a.currency } };
   }
 
@@ -336,6 +340,18 @@ function aisRoutes(state: BankState): Route[] {
   function standingOrdersOf(consent: AccessConsent, accountId: string) {
     const { account: a } = state.account(accountId)!;
     const detail = consent.permissions.includes('ReadStandingOrdersDetail') || state.defects.has('payee-under-basic');
+    const payee = detail ? { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400422113344' } } : {};
+    // v4.0: the schedule lives in MandateRelatedInformation (a monthly order on the 1st: MNTH with
+    // PointInTime 01, where v3.1 said IntrvlMnthDay:01:01), the reference in structured remittance,
+    // the status in ExternalMandateStatus1Code.
+    if (state.version === 'v4.0') {
+      return [{
+        AccountId: a.accountId, StandingOrderStatusCode: 'ACTV',
+        MandateRelatedInformation: { Frequency: { Type: 'MNTH', PointInTime: '01' } },
+        RemittanceInformation: { Structured: [{ CreditorReferenceInformation: { Code: 'SCOR', Reference: 'Council tax' } }] },
+        ...payee,
+      }];
+    }
     return [{
       AccountId: a.accountId, Frequency: 'IntrvlMnthDay:01:01', Reference: 'Council tax',
       ...(detail ? { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400422113344' } } : {}),
@@ -362,7 +378,7 @@ function aisRoutes(state: BankState): Route[] {
         AccountId: a.accountId,
         TransactionId: t.transactionId,
         CreditDebitIndicator: t.credit ? 'Credit' : 'Debit',
-        Status: 'Booked',
+        Status: state.version === 'v4.0' ? 'BOOK' : 'Booked',
         BookingDateTime: new Date(t.bookedAt).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
         Amount: { Amount: amountOf(t.pence), Currency: a.currency },
       }));
@@ -376,7 +392,7 @@ function cofRoutes(state: BankState): Route[] {
   const route = (variants: Variant[], method: string, path: string, handler: Handler): Route => ({ variants, method, segments: path.split('/').filter(Boolean), handler });
   const consentBody = (k: FundsConsent) => ({
     Data: {
-      ConsentId: k.id, CreationDateTime: k.created, Status: k.status, StatusUpdateDateTime: k.statusUpdated, DebtorAccount: k.debtor,
+      ConsentId: k.id, CreationDateTime: k.created, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated, DebtorAccount: k.debtor,
       ...(k.expiration ? { ExpirationDateTime: k.expiration } : {}),
     },
   });
@@ -447,7 +463,7 @@ function pisRoutes(state: BankState): Route[] {
   const route = (method: string, path: string, handler: Handler): Route => ({ variants: ['A'], method, segments: path.split('/').filter(Boolean), handler });
   const body = (k: PaymentConsent) => ({
     Data: {
-      ConsentId: k.id, CreationDateTime: k.created, Status: k.status, StatusUpdateDateTime: k.statusUpdated, Initiation: k.initiation,
+      ConsentId: k.id, CreationDateTime: k.created, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated, Initiation: k.initiation,
       ...(k.debtor ? { Debtor: k.debtor } : {}),
     },
     Risk: k.risk,
@@ -485,6 +501,10 @@ function pisRoutes(state: BankState): Route[] {
       const creditor = accountRef(i.CreditorAccount, 'Data.Initiation.CreditorAccount');
       if (creditor.Name === undefined) throw missing('Data.Initiation.CreditorAccount.Name');
       if (i.DebtorAccount !== undefined) accountRef(i.DebtorAccount, 'Data.Initiation.DebtorAccount');
+      if (state.version === 'v4.0') {
+        initiationV4(i, 'Data.Initiation');
+        riskV4(c.body.Risk);
+      }
       const stamp = nowIso();
       const consent: PaymentConsent = {
         api: 'pis', id: `pdc-${randomUUID()}`, clientId: String(token.client_id), status: 'AwaitingAuthorisation', created: stamp, statusUpdated: stamp,
@@ -499,12 +519,12 @@ function pisRoutes(state: BankState): Route[] {
       // status-elsewhere: the bank reads a payment's status at /payment-status/{paymentId} only.
       if (state.defects.has('status-elsewhere')) throw new Refusal(404, 'no such resource');
       const k = readable(c);
-      return { status: 200, body: { Data: { ConsentId: k.id, Status: k.status, StatusUpdateDateTime: k.statusUpdated } } };
+      return { status: 200, body: { Data: { ConsentId: k.id, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated } } };
     }),
     route('GET', '/payment-status/:paymentId', (c) => {
       if (!state.defects.has('status-elsewhere')) throw new Refusal(404, 'no such resource');
       const k = readable(c);
-      return { status: 200, body: { Data: { ConsentId: k.id, Status: k.status, StatusUpdateDateTime: k.statusUpdated } } };
+      return { status: 200, body: { Data: { ConsentId: k.id, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated } } };
     }),
   ];
 }
