@@ -55,9 +55,7 @@ export type BankDefect =
   /** POST /account-access-consents answers 500: the bank's failure, never a set-up error. */
   | 'consent-500'
   /** Standing orders read under ReadStandingOrdersBasic carry the payee's account (UKAIS-02). */
-  | 'payee-under-basic'
-  /** At v4.0, consents say their status in v3.1.11's words (Authorised, not AUTH). */
-  | 'v3-status-at-v4';
+  | 'payee-under-basic';
 
 export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[]; paymentFamilies?: boolean; version?: 'v3.1' | 'v4.0' } = {}): Promise<IndependentBank> {
   const version = options.version ?? 'v3.1';

@@ -13,9 +13,9 @@ const CONSENT: Readonly<Record<string, string>> = {
   AwaitingAuthorisation: 'AWAU', Authorised: 'AUTH', Rejected: 'RJCT', Consumed: 'COND', AwaitingUpload: 'AWUP', Revoked: 'CANC',
 };
 
-/** A consent's status in the bank's version's words (the v3-status-at-v4 defect: v3.1.11's names at v4.0). */
-export function consentStatus(state: { version: UkVersion; defects: Set<string> }, name: string): string {
-  return state.version === 'v4.0' && !state.defects.has('v3-status-at-v4') ? (CONSENT[name] ?? name) : name;
+/** A consent's status in the bank's version's words. */
+export function consentStatus(state: { version: UkVersion }, name: string): string {
+  return state.version === 'v4.0' ? (CONSENT[name] ?? name) : name;
 }
 
 /**
