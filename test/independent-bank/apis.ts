@@ -23,6 +23,8 @@ export interface Reply {
   body?: unknown;
   /** A body sent as these exact bytes (a payment file read back), not as JSON. */
   raw?: string;
+  /** Headers of the answer beyond the standard's own (v4.0 VRP consents: payload-version). */
+  headers?: Record<string, string>;
 }
 
 /** A refusal: 400/403 with an OBErrorResponse1 body; 401, 404, 405, 415 without one. */
@@ -127,6 +129,7 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
         if (r.status === 401) headers['www-authenticate'] = 'Bearer';
       } else if (r.raw !== undefined) payload = r.raw;
       else if (r.body !== undefined) payload = JSON.stringify(r.body);
+      if (!(r instanceof Refusal) && r.headers) Object.assign(headers, r.headers);
       if (payload !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
       // Message signing: every payment answer with a body, refusals too, is signed over its bytes.
       if (signing && payload !== undefined) headers['x-jws-signature'] = await signing.sign(payload);
@@ -154,8 +157,11 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
       });
       let body: unknown;
       let raw = '';
-      if (req.method === 'POST') {
-        if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) throw new Refusal(415, 'a JSON body is expected');
+      // v4.0's VRP consent is also updated by PUT (a JSON body) and PATCH (a JSON Patch document).
+      if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
+        const type = String(req.headers['content-type'] ?? '');
+        const json = req.method === 'PATCH' ? /^application\/(json-patch\+json|json)\s*(;|$)/i.test(type) : /^application\/json\b/i.test(type);
+        if (!json) throw new Refusal(415, req.method === 'PATCH' ? 'a JSON Patch body (application/json-patch+json) is expected' : 'a JSON body is expected');
         const chunks: Buffer[] = [];
         for await (const c of req) chunks.push(c as Buffer);
         raw = Buffer.concat(chunks).toString('utf8');
@@ -176,7 +182,7 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
         }
       } else call.tokenProblem = 'no access token';
       // A payment request from a TPP that showed a valid token must be signed by it; without a token the route's 401 comes first.
-      if (signing && req.method === 'POST' && call.token) {
+      if (signing && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') && call.token) {
         const problem = await signing.check(req.headers['x-jws-signature'] as string | undefined, raw, String(call.token.client_id));
         if (problem) throw new Refusal(400, problem.message, `UK.OBIE.Signature.${problem.code}`, 'x-jws-signature');
       }

@@ -350,6 +350,20 @@ export function familyRoutes(state: BankState): Route[] {
     Links: { Self: self },
     Meta: {},
   });
+  /**
+   * A VRP consent's answer. At v4.0 with the optional payload-version header the file gives consent
+   * answers (Larchmont's choice: it states the schema version it answers in, 4.0.0, the files' own).
+   */
+  const vrpConsentReply = (status: number, k: PaymentConsent, c: Call): Reply => ({
+    status,
+    body: vrpConsentBody(k, self(c, `/domestic-vrp-consents/${k.id}`)),
+    ...(state.version === 'v4.0' ? { headers: { 'payload-version': '4.0.0' } } : {}),
+  });
+  /** The consent as a request document (what a JSON Patch applies to). */
+  const requestOf = (k: PaymentConsent) => ({
+    Data: { ...(k.vrp!.readRefundAccount ? { ReadRefundAccount: k.vrp!.readRefundAccount } : {}), ControlParameters: k.vrp!.controls, Initiation: k.initiation },
+    Risk: k.risk,
+  });
   const vrpBody = (o: PaymentOrder, self: string) => ({
     Data: {
       DomesticVRPId: o.id, ConsentId: o.consentId, CreationDateTime: o.created, Status: o.status, StatusUpdateDateTime: o.created,
@@ -371,14 +385,11 @@ export function familyRoutes(state: BankState): Route[] {
     if (!ok) throw notFound('the VRP consent');
     return k as PaymentConsent;
   };
-  routes.push(route('POST', '/domestic-vrp-consents', (c) => {
-    const token = tppToken(c, 'payments');
-    const slot = `${token.client_id} domestic-vrp-consents ${idempotencyKey(c)}`;
-    const again = replayed(state, slot, c.raw);
-    if (again) return { status: 201, body: vrpConsentBody(state.consents.get(again) as PaymentConsent, self(c, `/domestic-vrp-consents/${again}`)) };
-    if (!isObject(c.body) || !isObject(c.body.Data)) throw missing('Data');
-    if (!isObject(c.body.Risk)) throw missing('Risk');
-    const data = c.body.Data;
+  /** A VRP consent request (OBDomesticVRPConsentRequest) checked: its Data and ControlParameters. */
+  const vrpConsentRequest = (body: any): { data: Record<string, any>; cp: Record<string, any> } => {
+    if (!isObject(body) || !isObject(body.Data)) throw missing('Data');
+    if (!isObject(body.Risk)) throw missing('Risk');
+    const data = body.Data;
     const cp = data.ControlParameters;
     const at = 'Data.ControlParameters';
     if (!isObject(cp)) throw missing(at);
@@ -405,13 +416,21 @@ export function familyRoutes(state: BankState): Route[] {
     if (data.ReadRefundAccount !== undefined && data.ReadRefundAccount !== 'Yes' && data.ReadRefundAccount !== 'No') throw invalid('Data.ReadRefundAccount', 'must be Yes or No');
     if (state.version === 'v4.0') {
       initiationV4(data.Initiation, 'Data.Initiation');
-      riskV4(c.body.Risk);
+      riskV4(body.Risk);
       // VRP4 shortened every cash account's Name to 70 characters (PIS4 keeps 350).
       for (const side of ['CreditorAccount', 'DebtorAccount']) {
         const name = data.Initiation[side]?.Name;
         if (name !== undefined && !text(name, 70)) throw invalid(`Data.Initiation.${side}.Name`, 'must be 1 to 70 characters at v4.0');
       }
     }
+    return { data, cp };
+  };
+  routes.push(route('POST', '/domestic-vrp-consents', (c) => {
+    const token = tppToken(c, 'payments');
+    const slot = `${token.client_id} domestic-vrp-consents ${idempotencyKey(c)}`;
+    const again = replayed(state, slot, c.raw);
+    if (again) return vrpConsentReply(201, state.consents.get(again) as PaymentConsent, c);
+    const { data, cp } = vrpConsentRequest(c.body);
     const stamp = nowIso();
     const consent: PaymentConsent = {
       api: 'pis', id: `vrc-${randomUUID()}`, clientId: String(token.client_id), status: 'AwaitingAuthorisation', created: stamp, statusUpdated: stamp,
@@ -420,9 +439,40 @@ export function familyRoutes(state: BankState): Route[] {
     };
     state.consents.set(consent.id, consent);
     state.idempotency.set(slot, { id: consent.id, body: c.raw, at: Date.now() });
-    return { status: 201, body: vrpConsentBody(consent, self(c, `/domestic-vrp-consents/${consent.id}`)) };
+    return vrpConsentReply(201, consent, c);
   }));
-  routes.push(route('GET', '/domestic-vrp-consents/:consentId', (c) => ({ status: 200, body: vrpConsentBody(ownVrpConsent(c), self(c, `/domestic-vrp-consents/${c.params.consentId}`)) })));
+  routes.push(route('GET', '/domestic-vrp-consents/:consentId', (c) => vrpConsentReply(200, ownVrpConsent(c), c)));
+  if (state.version === 'v4.0') {
+    // v4.0 only: PUT and PATCH of a VRP consent, which the file reserves for migrating a consent
+    // between versions and says no more of (FACTS-v4 §6.4). Larchmont's reading: the consent keeps
+    // its id and its status (the PSU authorised the same limits), its ControlParameters cannot be
+    // changed this way (400: a change of limits is a new consent for the PSU to authorise), and
+    // a consent that was revoked, rejected or deleted cannot be migrated. PATCH takes RFC 6902's
+    // add, replace, remove and test, under /Data and /Risk.
+    const migrate = (c: Call, updated: unknown): Reply => {
+      const k = ownVrpConsent(c);
+      if (k.status !== 'AwaitingAuthorisation' && k.status !== 'Authorised') throw new Refusal(400, `the consent is ${k.status}: it cannot be migrated`, 'UK.OBIE.Resource.InvalidConsentStatus');
+      const { data, cp } = vrpConsentRequest(updated);
+      if (!sameValue(cp, k.vrp!.controls)) throw new Refusal(400, 'the ControlParameters the PSU authorised cannot be changed by an update: create a new consent', 'UK.OBIE.Field.Unexpected', 'Data.ControlParameters');
+      k.initiation = data.Initiation;
+      k.risk = (updated as any).Risk;
+      if (data.ReadRefundAccount !== undefined) k.vrp!.readRefundAccount = data.ReadRefundAccount;
+      else delete k.vrp!.readRefundAccount;
+      k.statusUpdated = nowIso();
+      return vrpConsentReply(200, k, c);
+    };
+    const updating = (c: Call, what: string, make: (k: PaymentConsent) => unknown): Reply => {
+      const token = tppToken(c, 'payments');
+      const slot = `${token.client_id} ${what} ${c.params.consentId} ${idempotencyKey(c)}`;
+      const again = replayed(state, slot, c.raw);
+      if (again) return vrpConsentReply(200, ownVrpConsent(c), c);
+      const reply = migrate(c, make(ownVrpConsent(c)));
+      state.idempotency.set(slot, { id: c.params.consentId!, body: c.raw, at: Date.now() });
+      return reply;
+    };
+    routes.push(route('PUT', '/domestic-vrp-consents/:consentId', (c) => updating(c, 'vrp-put', () => c.body)));
+    routes.push(route('PATCH', '/domestic-vrp-consents/:consentId', (c) => updating(c, 'vrp-patch', (k) => applyPatch(requestOf(k), c.body))));
+  }
   routes.push(route('DELETE', '/domestic-vrp-consents/:consentId', (c) => {
     tppToken(c, 'payments');
     const k = ownVrpConsent(c);
@@ -506,6 +556,39 @@ export function familyRoutes(state: BankState): Route[] {
   routes.push(route('GET', '/domestic-vrps/:vrpId', (c) => ({ status: 200, body: vrpBody(ownVrp(c), self(c, `/domestic-vrps/${c.params.vrpId}`)) })));
   routes.push(route('GET', '/domestic-vrps/:vrpId/payment-details', (c) => details(ownVrp(c))));
   return routes;
+}
+
+/** RFC 6902 add, replace, remove and test on a copy of `doc`, under /Data and /Risk only. */
+function applyPatch(doc: Record<string, any>, patch: unknown): Record<string, any> {
+  if (!Array.isArray(patch) || patch.length === 0) throw new Refusal(400, 'a JSON Patch is a non-empty array of operations', 'UK.OBIE.Resource.InvalidFormat');
+  const out = structuredClone(doc);
+  patch.forEach((op: unknown, n: number) => {
+    const where = `[${n}]`;
+    if (!isObject(op) || typeof op.path !== 'string' || !/^\/(Data|Risk)(\/|$)/.test(op.path)) throw invalid(`${where}.path`, 'must point under /Data or /Risk');
+    if (!['add', 'replace', 'remove', 'test'].includes(op.op)) throw invalid(`${where}.op`, 'must be add, replace, remove or test');
+    const keys = op.path.split('/').slice(1).map((k: string) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = keys.pop()!;
+    let parent: any = out;
+    for (const k of keys) {
+      parent = Array.isArray(parent) ? parent[Number(k)] : parent?.[k];
+      if (typeof parent !== 'object' || parent === null) throw invalid(`${where}.path`, `${op.path} does not exist`);
+    }
+    const exists = Array.isArray(parent) ? last === '-' || Number(last) < parent.length : last in parent;
+    if (op.op === 'test') {
+      if (!exists || !sameValue(Array.isArray(parent) ? parent[Number(last)] : parent[last], op.value)) throw invalid(`${where}`, `the test of ${op.path} failed`);
+      return;
+    }
+    if (op.op !== 'add' && !exists) throw invalid(`${where}.path`, `${op.path} does not exist`);
+    if (op.op !== 'remove' && !('value' in op)) throw missing(`${where}.value`);
+    if (Array.isArray(parent)) {
+      const i = last === '-' ? parent.length : Number(last);
+      if (op.op === 'remove') parent.splice(i, 1);
+      else if (op.op === 'replace') parent[i] = op.value;
+      else parent.splice(i, 0, op.value);
+    } else if (op.op === 'remove') delete parent[last];
+    else parent[last] = op.value;
+  });
+  return out;
 }
 
 /** Where the period holding `now` began: on the calendar (UTC; a week from Monday), or counted from the consent's start. */

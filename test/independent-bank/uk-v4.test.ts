@@ -2,10 +2,10 @@
 // (test/independent-bank) started with `version: 'v4.0'` — its AIS, CBPII and payment APIs under
 // /open-banking/v4.0/{aisp,cbpii,pisp} in v4.0's own words (v4.ts: ISO 20022 statuses, 4-character
 // error codes, AccountCategory/AccountTypeCode, standing orders by MandateRelatedInformation,
-// structured remittance), written from the official v4.0 files alone. One conformance run at
-// `standard: uk-4.0`, scoped to a rule of each API: no false failure, every selected rule judged
-// and passed, so no v4.0 verdict is proved only against the embedded sandbox. Real sockets, real
-// Chromium, the real binary.
+// structured remittance), written from the official v4.0 files alone, with v4.0's PUT and PATCH of
+// a VRP consent. One conformance run at `standard: uk-4.0`, scoped to a rule or two of each API: no
+// false failure, every selected rule judged and passed, so no v4.0 verdict is proved only against
+// the embedded sandbox. Real sockets, real Chromium, the real binary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,8 +23,10 @@ const OPERATIONS = [
   'createPaymentConsent', 'getPayment', 'getPaymentFunds', 'submitPayment', 'getPaymentOrder', 'getPaymentDetails',
   ...FAMILY_OPS, 'getInternationalPaymentFunds', 'getInternationalScheduledPaymentFunds', 'uploadPaymentFile', 'downloadPaymentFile', 'getFilePaymentReport',
   'createVrpConsent', 'getVrpConsent', 'deleteVrpConsent', 'confirmVrpFunds', 'createVrp', 'getVrp', 'getVrpDetails',
+  // v4.0's own: a VRP consent migrated by PUT or JSON Patch.
+  'updateVrpConsent', 'patchVrpConsent',
 ];
-const RULES = ['UKAIS-01', 'UKAIS-10', 'UKCOF-01', 'UKPIS-01', 'VRP-02'];
+const RULES = ['UKAIS-01', 'UKAIS-10', 'UKCOF-01', 'UKPIS-01', 'VRP-02', 'VRP-11'];
 
 test('Larchmont at v4.0: obtpp conform --standard uk-4.0 judges AIS, CBPII, payments and VRP, no false failure', async () => {
   const bank = await startIndependentBank({ paymentFamilies: true, version: 'v4.0' });
