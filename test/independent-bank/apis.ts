@@ -14,7 +14,7 @@ import { amountOf, penceOf } from './data.ts';
 import type { AccessConsent, BankState, Consent, FundsConsent, PaymentConsent } from './state.ts';
 import { nowIso } from './state.ts';
 import type { MessageSigning } from './signing.ts';
-import { consentStatus, errorBody, initiationV4, risk as riskV4 } from './v4.ts';
+import { consentStatus, errorBody, initiationV4, readStatus, risk as riskV4 } from './v4.ts';
 
 export type Variant = 'A' | 'B';
 
@@ -228,7 +228,7 @@ function aisRoutes(state: BankState): Route[] {
   const route = (method: string, path: string, handler: Handler): Route => ({ variants: AB, method, segments: path.split('/').filter(Boolean), handler });
   const consentBody = (k: AccessConsent) => ({
     Data: {
-      ConsentId: k.id, Status: consentStatus(state, k.status), CreationDateTime: k.created, StatusUpdateDateTime: k.statusUpdated, Permissions: k.permissions,
+      ConsentId: k.id, Status: readStatus(state, k), CreationDateTime: k.created, StatusUpdateDateTime: k.statusUpdated, Permissions: k.permissions,
       ...(k.expiration ? { ExpirationDateTime: k.expiration } : {}),
       ...(k.from ? { TransactionFromDateTime: k.from } : {}),
       ...(k.to ? { TransactionToDateTime: k.to } : {}),
@@ -398,7 +398,7 @@ function cofRoutes(state: BankState): Route[] {
   const route = (variants: Variant[], method: string, path: string, handler: Handler): Route => ({ variants, method, segments: path.split('/').filter(Boolean), handler });
   const consentBody = (k: FundsConsent) => ({
     Data: {
-      ConsentId: k.id, CreationDateTime: k.created, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated, DebtorAccount: k.debtor,
+      ConsentId: k.id, CreationDateTime: k.created, Status: readStatus(state, k), StatusUpdateDateTime: k.statusUpdated, DebtorAccount: k.debtor,
       ...(k.expiration ? { ExpirationDateTime: k.expiration } : {}),
     },
   });

@@ -19,6 +19,16 @@ export function consentStatus(state: { version: UkVersion }, name: string): stri
 }
 
 /**
+ * An account-access or funds-confirmation consent's status as it reads: v4.0 added EXPD, so an
+ * authorised consent past its ExpirationDateTime reads as expired there (v3.1.11 has no such status:
+ * it stays Authorised and is refused when used).
+ */
+export function readStatus(state: { version: UkVersion }, k: { status: string; expiration?: string }): string {
+  if (state.version === 'v4.0' && k.status === 'Authorised' && k.expiration && Date.now() > Date.parse(k.expiration)) return 'EXPD';
+  return consentStatus(state, k.status);
+}
+
+/**
  * The status a new order has at v4.0, per family (each from its own resource's list, FACTS-v4 §3.2).
  * Larchmont's choice: a new order is one it has received (RCVD) where the list has RCVD, else one
  * it has validated technically (ACTC) — not PDNG, the obvious reading of v3.1's Pending. File
