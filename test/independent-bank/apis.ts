@@ -2,7 +2,8 @@
  * The independent bank's three resource servers — account information (/aisp), funds confirmation
  * (/cbpii) and payment initiation (/pisp) — each its own HTTP server, verifying the authorisation
  * server's JWT access tokens against its published JWKS. Bodies carry only what the official
- * v3.1.11 schemas require (no Links, no Meta, no optional account fields).
+ * v3.1.11 schemas require (no Links, no Meta, no optional account fields); at v4.0 (state.version)
+ * what v4.0's require, in its codes (v4.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import { amountOf, penceOf } from './data.ts';
 import type { AccessConsent, BankState, Consent, FundsConsent, PaymentConsent } from './state.ts';
 import { nowIso } from './state.ts';
 import type { MessageSigning } from './signing.ts';
+import { consentStatus, errorBody, initiationV4, readStatus, risk as riskV4 } from './v4.ts';
 
 export type Variant = 'A' | 'B';
 
@@ -21,6 +23,8 @@ export interface Reply {
   body?: unknown;
   /** A body sent as these exact bytes (a payment file read back), not as JSON. */
   raw?: string;
+  /** Headers of the answer beyond the standard's own (v4.0 VRP consents: payload-version). */
+  headers?: Record<string, string>;
 }
 
 /** A refusal: 400/403 with an OBErrorResponse1 body; 401, 404, 405, 415 without one. */
@@ -120,15 +124,12 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
       let payload: string | undefined;
       if (r instanceof Refusal) {
         if (r.errorCode && (r.status === 400 || r.status === 403)) {
-          payload = JSON.stringify({
-            Code: r.status === 400 ? 'BadRequest' : 'Forbidden',
-            Message: r.message.slice(0, 500),
-            Errors: [{ ErrorCode: r.errorCode, Message: r.message.slice(0, 500), ...(r.path ? { Path: r.path } : {}) }],
-          });
+          payload = JSON.stringify(errorBody(state.version, r.status, r.message, r.errorCode, r.path));
         }
         if (r.status === 401) headers['www-authenticate'] = 'Bearer';
       } else if (r.raw !== undefined) payload = r.raw;
       else if (r.body !== undefined) payload = JSON.stringify(r.body);
+      if (!(r instanceof Refusal) && r.headers) Object.assign(headers, r.headers);
       if (payload !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
       // Message signing: every payment answer with a body, refusals too, is signed over its bytes.
       if (signing && payload !== undefined) headers['x-jws-signature'] = await signing.sign(payload);
@@ -156,8 +157,11 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
       });
       let body: unknown;
       let raw = '';
-      if (req.method === 'POST') {
-        if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) throw new Refusal(415, 'a JSON body is expected');
+      // v4.0's VRP consent is also updated by PUT (a JSON body) and PATCH (a JSON Patch document).
+      if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
+        const type = String(req.headers['content-type'] ?? '');
+        const json = req.method === 'PATCH' ? /^application\/(json-patch\+json|json)\s*(;|$)/i.test(type) : /^application\/json\b/i.test(type);
+        if (!json) throw new Refusal(415, req.method === 'PATCH' ? 'a JSON Patch body (application/json-patch+json) is expected' : 'a JSON body is expected');
         const chunks: Buffer[] = [];
         for await (const c of req) chunks.push(c as Buffer);
         raw = Buffer.concat(chunks).toString('utf8');
@@ -178,7 +182,7 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
         }
       } else call.tokenProblem = 'no access token';
       // A payment request from a TPP that showed a valid token must be signed by it; without a token the route's 401 comes first.
-      if (signing && req.method === 'POST' && call.token) {
+      if (signing && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') && call.token) {
         const problem = await signing.check(req.headers['x-jws-signature'] as string | undefined, raw, String(call.token.client_id));
         if (problem) throw new Refusal(400, problem.message, `UK.OBIE.Signature.${problem.code}`, 'x-jws-signature');
       }
@@ -224,7 +228,7 @@ function aisRoutes(state: BankState): Route[] {
   const route = (method: string, path: string, handler: Handler): Route => ({ variants: AB, method, segments: path.split('/').filter(Boolean), handler });
   const consentBody = (k: AccessConsent) => ({
     Data: {
-      ConsentId: k.id, Status: k.status, CreationDateTime: k.created, StatusUpdateDateTime: k.statusUpdated, Permissions: k.permissions,
+      ConsentId: k.id, Status: readStatus(state, k), CreationDateTime: k.created, StatusUpdateDateTime: k.statusUpdated, Permissions: k.permissions,
       ...(k.expiration ? { ExpirationDateTime: k.expiration } : {}),
       ...(k.from ? { TransactionFromDateTime: k.from } : {}),
       ...(k.to ? { TransactionToDateTime: k.to } : {}),
@@ -253,7 +257,11 @@ function aisRoutes(state: BankState): Route[] {
     // account-object: each account's Account is one object, not the array the schema requires.
     // account-object-unreadable: an object in a shape of the bank's own, with no SchemeName or Identification.
     const shaped = state.defects.has('account-object-unreadable') ? { SortCodeAccountNumber: a.identification } : state.defects.has('account-object') ? ref : [ref];
-    return { AccountId: a.accountId, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: shaped } : {}) };
+    // v4.0: Currency, AccountCategory and AccountTypeCode must be populated for an account that is not
+    // switched (OBAccount6's description). Larchmont's codes: its current accounts are TRAN (a
+    // transacting account), not the CACC one would guess; its saver SVGS.
+    const v4 = state.version === 'v4.0' ? { Currency: a.currency, AccountCategory: 'Personal', AccountTypeCode: /saver/i.test(a.label) ? 'SVGS' : 'TRAN' } : {};
+    return { AccountId: a.accountId, ...v4, ...(consent.permissions.includes('ReadAccountsDetail') ? { Account: shaped } : {}) };
   };
   return [
     route('POST', '/account-access-consents', (c) => {
@@ -329,6 +337,8 @@ function aisRoutes(state: BankState): Route[] {
 
   function balanceOf(accountId: string) {
     const { account: a } = state.account(accountId)!;
+    // v4.0's balance types are ISO codes: interim available is ITAV; Larchmont states the amount's SubType (BCUR, the default).
+    if (state.version === 'v4.0') return { AccountId: a.accountId, CreditDebitIndicator: 'Credit', Type: 'ITAV', DateTime: nowIso(), Amount: { Amount: amountOf(a.availablePence), Currency: a.currency, SubType: 'BCUR' } };
     return { AccountId: a.accountId, CreditDebitIndicator: 'Credit', Type: 'InterimAvailable', DateTime: nowIso(), Amount: { Amount: amountOf(a.availablePence), Currency: a.currency } };
   }
 
@@ -336,6 +346,18 @@ function aisRoutes(state: BankState): Route[] {
   function standingOrdersOf(consent: AccessConsent, accountId: string) {
     const { account: a } = state.account(accountId)!;
     const detail = consent.permissions.includes('ReadStandingOrdersDetail') || state.defects.has('payee-under-basic');
+    const payee = detail ? { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400422113344' } } : {};
+    // v4.0: the schedule lives in MandateRelatedInformation (a monthly order on the 1st: MNTH with
+    // PointInTime 01, where v3.1 said IntrvlMnthDay:01:01), the reference in structured remittance,
+    // the status in ExternalMandateStatus1Code.
+    if (state.version === 'v4.0') {
+      return [{
+        AccountId: a.accountId, StandingOrderStatusCode: 'ACTV',
+        MandateRelatedInformation: { Frequency: { Type: 'MNTH', PointInTime: '01' } },
+        RemittanceInformation: { Structured: [{ CreditorReferenceInformation: { Code: 'SCOR', Reference: 'Council tax' } }] },
+        ...payee,
+      }];
+    }
     return [{
       AccountId: a.accountId, Frequency: 'IntrvlMnthDay:01:01', Reference: 'Council tax',
       ...(detail ? { CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40400422113344' } } : {}),
@@ -362,7 +384,7 @@ function aisRoutes(state: BankState): Route[] {
         AccountId: a.accountId,
         TransactionId: t.transactionId,
         CreditDebitIndicator: t.credit ? 'Credit' : 'Debit',
-        Status: 'Booked',
+        Status: state.version === 'v4.0' ? 'BOOK' : 'Booked',
         BookingDateTime: new Date(t.bookedAt).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
         Amount: { Amount: amountOf(t.pence), Currency: a.currency },
       }));
@@ -376,7 +398,7 @@ function cofRoutes(state: BankState): Route[] {
   const route = (variants: Variant[], method: string, path: string, handler: Handler): Route => ({ variants, method, segments: path.split('/').filter(Boolean), handler });
   const consentBody = (k: FundsConsent) => ({
     Data: {
-      ConsentId: k.id, CreationDateTime: k.created, Status: k.status, StatusUpdateDateTime: k.statusUpdated, DebtorAccount: k.debtor,
+      ConsentId: k.id, CreationDateTime: k.created, Status: readStatus(state, k), StatusUpdateDateTime: k.statusUpdated, DebtorAccount: k.debtor,
       ...(k.expiration ? { ExpirationDateTime: k.expiration } : {}),
     },
   });
@@ -447,7 +469,7 @@ function pisRoutes(state: BankState): Route[] {
   const route = (method: string, path: string, handler: Handler): Route => ({ variants: ['A'], method, segments: path.split('/').filter(Boolean), handler });
   const body = (k: PaymentConsent) => ({
     Data: {
-      ConsentId: k.id, CreationDateTime: k.created, Status: k.status, StatusUpdateDateTime: k.statusUpdated, Initiation: k.initiation,
+      ConsentId: k.id, CreationDateTime: k.created, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated, Initiation: k.initiation,
       ...(k.debtor ? { Debtor: k.debtor } : {}),
     },
     Risk: k.risk,
@@ -485,6 +507,10 @@ function pisRoutes(state: BankState): Route[] {
       const creditor = accountRef(i.CreditorAccount, 'Data.Initiation.CreditorAccount');
       if (creditor.Name === undefined) throw missing('Data.Initiation.CreditorAccount.Name');
       if (i.DebtorAccount !== undefined) accountRef(i.DebtorAccount, 'Data.Initiation.DebtorAccount');
+      if (state.version === 'v4.0') {
+        initiationV4(i, 'Data.Initiation');
+        riskV4(c.body.Risk);
+      }
       const stamp = nowIso();
       const consent: PaymentConsent = {
         api: 'pis', id: `pdc-${randomUUID()}`, clientId: String(token.client_id), status: 'AwaitingAuthorisation', created: stamp, statusUpdated: stamp,
@@ -499,12 +525,12 @@ function pisRoutes(state: BankState): Route[] {
       // status-elsewhere: the bank reads a payment's status at /payment-status/{paymentId} only.
       if (state.defects.has('status-elsewhere')) throw new Refusal(404, 'no such resource');
       const k = readable(c);
-      return { status: 200, body: { Data: { ConsentId: k.id, Status: k.status, StatusUpdateDateTime: k.statusUpdated } } };
+      return { status: 200, body: { Data: { ConsentId: k.id, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated } } };
     }),
     route('GET', '/payment-status/:paymentId', (c) => {
       if (!state.defects.has('status-elsewhere')) throw new Refusal(404, 'no such resource');
       const k = readable(c);
-      return { status: 200, body: { Data: { ConsentId: k.id, Status: k.status, StatusUpdateDateTime: k.statusUpdated } } };
+      return { status: 200, body: { Data: { ConsentId: k.id, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated } } };
     }),
   ];
 }

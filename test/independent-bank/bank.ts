@@ -7,7 +7,8 @@
  * two-step sign-in, bodies with only the official schemas' required fields, payment-order consents
  * at /domestic-payment-consents, and no transaction-detail endpoint (the UK standard has none).
  * Started with `paymentFamilies`, it also serves every payment family of UK Read/Write v3.1.11 and
- * VRP (payments.ts) and signs its payment answers and checks the TPP's (signing.ts).
+ * VRP (payments.ts) and signs its payment answers and checks the TPP's (signing.ts). Started with
+ * `version: 'v4.0'`, it serves the same operations under /open-banking/v4.0/… in v4.0's words (v4.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -56,8 +57,9 @@ export type BankDefect =
   /** Standing orders read under ReadStandingOrdersBasic carry the payee's account (UKAIS-02). */
   | 'payee-under-basic';
 
-export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[]; paymentFamilies?: boolean } = {}): Promise<IndependentBank> {
-  const state = new BankState(makeCustomers(), options.defects ?? []);
+export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[]; paymentFamilies?: boolean; version?: 'v3.1' | 'v4.0' } = {}): Promise<IndependentBank> {
+  const version = options.version ?? 'v3.1';
+  const state = new BankState(makeCustomers(), options.defects ?? [], version);
   const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid: `lb-${randomBytes(4).toString('hex')}`, use: 'sig' };
   const redirectUri = options.redirectUri ?? 'https://tpp.example.org/ob/callback';
@@ -80,9 +82,9 @@ export async function startIndependentBank(options: { redirectUri?: string; defe
   };
 
   const bases = {
-    ais: { A: '/open-banking/v3.1/aisp', B: '/b/open-banking/v3.1/aisp' },
-    cof: { A: '/open-banking/v3.1/cbpii', B: '/b/open-banking/v3.1/cbpii' },
-    pis: { A: '/open-banking/v3.1/pisp' },
+    ais: { A: `/open-banking/${version}/aisp`, B: `/b/open-banking/${version}/aisp` },
+    cof: { A: `/open-banking/${version}/cbpii`, B: `/b/open-banking/${version}/cbpii` },
+    pis: { A: `/open-banking/${version}/pisp` },
   };
   // paymentFamilies: the bank as UK Read/Write v3.1.11 has it from v3.1.4 on — every payment family
   // and VRP, and message signing both ways (the TPP's key is issued here, as a directory would).

@@ -7,6 +7,8 @@
  * file; and domestic VRP consents with the payments made under them, bounded by their
  * ControlParameters. Larchmont's own ways: its ids, its board rate for Actual and Indicative rates,
  * orders that answer only what the schemas require (no Links, no Meta but where VRP requires them).
+ * At v4.0 (state.version) the same operations as the v4.0 files write them: standing orders
+ * scheduled by MandateRelatedInformation, structured remittance, ISO 20022 statuses (v4.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {
@@ -16,11 +18,14 @@ import {
 import { amountOf, penceOf } from './data.ts';
 import type { BankState, PaymentConsent, PaymentOrder } from './state.ts';
 import { nowIso } from './state.ts';
+import { consentStatus, DETAILS_STATUS_V4, initiationV4, mandate, ORDER_STATUS_V4, risk as riskV4 } from './v4.ts';
 
 const DAY = 86_400_000;
 /** The Frequency grammar of the v3.1.11 file (OBFrequency). */
 const FREQUENCY = /^(EvryDay)$|^(EvryWorkgDay)$|^(IntrvlDay:((0[2-9])|([1-2][0-9])|3[0-1]))$|^(IntrvlWkDay:0[1-9]:0[1-7])$|^(WkInMnthDay:0[1-5]:0[1-7])$|^(IntrvlMnthDay:(0[1-6]|12|24):(-0[1-5]|0[1-9]|[12][0-9]|3[01]))$|^(QtrDay:(ENGLISH|SCOTTISH|RECEIVED))$/;
 const JSON_FILE = 'UK.OBIE.PaymentInitiation.3.1';
+/** v4.0's FileType of the same JSON file (FACTS-v4 §3.4). */
+const JSON_FILE_V4 = 'UK.OBIE.PaymentInitiation.4.0';
 /** Larchmont's board rate, GBP to anything (a test bank trades at one rate). */
 const BOARD_RATE = 1.1675;
 const FAILS = 'UK.OBIE.Rules.FailsControlParameters';
@@ -73,8 +78,9 @@ function replayed(state: BankState, slot: string, raw: string): string | undefin
   return earlier.id;
 }
 
-function checkInitiation(f: Family, i: unknown): Record<string, any> {
+function checkInitiation(f: Family, i: unknown, version: 'v3.1' | 'v4.0'): Record<string, any> {
   if (!isObject(i)) throw missing('Data.Initiation');
+  if (version === 'v4.0') initiationV4(i, 'Data.Initiation');
   const at = (field: string) => `Data.Initiation.${field}`;
   const id35 = (field: string, required: boolean) => {
     if (i[field] === undefined) {
@@ -102,7 +108,21 @@ function checkInitiation(f: Family, i: unknown): Record<string, any> {
     return i;
   }
   accountRef(i.CreditorAccount, at('CreditorAccount'));
-  if (f.shape === 'standing') {
+  if (f.shape === 'standing' && version === 'v4.0') {
+    // v4.0: Frequency, FirstPaymentDateTime, FinalPaymentDateTime and Reference left the Initiation
+    // for MandateRelatedInformation (its Frequency alone required) and RemittanceInformation.
+    for (const gone of ['Frequency', 'FirstPaymentDateTime', 'FinalPaymentDateTime', 'RecurringPaymentDateTime', 'Reference']) {
+      if (i[gone] !== undefined) throw new Refusal(400, `${at(gone)} is v3.1's: v4.0 has no such member`, 'UK.OBIE.Field.Unexpected', at(gone));
+    }
+    mandate(i.MandateRelatedInformation, at('MandateRelatedInformation'));
+    if (i.NumberOfPayments !== undefined && i.MandateRelatedInformation.FinalPaymentDateTime !== undefined) throw invalid(at('NumberOfPayments'), 'and FinalPaymentDateTime cannot both end a standing order');
+    if (f.international) money(i.InstructedAmount, at('InstructedAmount'));
+    else {
+      money(i.FirstPaymentAmount, at('FirstPaymentAmount'));
+      if (i.RecurringPaymentAmount !== undefined) money(i.RecurringPaymentAmount, at('RecurringPaymentAmount'));
+      if (i.FinalPaymentAmount !== undefined) money(i.FinalPaymentAmount, at('FinalPaymentAmount'));
+    }
+  } else if (f.shape === 'standing') {
     if (i.Frequency === undefined) throw missing(at('Frequency'));
     if (typeof i.Frequency !== 'string' || !FREQUENCY.test(i.Frequency)) throw invalid(at('Frequency'), 'is not of the standard\'s Frequency grammar');
     when('FirstPaymentDateTime', true);
@@ -167,7 +187,7 @@ export function familyRoutes(state: BankState): Route[] {
 
   const consentBody = (f: Family, k: PaymentConsent) => ({
     Data: {
-      ConsentId: k.id, CreationDateTime: k.created, Status: k.status, StatusUpdateDateTime: k.statusUpdated,
+      ConsentId: k.id, CreationDateTime: k.created, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated,
       ...(f.permission ? { Permission: 'Create' } : {}),
       ...(k.rate ? { ExchangeRateInformation: k.rate } : {}),
       Initiation: k.initiation,
@@ -184,7 +204,7 @@ export function familyRoutes(state: BankState): Route[] {
       },
     };
   };
-  const details = (o: PaymentOrder): Reply => ({ status: 200, body: { Data: { PaymentStatus: [{ PaymentTransactionId: `LB${o.id.replace(/-/g, '').slice(0, 20).toUpperCase()}`, Status: 'Pending', StatusUpdateDateTime: o.created }] } } });
+  const details = (o: PaymentOrder): Reply => ({ status: 200, body: { Data: { PaymentStatus: [{ PaymentTransactionId: `LB${o.id.replace(/-/g, '').slice(0, 20).toUpperCase()}`, Status: state.version === 'v4.0' ? DETAILS_STATUS_V4 : 'Pending', StatusUpdateDateTime: o.created }] } } });
 
   /** A consent of this family this TPP made, read with its own token or the customer's token for it. */
   const own = (c: Call, stem: string, id: string): PaymentConsent => {
@@ -226,11 +246,12 @@ export function familyRoutes(state: BankState): Route[] {
         if (again) return { status: 201, body: consentBody(f, state.consents.get(again) as PaymentConsent) };
         if (!isObject(c.body) || !isObject(c.body.Data)) throw missing('Data');
         if (f.risk && !isObject(c.body.Risk)) throw missing('Risk');
+        if (f.risk && state.version === 'v4.0') riskV4(c.body.Risk);
         if (f.permission) {
           if (c.body.Data.Permission === undefined) throw missing('Data.Permission');
           if (c.body.Data.Permission !== 'Create') throw invalid('Data.Permission', 'must be Create');
         }
-        const initiation = checkInitiation(f, c.body.Data.Initiation);
+        const initiation = checkInitiation(f, c.body.Data.Initiation, state.version);
         const stamp = nowIso();
         const consent: PaymentConsent = {
           api: 'pis', family: f.stem, id: `${f.stem.split('-').map((w) => w[0]).join('')}-${randomUUID()}`, clientId: String(token.client_id),
@@ -263,14 +284,14 @@ export function familyRoutes(state: BankState): Route[] {
       if (data.ConsentId !== k.id || familyOf(k) !== f.stem || k.vrp) throw new Refusal(400, 'Data.ConsentId is not the consent this token was authorised for', 'UK.OBIE.Resource.ConsentMismatch', 'Data.ConsentId');
       if (k.status !== 'Authorised') throw new Refusal(400, `the consent is ${k.status}: it pays once`, 'UK.OBIE.Resource.InvalidConsentStatus', 'Data.ConsentId');
       // The order is its consent's: the grammar first (an answer that says what is wrong), then the whole Initiation and Risk.
-      checkInitiation(f, data.Initiation);
+      checkInitiation(f, data.Initiation, state.version);
       if (!sameValue(data.Initiation, k.initiation)) throw new Refusal(400, 'Data.Initiation is not the consent\'s', 'UK.OBIE.Resource.ConsentMismatch', 'Data.Initiation');
       if (f.risk) {
         if (!isObject(c.body.Risk)) throw missing('Risk');
         if (!sameValue(c.body.Risk, k.risk)) throw new Refusal(400, 'Risk is not the consent\'s', 'UK.OBIE.Resource.ConsentMismatch', 'Risk');
       }
       const stamp = nowIso();
-      const order: PaymentOrder = { id: `lbo-${randomUUID()}`, consentId: k.id, clientId: k.clientId, created: stamp, status: f.orderStatus, data, pence: pencePaid(k), at: Date.now() };
+      const order: PaymentOrder = { id: `lbo-${randomUUID()}`, consentId: k.id, clientId: k.clientId, created: stamp, status: state.version === 'v4.0' ? ORDER_STATUS_V4[f.orders]! : f.orderStatus, data, pence: pencePaid(k), at: Date.now() };
       state.orders.set(order.id, order);
       state.idempotency.set(slot, { id: order.id, body: c.raw, at: Date.now() });
       k.status = 'Consumed';
@@ -293,9 +314,10 @@ export function familyRoutes(state: BankState): Route[] {
     if (k.status !== 'AwaitingUpload') throw new Refusal(400, `the consent is ${k.status}: its file was uploaded`, 'UK.OBIE.Resource.InvalidConsentStatus');
     const i = k.initiation;
     if (createHash('sha256').update(c.raw, 'utf8').digest('base64') !== i.FileHash) throw new Refusal(400, 'the file is not the one the consent\'s FileHash names', 'UK.OBIE.Field.Invalid', 'FileHash');
-    if (i.FileType === JSON_FILE) {
+    const jsonFile = state.version === 'v4.0' ? JSON_FILE_V4 : JSON_FILE;
+    if (i.FileType === jsonFile) {
       const payments = isObject(c.body) && isObject(c.body.Data) && Array.isArray(c.body.Data.DomesticPayments) ? c.body.Data.DomesticPayments : undefined;
-      if (!payments) throw new Refusal(400, `a ${JSON_FILE} file holds Data.DomesticPayments`, 'UK.OBIE.Resource.InvalidFormat');
+      if (!payments) throw new Refusal(400, `a ${jsonFile} file holds Data.DomesticPayments`, 'UK.OBIE.Resource.InvalidFormat');
       if (i.NumberOfTransactions !== undefined && Number(i.NumberOfTransactions) !== payments.length) throw new Refusal(400, `the file holds ${payments.length} payment(s), the consent says ${i.NumberOfTransactions}`, 'UK.OBIE.Field.Invalid', 'NumberOfTransactions');
       const sum = payments.reduce((s: number, p: any) => s + (penceOf(p?.InstructedAmount?.Amount) ?? Number.NaN), 0);
       if (i.ControlSum !== undefined && sum !== Math.round(i.ControlSum * 100)) throw new Refusal(400, `the file's payments add up to ${amountOf(sum)}, the consent's ControlSum is ${i.ControlSum}`, 'UK.OBIE.Field.Invalid', 'ControlSum');
@@ -314,19 +336,33 @@ export function familyRoutes(state: BankState): Route[] {
     const o = ownOrder(c, FAMILIES.find((f) => f.shape === 'file')!);
     const k = state.consents.get(o.consentId) as PaymentConsent;
     const payments = JSON.parse(k.file ?? '{}')?.Data?.DomesticPayments ?? [];
-    return { status: 200, body: { Data: { FilePaymentId: o.id, Payments: payments.map((p: any) => ({ InstructionIdentification: p?.InstructionIdentification, Status: 'Pending' })) } } };
+    return { status: 200, body: { Data: { FilePaymentId: o.id, Payments: payments.map((p: any) => ({ InstructionIdentification: p?.InstructionIdentification, Status: state.version === 'v4.0' ? 'PDNG' : 'Pending' })) } } };
   }));
 
   // ── Variable Recurring Payments ──
   const vrpConsentBody = (k: PaymentConsent, self: string) => ({
     Data: {
       ...(k.vrp!.readRefundAccount ? { ReadRefundAccount: k.vrp!.readRefundAccount } : {}),
-      ConsentId: k.id, CreationDateTime: k.created, Status: k.status, StatusUpdateDateTime: k.statusUpdated,
+      ConsentId: k.id, CreationDateTime: k.created, Status: consentStatus(state, k.status), StatusUpdateDateTime: k.statusUpdated,
       ControlParameters: k.vrp!.controls, Initiation: k.initiation,
     },
     Risk: k.risk,
     Links: { Self: self },
     Meta: {},
+  });
+  /**
+   * A VRP consent's answer. At v4.0 with the optional payload-version header the file gives consent
+   * answers (Larchmont's choice: it states the schema version it answers in, 4.0.0, the files' own).
+   */
+  const vrpConsentReply = (status: number, k: PaymentConsent, c: Call): Reply => ({
+    status,
+    body: vrpConsentBody(k, self(c, `/domestic-vrp-consents/${k.id}`)),
+    ...(state.version === 'v4.0' ? { headers: { 'payload-version': '4.0.0' } } : {}),
+  });
+  /** The consent as a request document (what a JSON Patch applies to). */
+  const requestOf = (k: PaymentConsent) => ({
+    Data: { ...(k.vrp!.readRefundAccount ? { ReadRefundAccount: k.vrp!.readRefundAccount } : {}), ControlParameters: k.vrp!.controls, Initiation: k.initiation },
+    Risk: k.risk,
   });
   const vrpBody = (o: PaymentOrder, self: string) => ({
     Data: {
@@ -337,7 +373,7 @@ export function familyRoutes(state: BankState): Route[] {
     Links: { Self: self },
     Meta: {},
   });
-  const self = (c: Call, path: string) => `https://larchmont.example/open-banking/v3.1/pisp${path}`;
+  const self = (c: Call, path: string) => `https://larchmont.example/open-banking/${state.version}/pisp${path}`;
   const codes = (v: unknown, path: string) => {
     if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string' && x.length > 0)) throw invalid(path, 'must list at least one code');
   };
@@ -349,14 +385,11 @@ export function familyRoutes(state: BankState): Route[] {
     if (!ok) throw notFound('the VRP consent');
     return k as PaymentConsent;
   };
-  routes.push(route('POST', '/domestic-vrp-consents', (c) => {
-    const token = tppToken(c, 'payments');
-    const slot = `${token.client_id} domestic-vrp-consents ${idempotencyKey(c)}`;
-    const again = replayed(state, slot, c.raw);
-    if (again) return { status: 201, body: vrpConsentBody(state.consents.get(again) as PaymentConsent, self(c, `/domestic-vrp-consents/${again}`)) };
-    if (!isObject(c.body) || !isObject(c.body.Data)) throw missing('Data');
-    if (!isObject(c.body.Risk)) throw missing('Risk');
-    const data = c.body.Data;
+  /** A VRP consent request (OBDomesticVRPConsentRequest) checked: its Data and ControlParameters. */
+  const vrpConsentRequest = (body: any): { data: Record<string, any>; cp: Record<string, any> } => {
+    if (!isObject(body) || !isObject(body.Data)) throw missing('Data');
+    if (!isObject(body.Risk)) throw missing('Risk');
+    const data = body.Data;
     const cp = data.ControlParameters;
     const at = 'Data.ControlParameters';
     if (!isObject(cp)) throw missing(at);
@@ -370,6 +403,8 @@ export function familyRoutes(state: BankState): Route[] {
       if (!isObject(l)) throw invalid(where, 'must be an object');
       if (!['Day', 'Week', 'Fortnight', 'Month', 'Half-year', 'Year'].includes(l.PeriodType)) throw invalid(`${where}.PeriodType`, 'is not a period type of the standard');
       if (!['Consent', 'Calendar'].includes(l.PeriodAlignment)) throw invalid(`${where}.PeriodAlignment`, 'must be Consent or Calendar');
+      // VRP4's PeriodAlignment description: a Fortnight is counted from the consent only.
+      if (state.version === 'v4.0' && l.PeriodType === 'Fortnight' && l.PeriodAlignment !== 'Consent') throw invalid(`${where}.PeriodAlignment`, 'must be Consent for a Fortnight');
       money({ Amount: l.Amount, Currency: l.Currency }, where);
     });
     for (const field of ['ValidFromDateTime', 'ValidToDateTime']) {
@@ -379,6 +414,23 @@ export function familyRoutes(state: BankState): Route[] {
     if (data.Initiation.CreditorAccount !== undefined) accountRef(data.Initiation.CreditorAccount, 'Data.Initiation.CreditorAccount');
     if (data.Initiation.DebtorAccount !== undefined) accountRef(data.Initiation.DebtorAccount, 'Data.Initiation.DebtorAccount');
     if (data.ReadRefundAccount !== undefined && data.ReadRefundAccount !== 'Yes' && data.ReadRefundAccount !== 'No') throw invalid('Data.ReadRefundAccount', 'must be Yes or No');
+    if (state.version === 'v4.0') {
+      initiationV4(data.Initiation, 'Data.Initiation');
+      riskV4(body.Risk);
+      // VRP4 shortened every cash account's Name to 70 characters (PIS4 keeps 350).
+      for (const side of ['CreditorAccount', 'DebtorAccount']) {
+        const name = data.Initiation[side]?.Name;
+        if (name !== undefined && !text(name, 70)) throw invalid(`Data.Initiation.${side}.Name`, 'must be 1 to 70 characters at v4.0');
+      }
+    }
+    return { data, cp };
+  };
+  routes.push(route('POST', '/domestic-vrp-consents', (c) => {
+    const token = tppToken(c, 'payments');
+    const slot = `${token.client_id} domestic-vrp-consents ${idempotencyKey(c)}`;
+    const again = replayed(state, slot, c.raw);
+    if (again) return vrpConsentReply(201, state.consents.get(again) as PaymentConsent, c);
+    const { data, cp } = vrpConsentRequest(c.body);
     const stamp = nowIso();
     const consent: PaymentConsent = {
       api: 'pis', id: `vrc-${randomUUID()}`, clientId: String(token.client_id), status: 'AwaitingAuthorisation', created: stamp, statusUpdated: stamp,
@@ -387,9 +439,40 @@ export function familyRoutes(state: BankState): Route[] {
     };
     state.consents.set(consent.id, consent);
     state.idempotency.set(slot, { id: consent.id, body: c.raw, at: Date.now() });
-    return { status: 201, body: vrpConsentBody(consent, self(c, `/domestic-vrp-consents/${consent.id}`)) };
+    return vrpConsentReply(201, consent, c);
   }));
-  routes.push(route('GET', '/domestic-vrp-consents/:consentId', (c) => ({ status: 200, body: vrpConsentBody(ownVrpConsent(c), self(c, `/domestic-vrp-consents/${c.params.consentId}`)) })));
+  routes.push(route('GET', '/domestic-vrp-consents/:consentId', (c) => vrpConsentReply(200, ownVrpConsent(c), c)));
+  if (state.version === 'v4.0') {
+    // v4.0 only: PUT and PATCH of a VRP consent, which the file reserves for migrating a consent
+    // between versions and says no more of (FACTS-v4 §6.4). Larchmont's reading: the consent keeps
+    // its id and its status (the PSU authorised the same limits), its ControlParameters cannot be
+    // changed this way (400: a change of limits is a new consent for the PSU to authorise), and
+    // a consent that was revoked, rejected or deleted cannot be migrated. PATCH takes RFC 6902's
+    // add, replace, remove and test, under /Data and /Risk.
+    const migrate = (c: Call, updated: unknown): Reply => {
+      const k = ownVrpConsent(c);
+      if (k.status !== 'AwaitingAuthorisation' && k.status !== 'Authorised') throw new Refusal(400, `the consent is ${k.status}: it cannot be migrated`, 'UK.OBIE.Resource.InvalidConsentStatus');
+      const { data, cp } = vrpConsentRequest(updated);
+      if (!sameValue(cp, k.vrp!.controls)) throw new Refusal(400, 'the ControlParameters the PSU authorised cannot be changed by an update: create a new consent', 'UK.OBIE.Field.Unexpected', 'Data.ControlParameters');
+      k.initiation = data.Initiation;
+      k.risk = (updated as any).Risk;
+      if (data.ReadRefundAccount !== undefined) k.vrp!.readRefundAccount = data.ReadRefundAccount;
+      else delete k.vrp!.readRefundAccount;
+      k.statusUpdated = nowIso();
+      return vrpConsentReply(200, k, c);
+    };
+    const updating = (c: Call, what: string, make: (k: PaymentConsent) => unknown): Reply => {
+      const token = tppToken(c, 'payments');
+      const slot = `${token.client_id} ${what} ${c.params.consentId} ${idempotencyKey(c)}`;
+      const again = replayed(state, slot, c.raw);
+      if (again) return vrpConsentReply(200, ownVrpConsent(c), c);
+      const reply = migrate(c, make(ownVrpConsent(c)));
+      state.idempotency.set(slot, { id: c.params.consentId!, body: c.raw, at: Date.now() });
+      return reply;
+    };
+    routes.push(route('PUT', '/domestic-vrp-consents/:consentId', (c) => updating(c, 'vrp-put', () => c.body)));
+    routes.push(route('PATCH', '/domestic-vrp-consents/:consentId', (c) => updating(c, 'vrp-patch', (k) => applyPatch(requestOf(k), c.body))));
+  }
   routes.push(route('DELETE', '/domestic-vrp-consents/:consentId', (c) => {
     tppToken(c, 'payments');
     const k = ownVrpConsent(c);
@@ -436,6 +519,7 @@ export function familyRoutes(state: BankState): Route[] {
     if (!sameValue(c.body.Risk, k.risk)) throw new Refusal(400, 'Risk is not the consent\'s', 'UK.OBIE.Resource.ConsentMismatch', 'Risk');
     const ins = data.Instruction;
     if (!isObject(ins)) throw missing('Data.Instruction');
+    if (state.version === 'v4.0') initiationV4(ins, 'Data.Instruction');
     for (const f of ['InstructionIdentification', 'EndToEndIdentification']) {
       if (ins[f] === undefined) throw missing(`Data.Instruction.${f}`);
       if (!text(ins[f], 35)) throw invalid(`Data.Instruction.${f}`, 'must be 1 to 35 characters');
@@ -457,7 +541,7 @@ export function familyRoutes(state: BankState): Route[] {
       if (spent + amount.pence > (penceOf(limit.Amount) ?? 0)) throw new Refusal(400, `the payment would pass the ${limit.PeriodType} limit of ${limit.Amount}`, FAILS, 'Data.Instruction.InstructedAmount.Amount');
     }
     const stamp = nowIso();
-    const order: PaymentOrder = { id: `lbv-${randomUUID()}`, consentId: k.id, clientId: k.clientId, created: stamp, status: 'AcceptedSettlementInProcess', data, risk: c.body.Risk, pence: amount.pence, at: now };
+    const order: PaymentOrder = { id: `lbv-${randomUUID()}`, consentId: k.id, clientId: k.clientId, created: stamp, status: state.version === 'v4.0' ? ORDER_STATUS_V4['domestic-vrps']! : 'AcceptedSettlementInProcess', data, risk: c.body.Risk, pence: amount.pence, at: now };
     state.orders.set(order.id, order);
     state.idempotency.set(slot, { id: order.id, body: c.raw, at: now });
     return { status: 201, body: vrpBody(order, self(c, `/domestic-vrps/${order.id}`)) };
@@ -472,6 +556,39 @@ export function familyRoutes(state: BankState): Route[] {
   routes.push(route('GET', '/domestic-vrps/:vrpId', (c) => ({ status: 200, body: vrpBody(ownVrp(c), self(c, `/domestic-vrps/${c.params.vrpId}`)) })));
   routes.push(route('GET', '/domestic-vrps/:vrpId/payment-details', (c) => details(ownVrp(c))));
   return routes;
+}
+
+/** RFC 6902 add, replace, remove and test on a copy of `doc`, under /Data and /Risk only. */
+function applyPatch(doc: Record<string, any>, patch: unknown): Record<string, any> {
+  if (!Array.isArray(patch) || patch.length === 0) throw new Refusal(400, 'a JSON Patch is a non-empty array of operations', 'UK.OBIE.Resource.InvalidFormat');
+  const out = structuredClone(doc);
+  patch.forEach((op: unknown, n: number) => {
+    const where = `[${n}]`;
+    if (!isObject(op) || typeof op.path !== 'string' || !/^\/(Data|Risk)(\/|$)/.test(op.path)) throw invalid(`${where}.path`, 'must point under /Data or /Risk');
+    if (!['add', 'replace', 'remove', 'test'].includes(op.op)) throw invalid(`${where}.op`, 'must be add, replace, remove or test');
+    const keys = op.path.split('/').slice(1).map((k: string) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = keys.pop()!;
+    let parent: any = out;
+    for (const k of keys) {
+      parent = Array.isArray(parent) ? parent[Number(k)] : parent?.[k];
+      if (typeof parent !== 'object' || parent === null) throw invalid(`${where}.path`, `${op.path} does not exist`);
+    }
+    const exists = Array.isArray(parent) ? last === '-' || Number(last) < parent.length : last in parent;
+    if (op.op === 'test') {
+      if (!exists || !sameValue(Array.isArray(parent) ? parent[Number(last)] : parent[last], op.value)) throw invalid(`${where}`, `the test of ${op.path} failed`);
+      return;
+    }
+    if (op.op !== 'add' && !exists) throw invalid(`${where}.path`, `${op.path} does not exist`);
+    if (op.op !== 'remove' && !('value' in op)) throw missing(`${where}.value`);
+    if (Array.isArray(parent)) {
+      const i = last === '-' ? parent.length : Number(last);
+      if (op.op === 'remove') parent.splice(i, 1);
+      else if (op.op === 'replace') parent[i] = op.value;
+      else parent.splice(i, 0, op.value);
+    } else if (op.op === 'remove') delete parent[last];
+    else parent[last] = op.value;
+  });
+  return out;
 }
 
 /** Where the period holding `now` began: on the calendar (UTC; a week from Monday), or counted from the consent's start. */

@@ -81,10 +81,13 @@ export class BankState {
 
   /** Defects switched on (none in a conformant bank); a test may switch them between runs. */
   readonly defects: Set<string>;
+  /** The UK Read/Write version the bank speaks (its records stay in its own words; v4.ts says them at v4.0). */
+  readonly version: 'v3.1' | 'v4.0';
 
-  constructor(customers: Customer[], defects: Iterable<string> = []) {
+  constructor(customers: Customer[], defects: Iterable<string> = [], version: 'v3.1' | 'v4.0' = 'v3.1') {
     this.customers = customers;
     this.defects = new Set(defects);
+    this.version = version;
   }
 
   customer(number: string | undefined): Customer | undefined {
