@@ -16,7 +16,7 @@ import { bgAmount, ibanOf } from './data.ts';
 import type { BgAuthorisation, BgConsent, BgPayment, BgStore } from './store.ts';
 import type { SwitchedFaults } from '../fault-declaration.ts';
 import { consentAuthorised } from './lifecycle.ts';
-import { cancellationAuthorised } from './payments.ts';
+import { cancellationAuthorised } from './cancellation.ts';
 
 type Resource = BgConsent | BgPayment;
 

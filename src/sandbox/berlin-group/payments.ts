@@ -2,7 +2,7 @@
  * Payment initiation (XS2A, variant A): single payments of the SEPA products, their reads, status,
  * authorisation sub-resources and cancellation (with its authorisation), with the faults that bend them.
  */
-import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
+import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, parseBgAmount } from './data.ts';
 import type { BgPayment } from './store.ts';
 import {
@@ -14,7 +14,6 @@ import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const PAYMENT_FAULTS = [
   { name: 'bg-cancelled-payment-not-canc', rule: 'BG-40', description: 'DELETE /v1/payments/{product}/{paymentId} answers 204, but the payment keeps its status (it never reads CANC)', kind: 'rule' },
-  { name: 'bg-cancellation-authorised-not-canc', rule: 'BG-41', description: 'a cancellation the PSU authorised (…/cancellation-authorisations, finalised) leaves the payment as it was: it never reads CANC', kind: 'rule' },
   { name: 'bg-cancellation-authorisations-unlisted', rule: 'BG-41', description: 'GET …/{paymentId}/cancellation-authorisations lists no authorisation, though the TPP started one', kind: 'rule' },
   { name: 'bg-periodic-read-back-changed', rule: 'BG-42', description: 'GET /v1/periodic-payments/{product}/{paymentId} reads back another frequency than the standing order asked (Monthly reads Weekly, any other Monthly)', kind: 'rule' },
   { name: 'bg-periodic-frequency-unchecked', rule: 'BG-42', description: 'POST /v1/periodic-payments/{product} accepts a frequency outside the standard\'s code list (EventFrequency7Code)', kind: 'rule' },
@@ -148,11 +147,6 @@ const getPaymentStatus = (k: Xs2aContext, r: Req, service: Service = 'payments')
 const paymentSelf = (r: Req, service: Service = 'payments') => `${r.base}/v1/${service}/${r.params.product}/${r.params.paymentId}`;
 
 /** Statuses after which nothing can be cancelled (settled, rejected, cancelled). */
-/** The PSU authorised a payment's cancellation (on the bank's pages): the payment is cancelled. */
-export function cancellationAuthorised(faults: SwitchedFaults, payment: BgPayment): void {
-  if (!faults.has('bg-cancellation-authorised-not-canc')) payment.transactionStatus = 'CANC';
-}
-
 const SETTLED = ['ACSC', 'ACCC', 'RJCT', 'CANC'];
 
 /**
