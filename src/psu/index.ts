@@ -57,6 +57,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-features=BackForwardCache,RenderDocument',
 ];
 
+/** How long connecting to a running browser (OBTPP_BROWSER_WS_ENDPOINT) may take. */
+const CONNECT_BOUND_MS = 30_000;
+
 /** How long close() waits for contexts still being made or closed before it closes the browser. */
 const CLOSE_WAIT_MS = 3_000;
 
@@ -170,7 +173,21 @@ export class PsuBrowser {
     const [{ default: puppeteer }, { DisposingTransport }] = await Promise.all([import('puppeteer'), import('./shared-browser.ts')]);
     try {
       const transport = await DisposingTransport.open(endpoint);
-      return await puppeteer.connect({ transport, networkEnabled: false, defaultViewport: null });
+      const connecting = puppeteer.connect({
+        transport, networkEnabled: false, defaultViewport: null,
+        // Only the targets of the contexts made here: the pages and tabs of others sharing the
+        // browser are theirs to attach to and resume (attaching to one being made by another
+        // client can wait on that client).
+        targetFilter: (target) => target.type() === 'browser' || target.browserContext().id !== undefined,
+      });
+      // puppeteer sets no bound on connecting: a browser that never finishes it is unavailable, not a hang.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<never>((_, reject) => (timer = setTimeout(() => {
+        void connecting.then((late) => late.disconnect(), () => undefined);
+        transport.close();
+        reject(new Error(`the connection did not complete within ${CONNECT_BOUND_MS / 1000} s`));
+      }, CONNECT_BOUND_MS)));
+      return await Promise.race([connecting, bound]).finally(() => clearTimeout(timer));
     } catch (error) {
       throw new BrowserUnavailableError(`the browser at OBTPP_BROWSER_WS_ENDPOINT (${endpoint}) cannot be reached: ${(error as Error).message.split('\n')[0]}`, {
         cause: error,

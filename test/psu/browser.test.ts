@@ -372,10 +372,18 @@ describe('finding Chromium', () => {
     const cdp = await owner.target().createCDPSession();
     const contexts = async () => (await cdp.send('Target.getBrowserContexts')).browserContextIds.length;
     try {
+      // Another user of the browser has a page whose script never yields: not obtpp's to wait for.
+      const busy = await owner.createBrowserContext();
+      const stuck = await busy.newPage();
+      void stuck.goto('data:text/html,<script>for(;;){}</script>').catch(() => undefined);
       const before = await contexts();
       const { OBTPP_BROWSER_WS_ENDPOINT: _shared, ...rest } = process.env;
       const b = new PsuBrowser({ env: { ...rest, OBTPP_BROWSER_WS_ENDPOINT: owner.wsEndpoint() } });
-      const [one, two] = await Promise.all([b.journey(authUrl(), options()), b.journey(authUrl(), options())]);
+      let bound: NodeJS.Timeout | undefined;
+      const [one, two] = await Promise.race([
+        Promise.all([b.journey(authUrl(), options()), b.journey(authUrl(), options())]),
+        new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error('the journeys waited on another user\'s page')), 60_000))),
+      ]).finally(() => clearTimeout(bound));
       for (const r of [one, two]) assert.equal(new URL(r.callbackUrl).searchParams.get('state'), 'st-123');
       assert.ok(await contexts() > before, 'the journeys opened their contexts in the running browser');
       await b.close();
