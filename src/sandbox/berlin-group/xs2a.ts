@@ -12,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts';
 import { ACCOUNT_ROUTES } from './accounts.ts';
+import { BASKET_ROUTES } from './baskets.ts';
 import { CARD_ROUTES } from './cards.ts';
 import { CONSENT_ROUTES } from './consents.ts';
 import { FUNDS_ROUTES } from './funds.ts';
@@ -25,7 +26,7 @@ export { MAX_CONSENT_DAYS } from './consents.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every route, in matching order: a new API is one more module here. */
-const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...CARD_ROUTES, ...FUNDS_ROUTES, ...PAYMENT_ROUTES];
+const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...CARD_ROUTES, ...FUNDS_ROUTES, ...PAYMENT_ROUTES, ...BASKET_ROUTES];
 
 export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string) => Promise<void> {
   return async function handle(req, res, variant, path, search) {
