@@ -29,8 +29,12 @@ const state = (world: ConformanceWorld): Basket => {
   return b;
 };
 
-/** The headers of every basket call: obtpp walks a basket's SCA by redirect (not applicable where the profile does not offer it). */
+/**
+ * The headers of every basket call. Not applicable, before any set-up, to a bank without signing
+ * baskets (the profile's implements) or without the redirect approach (obtpp walks a basket's SCA by redirect).
+ */
 function headers(world: ConformanceWorld): Record<string, string> {
+  if (!world.client.supports('createSigningBasket')) throw world.client.unsupported('createSigningBasket');
   approachOf(world, 'redirect');
   return { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, 'redirect') };
 }
@@ -176,7 +180,7 @@ Then('the authorised signing basket can no longer be deleted', async function (t
 
 /** A refusal: a 4xx with a valid error body, the code the file names for it a SHOULD. */
 function refused(world: ConformanceWorld, r: ApiResult, why: string, status: number, code: string): void {
-  if (r.status < 400 || r.status >= 500) throw world.violation(`a signing basket ${why} must be refused (the file's ${status} ${code}), got ${describeAnswer(r)}`);
+  if (r.status < 400 || r.status >= 500) throw world.violation(`a signing basket ${why} must be refused (the standard's ${status} ${code}), got ${describeAnswer(r)}`);
   expectBgError(world, r);
   if (r.status !== status || !errorCodesOf(r.body).includes(code)) {
     warn(world, `the refusal of a signing basket ${why}`, [{ text: `expected ${status} ${code}, got ${describeAnswer(r)}`, source: 'NextGenPSD2 1.3.x message codes of the signing baskets' }]);
