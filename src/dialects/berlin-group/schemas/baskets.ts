@@ -15,6 +15,13 @@ export const BASKET_TRANSACTION_STATUSES = ['ACSC', 'ACTC', 'PATC', 'RCVD', 'RJC
 /** The basket's statuses once every member is authorised (ACTC; ACSC where the bank also executed). */
 export const BASKET_AUTHORISED_STATUSES = ['ACTC', 'ACSC'] as const;
 
+/** `_linksSigningBasket`: a create's links but `confirmation`, which the file does not list for a basket. */
+function basketLinks(level: 'official' | 'strict'): object {
+  const links = createLinks(level) as { properties: Record<string, unknown> };
+  const { confirmation: _none, ...properties } = links.properties;
+  return { ...links, properties };
+}
+
 /** `paymentIdList` / `consentIdList`: at least one id. */
 const idList = { type: 'array', minItems: 1, items: str } as const;
 
@@ -32,7 +39,7 @@ export const signingBasketResponse201 = levels((level) => ({
     transactionStatus: closedEnum(BASKET_TRANSACTION_STATUSES),
     basketId: str,
     ...scaMembers,
-    _links: createLinks(level),
+    _links: basketLinks(level),
     psuMessage,
     tppMessages: { type: 'array', items: { ...tppMessage, properties: { ...tppMessage.properties, code: closedEnum(CODES_2XX) } } },
   },
@@ -43,7 +50,7 @@ export const signingBasketResponse200 = levels((level) => ({
   type: 'object',
   required: ['transactionStatus'],
   // No SCA link is expected of a read (the basket may be authorised by then): the links as such, at either level.
-  properties: { payments: idList, consents: idList, transactionStatus: closedEnum(BASKET_TRANSACTION_STATUSES), _links: linksObject(level, [...SCA_LINKS, 'self', 'status', 'scaStatus']) },
+  properties: { payments: idList, consents: idList, transactionStatus: closedEnum(BASKET_TRANSACTION_STATUSES), _links: linksObject(level, [...SCA_LINKS.filter((l) => l !== 'confirmation'), 'self', 'status', 'scaStatus']) },
 }));
 
 /** GET /v1/signing-baskets/{basketId}/status (`signingBasketStatusResponse-200`). */
