@@ -15,11 +15,16 @@ export const BASKET_TRANSACTION_STATUSES = ['ACSC', 'ACTC', 'PATC', 'RCVD', 'RJC
 /** The basket's statuses once every member is authorised (ACTC; ACSC where the bank also executed). */
 export const BASKET_AUTHORISED_STATUSES = ['ACTC', 'ACSC'] as const;
 
-/** `_linksSigningBasket`: a create's links but `confirmation`, which the file does not list for a basket. */
-function basketLinks(level: 'official' | 'strict'): object {
-  const links = createLinks(level) as { properties: Record<string, unknown> };
+/**
+ * `_linksSigningBasket`: a create's links but `confirmation`, which the file does not list for a
+ * basket; unlike the other link objects the file leaves any other member free (no
+ * additionalProperties), so this one does too.
+ */
+function basketLinks(level: 'official' | 'strict', create: boolean): object {
+  const links = (create ? createLinks(level) : linksObject(level, [...SCA_LINKS, 'self', 'status', 'scaStatus'])) as { properties: Record<string, unknown>; additionalProperties?: unknown };
   const { confirmation: _none, ...properties } = links.properties;
-  return { ...links, properties };
+  const { additionalProperties: _free, ...rest } = links;
+  return { ...rest, properties };
 }
 
 /** `paymentIdList` / `consentIdList`: at least one id. */
@@ -39,7 +44,7 @@ export const signingBasketResponse201 = levels((level) => ({
     transactionStatus: closedEnum(BASKET_TRANSACTION_STATUSES),
     basketId: str,
     ...scaMembers,
-    _links: basketLinks(level),
+    _links: basketLinks(level, true),
     psuMessage,
     tppMessages: { type: 'array', items: { ...tppMessage, properties: { ...tppMessage.properties, code: closedEnum(CODES_2XX) } } },
   },
@@ -50,7 +55,7 @@ export const signingBasketResponse200 = levels((level) => ({
   type: 'object',
   required: ['transactionStatus'],
   // No SCA link is expected of a read (the basket may be authorised by then): the links as such, at either level.
-  properties: { payments: idList, consents: idList, transactionStatus: closedEnum(BASKET_TRANSACTION_STATUSES), _links: linksObject(level, [...SCA_LINKS.filter((l) => l !== 'confirmation'), 'self', 'status', 'scaStatus']) },
+  properties: { payments: idList, consents: idList, transactionStatus: closedEnum(BASKET_TRANSACTION_STATUSES), _links: basketLinks(level, false) },
 }));
 
 /** GET /v1/signing-baskets/{basketId}/status (`signingBasketStatusResponse-200`). */
