@@ -1,6 +1,6 @@
 // Conformant berlin-group bodies, one per schema where the tests need one (made by the dialect's
 // own builders where it has them): for test/dialects/berlin-group.test.ts and prebuilt-validators.test.ts.
-import { buildBulkPayment, buildConsent, buildFundsConfirmation, buildPaymentInitiation, buildPeriodicPayment, detailedAccess } from '../../src/dialects/berlin-group/index.ts';
+import { buildBulkPayment, buildSigningBasket, buildConsent, buildFundsConfirmation, buildPaymentInitiation, buildPeriodicPayment, detailedAccess } from '../../src/dialects/berlin-group/index.ts';
 import type { BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
 
 type Json = Record<string, any>;
@@ -36,6 +36,10 @@ export const samples: Partial<Record<BgSchemaName, Json>> = {
   periodicPaymentInitiationWithStatusResponse: { ...buildPeriodicPayment({ debtor: { iban: IBAN }, amount: '10.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'Landlord', startDate: '2026-12-01', frequency: 'Weekly' }), transactionStatus: 'ACTC' },
   bulkPaymentInitiation_json: buildBulkPayment({ debtor: { iban: IBAN }, batchBookingPreferred: true, payments: [{ amount: '1.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'A' }, { amount: '2.50', currency: 'EUR', creditor: { iban: 'DE02120300000000202051' }, creditorName: 'B', remittance: 'Ref 7' }] }),
   bulkPaymentInitiationWithStatusResponse: { ...buildBulkPayment({ debtor: { iban: IBAN }, payments: [{ amount: '1.00', currency: 'EUR', creditor: { iban: 'FR7612345987650123456789014' }, creditorName: 'A' }] }), transactionStatus: 'RCVD' },
+  signingBasket: buildSigningBasket({ consentIds: ['c-1'], paymentIds: ['p-1', 'p-2'] }),
+  'signingBasketResponse-201': { transactionStatus: 'RCVD', basketId: 'b-1', _links: { self: { href: '/v1/signing-baskets/b-1' }, status: { href: '/v1/signing-baskets/b-1/status' }, startAuthorisation: { href: '/v1/signing-baskets/b-1/authorisations' } } },
+  'signingBasketResponse-200': { payments: ['p-1', 'p-2'], consents: ['c-1'], transactionStatus: 'ACTC' },
+  'signingBasketStatusResponse-200': { transactionStatus: 'ACTC' },
   Error_NG: { tppMessages: [{ category: 'ERROR', code: 'CONSENT_UNKNOWN', text: 'unknown consent' }] },
   Error_problem: { type: 'https://berlin-group.org/problems/format-error', code: 'FORMAT_ERROR', detail: 'bad body' },
 };

@@ -166,6 +166,11 @@ export function buildPeriodicPayment(o: Parameters<typeof buildPaymentInitiation
 }
 
 /** POST /v1/bulk-payments/{payment-product}: one debtor account, several payments (no debtorAccount of their own). */
+/** The body of POST /v1/signing-baskets (`signingBasket`): the consents and payments one SCA shall authorise (an empty list is left out: the file's lists have at least one id). */
+export function buildSigningBasket(o: { consentIds?: readonly string[]; paymentIds?: readonly string[] }): Record<string, unknown> {
+  return { ...(o.paymentIds?.length ? { paymentIds: [...o.paymentIds] } : {}), ...(o.consentIds?.length ? { consentIds: [...o.consentIds] } : {}) };
+}
+
 export function buildBulkPayment(o: {
   debtor: AccountReference;
   batchBookingPreferred?: boolean;
@@ -289,6 +294,7 @@ export function scaApproachOf(body: unknown): 'redirect' | 'oauth' | 'explicit' 
 export const consentIdOf = (body: unknown) => stringAt(body, 'consentId');
 export const consentStatusOf = (body: unknown) => stringAt(body, 'consentStatus');
 export const paymentIdOf = (body: unknown) => stringAt(body, 'paymentId');
+export const basketIdOf = (body: unknown) => stringAt(body, 'basketId');
 export const transactionStatusOf = (body: unknown) => stringAt(body, 'transactionStatus');
 export const scaStatusOf = (body: unknown) => stringAt(body, 'scaStatus');
 export const authorisationIdOf = (body: unknown) => stringAt(body, 'authorisationId');

@@ -179,6 +179,47 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: 'scaStatusResponse' },
     words: 'reading the SCA status of a payment\'s cancellation',
   },
+  // Signing baskets: one SCA of the basket authorises the consents and payments it names.
+  createSigningBasket: {
+    api: 'pis', method: 'POST', path: '/v1/signing-baskets', ids: [], body: true, token: 'none', variants: A,
+    responses: { 201: 'signingBasketResponse-201' }, builder: 'buildSigningBasket',
+    words: 'creating a signing basket',
+  },
+  getSigningBasket: {
+    api: 'pis', method: 'GET', path: '/v1/signing-baskets/{basketId}', ids: ['basketId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'signingBasketResponse-200' },
+    words: 'reading a signing basket',
+  },
+  getSigningBasketStatus: {
+    api: 'pis', method: 'GET', path: '/v1/signing-baskets/{basketId}/status', ids: ['basketId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'signingBasketStatusResponse-200' },
+    words: 'reading a signing basket\'s status',
+  },
+  deleteSigningBasket: {
+    api: 'pis', method: 'DELETE', path: '/v1/signing-baskets/{basketId}', ids: ['basketId'], body: false, token: 'none', variants: A,
+    responses: { 204: null },
+    words: 'deleting a signing basket',
+  },
+  startSigningBasketAuthorisation: {
+    api: 'pis', method: 'POST', path: '/v1/signing-baskets/{basketId}/authorisations', ids: ['basketId'], body: true, token: 'none', variants: A,
+    responses: { 201: 'startScaprocessResponse' },
+    words: 'starting a signing basket\'s authorisation',
+  },
+  listSigningBasketAuthorisations: {
+    api: 'pis', method: 'GET', path: '/v1/signing-baskets/{basketId}/authorisations', ids: ['basketId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'authorisations' },
+    words: 'listing a signing basket\'s authorisations',
+  },
+  getSigningBasketScaStatus: {
+    api: 'pis', method: 'GET', path: '/v1/signing-baskets/{basketId}/authorisations/{authorisationId}', ids: ['basketId', 'authorisationId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'scaStatusResponse' },
+    words: 'reading a signing basket\'s SCA status',
+  },
+  updateSigningBasketPsuData: {
+    api: 'pis', method: 'PUT', path: '/v1/signing-baskets/{basketId}/authorisations/{authorisationId}', ids: ['basketId', 'authorisationId'], body: true, token: 'none', variants: A,
+    responses: { 200: null },
+    words: 'sending the PSU\'s data for a signing basket\'s authorisation',
+  },
   getPaymentStatus: {
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}{@paymentStatus}', ids: ['paymentId'], body: false, token: 'none', variants: A,
     responses: { 200: 'paymentInitiationStatusResponse-200_json' },

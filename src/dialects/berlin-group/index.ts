@@ -11,10 +11,11 @@ export { BALANCE_TYPES, BOOKING_STATUSES, ACCOUNT_STATUSES } from './schemas/acc
 export { TRANSACTION_STATUSES, FINAL_TRANSACTION_STATUSES, PAYMENT_PRODUCTS, PAYMENT_SERVICES, CANCEL_LINKS, DAYS_OF_EXECUTION } from './schemas/payments.ts';
 export { PURPOSE_CODES, CHARGE_BEARERS, FREQUENCY_CODES, EXECUTION_RULES, PAYMENT_201_MESSAGE_CODES } from './schemas/members.ts';
 export { ERROR_CODES } from './schemas/errors.ts';
+export { BASKET_TRANSACTION_STATUSES, BASKET_AUTHORISED_STATUSES } from './schemas/baskets.ts';
 export { AMOUNT_VALUE_PATTERN, CURRENCY_CODE_PATTERN, IBAN_PATTERN, BIC_PATTERN, SCA_LINKS } from './schemas/common.ts';
 export {
-  buildConsent, detailedAccess, buildFundsConfirmation, buildPaymentInitiation, buildPeriodicPayment, buildBulkPayment, transactionsQuery, bgHeaders, isoDate, VALID_UNTIL_MAX,
-  linksOf, linkOf, scaApproachOf, consentIdOf, consentStatusOf, paymentIdOf, transactionStatusOf, scaStatusOf, authorisationIdOf,
+  buildConsent, detailedAccess, buildFundsConfirmation, buildPaymentInitiation, buildPeriodicPayment, buildBulkPayment, buildSigningBasket, transactionsQuery, bgHeaders, isoDate, VALID_UNTIL_MAX,
+  linksOf, linkOf, scaApproachOf, consentIdOf, consentStatusOf, paymentIdOf, basketIdOf, transactionStatusOf, scaStatusOf, authorisationIdOf,
   accountsOf, cardAccountsOf, cardTransactionsOf, balancesOf, transactionsOf, fundsAvailableOf, errorMessagesOf, errorCodesOf,
 } from './builders.ts';
 export type {

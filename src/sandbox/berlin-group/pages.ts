@@ -13,10 +13,11 @@ import type Provider from 'oidc-provider';
 import type { FixturePsu } from '../fixtures.ts';
 import { html, page, readBody, sendHtml } from '../http.ts';
 import { bgAmount, ibanOf } from './data.ts';
-import type { BgAuthorisation, BgConsent, BgPayment, BgStore } from './store.ts';
+import type { BgAuthorisation, BgBasket, BgConsent, BgPayment, BgStore } from './store.ts';
 import type { SwitchedFaults } from '../fault-declaration.ts';
 import { consentAuthorised } from './lifecycle.ts';
 import { cancellationAuthorised } from './cancellation.ts';
+import { basketDecided } from './baskets.ts';
 
 type Resource = BgConsent | BgPayment;
 
@@ -127,6 +128,7 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
     return sendHtml(res, 404, page('Unknown authorisation', '<p class="error" data-testid="consent-error">This authorisation is unknown. Start again from your provider.</p>'));
   }
   const { resource, authorisation } = found;
+  if (resource.kind === 'sbs') return basketPage(ctx, req, res, resource, authorisation, step);
   if (authorisation.cancellation && resource.kind === 'pis') return cancellationPage(ctx, req, res, resource, authorisation, step);
   const tpp = authorisation.redirectUri ? new URL(authorisation.redirectUri).host : 'the provider';
   const action = `/bg/${where}/${html(authorisationId)}`;
@@ -204,6 +206,68 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
 <dl><dt>Amount</dt><dd data-testid="amount">${html(b.amount)}</dd>
 <dt>To</dt><dd data-testid="creditor">${html(b.creditor)}</dd>
 <dt>Due</dt><dd data-testid="execution-date">${html(String(payment.body.requestedExecutionDate ?? ''))}</dd></dl>
+<button id="approve" type="submit" name="decision" value="approve" data-testid="approve">Approve</button>
+<button id="reject" type="submit" name="decision" value="reject" data-testid="reject" formnovalidate>Reject</button>
+</form></div>`));
+}
+
+/** Why the PSU cannot authorise a member of a basket (it names an account that is not theirs), else undefined. */
+function foreignMember(m: Resource, psu: FixturePsu): string | undefined {
+  const mine = (iban: unknown) => typeof iban === 'string' && psu.accounts.some((a) => ibanOf(a) === iban.replace(/\s/g, ''));
+  if (m.kind === 'pis') return mine((m.body.debtorAccount as { iban?: unknown } | undefined)?.iban) ? undefined : 'A payment in this basket is not from one of your accounts.';
+  const refs = LISTS.flatMap((l) => ((m.access as Record<string, unknown>)[l] as Array<{ iban?: string }> | undefined) ?? []).filter((r) => r.iban !== undefined);
+  return refs.every((r) => mine(r.iban)) ? undefined : 'A consent in this basket names an account that is not yours.';
+}
+
+/**
+ * The redirect SCA of a signing basket (/bg/sca/{authorisationId} of a basket's authorisation):
+ * login, then the basket's consents and payments, Approve (one SCA authorises them all) or Reject.
+ */
+async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, basket: BgBasket, a: BgAuthorisation, step: string | undefined): Promise<void> {
+  const tpp = a.redirectUri ? new URL(a.redirectUri).host : 'the provider';
+  const action = `/bg/sca/${html(a.authorisationId)}`;
+  const method = req.method ?? 'GET';
+  if (basket.transactionStatus !== 'RCVD' || a.scaStatus === 'finalised' || a.scaStatus === 'failed') {
+    return sendHtml(res, 200, page('This request cannot be authorised', '<p class="error" data-testid="consent-error">This basket is no longer awaiting authorisation.</p>'));
+  }
+  if (method === 'POST' && step === 'login') {
+    const form = new URLSearchParams(await readBody(req));
+    const psu = ctx.store.psu(form.get('username') ?? '');
+    if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
+    a.psu = psu.username;
+    a.scaStatus = 'psuAuthenticated';
+    return redirect(res, action);
+  }
+  const psu = ctx.store.psu(a.psu);
+  if (!psu) return sendHtml(res, 200, loginPage(action, tpp));
+  let problem: string | undefined;
+  if (method === 'POST' && step === 'confirm') {
+    const decision = new URLSearchParams(await readBody(req)).get('decision');
+    if (decision === 'approve' || decision === 'reject') {
+      // Where no page shows the accounts (a bank-offered consent in a basket), every account of the PSU is shared, as approveAll does.
+      const all = new URLSearchParams(psu.accounts.map((x) => ['accounts', x.AccountId]));
+      problem = basketDecided(ctx, basket, psu, decision === 'approve', {
+        mayAuthorise: (m) => foreignMember(m, psu),
+        authorise: (m) => void approve(ctx, m, psu, all),
+        reject: (m) => reject(m, psu),
+      });
+      if (!problem) {
+        a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
+        return back(res, a, decision === 'approve');
+      }
+    } else problem = 'Choose Approve or Reject.';
+  }
+  const items = [
+    ...basket.consentIds.map((id) => ctx.store.consents.get(id)).filter((c) => c !== undefined).map((c) => `<li data-testid="basket-consent">Access to your accounts (${html(LISTS.filter((l) => (c.access as Record<string, unknown>)[l]).join(', ') || Object.keys(c.access).join(', '))}) until ${html(c.validUntil)}</li>`),
+    ...basket.paymentIds.map((id) => ctx.store.payments.get(id)).filter((p) => p !== undefined).map((p) => { const s = summaryOf(p); return `<li data-testid="basket-payment">${html(s.amount)} to ${html(s.creditor)} (${html(p.product)})</li>`; }),
+  ];
+  return sendHtml(res, 200, page('Authorise this basket', `
+<div data-testid="consent-page" data-consent-id="${html(basket.id)}">
+<p>Logged in as ${html(psu.name)}. <strong data-testid="tpp-name">${html(tpp)}</strong> asks you to authorise these requests at once:</p>
+${problem ? `<p class="error" data-testid="consent-error">${html(problem)}</p>` : ''}
+<form method="post" action="${action}/confirm">
+<ul>${items.join('\n')}</ul>
+<p>You approve or reject them all together.</p>
 <button id="approve" type="submit" name="decision" value="approve" data-testid="approve">Approve</button>
 <button id="reject" type="submit" name="decision" value="reject" data-testid="reject" formnovalidate>Reject</button>
 </form></div>`));

@@ -76,10 +76,20 @@ export interface BgPayment extends Resource {
   cancellations: BgAuthorisation[];
 }
 
+/** A signing basket: consents and payments not yet authorised, which one SCA of the basket authorises. */
+export interface BgBasket extends Resource {
+  kind: 'sbs';
+  consentIds: string[];
+  paymentIds: string[];
+  /** transactionStatus_SBS: RCVD until the PSU decides, then ACTC (authorised) or RJCT. */
+  transactionStatus: 'RCVD' | 'ACTC' | 'RJCT' | 'CANC';
+}
+
 export class BgStore {
   readonly psus: FixturePsu[];
   readonly consents = new Map<string, BgConsent>();
   readonly payments = new Map<string, BgPayment>();
+  readonly baskets = new Map<string, BgBasket>();
   /** oidc-provider grant id → the consent or payment the grant was authorised for (OAuth SCA). */
   readonly intentByGrant = new Map<string, string>();
   /** `${consentId} ${path} ${day}` → accesses without the PSU (frequencyPerDay). */
@@ -134,8 +144,8 @@ export class BgStore {
   }
 
   /** The consent or payment an authorisation id belongs to. */
-  byAuthorisation(authorisationId: string): { resource: BgConsent | BgPayment; authorisation: BgAuthorisation } | undefined {
-    for (const resource of [...this.consents.values(), ...this.payments.values()]) {
+  byAuthorisation(authorisationId: string): { resource: BgConsent | BgPayment | BgBasket; authorisation: BgAuthorisation } | undefined {
+    for (const resource of [...this.consents.values(), ...this.payments.values(), ...this.baskets.values()]) {
       const authorisation = [...resource.authorisations, ...(resource.kind === 'pis' ? resource.cancellations : [])].find((a) => a.authorisationId === authorisationId);
       if (authorisation) return { resource, authorisation };
     }

@@ -1,17 +1,18 @@
 /**
  * The NextGenPSD2 (Berlin Group XS2A 1.3.x) resource server of the sandbox, for variants A and B:
  * consents and their authorisations, accounts, balances, transactions (A: and their details), card accounts,
- * funds confirmations, and (A) single payments, their cancellation and its authorisation. Status codes, headers (X-Request-ID echoed,
+ * funds confirmations, and (A) payments, their cancellation and its authorisation, and signing baskets. Status codes, headers (X-Request-ID echoed,
  * Location, ASPSP-SCA-Approach) and error bodies (tppMessages, or RFC 7807 when the TPP accepts
  * application/problem+json) as the standard writes them. The bank's own reading of the standard:
  * it shares nothing with the harness's dialect (src/dialects), by design.
  *
  * Each API is a module with its routes and the faults that bend them (consents.ts, accounts.ts,
- * funds.ts, payments.ts); what they share is plumbing.ts. This one dispatches and writes the answer.
+ * funds.ts, payments.ts, baskets.ts); what they share is plumbing.ts. This one dispatches and writes the answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyTooLargeError, matchPath, pathSegments, readBody } from '../http.ts';
 import { ACCOUNT_ROUTES } from './accounts.ts';
+import { BASKET_ROUTES } from './baskets.ts';
 import { CARD_ROUTES } from './cards.ts';
 import { CONSENT_ROUTES } from './consents.ts';
 import { FUNDS_ROUTES } from './funds.ts';
@@ -25,7 +26,7 @@ export { MAX_CONSENT_DAYS } from './consents.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every route, in matching order: a new API is one more module here. */
-const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...CARD_ROUTES, ...FUNDS_ROUTES, ...PAYMENT_ROUTES];
+const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...CARD_ROUTES, ...FUNDS_ROUTES, ...PAYMENT_ROUTES, ...BASKET_ROUTES];
 
 export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string) => Promise<void> {
   return async function handle(req, res, variant, path, search) {

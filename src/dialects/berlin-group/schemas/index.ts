@@ -10,6 +10,7 @@ import {
   bulkPaymentInitiation, bulkPaymentInitiationWithStatusResponse, paymentInitiation, paymentInitiationCancelResponse202, paymentInitiationRequestResponse201,
   periodicPaymentInitiation, periodicPaymentInitiationWithStatusResponse, paymentInitiationStatusResponse200, paymentInitiationWithStatusResponse,
 } from './payments.ts';
+import { signingBasket, signingBasketResponse200, signingBasketResponse201, signingBasketStatusResponse200 } from './baskets.ts';
 import type { Levels } from './common.ts';
 
 export type { Levels } from './common.ts';
@@ -47,6 +48,10 @@ export const BG_SCHEMA_LEVELS = {
   periodicPaymentInitiationWithStatusResponse,
   bulkPaymentInitiation_json: bulkPaymentInitiation,
   bulkPaymentInitiationWithStatusResponse,
+  signingBasket,
+  'signingBasketResponse-201': signingBasketResponse201,
+  'signingBasketResponse-200': signingBasketResponse200,
+  'signingBasketStatusResponse-200': signingBasketStatusResponse200,
   Error_NG: errorNG,
   Error_problem: errorProblem,
 } as const satisfies Record<string, Levels>;
