@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startIndependentBank } from './bank.ts';
+import { larchmontAuthAndPsu, larchmontEnv } from './profile-parts.ts';
 import { runObtpp } from '../helpers/obtpp.ts';
 
 function profileFor(bank: Awaited<ReturnType<typeof startIndependentBank>>): string {
@@ -24,29 +25,7 @@ apis:
 implements:
   A: [createAccountAccessConsent, getAccountAccessConsent, deleteAccountAccessConsent, listAccounts, getAccount, getBalances, getTransactions,
       listBalances, listTransactions, getStandingOrders, listStandingOrders]
-auth:
-  issuer: ${bank.issuer}
-  clientId: ${bank.client.clientId}
-  clientAuth:
-    method: client_secret_post
-    secret: \${env:LARCHMONT_CLIENT_SECRET}
-  redirectUri: ${bank.client.redirectUri}
-psu:
-  username: \${env:LARCHMONT_CUSTOMER_NUMBER}
-  password: \${env:LARCHMONT_SECRET_WORD}
-  driver:
-    kind: steps
-    loginError: ".signin-problem"
-    steps:
-      - { action: fill, selector: "#customer-number", value: "{username}" }
-      - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
-      - { action: fill, selector: "#secret-word", value: "{password}" }
-      - { action: click, selector: "#signin-btn", waitForNavigation: true, name: sign in }
-      - { action: click, selector: "#notice-ack", waitForNavigation: true, optional: true, name: security notice }
-      - { action: waitFor, selector: "form#authorise-request", name: consent page }
-      - { action: tickAccounts, selector: "input[name=selectedAccount]", optional: true }
-      - { action: decide, approve: "#btn-grant", reject: "#btn-deny", name: decision }
-`;
+${larchmontAuthAndPsu(bank)}`;
 }
 
 test('Larchmont in the UK layout: the bulk reads and standing orders pass UKAIS-04, 10, 11, 12; a payee shown under Basic fails UKAIS-02', async () => {
@@ -55,7 +34,7 @@ test('Larchmont in the UK layout: the bulk reads and standing orders pass UKAIS-
   try {
     const file = join(dir, 'larchmont-uk.yaml');
     await writeFile(file, profileFor(bank));
-    const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+    const env = larchmontEnv(bank);
     const reports = join(dir, 'reports');
     const run = await runObtpp(['conform', '--profile', file, '--tags', '@uk-3.1 and (@UKAIS-02 or @UKAIS-04 or @UKAIS-10 or @UKAIS-11 or @UKAIS-12)', '--report-dir', reports, '--json'], { env, timeoutMs: 400_000 });
     const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));

@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startIndependentBank } from './bank.ts';
+import { larchmontAuthAndPsu, larchmontEnv } from './profile-parts.ts';
 import { runObtpp } from '../helpers/obtpp.ts';
 
 test('Larchmont Bank, described by its discovery document only, passes UKCOF-01â€¦04', async () => {
@@ -39,30 +40,8 @@ test('Larchmont Bank, described by its discovery document only, passes UKCOF-01â
     const file = join(dir, 'larchmont.yaml');
     await writeFile(file, `name: Larchmont Bank (UK Read/Write, by its discovery document)
 discovery: file:discovery.json
-auth:
-  issuer: ${bank.issuer}
-  clientId: ${bank.client.clientId}
-  clientAuth:
-    method: client_secret_post
-    secret: \${env:LARCHMONT_CLIENT_SECRET}
-  redirectUri: ${bank.client.redirectUri}
-psu:
-  username: \${env:LARCHMONT_CUSTOMER_NUMBER}
-  password: \${env:LARCHMONT_SECRET_WORD}
-  driver:
-    kind: steps
-    loginError: ".signin-problem"
-    steps:
-      - { action: fill, selector: "#customer-number", value: "{username}" }
-      - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
-      - { action: fill, selector: "#secret-word", value: "{password}" }
-      - { action: click, selector: "#signin-btn", waitForNavigation: true, name: sign in }
-      - { action: click, selector: "#notice-ack", waitForNavigation: true, optional: true, name: security notice }
-      - { action: waitFor, selector: "form#authorise-request", name: consent page }
-      - { action: tickAccounts, selector: "input[name=selectedAccount]", optional: true }
-      - { action: decide, approve: "#btn-grant", reject: "#btn-deny", name: decision }
-`);
-    const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+${larchmontAuthAndPsu(bank)}`);
+    const env = larchmontEnv(bank);
     const reports = join(dir, 'reports');
     const run = await runObtpp(['conform', '--profile', file, '--tags', '@uk-3.1 and @cof', '--report-dir', reports, '--json'], { env, timeoutMs: 300_000 });
     let summary: any;

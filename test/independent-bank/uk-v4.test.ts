@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startIndependentBank } from './bank.ts';
+import { larchmontAuthAndPsu, larchmontEnv } from './profile-parts.ts';
 import { runObtpp } from '../helpers/obtpp.ts';
 
 const FAMILY_OPS = ['DomesticScheduledPayment', 'DomesticStandingOrder', 'InternationalPayment', 'InternationalScheduledPayment', 'InternationalStandingOrder', 'FilePayment']
@@ -49,31 +50,8 @@ signing:
   kid: ${bank.tppSigningKey!.kid}
 bank:
   jwks: ${bank.issuer}/jwks
-auth:
-  issuer: ${bank.issuer}
-  clientId: ${bank.client.clientId}
-  clientAuth:
-    method: client_secret_post
-    secret: \${env:LARCHMONT_CLIENT_SECRET}
-  redirectUri: ${bank.client.redirectUri}
-psu:
-  username: \${env:LARCHMONT_CUSTOMER_NUMBER}
-  password: \${env:LARCHMONT_SECRET_WORD}
-  driver:
-    kind: steps
-    loginError: ".signin-problem"
-    steps:
-      - { action: fill, selector: "#customer-number", value: "{username}" }
-      - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
-      - { action: fill, selector: "#secret-word", value: "{password}" }
-      - { action: click, selector: "#signin-btn", waitForNavigation: true, name: sign in }
-      - { action: click, selector: "#notice-ack", waitForNavigation: true, optional: true, name: security notice }
-      - { action: waitFor, selector: "form#authorise-request", name: consent page }
-      - { action: tickAccounts, selector: "input[name=selectedAccount]", optional: true }
-      - { action: chooseDebtor, selector: "input[name=payFrom]", by: value, optional: true }
-      - { action: decide, approve: "#btn-grant", reject: "#btn-deny", name: decision }
-`);
-    const env = { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+${larchmontAuthAndPsu(bank, { payments: true })}`);
+    const env = larchmontEnv(bank);
     const reports = join(dir, 'reports');
     const started = Date.now();
     const tags = `@uk-4.0 and (${RULES.map((id) => `@${id}`).join(' or ')})`;

@@ -1,0 +1,41 @@
+// What every UK-layout profile of the independent bank (Larchmont) says the same way: its
+// authorisation server and client, its PSU and the steps through its own sign-in and consent
+// pages, and the environment that holds their secrets (the profiles name them as ${env:…}).
+import type { startIndependentBank } from './bank.ts';
+
+type Bank = Awaited<ReturnType<typeof startIndependentBank>>;
+
+/**
+ * The `auth` and `psu` blocks of a Larchmont profile (YAML, at the top level). `payments` adds
+ * the step that chooses the debtor account on a payment's consent page.
+ */
+export function larchmontAuthAndPsu(bank: Bank, options: { payments?: boolean } = {}): string {
+  return `auth:
+  issuer: ${bank.issuer}
+  clientId: ${bank.client.clientId}
+  clientAuth:
+    method: client_secret_post
+    secret: \${env:LARCHMONT_CLIENT_SECRET}
+  redirectUri: ${bank.client.redirectUri}
+psu:
+  username: \${env:LARCHMONT_CUSTOMER_NUMBER}
+  password: \${env:LARCHMONT_SECRET_WORD}
+  driver:
+    kind: steps
+    loginError: ".signin-problem"
+    steps:
+      - { action: fill, selector: "#customer-number", value: "{username}" }
+      - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
+      - { action: fill, selector: "#secret-word", value: "{password}" }
+      - { action: click, selector: "#signin-btn", waitForNavigation: true, name: sign in }
+      - { action: click, selector: "#notice-ack", waitForNavigation: true, optional: true, name: security notice }
+      - { action: waitFor, selector: "form#authorise-request", name: consent page }
+      - { action: tickAccounts, selector: "input[name=selectedAccount]", optional: true }
+${options.payments ? '      - { action: chooseDebtor, selector: "input[name=payFrom]", by: value, optional: true }\n' : ''}      - { action: decide, approve: "#btn-grant", reject: "#btn-deny", name: decision }
+`;
+}
+
+/** The secrets the profile's ${env:…} names resolve to. */
+export function larchmontEnv(bank: Bank): Record<string, string> {
+  return { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+}
