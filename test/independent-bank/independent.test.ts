@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startIndependentBank } from './bank.ts';
+import { larchmontAuthAndPsu } from './profile-parts.ts';
 import { runObtpp, type Run } from '../helpers/obtpp.ts';
 
 function obtpp(args: string[], env: Record<string, string>, timeoutMs = 400_000): Promise<Run> {
@@ -39,31 +40,7 @@ implements:
 paths:
   # Payment-order consents live where the UK standard puts them.
   paymentProduct: domestic-payment-consents
-auth:
-  issuer: ${bank.issuer}
-  clientId: ${bank.client.clientId}
-  clientAuth:
-    method: client_secret_post
-    secret: \${env:LARCHMONT_CLIENT_SECRET}
-  redirectUri: ${bank.client.redirectUri}
-psu:
-  username: \${env:LARCHMONT_CUSTOMER_NUMBER}
-  password: \${env:LARCHMONT_SECRET_WORD}
-  driver:
-    kind: steps
-    loginError: ".signin-problem"
-    steps:
-      - { action: fill, selector: "#customer-number", value: "{username}" }
-      - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
-      - { action: fill, selector: "#secret-word", value: "{password}" }
-      - { action: click, selector: "#signin-btn", waitForNavigation: true, name: sign in }
-      # Every now and then the bank shows a security notice first.
-      - { action: click, selector: "#notice-ack", waitForNavigation: true, optional: true, name: security notice }
-      - { action: waitFor, selector: "form#authorise-request", name: consent page }
-      - { action: tickAccounts, selector: "input[name=selectedAccount]", optional: true }
-      - { action: chooseDebtor, selector: "input[name=payFrom]", by: value, optional: true }
-      - { action: decide, approve: "#btn-grant", reject: "#btn-deny", name: decision }
-`;
+${larchmontAuthAndPsu(bank, { payments: true })}`;
 }
 
 /** Larchmont Bank started (with `defects`), its profile written to a fresh folder, and the env it names. */

@@ -1,6 +1,8 @@
 // What every UK-layout profile of the independent bank (Larchmont) says the same way: its
 // authorisation server and client, its PSU and the steps through its own sign-in and consent
 // pages, and the environment that holds their secrets (the profiles name them as ${env:…}).
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { startIndependentBank } from './bank.ts';
 
 type Bank = Awaited<ReturnType<typeof startIndependentBank>>;
@@ -38,4 +40,30 @@ ${options.payments ? '      - { action: chooseDebtor, selector: "input[name=payF
 /** The secrets the profile's ${env:…} names resolve to. */
 export function larchmontEnv(bank: Bank): Record<string, string> {
   return { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+}
+
+/**
+ * A profile of Larchmont's UK layout with message signing (the TPP's key the bank made, its JWKS
+ * for the bank's signatures), every API on its own server: written to `dir` with the key beside
+ * it. Returns the profile's path.
+ */
+export async function writeSignedUkProfile(bank: Bank, dir: string, o: { file: string; comment: string; name: string; standard: 'uk-3.1' | 'uk-4.0'; operations: readonly string[] }): Promise<string> {
+  await writeFile(join(dir, 'tpp-signing.pem'), bank.tppSigningKey!.pem, { mode: 0o600 });
+  const file = join(dir, o.file);
+  await writeFile(file, `# ${o.comment}
+name: ${o.name}
+standard: ${o.standard}
+apis:
+  ais: { baseUrl: ${bank.apis.ais.A} }
+  cof: { baseUrl: ${bank.apis.cof.A} }
+  pis: { baseUrl: ${bank.apis.pis.A} }
+implements:
+  A: [${o.operations.join(', ')}]
+signing:
+  key: file:tpp-signing.pem
+  kid: ${bank.tppSigningKey!.kid}
+bank:
+  jwks: ${bank.issuer}/jwks
+${larchmontAuthAndPsu(bank, { payments: true })}`);
+  return file;
 }

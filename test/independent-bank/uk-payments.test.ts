@@ -7,11 +7,11 @@
 // Real sockets, real Chromium, the real binary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startIndependentBank } from './bank.ts';
-import { larchmontAuthAndPsu, larchmontEnv } from './profile-parts.ts';
+import { larchmontEnv, writeSignedUkProfile } from './profile-parts.ts';
 import { runObtpp } from '../helpers/obtpp.ts';
 
 const FAMILY_OPS = ['DomesticScheduledPayment', 'DomesticStandingOrder', 'InternationalPayment', 'InternationalScheduledPayment', 'InternationalStandingOrder', 'FilePayment']
@@ -30,23 +30,10 @@ test('Larchmont with every payment family and VRP: obtpp conform --standard uk-3
   const bank = await startIndependentBank({ paymentFamilies: true });
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-larchmont-pay-'));
   try {
-    await writeFile(join(dir, 'tpp-signing.pem'), bank.tppSigningKey!.pem, { mode: 0o600 });
-    const file = join(dir, 'larchmont-pay.yaml');
-    await writeFile(file, `# Larchmont Bank's payment initiation at UK Read/Write v3.1.11's paths, with message signing.
-name: Larchmont Bank (independent test bank, UK payments)
-standard: uk-3.1
-apis:
-  ais: { baseUrl: ${bank.apis.ais.A} }
-  cof: { baseUrl: ${bank.apis.cof.A} }
-  pis: { baseUrl: ${bank.apis.pis.A} }
-implements:
-  A: [${OPERATIONS.join(', ')}]
-signing:
-  key: file:tpp-signing.pem
-  kid: ${bank.tppSigningKey!.kid}
-bank:
-  jwks: ${bank.issuer}/jwks
-${larchmontAuthAndPsu(bank, { payments: true })}`);
+    const file = await writeSignedUkProfile(bank, dir, {
+      file: 'larchmont-pay.yaml', comment: "Larchmont Bank's payment initiation at UK Read/Write v3.1.11's paths, with message signing.",
+      name: 'Larchmont Bank (independent test bank, UK payments)', standard: 'uk-3.1', operations: OPERATIONS,
+    });
     const env = larchmontEnv(bank);
     const reports = join(dir, 'reports');
     const started = Date.now();

@@ -8,11 +8,11 @@
 // the embedded sandbox. Real sockets, real Chromium, the real binary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startIndependentBank } from './bank.ts';
-import { larchmontAuthAndPsu, larchmontEnv } from './profile-parts.ts';
+import { larchmontEnv, writeSignedUkProfile } from './profile-parts.ts';
 import { runObtpp } from '../helpers/obtpp.ts';
 
 const FAMILY_OPS = ['DomesticScheduledPayment', 'DomesticStandingOrder', 'InternationalPayment', 'InternationalScheduledPayment', 'InternationalStandingOrder', 'FilePayment']
@@ -34,23 +34,10 @@ test('Larchmont at v4.0: obtpp conform --standard uk-4.0 judges AIS, CBPII, paym
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-larchmont-v4-'));
   try {
     assert.match(bank.apis.pis.A, /\/open-banking\/v4\.0\/pisp$/);
-    await writeFile(join(dir, 'tpp-signing.pem'), bank.tppSigningKey!.pem, { mode: 0o600 });
-    const file = join(dir, 'larchmont-v4.yaml');
-    await writeFile(file, `# Larchmont Bank at UK Read/Write v4.0's paths, with message signing.
-name: Larchmont Bank (independent test bank, UK v4.0)
-standard: uk-4.0
-apis:
-  ais: { baseUrl: ${bank.apis.ais.A} }
-  cof: { baseUrl: ${bank.apis.cof.A} }
-  pis: { baseUrl: ${bank.apis.pis.A} }
-implements:
-  A: [${OPERATIONS.join(', ')}]
-signing:
-  key: file:tpp-signing.pem
-  kid: ${bank.tppSigningKey!.kid}
-bank:
-  jwks: ${bank.issuer}/jwks
-${larchmontAuthAndPsu(bank, { payments: true })}`);
+    const file = await writeSignedUkProfile(bank, dir, {
+      file: 'larchmont-v4.yaml', comment: "Larchmont Bank at UK Read/Write v4.0's paths, with message signing.",
+      name: 'Larchmont Bank (independent test bank, UK v4.0)', standard: 'uk-4.0', operations: OPERATIONS,
+    });
     const env = larchmontEnv(bank);
     const reports = join(dir, 'reports');
     const started = Date.now();
