@@ -6,8 +6,6 @@ import { UsageError } from '../errors.ts';
 
 export interface PlannedPickle {
   name: string;
-  /** The feature source it comes from. */
-  uri: string;
   /** The feature's name and the `Rule:`'s (for a report of scenarios that never started). */
   feature?: string;
   rule?: string;
@@ -55,7 +53,7 @@ export function planSources(sources: FeatureSource[], tagExpression: string): Pl
     for (const pickle of compile(doc, source.uri, newId)) {
       const tags = pickle.tags.map((t) => t.name);
       const rule = rules.get(pickle.astNodeIds[0] ?? '');
-      if (filter.evaluate(tags)) out.push({ name: pickle.name, uri: source.uri, feature: doc.feature?.name, ...(rule ? { rule } : {}), tags, steps: pickle.steps.map((s) => s.text) });
+      if (filter.evaluate(tags)) out.push({ name: pickle.name, feature: doc.feature?.name, ...(rule ? { rule } : {}), tags, steps: pickle.steps.map((s) => s.text) });
     }
   }
   return out;
