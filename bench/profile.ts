@@ -5,7 +5,7 @@
  * frame of a known package or project folder on its stack), next to Chromium's. On a loaded machine
  * the profiler's own times stretch with waiting for a core; the CPU times from /proc do not.
  * Linux only (/proc).
- *   node bench/profile.ts [--json]
+ *   node bench/profile.ts [--json] [--standard uk-3.1|uk-4.0]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli', 'main.js');
 const asJson = process.argv.includes('--json');
+const at = process.argv.indexOf('--standard');
+const standard = at > 0 && process.argv[at + 1] ? ['--standard', process.argv[at + 1]!] : [];
 const work = mkdtempSync(join(tmpdir(), 'obtpp-profile-'));
 
 /** CPU ms of every process under `root` (itself excluded), by pid: the last value seen survives the process. */
@@ -29,7 +31,7 @@ function sample(root: number): void {
 }
 
 const t0 = performance.now();
-const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', work, bin, 'conform', '--report-dir', join(work, 'reports')], {
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', work, bin, 'conform', ...standard, '--report-dir', join(work, 'reports')], {
   stdio: 'ignore',
   env: { ...process.env, NO_COLOR: '1', CI: 'true' },
 });
@@ -96,7 +98,7 @@ if (asJson) {
   console.log(JSON.stringify({ exit: code, wallMs, scenarios, nodeMs, idleMs: idle, chromiumMs, parts: Object.fromEntries(rows) }));
 } else {
   const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
-  console.log(`obtpp conform, sandbox, A+B: exit ${code}, ${scenarios} scenarios, ${s(wallMs)} wall`);
+  console.log(`obtpp conform, sandbox, ${standard[1] ?? 'A+B'}: exit ${code}, ${scenarios} scenarios, ${s(wallMs)} wall`);
   console.log('');
   console.log('| where | CPU | share |');
   console.log('|---|---|---|');

@@ -1,5 +1,6 @@
-// Runs the REAL binary (dist/src/cli/main.js; build first: npx tsc -p tsconfig.json) against a
-// sandbox started in the test process, and records every run for the secrets test.
+// Runs the CLI (dist/src/cli; build first: npm run build), in a warm worker (test/helpers/warm-cli.ts)
+// or, with OBTPP_TEST_REAL_CLI=1, as the real binary, against a sandbox started in the test
+// process, and records every run for the secrets test.
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { runWarm, warmWanted } from '../helpers/warm-cli.ts';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const bin = join(root, 'dist/src/cli/main.js');
@@ -65,6 +67,14 @@ export async function harness(options: { standard?: 'uk-3.1' | 'uk-4.0' } = {}):
         ...(process.env.PUPPETEER_EXECUTABLE_PATH ? { PUPPETEER_EXECUTABLE_PATH: process.env.PUPPETEER_EXECUTABLE_PATH } : {}), ...(process.env.OBTPP_BROWSER_WS_ENDPOINT ? { OBTPP_BROWSER_WS_ENDPOINT: process.env.OBTPP_BROWSER_WS_ENDPOINT } : {}),
       };
       const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      if (warmWanted()) {
+        void runWarm(args, { env: merged, cwd: dir, timeoutMs: 120_000 }).then((r) => {
+          const run = { args, code: r.code === -1 ? 99 : r.code, stdout: r.stdout, stderr: r.stderr };
+          runs.push(run);
+          collect().then(() => done(run), () => done(run));
+        });
+        return;
+      }
       execFile(process.execPath, [bin, ...args], { cwd: dir, env: merged, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
         const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 99) : 0;
         const run = { args, code, stdout: String(stdout), stderr: String(stderr) };

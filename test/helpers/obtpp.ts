@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runWarm, warmWanted } from './warm-cli.ts';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const bin = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -17,10 +18,18 @@ export interface RunOptions {
   /** A run past this is killed (code -1, its signal given). Default 300 s. */
   timeoutMs?: number;
   killSignal?: NodeJS.Signals;
+  /**
+   * Start the real binary (a process of its own) even where a warm worker could run the command
+   * (test/helpers/warm-cli.ts): for what only a process shows (its exit by signal, its streams).
+   */
+  process?: boolean;
 }
 
 /** `obtpp …args` as a user runs it: plain output, everything it printed, its exit code. */
 export function runObtpp(args: string[], o: RunOptions = {}): Promise<Run> {
+  if (!o.process && warmWanted()) {
+    return runWarm(args, { env: { ...process.env, NO_COLOR: '1', CI: 'true', ...o.env }, cwd: o.cwd ?? root, timeoutMs: o.timeoutMs ?? 300_000, killSignal: o.killSignal });
+  }
   return new Promise((resolve) => {
     execFile(process.execPath, [bin, ...args], {
       cwd: o.cwd ?? root,
