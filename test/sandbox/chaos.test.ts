@@ -231,7 +231,7 @@ const PROOFS: Record<ChaosFaultName, (w: World) => Promise<void>> = {
 describe('sandbox chaos faults', { concurrency: 4 }, () => {
   let browser: Browser;
   before(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ insecure: true });
   });
   after(async () => {
     await browser?.close();

@@ -20,7 +20,7 @@ describe('sandbox over TLS', () => {
 
   before(async () => {
     sb = await startSandbox({ tls: true });
-    browser = await launchBrowser();
+    browser = await launchBrowser({ insecure: true });
   });
   after(async () => {
     await browser?.close();

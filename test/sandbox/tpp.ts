@@ -20,8 +20,26 @@ export interface ApiAnswer {
   text: string;
 }
 
-/** Launches the headless Chromium the tests share: Debian's headless shell where installed (lighter), else Chromium. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * The headless Chromium of a test file. Under `npm test` (OBTPP_BROWSER_WS_ENDPOINT set by
+ * test/global-setup.ts) it is the run's one browser, connected to: each journey below still opens
+ * a context of its own and closes it, and close() only disconnects. A file whose sandbox serves
+ * TLS with a certificate of its own asks for `insecure`: that is a switch of the whole browser
+ * (it would reach the other files' contexts), so such a file launches its own, as does every file
+ * run alone: Debian's headless shell where installed (lighter), else Chromium.
+ */
+export async function launchBrowser(o: { insecure?: boolean } = {}): Promise<Browser> {
+  const endpoint = process.env.OBTPP_BROWSER_WS_ENDPOINT;
+  if (endpoint && !o.insecure) {
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: endpoint,
+      defaultViewport: null,
+      // Only this file's own contexts: the other files' pages are theirs.
+      targetFilter: (target) => target.type() === 'browser' || target.browserContext().id !== undefined,
+    });
+    browser.close = async () => browser.disconnect();
+    return browser;
+  }
   return puppeteer.launch({
     executablePath: existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium',
     headless: true,
