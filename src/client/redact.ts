@@ -41,6 +41,8 @@ function isBankMessage(o: Record<string, unknown>): boolean {
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
 const PEM_PRIVATE_ONE = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 const JWK_PRIVATE = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
+/** Up to this length a text is scanned position by position (see Redactor.text), beyond it searched per secret. */
+const LONG_TEXT = 256 * 1024;
 const JWT_LIKE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 
 export class Redactor {
@@ -156,13 +158,71 @@ export class Redactor {
 
   /** Scrubs known secrets, private-key PEM blocks and JWTs out of free text. */
   text(value: string): string {
-    let out = value.replace(PEM_PRIVATE, REDACTED).replace(JWT_LIKE, REDACTED);
-    // Longest first: a secret's encoded form may contain the secret itself.
-    if (this.sorted?.length !== this.secrets.size) this.sorted = [...this.secrets].sort((a, b) => b.length - a.length);
-    for (const s of this.sorted) if (out.includes(s)) out = out.split(s).join(REDACTED);
-    return out;
+    let out = value;
+    // The patterns only where their fixed part is (most strings of a body are short ids and amounts).
+    if (out.includes('PRIVATE KEY-----')) out = out.replace(PEM_PRIVATE, REDACTED);
+    if (out.includes('eyJ')) out = out.replace(JWT_LIKE, REDACTED);
+    if (this.secrets.size === 0 || out.length < 4) return out;
+    // A run learns every token it is given, so the secrets grow to hundreds, and thousands of
+    // texts (headers, URLs, members of bodies) pass here. A text is read once rather than searched
+    // for each secret: each position looks up the secrets that begin with its next two characters
+    // (every secret has at least four), longest first. Every occurrence of every secret is covered,
+    // overlapping and nested ones included (a secret's encoded form may hold the secret itself),
+    // and each covered stretch becomes one mark. A very long text (a report file) is searched per
+    // secret instead, longest first: one search of a long text is fast.
+    const { index, sorted } = this.prefixIndex();
+    if (out.length > LONG_TEXT) {
+      for (const s of sorted) if (s.length <= out.length && out.includes(s)) out = out.split(s).join(REDACTED);
+      return out;
+    }
+    let covered: Uint8Array | undefined;
+    for (let i = 0; i + 4 <= out.length; i++) {
+      const candidates = index.get((out.charCodeAt(i) << 16) | out.charCodeAt(i + 1));
+      if (!candidates) continue;
+      for (const s of candidates) {
+        if (!out.startsWith(s, i)) continue;
+        covered ??= new Uint8Array(out.length);
+        covered.fill(1, i, i + s.length);
+        break; // the longest at this position covers the shorter ones
+      }
+    }
+    if (!covered) return out;
+    let result = '';
+    for (let i = 0; i < out.length;) {
+      const from = i;
+      if (covered[i]) {
+        while (i < out.length && covered[i]) i++;
+        result += REDACTED;
+      } else {
+        while (i < out.length && !covered[i]) i++;
+        result += out.slice(from, i);
+      }
+    }
+    return result;
   }
-  private sorted?: string[];
+
+  /** The secrets by their first two characters, and all of them, longest first (brought up to date when one was added). */
+  private prefixIndex(): { index: Map<number, string[]>; sorted: string[] } {
+    const at = this.indexed ??= { seen: 0, index: new Map(), sorted: [] };
+    if (at.seen === this.secrets.size) return at;
+    // A Set iterates in insertion order: only the secrets added since the last call are new.
+    let n = 0;
+    for (const s of this.secrets) {
+      if (n++ < at.seen) continue;
+      const key = (s.charCodeAt(0) << 16) | s.charCodeAt(1);
+      const list = at.index.get(key);
+      if (!list) at.index.set(key, [s]);
+      else {
+        const i = list.findIndex((t) => t.length < s.length);
+        list.splice(i < 0 ? list.length : i, 0, s);
+      }
+      at.sorted.push(s);
+    }
+    at.sorted.sort((a, b) => b.length - a.length);
+    at.seen = this.secrets.size;
+    return at;
+  }
+  private indexed?: { seen: number; index: Map<number, string[]>; sorted: string[] };
 
   headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
     const out: Record<string, string> = {};

@@ -194,3 +194,28 @@ test('an OBIE error body keeps its Code: field names are matched as the protocol
     await client.close();
   }
 });
+
+test('the redactor covers every occurrence of hundreds of secrets, overlapping and nested ones included, in short and long texts', async () => {
+  const { Redactor, REDACTED } = await import('../../src/client/redact.ts');
+  const tokens = Array.from({ length: 400 }, () => randomBytes(24).toString('base64url'));
+  const r = new Redactor(tokens);
+  // Two secrets that overlap: the shorter one starts first, the longer one runs past it.
+  r.add('xxABCDsecret');
+  r.add('ABCDsecretEFGH-longer');
+  const sample = tokens[137]!;
+  const texts = [
+    `Bearer ${sample}`,
+    `a=${encodeURIComponent(tokens[3]!)}&b=${tokens[399]}`,
+    'pre-xxABCDsecretEFGH-longer-post',
+    `${'filler '.repeat(60_000)}${sample}${' tail'.repeat(10)}`,
+  ];
+  for (const text of texts) {
+    const out = r.text(text);
+    for (const secret of [...tokens, 'xxABCDsecret', 'ABCDsecretEFGH-longer']) {
+      for (let i = 0; i + 8 <= secret.length; i += 4) assert.ok(!out.includes(secret.slice(i, i + 8)), `no 8 characters of a secret survive: ${out.slice(0, 80)}`);
+    }
+    assert.ok(out.includes(REDACTED));
+  }
+  assert.equal(r.text('pre-xxABCDsecretEFGH-longer-post'), `pre-${REDACTED}-post`);
+  assert.equal(r.text('nothing secret here, 12.50 GBP'), 'nothing secret here, 12.50 GBP');
+});
