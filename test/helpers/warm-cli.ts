@@ -103,7 +103,13 @@ export async function runWarm(args: string[], o: { env: Record<string, string | 
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       finish({ code: code ?? -1, signal, stdout: '', stderr: `(the worker running obtpp ended: code ${code}, signal ${signal})` }, false);
     const timer = setTimeout(() => {
-      worker.child.kill(o.killSignal ?? 'SIGTERM');
+      // The signal first (a command that awaits one, like `obtpp sandbox`, stops on it), then the
+      // channel (the worker ends when it goes), then SIGKILL for one that still lingers.
+      const { child } = worker;
+      child.kill(o.killSignal ?? 'SIGTERM');
+      if (child.connected) child.disconnect();
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 2_000).unref();
+      child.unref();
       finish({ code: -1, signal: o.killSignal ?? 'SIGTERM', stdout: '', stderr: `(killed after ${o.timeoutMs} ms)` }, false);
     }, o.timeoutMs);
     worker.child.on('message', onMessage);

@@ -1,0 +1,48 @@
+// The tests' warm CLI workers (test/helpers/warm-cli.ts) run each `obtpp …` as its own process
+// would: its environment only (nothing left from the command before), its folder, its exit code,
+// stdout and stderr apart, and a time-out that kills. Checked against the real binary's answers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runObtpp } from '../helpers/obtpp.ts';
+
+test('a warm command sees only its own environment and folder, and answers as the real binary does', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-warm-'));
+  try {
+    await writeFile(join(dir, 'here.yaml'), 'not: [a profile\n');
+    // A profile named by OBTPP_PROFILE, relative to the command's folder: the parse error names it.
+    const cases: Array<{ args: string[]; env?: Record<string, string> }> = [
+      { args: ['accounts'], env: { OBTPP_PROFILE: 'here.yaml' } },
+      // The same command without the variable: the first command's environment must be gone.
+      { args: ['accounts'] },
+      { args: ['--version'] },
+      { args: ['consent', 'creat'] },
+    ];
+    for (const c of cases) {
+      const env = { OBTPP_PROFILE: undefined, ...c.env };
+      const [warm, real] = await Promise.all([
+        runObtpp(c.args, { cwd: dir, env, timeoutMs: 60_000 }),
+        runObtpp(c.args, { cwd: dir, env, timeoutMs: 60_000, process: true }),
+      ]);
+      assert.deepEqual({ code: warm.code, stdout: warm.stdout, stderr: warm.stderr }, { code: real.code, stdout: real.stdout, stderr: real.stderr }, `obtpp ${c.args.join(' ')}`);
+    }
+    const first = await runObtpp(['accounts'], { cwd: dir, env: { OBTPP_PROFILE: 'here.yaml' } });
+    assert.match(first.stderr, /here\.yaml/);
+    const second = await runObtpp(['accounts'], { cwd: dir, env: { OBTPP_PROFILE: undefined } });
+    assert.doesNotMatch(second.stderr, /here\.yaml/, 'no variable of an earlier command reaches the next');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a warm command past its time-out is killed, and the next command gets a fresh worker', async () => {
+  // `obtpp sandbox` serves until a signal: the time-out ends it.
+  const slow = await runObtpp(['sandbox', '--port', '0'], { timeoutMs: 3_000 });
+  assert.equal(slow.code, -1);
+  assert.equal(slow.signal, 'SIGTERM');
+  const next = await runObtpp(['--version']);
+  assert.equal(next.code, 0, next.stderr);
+  assert.match(next.stdout, /^\d+\.\d+\.\d+/);
+});
