@@ -16,7 +16,7 @@ export const CARD_FAULTS = [
   { name: 'bg-card-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/card-accounts?withBalance=true shows every card account\'s balances, though the consent gives no access to them', kind: 'rule' },
   { name: 'bg-card-booking-status-ignored', rule: 'BG-34', description: 'GET /v1/card-accounts/{account-id}/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
   { name: 'bg-card-dates-ignored', rule: 'BG-35', description: 'GET /v1/card-accounts/{account-id}/transactions ignores dateFrom and dateTo: every transaction of the last 90 days comes back', kind: 'rule' },
-  { name: 'bg-card-with-balance-ignored', rule: 'BG-36', description: 'GET /v1/card-accounts?withBalance=true never carries the balances, though the consent grants them (a SHOULD: a warning)', kind: 'rule' },
+  { name: 'bg-card-with-balance-ignored', rule: 'BG-36', description: 'GET /v1/card-accounts?withBalance=true never carries the balances, though the consent grants them', kind: 'rule', level: 'SHOULD' },
 ] as const satisfies readonly FaultDeclaration[];
 
 type Service = keyof BgConsent['cards'];
