@@ -124,7 +124,7 @@ export function readXml(xml: string): XmlElement {
     const textEnd = lt < 0 ? xml.length : lt;
     if (textEnd > i) {
       const raw = xml.slice(i, textEnd);
-      if (raw.includes('>') && raw.includes(']]>')) fail('`]]>` in text');
+      if (raw.includes(']]>')) fail('`]]>` in text');
       if (stack.length === 1) { if (raw.trim()) fail('text outside the root element'); } else stack.at(-1)!.text += decode(raw, i);
       i = textEnd;
       continue;

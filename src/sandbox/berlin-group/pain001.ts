@@ -13,8 +13,8 @@ const NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.03';
 
 interface Node { tag: string; attrs: Record<string, string>; kids: Node[]; text: string }
 
-// One token at a time: a comment, a processing instruction, CDATA, a closing tag, an opening (or empty) tag, or text.
-const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/([A-Za-z_][\w.:-]*)\s*>|<([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|([^<]+)/y;
+// One token at a time: a comment, a processing instruction, CDATA, a closing tag, an opening (or empty) tag, a declaration's start (refused), or text.
+const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/([A-Za-z_][\w.:-]*)\s*>|<([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<!(?=[A-Z])|([^<]+)/y;
 const ATTR = /([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/g;
 const ENTITY: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
