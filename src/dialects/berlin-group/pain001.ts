@@ -132,7 +132,6 @@ export function readXml(xml: string): XmlElement {
     if (xml.startsWith('<?', i)) {
       const end = xml.indexOf('?>', i);
       if (end < 0) fail('an unterminated processing instruction');
-      if (stack.length === 1 && top.children.length) fail('a processing instruction after the root element');
       i = end + 2;
     } else if (xml.startsWith('<!--', i)) {
       const end = xml.indexOf('-->', i + 4);
