@@ -96,8 +96,9 @@ export const profileSchema = {
       properties: { entryReferenceFrom: { type: 'boolean' }, deltaList: { type: 'boolean' } },
     },
     paymentProducts: {
-      type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'] },
-      description: "berlin-group only: the JSON payment products the bank offers (POST /v1/{payment-service}/{payment-product}); BG-44 initiates a payment of each, and a product not listed is not applicable. Default: paths.paymentProduct alone (sepa-credit-transfers).",
+      type: 'array', minItems: 1, uniqueItems: true,
+      items: { enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers', 'pain.001-sepa-credit-transfers', 'pain.001-instant-sepa-credit-transfers', 'pain.001-target-2-payments', 'pain.001-cross-border-credit-transfers'] },
+      description: "berlin-group only: the payment products the bank offers (POST /v1/{payment-service}/{payment-product}): the JSON ones, and the pain.001 ones (an XML pain.001.001.03 body). BG-44 initiates a payment of each JSON product, BG-45 of each pain.001 product (and a bulk of the first); a product not listed is not applicable. Default: paths.paymentProduct alone (sepa-credit-transfers).",
     },
     psuIpAddress: {
       type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$',

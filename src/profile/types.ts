@@ -211,7 +211,7 @@ export interface Profile {
   psuIpAddress?: string;
   /** berlin-group: the delta reports the bank offers on an account's transactions (BG-53, BG-54); absent: none. */
   deltaReports?: { entryReferenceFrom: boolean; deltaList: boolean };
-  /** berlin-group: the JSON payment products the bank offers (default: paths.paymentProduct alone). */
+  /** berlin-group: the payment products the bank offers, JSON and pain.001 (default: paths.paymentProduct alone). */
   paymentProducts?: string[];
   variants: Variant[];
   /** The resource base URL; when the profile gives only per-API URLs, the AIS one. */

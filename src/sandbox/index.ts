@@ -403,7 +403,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
       },
       psuIpAddress: '127.0.0.1',
       deltaReports: { entryReferenceFrom: true, deltaList: true },
-      paymentProducts: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'],
+      paymentProducts: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers', 'pain.001-sepa-credit-transfers', 'pain.001-instant-sepa-credit-transfers', 'pain.001-target-2-payments', 'pain.001-cross-border-credit-transfers'],
     } : {}),
     variants,
     baseUrl: sb.baseUrls[variants[0]],

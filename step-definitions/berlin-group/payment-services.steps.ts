@@ -13,12 +13,12 @@ import { approachOf, bg, BgNotApplicable, fullConsent, plain, psuIp, scaHeaders 
 import { thePayment } from './payments.steps.ts';
 
 /** SEPA accounts of another bank to pay (valid German and French IBANs no PSU here holds). */
-const CREDITORS = ['DE02120300000000202051', 'FR7630006000011234567890189'];
+export const CREDITORS = ['DE02120300000000202051', 'FR7630006000011234567890189'];
 
 /** What the TPP sent, to compare the read-back with. */
 const sent = new WeakMap<ConformanceWorld, Record<string, any>>();
 
-async function debtor(world: ConformanceWorld): Promise<{ iban: string; currency: string }> {
+export async function debtor(world: ConformanceWorld): Promise<{ iban: string; currency: string }> {
   const full = await fullConsent(world, { accountsOnly: true });
   const account = full.accounts.find((a) => a.iban);
   if (!account?.iban) throw world.blocked('AIS-11', 'the PSU\'s accounts carry no IBAN to pay from');

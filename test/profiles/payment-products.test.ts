@@ -20,8 +20,8 @@ test('paymentProducts: the products listed, else paths.paymentProduct alone', as
   assert.deepEqual((await profileFromObject({ ...bg, paymentProducts: listed }, { source: 'bg.yaml' })).paymentProducts, listed);
 });
 
-test('paymentProducts: an unknown or XML product, an empty or repeating list, and a UK profile are refused', async () => {
-  for (const bad of [['pain.001-sepa-credit-transfers'], ['sepa'], [], ['target-2-payments', 'target-2-payments']]) {
+test('paymentProducts: an unknown product, an empty or repeating list, and a UK profile are refused', async () => {
+  for (const bad of [['pain.001-sepa'], ['sepa'], [], ['target-2-payments', 'target-2-payments']]) {
     await assert.rejects(profileFromObject({ ...bg, paymentProducts: bad }, { source: 'bg.yaml' }), /\$\.paymentProducts/, JSON.stringify(bad));
   }
   const { dialect: _d, sca: _s, ...uk } = bg;

@@ -13,6 +13,10 @@ import { AB, BgError, format, route, validDate, type BgRoute, type Reply, type R
 export const CARD_FAULTS = [
   { name: 'bg-card-pages-overlap', rule: 'BG-32', description: 'a paged card account report repeats the last transaction of each page at the top of the next (`_links.next` overlaps)', kind: 'rule' },
   { name: 'bg-card-accounts-unbounded', rule: 'BG-30', description: 'GET /v1/card-accounts lists, and card-account calls open, every card account of the PSU with its balances and transactions, whatever the consent names', kind: 'rule' },
+  { name: 'bg-card-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/card-accounts?withBalance=true shows every card account\'s balances, though the consent gives no access to them', kind: 'rule' },
+  { name: 'bg-card-booking-status-ignored', rule: 'BG-34', description: 'GET /v1/card-accounts/{account-id}/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
+  { name: 'bg-card-dates-ignored', rule: 'BG-35', description: 'GET /v1/card-accounts/{account-id}/transactions ignores dateFrom and dateTo: every transaction of the last 90 days comes back', kind: 'rule' },
+  { name: 'bg-card-with-balance-ignored', rule: 'BG-36', description: 'GET /v1/card-accounts?withBalance=true never carries the balances, though the consent grants them', kind: 'rule', level: 'SHOULD' },
 ] as const satisfies readonly FaultDeclaration[];
 
 type Service = keyof BgConsent['cards'];
@@ -32,7 +36,14 @@ function coveredCard(k: Xs2aContext, c: BgConsent, id: string, service: Service)
   return found.card;
 }
 
-function cardView(k: Xs2aContext, r: Req, c: BgConsent, card: CardAccount): Record<string, unknown> {
+/** The withBalance query parameter (card accounts as accounts: "including the booking balance, if granted by the PSU in the related consent"). */
+function withBalanceOf(r: Req): boolean {
+  const v = r.query.get('withBalance');
+  if (v !== null && v !== 'true' && v !== 'false') throw format('withBalance must be true or false', 'withBalance');
+  return v === 'true';
+}
+
+function cardView(k: Xs2aContext, r: Req, c: BgConsent, card: CardAccount, withBalance = false): Record<string, unknown> {
   const self = `${r.base}/v1/card-accounts/${card.id}`;
   const links: Record<string, { href: string }> = {};
   if (reached(k, c, 'balances').includes(card.id)) links.balances = { href: `${self}/balances` };
@@ -41,20 +52,29 @@ function cardView(k: Xs2aContext, r: Req, c: BgConsent, card: CardAccount): Reco
   return {
     resourceId: card.id, maskedPan: card.maskedPan, currency: CURRENCY, ...(psuName ? { ownerName: psuName } : {}), name: card.name, product: card.product,
     debitAccounting: false, status: 'enabled', usage: 'PRIV', creditLimit: { currency: CURRENCY, amount: (card.creditLimitMinor / 100).toFixed(2) },
+    ...(shownBalance(k, c, card, withBalance) ? { balances: cardBalances(card, new Date(k.store.now())) } : {}),
     ...(Object.keys(links).length ? { _links: links } : {}),
   };
 }
 
+/** Whether a card account's view carries its balances: asked (withBalance) and granted (the consent reaches them); the faults bend both. */
+function shownBalance(k: Xs2aContext, c: BgConsent, card: CardAccount, withBalance: boolean): boolean {
+  if (!withBalance || k.faults.has('bg-card-with-balance-ignored')) return false;
+  return k.faults.has('bg-card-with-balance-unbounded') || reached(k, c, 'balances').includes(card.id);
+}
+
 async function listCardAccounts(k: Xs2aContext, r: Req): Promise<Reply> {
+  const withBalance = withBalanceOf(r);
   const c = await dataConsent(k, r, '/card-accounts');
   const ids = reached(k, c, 'accounts');
   const cards = k.store.cardsOf(c.psu).filter((x) => ids.includes(x.id));
-  return { status: 200, body: { cardAccounts: cards.map((card) => cardView(k, r, c, card)) } };
+  return { status: 200, body: { cardAccounts: cards.map((card) => cardView(k, r, c, card, withBalance)) } };
 }
 
 async function getCardAccount(k: Xs2aContext, r: Req): Promise<Reply> {
+  const withBalance = withBalanceOf(r);
   const c = await dataConsent(k, r, `/card-accounts/${r.params.accountId}`);
-  return { status: 200, body: { cardAccount: cardView(k, r, c, coveredCard(k, c, r.params.accountId, 'accounts')) } };
+  return { status: 200, body: { cardAccount: cardView(k, r, c, coveredCard(k, c, r.params.accountId, 'accounts'), withBalance) } };
 }
 
 async function getCardBalances(k: Xs2aContext, r: Req): Promise<Reply> {
@@ -77,6 +97,8 @@ async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
   const today = new Date(k.store.now());
   const inPeriod = card.purchases.filter((p) => {
     const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
+    // The fault: the period asked is not applied (the bank's 90 days are).
+    if (k.faults.has('bg-card-dates-ignored')) return p.daysAgo <= 90;
     return day >= dateFrom && (dateTo === null || day <= dateTo);
   });
   const links: Record<string, { href: string }> = { cardAccount: { href: `${r.base}/v1/card-accounts/${card.id}` } };
@@ -101,9 +123,10 @@ async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
     if (page > 1) links.previous = at(page - 1);
     if (page < pages) links.next = at(page + 1);
   }
-  if (bookingStatus !== 'pending') report.booked = shown.map((p) => cardTransaction(card, p, today));
+  const ignored = k.faults.has('bg-card-booking-status-ignored');
+  if (bookingStatus !== 'pending' || ignored) report.booked = shown.map((p) => cardTransaction(card, p, today));
   // The pending transactions head the report: on its first page only.
-  if (bookingStatus !== 'booked' && page === 1) report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
+  if ((bookingStatus !== 'booked' || ignored) && page === 1) report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
   return { status: 200, body: { cardAccount: { maskedPan: card.maskedPan }, debitAccounting: false, cardTransactions: report } };
 }
 

@@ -10,6 +10,7 @@ import {
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
+import { pain001Body, readPain001, XML_PRODUCTS } from './pain001.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const PAYMENT_FAULTS = [
@@ -19,15 +20,17 @@ export const PAYMENT_FAULTS = [
   { name: 'bg-periodic-frequency-unchecked', rule: 'BG-42', description: 'POST /v1/periodic-payments/{product} accepts a frequency outside the standard\'s code list (EventFrequency7Code)', kind: 'rule' },
   { name: 'bg-bulk-payments-dropped', rule: 'BG-43', description: 'GET /v1/bulk-payments/{product}/{paymentId} reads back the first payment of the bulk alone', kind: 'rule' },
   { name: 'bg-product-not-kept', rule: 'BG-44', description: 'a payment initiated as target-2-payments or cross-border-credit-transfers cannot be read under its product: GET /v1/payments/{product}/{paymentId} answers 404', kind: 'rule' },
+  { name: 'bg-pain001-read-back-changed', rule: 'BG-45', description: 'GET /v1/{payment-service}/pain.001-…/{paymentId} reads back another pain.001 than was sent (its MsgId and its first amount changed)', kind: 'rule' },
+  { name: 'bg-pain001-control-sum-unchecked', rule: 'BG-45', description: 'POST /v1/bulk-payments/pain.001-… accepts a pain.001 whose NbOfTxs and CtrlSum do not match its transactions', kind: 'rule' },
   { name: 'bg-payment-stays-rcvd', rule: 'BG-08', description: 'GET /v1/payments/{product}/{paymentId} reads transactionStatus RCVD after the PSU authorised or rejected the payment', kind: 'rule' },
   { name: 'bg-payment-without-amount-accepted', rule: 'PIS-01', description: 'POST /v1/payments/{product} without instructedAmount is accepted (201)', kind: 'rule' },
   { name: 'bg-payment-without-sca-link', rule: 'PIS-01', description: 'the 201 of POST /v1/payments/{product} carries no link to start the PSU\'s SCA (no scaRedirect, scaOAuth or startAuthorisation)', kind: 'rule' },
   { name: 'bg-payment-status-not-iso', rule: 'PIS-03', description: 'GET …/{paymentId}/status answers transactionStatus "DONE", no ISO 20022 code', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
-const PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers'];
+const PRODUCTS = ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers', ...XML_PRODUCTS];
 
-/** The payment services this bank offers (JSON bodies). */
+/** The payment services this bank offers (JSON bodies; pain.001 for payments and bulks). */
 export const SERVICES = ['payments', 'periodic-payments', 'bulk-payments'] as const;
 type Service = (typeof SERVICES)[number];
 const FREQUENCIES = ['Daily', 'Weekly', 'EveryTwoWeeks', 'Monthly', 'EveryTwoMonths', 'Quarterly', 'SemiAnnual', 'Annual', 'MonthlyVariable'];
@@ -99,14 +102,16 @@ function createPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): R
   const { store } = k;
   const product = productOf(r);
   if (!header(r, 'PSU-IP-Address')) throw format('PSU-IP-Address is required', 'PSU-IP-Address');
-  const b = r.body;
+  const xml = XML_PRODUCTS.includes(product);
+  if (xml !== (r.xml !== undefined)) throw new BgError(415, 'FORMAT_ERROR', xml ? `the body of ${product} is a pain.001.001.03 document (application/xml)` : `the body of ${product} is JSON (application/json)`);
+  const b = xml ? pain001Body(service, readPain001(r.xml!, { unchecked: k.faults.has('bg-pain001-control-sum-unchecked') })) : r.body;
   if (!isObject(b)) throw format('the body must be a JSON object');
   if (service === 'periodic-payments') checkPeriodic(k, b);
   const amount = service === 'bulk-payments' ? bulkAmount(k, b, product) : paymentAmount(k, b, product);
   const approach = approachOf(k, r);
   const payment: BgPayment = {
     kind: 'pis', service, id: store.newId('payment'), approach, authorisations: [], created: new Date(store.now()),
-    product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD', cancellations: [],
+    product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD', cancellations: [], ...(xml ? { xml: r.xml } : {}),
   };
   const self = `${r.base}/v1/${service}/${product}/${payment.id}`;
   const sca = scaOfCreate(k, r, payment, self);
@@ -140,11 +145,21 @@ function readBack(k: Xs2aContext, p: BgPayment): Record<string, unknown> {
 
 const getPayment = (k: Xs2aContext, r: Req, service: Service = 'payments'): Reply => {
   const p = paymentOf(k, r, service);
+  // A pain.001 payment reads back as the document sent (the file's application/xml answer).
+  if (p.xml !== undefined) return { status: 200, xml: k.faults.has('bg-pain001-read-back-changed') ? changedPain001(p.xml) : p.xml };
   return { status: 200, body: { ...readBack(k, p), transactionStatus: k.faults.has('bg-payment-stays-rcvd') ? 'RCVD' : p.transactionStatus } };
 };
 const getPaymentStatus = (k: Xs2aContext, r: Req, service: Service = 'payments'): Reply => ({ status: 200, body: { transactionStatus: k.faults.has('bg-payment-status-not-iso') ? 'DONE' : paymentOf(k, r, service).transactionStatus } });
 
 const paymentSelf = (r: Req, service: Service = 'payments') => `${r.base}/v1/${service}/${r.params.product}/${r.params.paymentId}`;
+
+/** The fault: another MsgId, and the first amount one cent more. */
+function changedPain001(xml: string): string {
+  return xml.replace(/(<(?:\w+:)?MsgId>)([^<]*)/, '$1X$2').replace(/(<(?:\w+:)?InstdAmt\b[^>]*>)\s*([0-9]+)(?:\.([0-9]{1,2}))?/, (_m, tag: string, whole: string, frac = '') => {
+    const cents = Number(whole) * 100 + Number(frac.padEnd(2, '0')) + 1;
+    return `${tag}${(cents / 100).toFixed(2)}`;
+  });
+}
 
 /** Statuses after which nothing can be cancelled (settled, rejected, cancelled). */
 const SETTLED = ['ACSC', 'ACCC', 'RJCT', 'CANC'];
@@ -200,7 +215,7 @@ function routesOf(service: Service): BgRoute[] {
   const at = `/v1/${service}/:product`;
   const of = (k: Xs2aContext, r: Req) => paymentOf(k, r, service);
   return [
-    route(A, 'POST', at, (k, r) => createPayment(k, r, service)),
+    { ...route(A, 'POST', at, (k, r) => createPayment(k, r, service)), xml: true },
     route(A, 'GET', `${at}/:paymentId`, (k, r) => getPayment(k, r, service)),
     route(A, 'GET', `${at}/:paymentId/status`, (k, r) => getPaymentStatus(k, r, service)),
     route(A, 'DELETE', `${at}/:paymentId`, (k, r) => cancelPayment(k, r, service)),

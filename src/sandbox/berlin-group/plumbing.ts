@@ -31,6 +31,8 @@ export interface Xs2aContext {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** An application/xml answer (a pain.001 payment read back), instead of a JSON body. */
+  xml?: string;
   headers?: Record<string, string>;
 }
 
@@ -58,12 +60,14 @@ export interface Req {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   body: any;
+  /** The text of an application/xml body (routes marked `xml` only: a pain.001 payment initiation). */
+  xml?: string;
   base: string;
 }
 
 export type Handler = (k: Xs2aContext, r: Req) => Promise<Reply> | Reply;
 /** One XS2A operation: where it answers (variants, method, path pattern with `:param`s) and its handler. */
-export interface BgRoute { variants: Variant[]; method: string; pattern: string[]; handler: Handler }
+export interface BgRoute { variants: Variant[]; method: string; pattern: string[]; handler: Handler; xml?: boolean }
 
 export const AB: Variant[] = ['A', 'B'];
 export const A: Variant[] = ['A'];

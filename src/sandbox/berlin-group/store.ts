@@ -74,6 +74,8 @@ export interface BgPayment extends Resource {
   cancelRequested?: boolean;
   /** The authorisations of its cancellation (…/cancellation-authorisations/{authorisationId}). */
   cancellations: BgAuthorisation[];
+  /** A pain.001 product's document as the TPP sent it (its GET answers it as application/xml). */
+  xml?: string;
 }
 
 /** A signing basket: consents and payments not yet authorised, which one SCA of the basket authorises. */

@@ -33,7 +33,11 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     const reply = await dispatch(ctx, req, variant, path, search);
     const headers: Record<string, string> = { 'cache-control': 'no-store', 'X-Request-ID': requestIdOf(ctx, req) };
     let payload: string | undefined;
-    if (reply.body !== undefined) {
+    if (reply.xml !== undefined) {
+      payload = reply.xml;
+      headers['content-type'] = 'application/xml; charset=utf-8';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    } else if (reply.body !== undefined) {
       payload = JSON.stringify(reply.body);
       headers['content-type'] = 'application/json; charset=utf-8';
       headers['content-length'] = String(Buffer.byteLength(payload));
@@ -73,8 +77,10 @@ async function dispatch(ctx: Xs2aContext, req: IncomingMessage, variant: Variant
     const text = method === 'POST' || method === 'PUT' ? await readBody(req) : '';
     // A signing bank checks the signature over the body as received, before reading it.
     if (ctx.signatures) checkRequestSignature(ctx.signatures, ctx.faults, req.headers, text);
-    const body = method === 'POST' || method === 'PUT' ? parseJson(req, chosen.c, text) : undefined;
-    const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, base: ctx.baseUrls[variant] };
+    // A route that takes pain.001 gets the XML's text as it came; the route decides whether its product takes it.
+    const xml = chosen.c.xml && /^(application|text)\/xml\b/i.test(req.headers['content-type'] ?? '') ? text : undefined;
+    const body = (method === 'POST' || method === 'PUT') && xml === undefined ? parseJson(req, chosen.c, text) : undefined;
+    const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, ...(xml !== undefined ? { xml } : {}), base: ctx.baseUrls[variant] };
     return await chosen.c.handler(ctx, r);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return errorReply(ctx, req, new BgError(413, 'FORMAT_ERROR', 'the body is too large'));

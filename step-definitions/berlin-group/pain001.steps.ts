@@ -1,0 +1,119 @@
+/**
+ * The berlin-group scenarios of the pain.001 payment products (features/berlin-group/pain001-payments.feature):
+ * POST /v1/payments/pain.001-… and /v1/bulk-payments/pain.001-… with a pain.001.001.03 document
+ * (application/xml), the JSON 201, the XML read-back (GET …/{paymentId}) and the JSON status. No
+ * PSU journey, as for the JSON products (BG-44).
+ */
+import { When, Then } from '../support/define.ts';
+import type { ConformanceWorld } from '../support/world.ts';
+import { describeAnswer, expectStatus } from '../support/judge.ts';
+import { TppClient } from '../../src/client/operations.ts';
+import {
+  bgHeaders, buildPain001, paymentIdOf, pain001Differences, readPain001, XML_PAYMENT_PRODUCTS, XmlReadError,
+  type Pain001Options, type Pain001Summary,
+} from '../../src/dialects/berlin-group/index.ts';
+import { approachOf, bg, BgNotApplicable, plain, psuIp, scaHeaders } from './support.ts';
+import { thePayment } from './payments.steps.ts';
+import { CREDITORS, debtor } from './payment-services.steps.ts';
+
+interface Pain001State { client: TppClient; service: 'payments' | 'bulk-payments'; sent: Pain001Summary }
+const state = new WeakMap<ConformanceWorld, Pain001State>();
+
+/** The profile's pain.001 products, in its order. */
+function xmlProducts(world: ConformanceWorld): string[] {
+  const offered = world.ctx.profile.paymentProducts ?? [world.ctx.profile.paths.paymentProduct];
+  return offered.filter((p) => (XML_PAYMENT_PRODUCTS as readonly string[]).includes(p));
+}
+
+/** The tpp client whose {payment-product} is `product`. */
+function clientOf(world: ConformanceWorld, product: string): TppClient {
+  return new TppClient({ ...world.ctx.profile, paths: { ...world.ctx.profile.paths, paymentProduct: product } }, world.variant, world.lane.http);
+}
+
+/** A pain.001 of `n` transactions from the PSU's first account (1.00, 2.00, …), with the counts given or its own. */
+async function document(world: ConformanceWorld, n: number, counts: Pick<Pain001Options, 'nbOfTxs' | 'ctrlSum'> = {}): Promise<string> {
+  const from = await debtor(world);
+  return buildPain001({
+    msgId: world.uniqueRef('obtpp-msg'), paymentInfoId: world.uniqueRef('obtpp-pmt'), initiatingParty: 'obtpp conformance TPP',
+    debtorName: 'obtpp test PSU', debtorIban: from.iban,
+    transactions: Array.from({ length: n }, (_, i) => ({
+      endToEndId: world.uniqueRef(`obtpp-e2e${i}`), amount: `${i + 1}.00`, currency: from.currency,
+      creditorIban: CREDITORS[(i + 1) % CREDITORS.length]!, creditorName: `obtpp test payee ${i + 1}`, remittance: `obtpp pain.001 item ${i + 1}`,
+    })),
+    ...counts,
+  });
+}
+
+/** POSTs the document as application/xml; keeps the payment as the scenario's. */
+async function initiate(world: ConformanceWorld, product: string, service: Pain001State['service'], xml: string): Promise<void> {
+  const client = clientOf(world, product);
+  state.set(world, { client, service, sent: readPain001(xml) });
+  const approach = approachOf(world);
+  const headers = { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, approach), 'Content-Type': 'application/xml' };
+  const post = service === 'payments' ? 'createPaymentConsent' : 'createBulkPayment';
+  const r = await world.call(`initiating a ${service === 'payments' ? 'payment' : 'bulk payment'} of ${product} (pain.001)`, () => client[post](xml as never, { ...plain(world, headers, undefined, 'application/json'), bodyText: xml }));
+  const id = paymentIdOf(r.body);
+  if (id) bg(world).payment = { id, created: r, approach };
+}
+
+function theState(world: ConformanceWorld): Pain001State {
+  const s = state.get(world);
+  if (!s) throw world.blocked('BG-45', 'no pain.001 payment was initiated');
+  return s;
+}
+
+When('the TPP initiates a NextGenPSD2 payment of the pain.001 product {string} from the PSU\'s first account', async function (this: ConformanceWorld, product: string) {
+  const offered = xmlProducts(this);
+  if (!offered.includes(product)) throw new BgNotApplicable('createPaymentConsent', this.variant, `the profile's paymentProducts does not offer ${product} (pain.001 products offered: ${offered.join(', ') || 'none'})`);
+  await initiate(this, product, 'payments', await document(this, 1));
+});
+
+/** The first pain.001 product the profile offers, for a bulk (not applicable without one, or without bulk payments). */
+function bulkProduct(world: ConformanceWorld): string {
+  const product = xmlProducts(world)[0];
+  if (!product) throw new BgNotApplicable('createBulkPayment', world.variant, 'the profile\'s paymentProducts offers no pain.001 product');
+  if (!world.client.supports('createBulkPayment')) throw new BgNotApplicable('createBulkPayment', world.variant, 'the profile does not implement createBulkPayment');
+  return product;
+}
+
+When('the TPP initiates a NextGenPSD2 bulk of {int} payments as one pain.001 of the bank\'s first pain.001 product', async function (this: ConformanceWorld, n: number) {
+  await initiate(this, bulkProduct(this), 'bulk-payments', await document(this, n));
+});
+
+When('the TPP initiates a NextGenPSD2 bulk of {int} payments as one pain.001 whose NbOfTxs and CtrlSum count {int}', async function (this: ConformanceWorld, n: number, claimed: number) {
+  // The counts of `claimed` transactions of 1.00, 2.00, …: both disagree with the document's own.
+  const ctrlSum = ((claimed * (claimed + 1)) / 2).toFixed(2);
+  await initiate(this, bulkProduct(this), 'bulk-payments', await document(this, n, { nbOfTxs: String(claimed), ctrlSum }));
+});
+
+When('the TPP reads the pain.001 payment under its product', async function (this: ConformanceWorld) {
+  const payment = thePayment(this);
+  const s = theState(this);
+  const get = s.service === 'payments' ? 'getPayment' : 'getBulkPayment';
+  await this.call('reading the pain.001 payment', () => s.client[get](payment.id, plain(this, bgHeaders(), undefined, 'application/xml')));
+});
+
+When('the TPP reads the pain.001 payment\'s status as JSON', async function (this: ConformanceWorld) {
+  const payment = thePayment(this);
+  const s = theState(this);
+  const get = s.service === 'payments' ? 'getPaymentStatus' : 'getBulkPaymentStatus';
+  await this.call('reading the pain.001 payment\'s status', () => s.client[get](payment.id, plain(this, bgHeaders(), undefined, 'application/json')));
+});
+
+Then('the bank reads back the pain.001 document as sent: well-formed, with the same MsgId, counts, amounts and IBANs', function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectStatus(this, r, [200]);
+  const type = String(r.headers['content-type'] ?? '');
+  if (!/^(application|text)\/xml\b/i.test(type)) throw this.violation(`GET of a pain.001 payment answers ${type || 'no Content-Type'}, not application/xml (${describeAnswer(r)})`);
+  let got: Pain001Summary;
+  try {
+    got = readPain001(r.text);
+  } catch (error) {
+    if (error instanceof XmlReadError) throw this.violation(`GET of a pain.001 payment answers XML that is not a well-formed pain.001 document: ${error.message}`);
+    throw error;
+  }
+  const s = theState(this);
+  const wrong = pain001Differences(s.sent, got);
+  if (got.namespace !== s.sent.namespace) wrong.unshift(`the namespace: sent ${s.sent.namespace}, read back ${got.namespace ?? 'none'}`);
+  if (wrong.length) throw this.violation(`the pain.001 reads back otherwise than sent: ${wrong.join('; ')}`);
+});
