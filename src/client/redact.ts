@@ -203,7 +203,7 @@ export class Redactor {
 
   /** The secrets by their first two characters, and all of them, longest first (brought up to date when one was added). */
   private prefixIndex(): { index: Map<number, string[]>; sorted: string[] } {
-    const at = this.indexed ??= { seen: 0, index: new Map(), sorted: [] };
+    const at = this.indexed ??= { seen: 0, index: new Map<number, string[]>(), sorted: [] as string[] };
     if (at.seen === this.secrets.size) return at;
     // A Set iterates in insertion order: only the secrets added since the last call are new.
     let n = 0;
