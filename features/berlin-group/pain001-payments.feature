@@ -5,9 +5,10 @@ Feature: The pain.001 payment products (Berlin Group NextGenPSD2)
   products (pain.001-sepa-credit-transfers, pain.001-instant-sepa-credit-transfers,
   pain.001-target-2-payments, pain.001-cross-border-credit-transfers): the body is an ISO 20022
   pain.001.001.03 document (application/xml), the 201 answer is JSON, GET of the payment answers the
-  document (application/xml) and its status is asked as JSON. A product the profile's
-  paymentProducts does not list is not applicable. The standing order with a pain.001 body is
-  multipart/form-data in the file, and not covered here. No PSU journey.
+  document (application/xml) and its status is asked as JSON. A standing order
+  (/v1/periodic-payments/pain.001-…) is the file's multipart/form-data: the document (xml_sct) and
+  its terms in JSON (json_standingorderType), read back as both parts. A product the profile's
+  paymentProducts does not list is not applicable. No PSU journey.
 
   @BG-45 @level-MUST @source-official-schema
   Rule: BG-45 — Each pain.001 product the bank offers takes a pain.001 document, and reads it back as sent
@@ -37,6 +38,16 @@ Feature: The pain.001 payment products (Berlin Group NextGenPSD2)
       And the answer gives a way to start the PSU's SCA of the payment
       When the TPP reads the pain.001 payment under its product
       Then the bank reads back the pain.001 document as sent: well-formed, with the same MsgId, counts, amounts and IBANs
+      When the TPP reads the pain.001 payment's status as JSON
+      Then the bank answers 200 with a valid "paymentInitiationStatusResponse-200_json"
+
+    @A
+    Scenario: A standing order as a pain.001 and its terms in JSON reads back both parts
+      When the TPP initiates a NextGenPSD2 standing order as a pain.001 with its terms in JSON, of the bank's first pain.001 product
+      Then the bank answers 201 with a valid "paymentInitiationRequestResponse-201"
+      And the answer gives a way to start the PSU's SCA of the payment
+      When the TPP reads the pain.001 payment under its product
+      Then the bank reads back the standing order as sent: its pain.001 document and its terms, as multipart/form-data
       When the TPP reads the pain.001 payment's status as JSON
       Then the bank answers 200 with a valid "paymentInitiationStatusResponse-200_json"
 

@@ -1,22 +1,23 @@
 /**
  * The berlin-group scenarios of the pain.001 payment products (features/berlin-group/pain001-payments.feature):
  * POST /v1/payments/pain.001-… and /v1/bulk-payments/pain.001-… with a pain.001.001.03 document
- * (application/xml), the JSON 201, the XML read-back (GET …/{paymentId}) and the JSON status. No
- * PSU journey, as for the JSON products (BG-44).
+ * (application/xml), the JSON 201, the XML read-back (GET …/{paymentId}) and the JSON status; a
+ * standing order (POST /v1/periodic-payments/pain.001-…) as the file's multipart/form-data of the
+ * document and its terms in JSON, read back as both parts. No PSU journey, as for the JSON products (BG-44).
  */
 import { When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectStatus } from '../support/judge.ts';
 import { TppClient } from '../../src/client/operations.ts';
 import {
-  bgHeaders, buildPain001, paymentIdOf, pain001Differences, readPain001, XML_PAYMENT_PRODUCTS, XmlReadError,
-  type Pain001Options, type Pain001Summary,
+  bgHeaders, buildPain001, isoDate, paymentIdOf, pain001Differences, readMultipart, readPain001, standingOrderMultipart, XML_PAYMENT_PRODUCTS, XmlReadError,
+  type Pain001Options, type Pain001Summary, type StandingOrderTerms,
 } from '../../src/dialects/berlin-group/index.ts';
 import { approachOf, bg, BgNotApplicable, plain, psuIp, scaHeaders } from './support.ts';
 import { thePayment } from './payments.steps.ts';
 import { CREDITORS, debtor } from './payment-services.steps.ts';
 
-interface Pain001State { client: TppClient; service: 'payments' | 'bulk-payments'; sent: Pain001Summary }
+interface Pain001State { client: TppClient; service: 'payments' | 'bulk-payments' | 'periodic-payments'; sent: Pain001Summary; terms?: StandingOrderTerms }
 const state = new WeakMap<ConformanceWorld, Pain001State>();
 
 /** The profile's pain.001 products, in its order. */
@@ -44,14 +45,17 @@ async function document(world: ConformanceWorld, n: number, counts: Pick<Pain001
   });
 }
 
-/** POSTs the document as application/xml; keeps the payment as the scenario's. */
-async function initiate(world: ConformanceWorld, product: string, service: Pain001State['service'], xml: string): Promise<void> {
+/** POSTs the document as application/xml (a standing order: with its terms, multipart/form-data); keeps the payment as the scenario's. */
+async function initiate(world: ConformanceWorld, product: string, service: Pain001State['service'], xml: string, terms?: StandingOrderTerms): Promise<void> {
   const client = clientOf(world, product);
-  state.set(world, { client, service, sent: readPain001(xml) });
+  state.set(world, { client, service, sent: readPain001(xml), ...(terms ? { terms } : {}) });
   const approach = approachOf(world);
-  const headers = { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, approach), 'Content-Type': 'application/xml' };
-  const post = service === 'payments' ? 'createPaymentConsent' : 'createBulkPayment';
-  const r = await world.call(`initiating a ${service === 'payments' ? 'payment' : 'bulk payment'} of ${product} (pain.001)`, () => client[post](xml as never, { ...plain(world, headers, undefined, 'application/json'), bodyText: xml }));
+  const multipart = terms ? await standingOrderMultipart(xml, terms) : undefined;
+  const headers = { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, approach), 'Content-Type': multipart?.contentType ?? 'application/xml' };
+  const body = multipart?.body ?? xml;
+  const post = service === 'payments' ? 'createPaymentConsent' : service === 'bulk-payments' ? 'createBulkPayment' : 'createPeriodicPayment';
+  const what = service === 'payments' ? 'payment' : service === 'bulk-payments' ? 'bulk payment' : 'standing order';
+  const r = await world.call(`initiating a ${what} of ${product} (pain.001)`, () => client[post](body as never, { ...plain(world, headers, undefined, 'application/json'), bodyText: body }));
   const id = paymentIdOf(r.body);
   if (id) bg(world).payment = { id, created: r, approach };
 }
@@ -80,6 +84,18 @@ When('the TPP initiates a NextGenPSD2 bulk of {int} payments as one pain.001 of 
   await initiate(this, bulkProduct(this), 'bulk-payments', await document(this, n));
 });
 
+When('the TPP initiates a NextGenPSD2 standing order as a pain.001 with its terms in JSON, of the bank\'s first pain.001 product', async function (this: ConformanceWorld) {
+  const product = xmlProducts(this)[0];
+  if (!product) throw new BgNotApplicable('createPeriodicPayment', this.variant, 'the profile\'s paymentProducts offers no pain.001 product');
+  if (!this.client.supports('createPeriodicPayment')) throw new BgNotApplicable('createPeriodicPayment', this.variant, 'the profile does not implement createPeriodicPayment');
+  // Monthly from next month's 5th for a year: a start the bank cannot find past, whatever its clock.
+  const now = new Date();
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 5));
+  const end = new Date(Date.UTC(start.getUTCFullYear() + 1, start.getUTCMonth(), 4));
+  const terms: StandingOrderTerms = { startDate: isoDate(start), endDate: isoDate(end), executionRule: 'following', frequency: 'Monthly', dayOfExecution: '5' };
+  await initiate(this, product, 'periodic-payments', await document(this, 1), terms);
+});
+
 When('the TPP initiates a NextGenPSD2 bulk of {int} payments as one pain.001 whose NbOfTxs and CtrlSum count {int}', async function (this: ConformanceWorld, n: number, claimed: number) {
   // The counts of `claimed` transactions of 1.00, 2.00, …: both disagree with the document's own.
   const ctrlSum = ((claimed * (claimed + 1)) / 2).toFixed(2);
@@ -89,14 +105,15 @@ When('the TPP initiates a NextGenPSD2 bulk of {int} payments as one pain.001 who
 When('the TPP reads the pain.001 payment under its product', async function (this: ConformanceWorld) {
   const payment = thePayment(this);
   const s = theState(this);
-  const get = s.service === 'payments' ? 'getPayment' : 'getBulkPayment';
-  await this.call('reading the pain.001 payment', () => s.client[get](payment.id, plain(this, bgHeaders(), undefined, 'application/xml')));
+  const get = s.service === 'payments' ? 'getPayment' : s.service === 'bulk-payments' ? 'getBulkPayment' : 'getPeriodicPayment';
+  const accept = s.service === 'periodic-payments' ? 'multipart/form-data' : 'application/xml';
+  await this.call('reading the pain.001 payment', () => s.client[get](payment.id, plain(this, bgHeaders(), undefined, accept)));
 });
 
 When('the TPP reads the pain.001 payment\'s status as JSON', async function (this: ConformanceWorld) {
   const payment = thePayment(this);
   const s = theState(this);
-  const get = s.service === 'payments' ? 'getPaymentStatus' : 'getBulkPaymentStatus';
+  const get = s.service === 'payments' ? 'getPaymentStatus' : s.service === 'bulk-payments' ? 'getBulkPaymentStatus' : 'getPeriodicPaymentStatus';
   await this.call('reading the pain.001 payment\'s status', () => s.client[get](payment.id, plain(this, bgHeaders(), undefined, 'application/json')));
 });
 
@@ -116,4 +133,42 @@ Then('the bank reads back the pain.001 document as sent: well-formed, with the s
   const wrong = pain001Differences(s.sent, got);
   if (got.namespace !== s.sent.namespace) wrong.unshift(`the namespace: sent ${s.sent.namespace}, read back ${got.namespace ?? 'none'}`);
   if (wrong.length) throw this.violation(`the pain.001 reads back otherwise than sent: ${wrong.join('; ')}`);
+});
+
+Then('the bank reads back the standing order as sent: its pain.001 document and its terms, as multipart\\/form-data', async function (this: ConformanceWorld) {
+  const r = this.answer();
+  expectStatus(this, r, [200]);
+  const type = String(r.headers['content-type'] ?? '');
+  if (!/^multipart\/form-data\b/i.test(type)) throw this.violation(`GET of a standing order with a pain.001 body answers ${type || 'no Content-Type'}, not the file's multipart/form-data (${describeAnswer(r)})`);
+  let parts: Map<string, string>;
+  try {
+    parts = await readMultipart(r.text, type);
+  } catch (error) {
+    if (error instanceof XmlReadError) throw this.violation(`GET of a standing order with a pain.001 body answers a body that is ${error.message}`);
+    throw error;
+  }
+  const s = theState(this);
+  const wrong: string[] = [];
+  const xml = parts.get('xml_sct');
+  const terms = parts.get('json_standingorderType');
+  if (xml === undefined) wrong.push('no part xml_sct (the pain.001 document)');
+  if (terms === undefined) wrong.push('no part json_standingorderType (the terms)');
+  if (xml !== undefined) {
+    try {
+      wrong.push(...pain001Differences(s.sent, readPain001(xml)).map((w) => `xml_sct: ${w}`));
+    } catch (error) {
+      if (!(error instanceof XmlReadError)) throw error;
+      wrong.push(`xml_sct is not a well-formed pain.001 document: ${error.message}`);
+    }
+  }
+  if (terms !== undefined) {
+    let got: Record<string, unknown> | undefined;
+    try {
+      got = JSON.parse(terms) as Record<string, unknown>;
+    } catch {
+      wrong.push('json_standingorderType is not JSON');
+    }
+    if (got) for (const [key, value] of Object.entries(s.terms ?? {})) if (JSON.stringify(got[key]) !== JSON.stringify(value)) wrong.push(`json_standingorderType.${key}: sent ${JSON.stringify(value)}, read back ${JSON.stringify(got[key]) ?? 'nothing'}`);
+  }
+  if (wrong.length) throw this.violation(`the standing order reads back otherwise than sent: ${wrong.join('; ')}`);
 });

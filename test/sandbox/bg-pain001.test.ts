@@ -3,8 +3,9 @@
  * (application/xml) to POST /v1/payments/pain.001-… and /v1/bulk-payments/pain.001-… answers a
  * JSON 201 valid against the OFFICIAL 1.3.12 file, GET answers the document as sent
  * (application/xml), the status JSON; what the bank refuses (counts that do not match, a single
- * payment of two transactions, a pain.001 standing order, XML where JSON goes and back, XML that
- * is not well-formed or not pain.001); and the two faults of BG-45. No browser, no PSU.
+ * payment of two transactions, a pain.001 standing order without its terms, XML where JSON goes and
+ * back, XML that is not well-formed or not pain.001); a standing order as the file's multipart/form-data
+ * (the document and its terms in JSON), read back as both parts; and the faults of BG-45. No browser, no PSU.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -91,7 +92,7 @@ test('what the bank refuses: counts that do not match, a single payment of two, 
     ['NbOfTxs off', at('bulk-payments'), pain001(sb, 2, { nbOfTxs: '3' }), 400, /NbOfTxs says 3/],
     ['CtrlSum off', at('bulk-payments'), pain001(sb, 2, { ctrlSum: '3.50' }), 400, /CtrlSum says 3.50/],
     ['two in a single payment', at('payments'), pain001(sb, 2), 400, /one CdtTrfTxInf/],
-    ['a standing order', at('periodic-payments'), pain001(sb, 1), 400, /multipart/],
+    ['a standing order as XML alone', at('periodic-payments'), pain001(sb, 1), 415, /multipart/],
     ['JSON to a pain.001 product', at('payments'), '{}', 415, /pain.001.001.03 document/, 'application/json'],
     ['XML to a JSON product', at('payments', 'sepa-credit-transfers'), pain001(sb, 1), 415, /is JSON/],
     ['not well-formed', at('payments'), pain001(sb, 1).replace('</GrpHdr>', ''), 400, /not well-formed/],
@@ -115,4 +116,57 @@ test('the faults of BG-45: the read-back changed, the counts unchecked', async (
   assert.match(read.text, /<InstdAmt Ccy="EUR">1.01</);
   const mismatched = await call('POST', `${faulty.baseUrls.A}/v1/bulk-payments/pain.001-sepa-credit-transfers`, pain001(faulty, 2, { nbOfTxs: '3', ctrlSum: '6.00' }));
   assert.equal(mismatched.status, 201, mismatched.text);
+});
+
+/** A standing order's multipart body (the document and its terms), written by the platform's FormData. */
+async function standingOrder(bank: Sandbox, terms: Record<string, unknown>, parts: { xml?: boolean; terms?: boolean } = {}): Promise<{ xml: string; body: string; type: string }> {
+  const xml = pain001(bank, 1);
+  const form = new FormData();
+  if (parts.xml !== false) form.append('xml_sct', new Blob([xml], { type: 'application/xml' }));
+  if (parts.terms !== false) form.append('json_standingorderType', new Blob([JSON.stringify(terms)], { type: 'application/json' }));
+  const encoded = new Response(form);
+  return { xml, body: await encoded.text(), type: encoded.headers.get('content-type')! };
+}
+
+test('a standing order with a pain.001 body: multipart/form-data of the document and its terms, read back as both parts; a part missing, or the terms wrong, refused', async () => {
+  const next = new Date();
+  const start = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 5)).toISOString().slice(0, 10);
+  const terms = { startDate: start, executionRule: 'following', frequency: 'Monthly', dayOfExecution: '5' };
+  const url = `${sb.baseUrls.A}/v1/periodic-payments/pain.001-sepa-credit-transfers`;
+  const sent = await standingOrder(sb, terms);
+  const created = await call('POST', url, sent.body, sent.type);
+  assert.equal(created.status, 201, created.text);
+  valid('paymentInitiationRequestResponse-201', created.body);
+  const read = await call('GET', `${url}/${created.body.paymentId}`);
+  assert.match(read.type, /^multipart\/form-data; boundary=/);
+  const parts = await new Response(read.text, { headers: { 'content-type': read.type } }).formData();
+  assert.equal(await (parts.get('xml_sct') as Blob).text(), sent.xml);
+  assert.deepEqual(JSON.parse(await (parts.get('json_standingorderType') as Blob).text()), terms);
+  const status = await call('GET', `${url}/${created.body.paymentId}/status`);
+  valid('paymentInitiationStatusResponse-200_json', status.body);
+
+  for (const [what, body, code, text] of [
+    ['no terms', await standingOrder(sb, terms, { terms: false }), 400, /json_standingorderType .*is missing/],
+    ['no document', await standingOrder(sb, terms, { xml: false }), 400, /xml_sct .*is missing/],
+    ['a frequency the standard does not have', await standingOrder(sb, { ...terms, frequency: 'Fortnightly' }), 400, /frequency is required/],
+    ['a member the terms do not have', await standingOrder(sb, { ...terms, amount: '5.00' }), 400, /no member amount/],
+  ] as const) {
+    const r = await call('POST', url, body.body, body.type);
+    assert.equal(r.status, code, `${what}: ${r.text}`);
+    assert.match(r.body.tppMessages[0].text, text, what);
+  }
+  // Multipart is a standing order's body only.
+  const single = await call('POST', `${sb.baseUrls.A}/v1/payments/pain.001-sepa-credit-transfers`, sent.body, sent.type);
+  assert.equal(single.status, 415, single.text);
+
+  const bent = await startSandbox({ dialect: 'berlin-group', quiet: true, faults: ['bg-pain001-standing-order-changed'] });
+  try {
+    const order = await standingOrder(bent, terms);
+    const made = await call('POST', `${bent.baseUrls.A}/v1/periodic-payments/pain.001-sepa-credit-transfers`, order.body, order.type);
+    const back = await call('GET', `${bent.baseUrls.A}/v1/periodic-payments/pain.001-sepa-credit-transfers/${made.body.paymentId}`);
+    const got = await new Response(back.text, { headers: { 'content-type': back.type } }).formData();
+    assert.equal(JSON.parse(await (got.get('json_standingorderType') as Blob).text()).frequency, 'Weekly');
+  } finally {
+    await bent.stop();
+  }
 });

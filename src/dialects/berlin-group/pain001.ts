@@ -250,3 +250,40 @@ export function pain001Differences(sent: Pain001Summary, got: Pain001Summary): s
   });
   return out;
 }
+
+/** The terms of a standing order whose transfer is a pain.001 (the file's `json_standingorderType` part). */
+export interface StandingOrderTerms {
+  startDate: string;
+  endDate?: string;
+  executionRule?: 'following' | 'preceding';
+  frequency: string;
+  dayOfExecution?: string;
+  monthsOfExecution?: string[];
+}
+
+/**
+ * The body of a standing order with a pain.001 product (POST /v1/periodic-payments/pain.001-…): a
+ * multipart/form-data message of two parts, `xml_sct` (the pain.001 document, application/xml) and
+ * `json_standingorderType` (the terms, application/json), encoded by Node's own FormData; the
+ * Content-Type carries the boundary.
+ */
+export async function standingOrderMultipart(xml: string, terms: StandingOrderTerms): Promise<{ body: string; contentType: string }> {
+  const form = new FormData();
+  form.append('xml_sct', new Blob([xml], { type: 'application/xml' }));
+  form.append('json_standingorderType', new Blob([JSON.stringify(terms)], { type: 'application/json' }));
+  const encoded = new Response(form);
+  return { body: await encoded.text(), contentType: encoded.headers.get('content-type')! };
+}
+
+/** The parts of a multipart/form-data answer by name, read as text; a body that is no such message is an XmlReadError. */
+export async function readMultipart(text: string, contentType: string): Promise<Map<string, string>> {
+  let form: FormData;
+  try {
+    form = await new Response(text, { headers: { 'content-type': contentType } }).formData();
+  } catch (error) {
+    throw new XmlReadError(`not a well-formed multipart/form-data message (${(error as Error).message})`);
+  }
+  const parts = new Map<string, string>();
+  for (const [name, value] of form) parts.set(name, typeof value === 'string' ? value : await value.text());
+  return parts;
+}

@@ -139,12 +139,11 @@ export function readPain001(xml: string, o: { unchecked?: boolean } = {}): Pain0
 
 /**
  * The JSON members of the payment the document initiates for the service: a single payment holds
- * one transaction; a bulk has `payments`; a standing order with a pain.001 body is multipart in
- * the file, which this bank does not take.
+ * one transaction; a bulk has `payments`; a standing order's pain.001 is a single payment's, its
+ * terms come in a second part of a multipart body (payments.ts).
  */
 export function pain001Body(service: string, read: Pain001Read): Record<string, any> {
   const { debtorAccount, requestedExecutionDate, payments } = read;
-  if (service === 'periodic-payments') throw new BgError(400, 'FORMAT_ERROR', 'a standing order with a pain.001 body is multipart/form-data: this bank does not offer it');
   if (service === 'payments') {
     if (payments.length !== 1) throw format(`a single payment's pain.001 holds one CdtTrfTxInf, not ${payments.length} (bulk-payments takes several)`, 'PmtInf/CdtTrfTxInf');
     return { ...payments[0], debtorAccount, requestedExecutionDate };

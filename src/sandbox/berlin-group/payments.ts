@@ -21,6 +21,7 @@ export const PAYMENT_FAULTS = [
   { name: 'bg-bulk-payments-dropped', rule: 'BG-43', description: 'GET /v1/bulk-payments/{product}/{paymentId} reads back the first payment of the bulk alone', kind: 'rule' },
   { name: 'bg-product-not-kept', rule: 'BG-44', description: 'a payment initiated as target-2-payments or cross-border-credit-transfers cannot be read under its product: GET /v1/payments/{product}/{paymentId} answers 404', kind: 'rule' },
   { name: 'bg-pain001-read-back-changed', rule: 'BG-45', description: 'GET /v1/{payment-service}/pain.001-…/{paymentId} reads back another pain.001 than was sent (its MsgId and its first amount changed)', kind: 'rule' },
+  { name: 'bg-pain001-standing-order-changed', rule: 'BG-45', description: 'GET /v1/periodic-payments/pain.001-…/{paymentId} answers the standing order\'s json_standingorderType part with another frequency than was sent', kind: 'rule' },
   { name: 'bg-pain001-control-sum-unchecked', rule: 'BG-45', description: 'POST /v1/bulk-payments/pain.001-… accepts a pain.001 whose NbOfTxs and CtrlSum do not match its transactions', kind: 'rule' },
   { name: 'bg-payment-stays-rcvd', rule: 'BG-08', description: 'GET /v1/payments/{product}/{paymentId} reads transactionStatus RCVD after the PSU authorised or rejected the payment', kind: 'rule' },
   { name: 'bg-payment-without-amount-accepted', rule: 'PIS-01', description: 'POST /v1/payments/{product} without instructedAmount is accepted (201)', kind: 'rule' },
@@ -103,15 +104,41 @@ function createPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): R
   const product = productOf(r);
   if (!header(r, 'PSU-IP-Address')) throw format('PSU-IP-Address is required', 'PSU-IP-Address');
   const xml = XML_PRODUCTS.includes(product);
-  if (xml !== (r.xml !== undefined)) throw new BgError(415, 'FORMAT_ERROR', xml ? `the body of ${product} is a pain.001.001.03 document (application/xml)` : `the body of ${product} is JSON (application/json)`);
-  const b = xml ? pain001Body(service, readPain001(r.xml!, { unchecked: k.faults.has('bg-pain001-control-sum-unchecked') })) : r.body;
+  const unchecked = k.faults.has('bg-pain001-control-sum-unchecked');
+  let b: unknown;
+  let sent: { xml: string; standingOrder?: string } | undefined;
+  if (xml && service === 'periodic-payments') {
+    // The file's multipart form: the pain.001 of the one transfer, and the standing order's terms in JSON.
+    if (!r.multipart) throw new BgError(415, 'FORMAT_ERROR', `a standing order of ${product} is multipart/form-data: its pain.001 document (xml_sct) and its terms (json_standingorderType)`);
+    const document = r.multipart.get('xml_sct');
+    const terms = r.multipart.get('json_standingorderType');
+    if (document === undefined) throw format('the part xml_sct (the pain.001 document) is missing', 'xml_sct');
+    if (terms === undefined) throw format('the part json_standingorderType (the standing order\'s terms) is missing', 'json_standingorderType');
+    let order: unknown;
+    try {
+      order = JSON.parse(terms);
+    } catch {
+      throw format('the part json_standingorderType is not JSON', 'json_standingorderType');
+    }
+    if (!isObject(order)) throw format('the part json_standingorderType must be a JSON object', 'json_standingorderType');
+    const known = ['startDate', 'endDate', 'executionRule', 'frequency', 'dayOfExecution', 'monthsOfExecution'];
+    const stray = Object.keys(order).filter((key) => !known.includes(key));
+    if (stray.length) throw format(`json_standingorderType has no member ${stray.join(', ')}`, 'json_standingorderType');
+    b = { ...pain001Body('payments', readPain001(document, { unchecked })), ...order };
+    sent = { xml: document, standingOrder: terms };
+  } else {
+    if (r.multipart) throw new BgError(415, 'FORMAT_ERROR', `multipart/form-data is the body of a standing order with a pain.001 product only; ${service} of ${product} takes ${xml ? 'application/xml' : 'application/json'}`);
+    if (xml !== (r.xml !== undefined)) throw new BgError(415, 'FORMAT_ERROR', xml ? `the body of ${product} is a pain.001.001.03 document (application/xml)` : `the body of ${product} is JSON (application/json)`);
+    b = xml ? pain001Body(service, readPain001(r.xml!, { unchecked })) : r.body;
+    if (xml) sent = { xml: r.xml! };
+  }
   if (!isObject(b)) throw format('the body must be a JSON object');
   if (service === 'periodic-payments') checkPeriodic(k, b);
   const amount = service === 'bulk-payments' ? bulkAmount(k, b, product) : paymentAmount(k, b, product);
   const approach = approachOf(k, r);
   const payment: BgPayment = {
     kind: 'pis', service, id: store.newId('payment'), approach, authorisations: [], created: new Date(store.now()),
-    product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD', cancellations: [], ...(xml ? { xml: r.xml } : {}),
+    product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD', cancellations: [], ...sent,
   };
   const self = `${r.base}/v1/${service}/${product}/${payment.id}`;
   const sca = scaOfCreate(k, r, payment, self);
@@ -145,6 +172,16 @@ function readBack(k: Xs2aContext, p: BgPayment): Record<string, unknown> {
 
 const getPayment = (k: Xs2aContext, r: Req, service: Service = 'payments'): Reply => {
   const p = paymentOf(k, r, service);
+  // A standing order with a pain.001 body reads back as its two parts (the file's multipart answer).
+  if (p.xml !== undefined && p.standingOrder !== undefined) {
+    return {
+      status: 200,
+      multipart: [
+        { name: 'xml_sct', type: 'application/xml', text: p.xml },
+        { name: 'json_standingorderType', type: 'application/json', text: k.faults.has('bg-pain001-standing-order-changed') ? changedTerms(p.standingOrder) : p.standingOrder },
+      ],
+    };
+  }
   // A pain.001 payment reads back as the document sent (the file's application/xml answer).
   if (p.xml !== undefined) return { status: 200, xml: k.faults.has('bg-pain001-read-back-changed') ? changedPain001(p.xml) : p.xml };
   return { status: 200, body: { ...readBack(k, p), transactionStatus: k.faults.has('bg-payment-stays-rcvd') ? 'RCVD' : p.transactionStatus } };
@@ -152,6 +189,12 @@ const getPayment = (k: Xs2aContext, r: Req, service: Service = 'payments'): Repl
 const getPaymentStatus = (k: Xs2aContext, r: Req, service: Service = 'payments'): Reply => ({ status: 200, body: { transactionStatus: k.faults.has('bg-payment-status-not-iso') ? 'DONE' : paymentOf(k, r, service).transactionStatus } });
 
 const paymentSelf = (r: Req, service: Service = 'payments') => `${r.base}/v1/${service}/${r.params.product}/${r.params.paymentId}`;
+
+/** The fault: the standing order's terms with another frequency. */
+function changedTerms(terms: string): string {
+  const order = JSON.parse(terms) as Record<string, unknown>;
+  return JSON.stringify({ ...order, frequency: order.frequency === 'Monthly' ? 'Weekly' : 'Monthly' });
+}
 
 /** The fault: another MsgId, and the first amount one cent more. */
 function changedPain001(xml: string): string {

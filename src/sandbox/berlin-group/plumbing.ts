@@ -33,6 +33,8 @@ export interface Reply {
   body?: unknown;
   /** An application/xml answer (a pain.001 payment read back), instead of a JSON body. */
   xml?: string;
+  /** A multipart/form-data answer (a standing order with a pain.001 body read back): its parts, in order. */
+  multipart?: Array<{ name: string; type: string; text: string }>;
   headers?: Record<string, string>;
 }
 
@@ -62,6 +64,8 @@ export interface Req {
   body: any;
   /** The text of an application/xml body (routes marked `xml` only: a pain.001 payment initiation). */
   xml?: string;
+  /** The parts of a multipart/form-data body by name (routes marked `xml` only: a standing order with a pain.001 body). */
+  multipart?: Map<string, string>;
   base: string;
 }
 

@@ -76,6 +76,8 @@ export interface BgPayment extends Resource {
   cancellations: BgAuthorisation[];
   /** A pain.001 product's document as the TPP sent it (its GET answers it as application/xml). */
   xml?: string;
+  /** A standing order with a pain.001 body: its JSON part as sent (its GET answers both parts, multipart/form-data). */
+  standingOrder?: string;
 }
 
 /** A signing basket: consents and payments not yet authorised, which one SCA of the basket authorises. */

@@ -33,7 +33,15 @@ export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: Server
     const reply = await dispatch(ctx, req, variant, path, search);
     const headers: Record<string, string> = { 'cache-control': 'no-store', 'X-Request-ID': requestIdOf(ctx, req) };
     let payload: string | undefined;
-    if (reply.xml !== undefined) {
+    if (reply.multipart !== undefined) {
+      // The parts written by Node's own FormData encoder (the boundary is its choice).
+      const form = new FormData();
+      for (const part of reply.multipart) form.append(part.name, new Blob([part.text], { type: part.type }));
+      const encoded = new Response(form);
+      payload = await encoded.text();
+      headers['content-type'] = encoded.headers.get('content-type')!;
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    } else if (reply.xml !== undefined) {
       payload = reply.xml;
       headers['content-type'] = 'application/xml; charset=utf-8';
       headers['content-length'] = String(Buffer.byteLength(payload));
@@ -60,6 +68,22 @@ function parseJson(req: IncomingMessage, chosen: BgRoute, text: string): unknown
   }
 }
 
+/** The text parts of a multipart/form-data body by name (Node's own parser; a file part is read as text). */
+async function formParts(req: IncomingMessage, text: string): Promise<Map<string, string>> {
+  let form: FormData;
+  try {
+    form = await new Response(text, { headers: { 'content-type': req.headers['content-type']! } }).formData();
+  } catch {
+    throw format('the body is not a well-formed multipart/form-data message');
+  }
+  const parts = new Map<string, string>();
+  for (const [name, value] of form) {
+    if (parts.has(name)) throw format(`the multipart body has two parts named ${name}`, name);
+    parts.set(name, typeof value === 'string' ? value : await value.text());
+  }
+  return parts;
+}
+
 /** Finds the route (404 for no path or not in this variant, 405 for no method), checks X-Request-ID and the body, and runs it. */
 async function dispatch(ctx: Xs2aContext, req: IncomingMessage, variant: Variant, path: string, search: string): Promise<Reply> {
   const segments = pathSegments(path);
@@ -79,8 +103,9 @@ async function dispatch(ctx: Xs2aContext, req: IncomingMessage, variant: Variant
     if (ctx.signatures) checkRequestSignature(ctx.signatures, ctx.faults, req.headers, text);
     // A route that takes pain.001 gets the XML's text as it came; the route decides whether its product takes it.
     const xml = chosen.c.xml && /^(application|text)\/xml\b/i.test(req.headers['content-type'] ?? '') ? text : undefined;
-    const body = (method === 'POST' || method === 'PUT') && xml === undefined ? parseJson(req, chosen.c, text) : undefined;
-    const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, ...(xml !== undefined ? { xml } : {}), base: ctx.baseUrls[variant] };
+    const multipart = chosen.c.xml && /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '') ? await formParts(req, text) : undefined;
+    const body = (method === 'POST' || method === 'PUT') && xml === undefined && multipart === undefined ? parseJson(req, chosen.c, text) : undefined;
+    const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, ...(xml !== undefined ? { xml } : {}), ...(multipart ? { multipart } : {}), base: ctx.baseUrls[variant] };
     return await chosen.c.handler(ctx, r);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return errorReply(ctx, req, new BgError(413, 'FORMAT_ERROR', 'the body is too large'));
