@@ -18,6 +18,7 @@ import type { SwitchedFaults } from '../fault-declaration.ts';
 import { consentAuthorised } from './lifecycle.ts';
 import { cancellationAuthorised } from './cancellation.ts';
 import { basketDecided } from './baskets.ts';
+import { holdersOf, multilevelApproval } from './multilevel.ts';
 
 type Resource = BgConsent | BgPayment;
 
@@ -27,8 +28,9 @@ export interface BgPagesContext {
   faults: SwitchedFaults;
 }
 
+/** Awaiting an authorisation: a payment of several PSUs also while some have authorised it (PATC). */
 function pending(resource: Resource): boolean {
-  return resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD';
+  return resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC';
 }
 
 const LISTS = ['accounts', 'balances', 'transactions'] as const;
@@ -86,12 +88,22 @@ function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resour
     resource.psu = psu.username;
     consentAuthorised(ctx, resource);
   } else {
-    const debtor = mine(String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, ''));
+    const iban = String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, '');
+    // A joint account: the payment goes on only once each holder has authorised it (PATC till then).
+    const joint = holdersOf(store, resource) ? store.byIban(iban)?.account : undefined;
+    const debtor = joint ?? mine(iban);
     if (!debtor) return 'The account to pay from is not one of yours.';
+    const level = multilevelApproval(ctx, resource, psu);
+    if (typeof level === 'object') return level.problem;
+    if (level === 'pending') {
+      resource.transactionStatus = 'PATC';
+      resource.psu ??= psu.username;
+      return undefined;
+    }
     const covered = debtor.booked + debtor.creditLine >= resource.amountMinor;
     resource.transactionStatus = !covered ? 'RJCT' : resource.product === 'instant-sepa-credit-transfers' ? 'ACSC' : 'ACTC';
   }
-  resource.psu = psu.username;
+  resource.psu ??= psu.username;
   return undefined;
 }
 

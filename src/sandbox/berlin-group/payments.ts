@@ -10,6 +10,7 @@ import {
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
+import { multilevelStart } from './multilevel.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const PAYMENT_FAULTS = [
@@ -109,7 +110,8 @@ function createPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): R
     product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD', cancellations: [],
   };
   const self = `${r.base}/v1/${service}/${product}/${payment.id}`;
-  const sca = scaOfCreate(k, r, payment, self);
+  // Multilevel SCA (a joint account): the TPP starts one authorisation per PSU; the file allows no SCA link in this answer.
+  const sca: ReturnType<typeof scaOfCreate> = multilevelStart(k, payment) ? { links: { startAuthorisation: { href: `${self}/authorisations` } } } : scaOfCreate(k, r, payment, self);
   store.payments.set(payment.id, payment);
   return {
     status: 201,

@@ -9,6 +9,7 @@
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import type { BgAuthorisation, BgConsent, BgPayment } from './store.ts';
 import { approveAll, rejectResource } from './pages.ts';
+import { shownScaStatus } from './multilevel.ts';
 import { approachHeader, BgError, format, header, isObject, newAuthorisation, scaLinks, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
 
 /** The faults of the SCA's statuses, in the order of docs/rules.md (the registry sorts by rule). */
@@ -27,7 +28,8 @@ const METHODS = [
   { authenticationType: 'PUSH_OTP', authenticationMethodId: 'push', name: 'OTP in the sandbox bank app' },
 ];
 
-const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD');
+// A payment of several PSUs awaits the others' authorisations while it reads PATC.
+const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC');
 const final = (a: BgAuthorisation) => a.scaStatus === 'finalised' || a.scaStatus === 'failed';
 
 /** Where the embedded SCA stands after one step: the answer's body (scaStatus, and what comes next). */
@@ -69,7 +71,7 @@ export function scaStatus(k: Xs2aContext, resource: BgConsent | BgPayment, autho
   if (k.faults.has('bg-sca-status-regresses') && a.scaStatus === 'finalised' && a.finalReads! > 1) shown = 'psuAuthenticated';
   // A decoupled authorisation reads finalised before the PSU has done anything in the app.
   if (k.faults.has('bg-decoupled-finalised-early') && a.approach === 'DECOUPLED' && !final(a)) shown = 'finalised';
-  return { status: 200, body: { scaStatus: shown } };
+  return { status: 200, body: { scaStatus: shownScaStatus(k, resource, a, shown) } };
 }
 
 /** PUT …/authorisations/{authorisationId}: the next step of an embedded SCA, by what the body carries. */

@@ -74,6 +74,8 @@ export interface BgPayment extends Resource {
   cancelRequested?: boolean;
   /** The authorisations of its cancellation (…/cancellation-authorisations/{authorisationId}). */
   cancellations: BgAuthorisation[];
+  /** Multilevel SCA (a joint account): the PSUs who have authorised it so far, in order. */
+  approvals?: string[];
 }
 
 /** A signing basket: consents and payments not yet authorised, which one SCA of the basket authorises. */
