@@ -179,6 +179,11 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: 'scaStatusResponse' },
     words: 'reading the SCA status of a payment\'s cancellation',
   },
+  updatePaymentCancellationPsuData: {
+    api: 'pis', method: 'PUT', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: true, token: 'none', variants: A,
+    responses: { 200: null },
+    words: 'sending the PSU\'s data for the authorisation of a payment\'s cancellation',
+  },
   // Signing baskets: one SCA of the basket authorises the consents and payments it names.
   createSigningBasket: {
     api: 'pis', method: 'POST', path: '/v1/signing-baskets', ids: [], body: true, token: 'none', variants: A,

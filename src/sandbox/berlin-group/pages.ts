@@ -140,8 +140,8 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
     return sendHtml(res, 404, page('Unknown authorisation', '<p class="error" data-testid="consent-error">This authorisation is unknown. Start again from your provider.</p>'));
   }
   const { resource, authorisation } = found;
-  if (resource.kind === 'sbs') return basketPage(ctx, req, res, resource, authorisation, step);
-  if (authorisation.cancellation && resource.kind === 'pis') return cancellationPage(ctx, req, res, resource, authorisation, step);
+  if (resource.kind === 'sbs') return basketPage(ctx, req, res, resource, authorisation, step, where);
+  if (authorisation.cancellation && resource.kind === 'pis') return cancellationPage(ctx, req, res, resource, authorisation, step, where);
   const tpp = authorisation.redirectUri ? new URL(authorisation.redirectUri).host : 'the provider';
   const action = `/bg/${where}/${html(authorisationId)}`;
   const method = req.method ?? 'GET';
@@ -181,9 +181,9 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
  * The redirect SCA of a payment's cancellation (/bg/sca/{authorisationId} of a cancellation
  * authorisation): login, then Approve (the payment reads CANC) or Reject (it stays as it was).
  */
-async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, payment: BgPayment, a: BgAuthorisation, step: string | undefined): Promise<void> {
+async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, payment: BgPayment, a: BgAuthorisation, step: string | undefined, where: 'sca' | 'app'): Promise<void> {
   const tpp = a.redirectUri ? new URL(a.redirectUri).host : 'the provider';
-  const action = `/bg/sca/${html(a.authorisationId)}`;
+  const action = `/bg/${where}/${html(a.authorisationId)}`;
   const method = req.method ?? 'GET';
   if (!payment.cancelRequested || payment.transactionStatus === 'CANC' || a.scaStatus === 'finalised' || a.scaStatus === 'failed') {
     return sendHtml(res, 200, page('This request cannot be authorised', '<p class="error" data-testid="consent-error">This cancellation is no longer awaiting authorisation.</p>'));
@@ -192,9 +192,10 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
     const form = new URLSearchParams(await readBody(req));
     const psu = ctx.store.psu(form.get('username') ?? '');
     if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
-    // Only the PSU who made the payment may cancel it (a payment not yet authorised: the debtor account's holder).
-    const holder = payment.psu ?? ctx.store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban)?.psu.username;
-    if (holder !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This payment is another customer\'s.'));
+    const foreign = cancellerProblem(ctx.store, payment, psu);
+    if (foreign) return sendHtml(res, 200, loginPage(action, tpp, foreign));
+    // Decoupled: the request was sent to the app of the PSU the TPP named.
+    if (a.psuId && a.psuId !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This request is for another customer.'));
     a.psu = psu.username;
     a.scaStatus = 'psuAuthenticated';
     return redirect(res, action);
@@ -205,8 +206,8 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
     const decision = new URLSearchParams(await readBody(req)).get('decision');
     if (decision === 'approve' || decision === 'reject') {
       a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
-      if (decision === 'approve') cancellationAuthorised(ctx.faults, payment);
-      payment.cancelRequested = false;
+      if (decision === 'approve') decideCancellation(ctx, payment, psu);
+      else payment.cancelRequested = false;
       return back(res, a, decision === 'approve');
     }
   }
@@ -223,6 +224,38 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
 </form></div>`));
 }
 
+/** Why the PSU may not cancel the payment (only the PSU who made it, or the debtor account's holder before anyone authorised it), else undefined. */
+function cancellerProblem(store: BgStore, payment: BgPayment, psu: FixturePsu): string | undefined {
+  const holder = payment.psu ?? store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban)?.psu.username;
+  return holder === psu.username ? undefined : 'This payment is another customer\'s.';
+}
+
+/**
+ * The PSU approved the payment's cancellation (the bank's page, or the embedded SCA's one-time
+ * password): the payment is cancelled. Answers why it cannot be, else undefined.
+ */
+export function decideCancellation(ctx: Pick<BgPagesContext, 'store' | 'faults'>, payment: BgPayment, psu: FixturePsu): string | undefined {
+  const problem = cancellerProblem(ctx.store, payment, psu);
+  if (problem) return problem;
+  cancellationAuthorised(ctx.faults, payment);
+  payment.cancelRequested = false;
+  return undefined;
+}
+
+/**
+ * The PSU decided on a signing basket (its page, the decoupled app, or the embedded SCA): one
+ * approval authorises every member. Answers why it cannot be applied, else undefined.
+ */
+export function decideBasket(ctx: Pick<BgPagesContext, 'store' | 'faults'>, basket: BgBasket, psu: FixturePsu, approved: boolean): string | undefined {
+  // Where no page shows the accounts (a bank-offered consent in a basket), every account of the PSU is shared, as approveAll does.
+  const all = new URLSearchParams(psu.accounts.map((x) => ['accounts', x.AccountId]));
+  return basketDecided(ctx, basket, psu, approved, {
+    mayAuthorise: (m) => foreignMember(m, psu),
+    authorise: (m) => void approve(ctx, m, psu, all),
+    reject: (m) => reject(m, psu),
+  });
+}
+
 /** Why the PSU cannot authorise a member of a basket (it names an account that is not theirs), else undefined. */
 function foreignMember(m: Resource, psu: FixturePsu): string | undefined {
   const mine = (iban: unknown) => typeof iban === 'string' && psu.accounts.some((a) => ibanOf(a) === iban.replace(/\s/g, ''));
@@ -235,9 +268,9 @@ function foreignMember(m: Resource, psu: FixturePsu): string | undefined {
  * The redirect SCA of a signing basket (/bg/sca/{authorisationId} of a basket's authorisation):
  * login, then the basket's consents and payments, Approve (one SCA authorises them all) or Reject.
  */
-async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, basket: BgBasket, a: BgAuthorisation, step: string | undefined): Promise<void> {
+async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, basket: BgBasket, a: BgAuthorisation, step: string | undefined, where: 'sca' | 'app'): Promise<void> {
   const tpp = a.redirectUri ? new URL(a.redirectUri).host : 'the provider';
-  const action = `/bg/sca/${html(a.authorisationId)}`;
+  const action = `/bg/${where}/${html(a.authorisationId)}`;
   const method = req.method ?? 'GET';
   if (basket.transactionStatus !== 'RCVD' || a.scaStatus === 'finalised' || a.scaStatus === 'failed') {
     return sendHtml(res, 200, page('This request cannot be authorised', '<p class="error" data-testid="consent-error">This basket is no longer awaiting authorisation.</p>'));
@@ -246,6 +279,7 @@ async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: Server
     const form = new URLSearchParams(await readBody(req));
     const psu = ctx.store.psu(form.get('username') ?? '');
     if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
+    if (a.psuId && a.psuId !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This request is for another customer.'));
     a.psu = psu.username;
     a.scaStatus = 'psuAuthenticated';
     return redirect(res, action);
@@ -256,13 +290,7 @@ async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: Server
   if (method === 'POST' && step === 'confirm') {
     const decision = new URLSearchParams(await readBody(req)).get('decision');
     if (decision === 'approve' || decision === 'reject') {
-      // Where no page shows the accounts (a bank-offered consent in a basket), every account of the PSU is shared, as approveAll does.
-      const all = new URLSearchParams(psu.accounts.map((x) => ['accounts', x.AccountId]));
-      problem = basketDecided(ctx, basket, psu, decision === 'approve', {
-        mayAuthorise: (m) => foreignMember(m, psu),
-        authorise: (m) => void approve(ctx, m, psu, all),
-        reject: (m) => reject(m, psu),
-      });
+      problem = decideBasket(ctx, basket, psu, decision === 'approve');
       if (!problem) {
         a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
         return back(res, a, decision === 'approve');

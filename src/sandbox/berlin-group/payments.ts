@@ -6,7 +6,7 @@ import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, parseBgAmount } from './data.ts';
 import type { BgPayment } from './store.ts';
 import {
-  A, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaOfCreate, today, validDate,
+  A, BgError, approachHeader, approachOf, approachWithoutOAuth, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaOfCreate, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
@@ -174,20 +174,24 @@ function cancelPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): R
 }
 
 /**
- * POST …/cancellation-authorisations: the PSU authorises the cancellation on the bank's pages
- * (redirect: TPP-Redirect-URI is needed, whatever approach the payment itself took).
+ * POST …/cancellation-authorisations: the PSU authorises the cancellation by the approach the
+ * TPP's headers ask for, whatever approach the payment itself took: on the bank's pages (redirect),
+ * in its app (decoupled: PSU-ID) or through the TPP (embedded: PUT …/cancellation-authorisations/{id}).
  */
 function startCancellation(k: Xs2aContext, r: Req, service: Service = 'payments'): Reply {
   const p = paymentOf(k, r, service);
   if (!p.cancelRequested || SETTLED.includes(p.transactionStatus)) throw new BgError(409, 'STATUS_INVALID', 'no cancellation of this payment awaits authorisation (DELETE the payment first)');
-  if (!header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required: this bank has the PSU authorise a cancellation on its own pages (redirect)', 'TPP-Redirect-URI');
-  const a = { ...newAuthorisation(k, r, 'REDIRECT'), cancellation: true };
+  const approach = approachWithoutOAuth(k, r, 'a cancellation');
+  const a = { ...newAuthorisation(k, r, approach), cancellation: true };
   p.cancellations.push(a);
   const href = `${paymentSelf(r, service)}/cancellation-authorisations/${a.authorisationId}`;
   return {
     status: 201,
-    headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader('REDIRECT') },
-    body: { scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a, href), scaStatus: { href } } },
+    headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader(approach) },
+    body: {
+      scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a, href), scaStatus: { href } },
+      ...(approach === 'DECOUPLED' ? { psuMessage: 'Please confirm the cancellation in your banking app.' } : {}),
+    },
   };
 }
 
