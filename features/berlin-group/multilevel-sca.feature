@@ -23,3 +23,4 @@ Feature: Multilevel SCA (Berlin Group NextGenPSD2)
       When the second PSU authorises the payment in an authorisation the TPP starts
       Then the second PSU's authorisation is finalised, its scaStatus moving only forward through the standard's values
       And the payment has moved on from PATC to an accepted status
+      And the payment's authorisations are listed, both PSUs' among them

@@ -14,7 +14,8 @@ import {
   BASKET_AUTHORISED_STATUSES, basketIdOf, bgHeaders, buildPaymentInitiation, buildSigningBasket, consentIdOf, consentStatusOf, detailedAccess, errorCodesOf,
   linkOf, paymentIdOf, TRANSACTION_STATUSES, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest, type Approach } from './support.ts';
+import { approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest, type Approach, type ScaResource } from './support.ts';
+import { judgeScaTrail } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -148,7 +149,13 @@ When('the PSU authorises the signing basket', async function (this: ConformanceW
   }
   const approach = basketApproach(this);
   // Decoupled and embedded: the same walk as a payment's, on the basket's authorisation sub-resource.
-  if (approach !== 'redirect') return sca(this, { id, created: started, approach }, { fn: 'pis', of: 'basket' });
+  if (approach !== 'redirect') {
+    const walked: ScaResource = { id, created: started, approach };
+    await sca(this, walked, { fn: 'pis', of: 'basket' });
+    // What the TPP followed of the basket's scaStatus, judged as SCA-01 judges a payment's.
+    if (walked.trail) judgeScaTrail(this, walked.trail);
+    return;
+  }
   if (!linkOf(started.body, 'scaRedirect', started.exchange.url)) throw this.violation(`the bank gave no scaRedirect for the basket's SCA, which the TPP asked to take by redirect: ${describeAnswer(started)}`);
   await sca(this, { id, created: started, approach: 'redirect' }, { fn: 'pis' });
 });

@@ -11,7 +11,8 @@ import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import {
   authorisationIdOf, bgHeaders, CANCEL_LINKS, isoDate, linkOf, linksOf, SCA_STATUSES, scaStatusOf, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, bg, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach } from './support.ts';
+import { approachOf, bg, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaResource } from './support.ts';
+import { judgeScaTrail } from './sca.steps.ts';
 import { initiate, thePayment } from './payments.steps.ts';
 
 /** What the scenario keeps of the cancellation. */
@@ -128,7 +129,13 @@ When('the PSU authorises the cancellation', async function (this: ConformanceWor
   const started = c.started ?? c.deleted;
   const approach = c.started ? (c.approach ?? 'redirect') : 'redirect';
   // Decoupled and embedded: the same walk as a payment's, on the cancellation's authorisation sub-resource.
-  if (approach !== 'redirect') return sca(this, { id: thePayment(this).id, created: started, approach }, { fn: 'pis', of: 'cancellation' });
+  if (approach !== 'redirect') {
+    const walked: ScaResource = { id: thePayment(this).id, created: started, approach };
+    await sca(this, walked, { fn: 'pis', of: 'cancellation' });
+    // What the TPP followed of the cancellation's scaStatus, judged as SCA-01 judges a payment's.
+    if (walked.trail) judgeScaTrail(this, walked.trail);
+    return;
+  }
   if (!linkOf(started.body, 'scaRedirect', started.exchange.url)) throw this.blocked(undefined, `the bank gave no scaRedirect for the cancellation's authorisation, which the TPP asked to take by redirect: ${describeAnswer(started)}`);
   await sca(this, { id: thePayment(this).id, created: started, approach: 'redirect' }, { fn: 'pis' });
 });

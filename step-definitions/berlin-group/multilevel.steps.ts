@@ -128,3 +128,15 @@ Then('the payment has moved on from PATC to an accepted status', async function 
   if (status === 'RJCT') throw this.blocked(undefined, 'the bank rejected the payment after both PSUs\' SCA (RJCT): its reasons are not the SCA\'s');
   if (!ACCEPTED.includes(status ?? '')) throw this.violation(`both PSUs authorised the payment, but it reads transactionStatus ${quote(status)}, not one accepted for execution (${ACCEPTED.join(', ')})`);
 });
+
+Then('the payment\'s authorisations are listed, both PSUs\' among them', async function (this: ConformanceWorld) {
+  const m = theMultilevel(this);
+  // A bank without the list (its profile's implements) leaves this last check out; the rest of the rule stands.
+  if (!this.client.supports('listPaymentAuthorisations')) return;
+  const r = await this.call('listing the payment\'s authorisations', (c) => c.listPaymentAuthorisations(m.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
+  expectStatus(this, r, [200]);
+  expectBgSchema(this, r, 'authorisations');
+  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
+  const missing = m.authorisations.filter((a) => !Array.isArray(listed) || !listed.includes(a.id));
+  if (missing.length) throw this.violation(`GET …/{paymentId}/authorisations lists ${quote(listed)}, without the authorisation${missing.length > 1 ? 's' : ''} of ${missing.map((a) => `${a.psu} (${quote(a.id)})`).join(' and ')} the TPP started`);
+});

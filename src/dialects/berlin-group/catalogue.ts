@@ -120,6 +120,11 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: null },
     words: 'sending the PSU\'s data for a payment\'s authorisation',
   },
+  listPaymentAuthorisations: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'authorisations' },
+    words: 'listing a payment\'s authorisations',
+  },
   getPaymentScaStatus: {
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: false, token: 'none', variants: A,
     responses: { 200: 'scaStatusResponse' },

@@ -15,6 +15,7 @@ export const MULTILEVEL_FAULTS = [
   { name: 'bg-multilevel-implicit-start', rule: 'SCA-03', description: 'a payment from the joint account (two PSUs must authorise it) is answered with an scaRedirect (an implicit start for one PSU) instead of the startAuthorisation link the file requires for multilevel SCA', kind: 'rule' },
   { name: 'bg-multilevel-executed-after-first', rule: 'SCA-03', description: 'a payment from the joint account is executed (ACTC) once the first of its two PSUs has authorised it: the second PSU\'s SCA is not awaited (no PATC)', kind: 'rule' },
   { name: 'bg-multilevel-stays-patc', rule: 'SCA-03', description: 'a payment from the joint account still reads PATC after its second PSU has authorised it: it never moves on', kind: 'rule' },
+  { name: 'bg-multilevel-authorisations-unlisted', rule: 'SCA-03', description: 'GET …/{paymentId}/authorisations of a joint-account payment lists only its latest authorisation, not the first PSU\'s', kind: 'rule' },
   { name: 'bg-multilevel-second-sca-not-final', rule: 'SCA-03', description: 'GET …/authorisations/{authorisationId} of the second PSU\'s finalised authorisation of a joint-account payment reads "psuAuthenticated"', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -55,4 +56,10 @@ export function multilevelApproval(k: { store: BgStore; faults: SwitchedFaults }
 export function shownScaStatus(k: { faults: SwitchedFaults }, resource: { kind: string; approvals?: string[] }, a: BgAuthorisation, status: string): string {
   const second = resource.kind === 'pis' && (resource.approvals?.length ?? 0) > 1 && a.psu !== undefined && resource.approvals!.indexOf(a.psu) > 0;
   return second && status === 'finalised' && k.faults.has('bg-multilevel-second-sca-not-final') ? 'psuAuthenticated' : status;
+}
+
+/** GET …/{paymentId}/authorisations: every authorisation of the payment (the fault: a joint-account payment's latest alone). */
+export function listedAuthorisations(k: { store: BgStore; faults: SwitchedFaults }, payment: BgPayment): string[] {
+  const ids = payment.authorisations.map((a) => a.authorisationId);
+  return k.faults.has('bg-multilevel-authorisations-unlisted') && holdersOf(k.store, payment) ? ids.slice(-1) : ids;
 }

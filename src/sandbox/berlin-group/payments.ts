@@ -6,11 +6,11 @@ import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, parseBgAmount } from './data.ts';
 import type { BgPayment } from './store.ts';
 import {
-  A, BgError, approachHeader, approachOf, approachWithoutOAuth, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaOfCreate, today, validDate,
+  A, BgError, approachHeader, approachOf, approachWithoutOAuth, format, header, isObject, newAuthorisation, route, scaLinks, scaOfCreate, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
-import { multilevelStart } from './multilevel.ts';
+import { listedAuthorisations, multilevelStart } from './multilevel.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const PAYMENT_FAULTS = [
@@ -216,7 +216,7 @@ function routesOf(service: Service): BgRoute[] {
     })),
     route(A, 'GET', `${at}/:paymentId/cancellation-authorisations/:authorisationId`, (k, r) => ({ status: 200, body: { scaStatus: cancellationOf(k, r, service).scaStatus } })),
     route(A, 'POST', `${at}/:paymentId/authorisations`, (k, r) => startAuthorisationWithData(k, r, of(k, r), paymentSelf(r, service))),
-    route(A, 'GET', `${at}/:paymentId/authorisations`, (k, r) => listAuthorisations(of(k, r))),
+    route(A, 'GET', `${at}/:paymentId/authorisations`, (k, r) => ({ status: 200, body: { authorisationIds: listedAuthorisations(k, of(k, r)) } })),
     route(A, 'GET', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => scaStatus(k, of(k, r), r.params.authorisationId)),
     route(A, 'PUT', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => updatePsuData(k, r, of(k, r), paymentSelf(r, service))),
   ];
