@@ -117,10 +117,10 @@ function reject(resource: Resource, psu: FixturePsu): void {
  * The PSU's approval where no page shows the accounts (embedded SCA: the PSU's data come through
  * the TPP): a bank-offered consent covers every account of the PSU, for the services it asks.
  */
-export function approveAll(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resource, psu: FixturePsu): void {
+export function approveAll(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resource, psu: FixturePsu): string | undefined {
   const form = new URLSearchParams(psu.accounts.map((a) => ['accounts', a.AccountId]));
   // Through the same approval as the pages: a new recurring consent expires the PSU's former one here too.
-  approve(ctx, resource, psu, form);
+  return approve(ctx, resource, psu, form);
 }
 
 /** A failed SCA: no successful authorisation took place, the consent or payment is rejected. */

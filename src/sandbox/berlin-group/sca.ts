@@ -63,10 +63,8 @@ export interface ScaTarget {
 function targetOf(k: Xs2aContext, resource: BgConsent | BgPayment, self: string): ScaTarget {
   return {
     authorisations: resource.authorisations, base: `${self}/authorisations`, pending: () => pending(resource),
-    approve: (psu) => {
-      approveAll(k, resource, psu);
-      return undefined;
-    },
+    // What keeps it from being applied (another PSU's account; a multilevel payment this PSU authorised already) fails the SCA.
+    approve: (psu) => approveAll(k, resource, psu),
     reject: (psu) => rejectResource(resource, psu),
   };
 }
