@@ -5,7 +5,7 @@
  * ../faults.ts; the UK bank's faults are there.
  *
  * Each fault is declared next to the routes it bends, in its API's module (consents.ts,
- * accounts.ts, cards.ts, funds.ts, payments.ts, baskets.ts; plumbing.ts for those that bend every route); this registry
+ * accounts.ts, cards.ts, funds.ts, payments.ts, baskets.ts, sca.ts, multilevel.ts; plumbing.ts for those that bend every route); this registry
  * collects them in the order of docs/rules.md's berlin-group rows.
  */
 import { UsageError } from '../../errors.ts';
