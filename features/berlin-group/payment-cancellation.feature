@@ -6,7 +6,9 @@ Feature: Payment cancellation (Berlin Group NextGenPSD2)
   starts at …/{paymentId}/cancellation-authorisations (POST; GET lists them, GET
   …/{authorisationId} reads the scaStatus). A payment the bank can no longer cancel answers 405
   CANCELLATION_INVALID: which payments can be cancelled is the bank's to decide, so such a refusal
-  leaves the scenario not judged. One payment a scenario, no PSU journey for the payment itself.
+  leaves the scenario not judged. One payment a scenario, no PSU journey for the payment itself; the
+  cancellation's SCA goes by the profile's first approach of redirect, decoupled and embedded (PUT
+  …/cancellation-authorisations/{authorisationId}).
 
   @BG-40 @level-MUST @source-official-schema
   Rule: BG-40 — A payment the TPP cancels reads CANC, unless the bank asks the PSU to authorise the cancellation

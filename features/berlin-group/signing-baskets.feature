@@ -7,7 +7,8 @@ Feature: Signing baskets (Berlin Group NextGenPSD2)
   it only while no authorisation has been applied. A bank without signing baskets (its profile's
   `implements` without createSigningBasket) is not judged here; nor is a bank that does not take a
   consent and a payment in one basket (400 REFERENCE_MIX_INVALID: which mix it takes is its own).
-  obtpp walks the basket's SCA by redirect, one PSU journey.
+  obtpp walks the basket's SCA by the profile's first approach of redirect, decoupled and embedded
+  (PUT …/authorisations/{authorisationId}), one PSU journey.
 
   @BG-60 @level-MUST @source-official-schema
   Rule: BG-60 — One SCA of a signing basket authorises every consent and payment in it; the basket reads as the standard says, refuses members unknown or already authorised, and is deleted only before its authorisation

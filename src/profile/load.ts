@@ -227,7 +227,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     ...(p.signing.certificate ? { certificate: await certificateValue(p.signing.certificate, '$.signing.certificate', baseDir, source) } : {}),
   } : undefined;
   const bankJwks = p.bank?.jwks ? await jwksValue(p.bank.jwks, baseDir, source) : undefined;
-  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key, p.sca?.otp]) if (s) secrets.add(s);
+  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key, p.sca?.otp, p.sca?.multilevel?.psu.password]) if (s) secrets.add(s);
   let registration: RegistrationSettings | undefined;
   if (p.registration) {
     const r = p.registration;
@@ -265,6 +265,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
         ...(p.sca?.decoupledDoneSelector ? { decoupledDoneSelector: p.sca.decoupledDoneSelector } : {}),
         ...(p.sca?.otp ? { otp: p.sca.otp } : {}),
         ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
+        ...(p.sca?.multilevel ? { multilevel: { iban: p.sca.multilevel.iban, psu: { ...p.sca.multilevel.psu } } } : {}),
       },
       psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
       ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true } } : {}),

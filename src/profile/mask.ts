@@ -15,6 +15,7 @@ export function maskProfile(profile: Profile): Record<string, unknown> {
   if (copy.psu?.password) copy.psu.password = MASK;
   if (copy.signing?.key) copy.signing.key = MASK;
   if (copy.sca?.otp) copy.sca.otp = MASK;
+  if (copy.sca?.multilevel?.psu?.password) copy.sca.multilevel.psu.password = MASK;
   // A bank without an authorisation server: what the profile left out is said as such, not as a client.
   if (copy.auth?.absent) {
     if (copy.sca?.approaches?.includes('redirect')) copy.sca = { ...copy.sca, redirectUri: copy.auth.redirectUri };

@@ -88,6 +88,17 @@ export const profileSchema = {
         decoupledDoneSelector: { type: 'string', minLength: 1, description: 'decoupled: the CSS selector of what the approval page shows once the PSU has decided (the page never sends the PSU back to the TPP). Default [data-testid="sca-done"] (the sandbox\'s).' },
         otp: { type: 'string', minLength: 1, description: "embedded: the PSU's one-time password (scaAuthenticationData) as the bank's test PSU receives it (a secret, like psu.password; ${env:NAME} allowed). Required for embedded." },
         authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
+        multilevel: {
+          type: 'object', additionalProperties: false, required: ['iban', 'psu'],
+          description: "The bank offers multilevel SCA (SCA-03): iban is an account of psu.username whose payments need a second PSU's SCA too (a joint account), psu that second PSU (username: its PSU-ID and login; password: a secret, like psu.password; ${env:NAME} allowed). Absent: SCA-03 is not applicable.",
+          properties: {
+            iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$' },
+            psu: {
+              type: 'object', additionalProperties: false, required: ['username', 'password'],
+              properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
+            },
+          },
+        },
       },
     },
     deltaReports: {

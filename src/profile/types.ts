@@ -108,6 +108,8 @@ export interface ScaSettings {
   otp?: string;
   /** embedded: the SCA method chosen when several are offered; default the first. */
   authenticationMethodId?: string;
+  /** Multilevel SCA: an account of the PSU whose payments need a second PSU's SCA, and that PSU (its password a secret). */
+  multilevel?: { iban: string; psu: { username: string; password: string } };
 }
 
 export type ScaApproachName = 'redirect' | 'oauth' | 'decoupled' | 'embedded';

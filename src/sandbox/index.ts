@@ -400,6 +400,8 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
         ...(oauth ? {} : sca.includes('redirect') ? { redirectUri: client.redirectUri } : {}),
         ...(sca.includes('decoupled') ? { decoupledUrl: `${sb.issuer}/bg/app/{authorisationId}` } : {}),
         ...(sca.includes('embedded') ? { otp: SANDBOX_OTP } : {}),
+        // Multilevel SCA: payments from alice's joint account need bob's SCA too (variant A has the payments).
+        ...(variants.includes('A') && psu.username === 'alice' ? multilevelOf(sb.psus) : {}),
       },
       psuIpAddress: '127.0.0.1',
       deltaReports: { entryReferenceFrom: true, deltaList: true },
@@ -412,7 +414,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     ...(bg ? {
       // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
       implements: {
-        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', ...CARD_OPERATIONS, 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'getPaymentScaStatus', 'cancelPayment', 'startPaymentCancellationAuthorisation', 'listPaymentCancellationAuthorisations', 'getPaymentCancellationScaStatus', 'createPeriodicPayment', 'getPeriodicPayment', 'getPeriodicPaymentStatus', 'createBulkPayment', 'getBulkPayment', 'getBulkPaymentStatus',
+        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', ...CARD_OPERATIONS, 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'listPaymentAuthorisations', 'getPaymentScaStatus', 'cancelPayment', 'startPaymentCancellationAuthorisation', 'listPaymentCancellationAuthorisations', 'getPaymentCancellationScaStatus', 'updatePaymentCancellationPsuData', 'createPeriodicPayment', 'getPeriodicPayment', 'getPeriodicPaymentStatus', 'createBulkPayment', 'getBulkPayment', 'getBulkPaymentStatus',
           'createSigningBasket', 'getSigningBasket', 'getSigningBasketStatus', 'deleteSigningBasket', 'startSigningBasketAuthorisation', 'listSigningBasketAuthorisations', 'getSigningBasketScaStatus', 'updateSigningBasketPsuData'],
         B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', ...CARD_OPERATIONS, 'confirmFunds'],
       },
@@ -439,4 +441,11 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     } : {}),
     tls: { insecure: false },
   };
+}
+
+/** The berlin-group profile's multilevel SCA: payments from alice's joint account need bob's SCA too (src/sandbox/berlin-group/multilevel.ts). */
+function multilevelOf(psus: SandboxPsu[]): { multilevel?: { iban: string; psu: { username: string; password: string } } } {
+  const iban = psus.find((p) => p.username === 'alice')?.accounts.find((a) => a.AccountId === 'alice-joint')?.iban;
+  const second = psus.find((p) => p.username === 'bob');
+  return iban && second ? { multilevel: { iban, psu: { username: second.username, password: second.password } } } : {};
 }

@@ -1,7 +1,8 @@
 /**
  * The berlin-group scenarios of signing baskets (features/berlin-group/signing-baskets.feature):
  * POST /v1/signing-baskets of a consent and a payment not yet authorised, GET the basket and its
- * status, the PSU's one SCA of the basket (by redirect), the members' statuses after it, DELETE
+ * status, the PSU's one SCA of the basket (the profile's first approach of redirect, decoupled and
+ * embedded: PUT …/authorisations/{authorisationId}), the members' statuses after it, DELETE
  * before and after the authorisation, and the refusal of members unknown or already authorised.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,7 +14,8 @@ import {
   BASKET_AUTHORISED_STATUSES, basketIdOf, bgHeaders, buildPaymentInitiation, buildSigningBasket, consentIdOf, consentStatusOf, detailedAccess, errorCodesOf,
   linkOf, paymentIdOf, TRANSACTION_STATUSES, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest } from './support.ts';
+import { approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest, type Approach, type ScaResource } from './support.ts';
+import { judgeScaTrail } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -30,13 +32,18 @@ const state = (world: ConformanceWorld): Basket => {
 };
 
 /**
- * The headers of every basket call. Not applicable, before any set-up, to a bank without signing
- * baskets (the profile's implements) or without the redirect approach (obtpp walks a basket's SCA by redirect).
+ * The approach of the basket's SCA (and its members' creation): the profile's first of redirect,
+ * decoupled and embedded (a basket has no OAuth2 scope of its own). Not applicable, before any
+ * set-up, to a bank without signing baskets (the profile's implements) or without such an approach.
  */
-function headers(world: ConformanceWorld): Record<string, string> {
+function basketApproach(world: ConformanceWorld): Approach {
   if (!world.client.supports('createSigningBasket')) throw world.client.unsupported('createSigningBasket');
-  approachOf(world, 'redirect');
-  return { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, 'redirect') };
+  return approachOf(world, ['redirect', 'decoupled', 'embedded']);
+}
+
+/** The headers of every basket call: the PSU-IP-Address and those that ask for the basket's approach. */
+function headers(world: ConformanceWorld): Record<string, string> {
+  return { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, basketApproach(world)) };
 }
 
 /** The IBAN of the PSU's first account (from the run's consent to the PSU's accounts). */
@@ -62,7 +69,7 @@ Given('a NextGenPSD2 consent and a NextGenPSD2 payment the PSU has not authorise
   headers(this);
   const { iban } = await firstIban(this);
   // One-off: authorising it expires none of the PSU's recurring consents (the run's own among them).
-  const created = await postConsent(this, consentRequest(detailedAccess([{ iban }], {}), { recurringIndicator: false, frequencyPerDay: 1 }), 'redirect');
+  const created = await postConsent(this, consentRequest(detailedAccess([{ iban }], {}), { recurringIndicator: false, frequencyPerDay: 1 }), basketApproach(this));
   const consentId = consentIdOf(created.body);
   if (created.status !== 201 || !consentId) throw this.blocked('AIS-01', `the bank did not create the consent: ${describeAnswer(created)}`);
   state(this).consentId = consentId;
@@ -115,7 +122,7 @@ Then('the bank creates the signing basket: 201 with a valid {string} and a way t
   expectStatus(this, r, [201]);
   expectBgSchema(this, r, schema as 'signingBasketResponse-201');
   if (!basketIdOf(r.body)) throw this.violation(`the 201 of POST /v1/signing-baskets carries no basketId: ${describeAnswer(r)}`);
-  expectScaLink(this, r, 'redirect', 'signing basket');
+  expectScaLink(this, r, basketApproach(this), 'signing basket');
 });
 
 Then('the signing basket reads back with the consent and the payment', async function (this: ConformanceWorld) {
@@ -139,6 +146,15 @@ When('the PSU authorises the signing basket', async function (this: ConformanceW
     started = await this.call('starting the signing basket\'s authorisation', (c) => c.startSigningBasketAuthorisation(id, {}, plain(this, headers(this))));
     expectStatus(this, started, [201]);
     expectBgSchema(this, started, 'startScaprocessResponse');
+  }
+  const approach = basketApproach(this);
+  // Decoupled and embedded: the same walk as a payment's, on the basket's authorisation sub-resource.
+  if (approach !== 'redirect') {
+    const walked: ScaResource = { id, created: started, approach };
+    await sca(this, walked, { fn: 'pis', of: 'basket' });
+    // What the TPP followed of the basket's scaStatus, judged as SCA-01 judges a payment's.
+    if (walked.trail) judgeScaTrail(this, walked.trail);
+    return;
   }
   if (!linkOf(started.body, 'scaRedirect', started.exchange.url)) throw this.violation(`the bank gave no scaRedirect for the basket's SCA, which the TPP asked to take by redirect: ${describeAnswer(started)}`);
   await sca(this, { id, created: started, approach: 'redirect' }, { fn: 'pis' });

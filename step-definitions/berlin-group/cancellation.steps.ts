@@ -1,8 +1,8 @@
 /**
  * The berlin-group scenarios of payment cancellation (features/berlin-group/payment-cancellation.feature):
  * DELETE /v1/payments/{payment-product}/{paymentId}, and the cancellation's authorisation
- * (…/cancellation-authorisations: POST, GET the list, GET one's scaStatus), walked by redirect
- * where the bank offers that.
+ * (…/cancellation-authorisations: POST, GET the list, GET one's scaStatus), walked by the
+ * profile's first approach of redirect, decoupled and embedded (PUT …/cancellation-authorisations/{id}).
  */
 import { When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
@@ -11,11 +11,12 @@ import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import {
   authorisationIdOf, bgHeaders, CANCEL_LINKS, isoDate, linkOf, linksOf, SCA_STATUSES, scaStatusOf, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { bg, expectBgSchema, plain, psuIp, sca } from './support.ts';
+import { approachOf, bg, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaResource } from './support.ts';
+import { judgeScaTrail } from './sca.steps.ts';
 import { initiate, thePayment } from './payments.steps.ts';
 
 /** What the scenario keeps of the cancellation. */
-interface Cancellation { deleted: ApiResult; started?: ApiResult; authorisationId?: string }
+interface Cancellation { deleted: ApiResult; started?: ApiResult; authorisationId?: string; approach?: Approach }
 const cancellations = new WeakMap<ConformanceWorld, Cancellation>();
 
 function theCancellation(world: ConformanceWorld): Cancellation {
@@ -83,14 +84,27 @@ Then('the bank asks the PSU to authorise the cancellation', function (this: Conf
   judge202(this, deleted);
 });
 
+/** The approach of the cancellation's SCA: the profile's first obtpp walks here (no OAuth2: a cancellation has no scope of its own). */
+function cancellationApproach(world: ConformanceWorld): Approach {
+  try {
+    return approachOf(world, ['redirect', 'decoupled', 'embedded']);
+  } catch (error) {
+    if (error instanceof BgNotApplicable) throw world.blocked(undefined, `the cancellation's SCA cannot be walked: ${error.message}`);
+    throw error;
+  }
+}
+
 When('the TPP starts the authorisation of the cancellation', async function (this: ConformanceWorld) {
   const c = theCancellation(this);
   const payment = thePayment(this);
+  const approach = cancellationApproach(this);
+  c.approach = approach;
   // The bank may have started it itself (an scaRedirect in the 202): then there is nothing to start.
   if (linkOf(c.deleted.body, 'scaRedirect', c.deleted.exchange.url) && !CANCEL_LINKS.some((l) => linkOf(c.deleted.body, l))) {
     throw this.blocked(undefined, 'the bank started the cancellation\'s authorisation itself (scaRedirect in the 202): no start to judge');
   }
-  c.started = await this.call('starting the authorisation of the cancellation', (client) => client.startPaymentCancellationAuthorisation(payment.id, {}, plain(this, headers(this))));
+  const h = { ...bgHeaders({ psuIpAddress: psuIp(this) }), ...scaHeaders(this, approach) };
+  c.started = await this.call('starting the authorisation of the cancellation', (client) => client.startPaymentCancellationAuthorisation(payment.id, {}, plain(this, h)));
   c.authorisationId = authorisationIdOf(c.started.body);
 });
 
@@ -113,8 +127,16 @@ Then('the cancellation\'s authorisations are listed with it, and its scaStatus r
 When('the PSU authorises the cancellation', async function (this: ConformanceWorld) {
   const c = theCancellation(this);
   const started = c.started ?? c.deleted;
-  // obtpp walks the cancellation's SCA on the bank's pages (the redirect approach it asked for); another approach the bank chose is not walked.
-  if (!linkOf(started.body, 'scaRedirect', started.exchange.url)) throw this.blocked(undefined, `the bank gave no scaRedirect for the cancellation's authorisation (obtpp walks a cancellation by redirect): ${describeAnswer(started)}`);
+  const approach = c.started ? (c.approach ?? 'redirect') : 'redirect';
+  // Decoupled and embedded: the same walk as a payment's, on the cancellation's authorisation sub-resource.
+  if (approach !== 'redirect') {
+    const walked: ScaResource = { id: thePayment(this).id, created: started, approach };
+    await sca(this, walked, { fn: 'pis', of: 'cancellation' });
+    // What the TPP followed of the cancellation's scaStatus, judged as SCA-01 judges a payment's.
+    if (walked.trail) judgeScaTrail(this, walked.trail);
+    return;
+  }
+  if (!linkOf(started.body, 'scaRedirect', started.exchange.url)) throw this.blocked(undefined, `the bank gave no scaRedirect for the cancellation's authorisation, which the TPP asked to take by redirect: ${describeAnswer(started)}`);
   await sca(this, { id: thePayment(this).id, created: started, approach: 'redirect' }, { fn: 'pis' });
 });
 

@@ -47,25 +47,34 @@ Then('the TPP started the authorisation explicitly', function (this: Conformance
   if (!t.explicit) throw this.blocked(undefined, `the bank started the ${t.approach} authorisation itself although the TPP preferred to start it (TPP-Explicit-Authorisation-Preferred: true): the explicit start is not judged`);
 });
 
-Then('the authorisation\'s scaStatus moved only forward through the standard\'s values and stayed final', function (this: ConformanceWorld) {
-  const t = trailOf(this);
+/**
+ * SCA-01's judgement of what the TPP followed of an authorisation: the official schema of its
+ * answers, the standard's values, only forward, and a final status that stays (SCA-03 judges a
+ * multilevel SCA's second authorisation the same way).
+ */
+export function judgeScaTrail(world: ConformanceWorld, t: ScaTrail): void {
   const invalid = [...new Set(t.schemaProblems)];
-  if (invalid.length) throw this.violation(`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):\n${invalid.slice(0, 10).join('\n')}`);
+  if (invalid.length) throw world.violation(`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):\n${invalid.slice(0, 10).join('\n')}`);
   const known = new Set<string>(SCA_STATUSES);
   const unknown = t.sightings.filter((s) => !known.has(s.status ?? ''));
-  if (unknown.length) throw this.violation(`the ${t.approach} authorisation's scaStatus read ${unknown.map(seen).join(', ')}, not one of the standard's values (${SCA_STATUSES.join(', ')}); as followed: ${path(t)}`);
+  if (unknown.length) throw world.violation(`the ${t.approach} authorisation's scaStatus read ${unknown.map(seen).join(', ')}, not one of the standard's values (${SCA_STATUSES.join(', ')}); as followed: ${path(t)}`);
   for (let i = 1; i < t.sightings.length; i++) {
     const before = t.sightings[i - 1]!;
     const now = t.sightings[i]!;
     if (FINAL.has(before.status!) && now.status !== before.status) {
-      throw this.violation(`the ${t.approach} authorisation's scaStatus was final (${seen(before)}) and then read ${seen(now)}: a final status stays; as followed: ${path(t)}`);
+      throw world.violation(`the ${t.approach} authorisation's scaStatus was final (${seen(before)}) and then read ${seen(now)}: a final status stays; as followed: ${path(t)}`);
     }
     if (RANK[now.status!]! < RANK[before.status!]!) {
-      throw this.violation(`the ${t.approach} authorisation's scaStatus moved back from ${seen(before)} to ${seen(now)}; as followed: ${path(t)}`);
+      throw world.violation(`the ${t.approach} authorisation's scaStatus moved back from ${seen(before)} to ${seen(now)}; as followed: ${path(t)}`);
     }
   }
   const last = t.sightings.at(-1);
-  if (!last || !FINAL.has(last.status!)) throw this.violation(`the ${t.approach} authorisation the PSU completed never read a final scaStatus; as followed: ${path(t)}`);
+  if (!last || !FINAL.has(last.status!)) throw world.violation(`the ${t.approach} authorisation the PSU completed never read a final scaStatus; as followed: ${path(t)}`);
+}
+
+Then('the authorisation\'s scaStatus moved only forward through the standard\'s values and stayed final', function (this: ConformanceWorld) {
+  const t = trailOf(this);
+  judgeScaTrail(this, t);
 });
 
 Then('the authorisation was finalised only after the PSU had given every factor', function (this: ConformanceWorld) {

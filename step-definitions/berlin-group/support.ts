@@ -35,7 +35,8 @@ export interface ScaSighting {
 
 /** What the TPP followed of a decoupled or embedded authorisation (the SCA rules judge it). */
 export interface ScaTrail {
-  approach: 'decoupled' | 'embedded';
+  /** decoupled or embedded; redirect (or oauth) where only the reads after the PSU's journey are followed (SCA-03). */
+  approach: Approach;
   authorisationId: string;
   /** Whether the TPP started it explicitly (POST …/authorisations). */
   explicit: boolean;
@@ -45,7 +46,7 @@ export interface ScaTrail {
 }
 
 /** Keeps the official schema's problems of an answer in the trail (MUST level only). */
-function judgeInto(trail: ScaTrail, r: ApiResult, schema: BgSchemaName): void {
+export function judgeInto(trail: ScaTrail, r: ApiResult, schema: BgSchemaName): void {
   for (const p of judgeBg(schema, r.body).must) trail.schemaProblems.push(`${describeAnswer(r)} as ${schema}: ${line(p)}`);
 }
 
@@ -190,16 +191,23 @@ export async function consentThroughSca(world: ConformanceWorld, request: Consen
   return consent;
 }
 
-/** The PSU's SCA of a consent or payment: by the scaRedirect page, or the authorisation server with the intent in the scope. */
-export async function sca(world: ConformanceWorld, resource: ScaResource, o: { accounts?: AccountChoice; reject?: boolean; fn?: 'ais' | 'pis' } = {}): Promise<void> {
+/** A PSU who authorises: its PSU-ID (the login) and password. */
+export interface ScaPsu { username: string; password: string }
+
+/**
+ * The PSU's SCA of a consent or payment: by the scaRedirect page, or the authorisation server with
+ * the intent in the scope. `psu`: another PSU than the profile's (multilevel SCA's second PSU).
+ */
+export async function sca(world: ConformanceWorld, resource: ScaResource, o: { accounts?: AccountChoice; reject?: boolean; fn?: 'ais' | 'pis'; psu?: ScaPsu; of?: ScaSubject } = {}): Promise<void> {
   const ctx = world.ctx;
   const fn = o.fn ?? 'ais';
+  const psu: ScaPsu = o.psu ?? { username: ctx.profile.psu.username, password: ctx.profile.psu.password ?? '' };
   if (resource.approach === 'embedded' && o.accounts && !('pick' in o.accounts && o.accounts.pick === 'all')) {
     // The PSU's data go through the TPP: the bank has no page on which the PSU chooses accounts.
     throw new BgNotApplicable('createAccountAccessConsent', world.variant, 'the embedded SCA approach has no bank page on which the PSU chooses the accounts');
   }
-  if (resource.approach === 'embedded') return embeddedSca(world, resource, { reject: o.reject, fn });
-  if (resource.approach === 'decoupled') return decoupledSca(world, resource, { reject: o.reject, fn, accounts: o.accounts });
+  if (resource.approach === 'embedded') return embeddedSca(world, resource, { reject: o.reject, fn, psu, of: o.of });
+  if (resource.approach === 'decoupled') return decoupledSca(world, resource, { reject: o.reject, fn, accounts: o.accounts, psu, of: o.of });
   try {
     if (resource.approach === 'oauth') {
       const result = await ctx.authorise(world.lane, resource.id, fn, { accounts: o.accounts ?? { pick: 'all' }, reject: o.reject });
@@ -216,8 +224,8 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
     const journey = await ctx.withJourneySlot(() => ctx.browserJourney(`the PSU's SCA in the browser (${fn} ${resource.id})`, () => ctx.browser().journey(href, {
       redirectUri: p.auth.redirectUri,
       driver: p.psu.driver,
-      username: p.psu.username,
-      password: p.psu.password,
+      username: psu.username,
+      password: psu.password,
       reject: o.reject,
       accounts: o.accounts ?? { pick: 'all' },
       stepTimeoutMs: p.timeouts.browserStepMs,
@@ -244,9 +252,31 @@ export interface ScaResource { id: string; created: ApiResult; approach: Approac
 
 const FINAL_SCA = new Set(['finalised', 'failed', 'exempted']);
 
+/**
+ * What an authorisation authorises besides a consent or payment itself: a payment's cancellation
+ * (`resource.id` the payment's; …/cancellation-authorisations) or a signing basket (the basket's).
+ */
+export type ScaSubject = 'cancellation' | 'basket';
+
 /** The authorisation sub-resource's operations of the resource's kind. */
-function scaCalls(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'pis') {
+function scaCalls(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'pis', of?: ScaSubject) {
   const h = (extra: Record<string, string> = {}) => plain(world, { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...extra });
+  if (of === 'cancellation') {
+    return {
+      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the authorisation of the cancellation', (c) => c.startPaymentCancellationAuthorisation(resource.id, body, h(extra))),
+      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data for the cancellation', (c) => c.updatePaymentCancellationPsuData(resource.id, id, body, h(extra))),
+      read: (id: string) => world.call('reading the cancellation\'s SCA status', (c) => c.getPaymentCancellationScaStatus(resource.id, id, h())),
+      status: async () => transactionStatusOf((await world.call('reading the payment\'s status', (c) => c.getPaymentStatus(resource.id, h()))).body),
+    };
+  }
+  if (of === 'basket') {
+    return {
+      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the signing basket\'s authorisation', (c) => c.startSigningBasketAuthorisation(resource.id, body, h(extra))),
+      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data for the signing basket', (c) => c.updateSigningBasketPsuData(resource.id, id, body, h(extra))),
+      read: (id: string) => world.call('reading the signing basket\'s SCA status', (c) => c.getSigningBasketScaStatus(resource.id, id, h())),
+      status: async () => transactionStatusOf((await world.call('reading the signing basket\'s status', (c) => c.getSigningBasketStatus(resource.id, h()))).body),
+    };
+  }
   return fn === 'ais'
     ? {
       start: (body: unknown, extra?: Record<string, string>) => world.call('starting the consent\'s authorisation', (c) => c.startConsentAuthorisation(resource.id, body, h(extra))),
@@ -265,7 +295,8 @@ function scaCalls(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'p
 /** The authorisation id a link names (…/authorisations/{authorisationId}). */
 function authorisationOfLink(href: string | undefined): string | undefined {
   if (!href) return undefined;
-  const m = /\/authorisations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(href);
+  // …/authorisations/{id}, …/cancellation-authorisations/{id}
+  const m = /authorisations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(href);
   return m ? decodeURIComponent(m[1]!) : undefined;
 }
 
@@ -299,9 +330,9 @@ async function startedAuthorisation(world: ConformanceWorld, resource: ScaResour
  * wrong one when the PSU rejects), each through the authorisation sub-resource; the scaStatus of
  * each answer and of a last read is kept for the SCA rules. Stops where the bank says final.
  */
-async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis' }): Promise<void> {
+async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis'; psu: ScaPsu; of?: ScaSubject }): Promise<void> {
   const p = world.ctx.profile;
-  const calls = scaCalls(world, resource, o.fn);
+  const calls = scaCalls(world, resource, o.fn, o.of);
   const trail: ScaTrail = { approach: 'embedded', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
   resource.trail = trail;
   const { id, authenticated } = await startedAuthorisation(world, resource, o.fn, trail, calls);
@@ -315,7 +346,7 @@ async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { 
     trail.sightings.push(sighting);
     return r;
   };
-  let last = authenticated ?? await step({ psuData: { password: p.psu.password } }, 'after the password', false, { 'PSU-ID': p.psu.username });
+  let last = authenticated ?? await step({ psuData: { password: o.psu.password } }, 'after the password', false, { 'PSU-ID': o.psu.username });
   let status = scaStatusOf(last.body);
   if (status === 'psuAuthenticated') {
     const methods = Array.isArray((last.body as { scaMethods?: unknown })?.scaMethods) ? (last.body as { scaMethods: Array<{ authenticationMethodId?: unknown }> }).scaMethods : [];
@@ -338,10 +369,10 @@ async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { 
  * approves (or rejects) on the bank's app page (the profile's sca.decoupledUrl, in the run's one
  * browser, walked by the profile's driver), until it is final; then reads it once more.
  */
-async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis'; accounts?: AccountChoice }): Promise<void> {
+async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis'; accounts?: AccountChoice; psu: ScaPsu; of?: ScaSubject }): Promise<void> {
   const ctx = world.ctx;
   const p = ctx.profile;
-  const calls = scaCalls(world, resource, o.fn);
+  const calls = scaCalls(world, resource, o.fn, o.of);
   const trail: ScaTrail = { approach: 'decoupled', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
   resource.trail = trail;
   const { id } = await startedAuthorisation(world, resource, o.fn, trail, calls);
@@ -367,8 +398,8 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
     redirectUri: p.auth.redirectUri,
     doneSelector: p.sca?.decoupledDoneSelector ?? '[data-testid="sca-done"]',
     driver: p.psu.driver,
-    username: p.psu.username,
-    password: p.psu.password,
+    username: o.psu.username,
+    password: o.psu.password,
     reject: o.reject,
     accounts: o.accounts ?? { pick: 'all' },
     stepTimeoutMs: p.timeouts.browserStepMs,

@@ -46,7 +46,8 @@ test('the berlin-group sandbox\'s profile loads with the NextGenPSD2 defaults', 
     delete (raw as { paths?: unknown }).paths;
     const p = await profileFromObject(raw, { source: 'sandbox' });
     assert.equal(p.dialect, 'berlin-group');
-    assert.deepEqual(p.sca, { approaches: ['redirect', 'oauth'] });
+    // Multilevel SCA: payments from alice's joint account need bob's SCA too (SCA-03).
+    assert.deepEqual(p.sca, { approaches: ['redirect', 'oauth'], multilevel: { iban: sb.psus[0]!.accounts.find((a) => a.AccountId === 'alice-joint')!.iban, psu: { username: 'bob', password: 'bob-pass-1' } } });
     assert.equal(p.psuIpAddress, '127.0.0.1');
     assert.equal(p.paths.accountAccessConsents, '/v1/consents');
     assert.equal(p.paths.paymentsPrefix, '/v1/payments');

@@ -120,6 +120,11 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 200: null },
     words: 'sending the PSU\'s data for a payment\'s authorisation',
   },
+  listPaymentAuthorisations: {
+    api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations', ids: ['paymentId'], body: false, token: 'none', variants: A,
+    responses: { 200: 'authorisations' },
+    words: 'listing a payment\'s authorisations',
+  },
   getPaymentScaStatus: {
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: false, token: 'none', variants: A,
     responses: { 200: 'scaStatusResponse' },
@@ -178,6 +183,11 @@ export const BERLIN_GROUP_OPERATIONS = {
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: false, token: 'none', variants: A,
     responses: { 200: 'scaStatusResponse' },
     words: 'reading the SCA status of a payment\'s cancellation',
+  },
+  updatePaymentCancellationPsuData: {
+    api: 'pis', method: 'PUT', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: true, token: 'none', variants: A,
+    responses: { 200: null },
+    words: 'sending the PSU\'s data for the authorisation of a payment\'s cancellation',
   },
   // Signing baskets: one SCA of the basket authorises the consents and payments it names.
   createSigningBasket: {

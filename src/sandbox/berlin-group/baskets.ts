@@ -1,14 +1,14 @@
 /**
  * Signing baskets (XS2A, variant A): POST /v1/signing-baskets names consents and payments the PSU
- * has not authorised yet; one SCA of the basket (by redirect, on the bank's pages: pages.ts)
- * authorises them all, after which the basket reads ACTC. DELETE only while no authorisation has
+ * has not authorised yet; one SCA of the basket (by redirect on the bank's pages or decoupled in
+ * its app: pages.ts; embedded: sca-routes.ts) authorises them all, after which the basket reads ACTC. DELETE only while no authorisation has
  * been applied; GET, /status and the authorisation sub-resources. With the faults that bend them.
  */
 import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
 import type { FixturePsu } from '../fixtures.ts';
 import type { BgBasket, BgConsent, BgPayment } from './store.ts';
 import {
-  A, BgError, approachHeader, explicitStart, format, header, isObject, newAuthorisation, route, scaLinks,
+  A, BgError, approachHeader, approachWithoutOAuth, explicitStart, format, header, isObject, newAuthorisation, route, scaLinks,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 
@@ -48,13 +48,13 @@ function createBasket(k: Xs2aContext, r: Req): Reply {
   if (unknown.length && !k.faults.has('bg-basket-unknown-member-accepted')) throw new BgError(400, 'RESOURCE_UNKNOWN', `the basket names what this bank does not know: ${unknown.join(', ')}`);
   const done = members.filter((m): m is BgConsent | BgPayment => m !== undefined && !pendingMember(m));
   if (done.length && !k.faults.has('bg-basket-authorised-member-accepted')) throw new BgError(409, 'REFERENCE_STATUS_INVALID', `already authorised (or rejected), so not for a basket: ${done.map((m) => m.id).join(', ')}`);
-  if (!header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required: this bank has the PSU authorise a signing basket on its own pages (redirect)', 'TPP-Redirect-URI');
-  const basket: BgBasket = { kind: 'sbs', id: k.store.newId('basket'), approach: 'REDIRECT', authorisations: [], created: new Date(k.store.now()), consentIds, paymentIds, transactionStatus: 'RCVD' };
+  const approach = approachWithoutOAuth(k, r, 'a signing basket');
+  const basket: BgBasket = { kind: 'sbs', id: k.store.newId('basket'), approach, authorisations: [], created: new Date(k.store.now()), consentIds, paymentIds, transactionStatus: 'RCVD' };
   const self = `${r.base}/v1/signing-baskets/${basket.id}`;
   let links: Record<string, { href: string }>;
   if (explicitStart(r)) links = { startAuthorisation: { href: `${self}/authorisations` } };
   else {
-    const a = newAuthorisation(k, r, 'REDIRECT');
+    const a = newAuthorisation(k, r, approach);
     basket.authorisations.push(a);
     const href = `${self}/authorisations/${a.authorisationId}`;
     links = { ...scaLinks(k, a, href), scaStatus: { href } };
@@ -62,8 +62,11 @@ function createBasket(k: Xs2aContext, r: Req): Reply {
   k.store.baskets.set(basket.id, basket);
   return {
     status: 201,
-    headers: { Location: self, 'ASPSP-SCA-Approach': approachHeader('REDIRECT') },
-    body: { transactionStatus: basket.transactionStatus, basketId: basket.id, _links: { ...links, self: { href: self }, status: { href: `${self}/status` } } },
+    headers: { Location: self, 'ASPSP-SCA-Approach': approachHeader(approach) },
+    body: {
+      transactionStatus: basket.transactionStatus, basketId: basket.id, _links: { ...links, self: { href: self }, status: { href: `${self}/status` } },
+      ...(approach === 'DECOUPLED' && !explicitStart(r) ? { psuMessage: 'Please confirm the basket in your banking app.' } : {}),
+    },
   };
 }
 
@@ -92,23 +95,24 @@ function readBasket(k: Xs2aContext, r: Req): Reply {
 /** DELETE: only while no authorisation has been applied ("not deletable after a first (partial) authorisation"); the members stay as they are. */
 function deleteBasket(k: Xs2aContext, r: Req): Reply {
   const basket = basketOf(k, r);
-  const applied = basket.transactionStatus !== 'RCVD' || basket.authorisations.some((a) => a.scaStatus !== 'received');
+  // Naming the PSU (PSU-ID: psuIdentified) applies no authorisation yet.
+  const applied = basket.transactionStatus !== 'RCVD' || basket.authorisations.some((a) => a.scaStatus !== 'received' && a.scaStatus !== 'psuIdentified');
   if (applied && !k.faults.has('bg-basket-deleted-after-authorisation')) throw new BgError(409, 'STATUS_INVALID', `the basket (${basket.transactionStatus}) has been authorised: it can no longer be deleted (cancel its payments one by one)`);
   k.store.baskets.delete(basket.id);
   return { status: 204 };
 }
 
-/** POST …/authorisations: a new redirect authorisation of a basket still awaiting one. */
+/** POST …/authorisations: a new authorisation of a basket still awaiting one, by the basket's approach. */
 function startAuthorisation(k: Xs2aContext, r: Req): Reply {
   const basket = basketOf(k, r);
   if (basket.transactionStatus !== 'RCVD') throw new BgError(409, 'STATUS_INVALID', 'the basket is no longer awaiting authorisation');
-  if (!header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required: this bank has the PSU authorise a signing basket on its own pages (redirect)', 'TPP-Redirect-URI');
-  const a = newAuthorisation(k, r, 'REDIRECT');
+  if (basket.approach === 'REDIRECT' && !header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required: this basket is authorised on the bank\'s pages (redirect)', 'TPP-Redirect-URI');
+  const a = newAuthorisation(k, r, basket.approach);
   basket.authorisations.push(a);
   const href = `${r.base}/v1/signing-baskets/${basket.id}/authorisations/${a.authorisationId}`;
   return {
     status: 201,
-    headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader('REDIRECT') },
+    headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader(basket.approach) },
     body: { scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a, href), scaStatus: { href } } },
   };
 }
@@ -155,8 +159,5 @@ export const BASKET_ROUTES: BgRoute[] = [
   route(A, 'POST', '/v1/signing-baskets/:basketId/authorisations', startAuthorisation),
   route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations', (k, r) => ({ status: 200, body: { authorisationIds: basketOf(k, r).authorisations.map((a) => a.authorisationId) } })),
   route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations/:authorisationId', (k, r) => ({ status: 200, body: { scaStatus: authorisationOf(k, r).scaStatus } })),
-  route(A, 'PUT', '/v1/signing-baskets/:basketId/authorisations/:authorisationId', (k, r) => {
-    authorisationOf(k, r);
-    throw new BgError(400, 'SERVICE_INVALID', 'this bank authorises a signing basket by redirect: the PSU\'s data do not go through the TPP');
-  }),
+  // PUT …/authorisations/{authorisationId} (the embedded SCA of a basket) is in sca-routes.ts.
 ];

@@ -5,7 +5,7 @@
  * ../faults.ts; the UK bank's faults are there.
  *
  * Each fault is declared next to the routes it bends, in its API's module (consents.ts,
- * accounts.ts, cards.ts, funds.ts, payments.ts, baskets.ts; plumbing.ts for those that bend every route); this registry
+ * accounts.ts, cards.ts, funds.ts, payments.ts, baskets.ts, sca.ts, multilevel.ts; plumbing.ts for those that bend every route); this registry
  * collects them in the order of docs/rules.md's berlin-group rows.
  */
 import { UsageError } from '../../errors.ts';
@@ -20,9 +20,10 @@ import { PAYMENT_FAULTS } from './payments.ts';
 import { CANCELLATION_FAULTS } from './cancellation.ts';
 import { PLUMBING_FAULTS } from './plumbing.ts';
 import { SCA_FAULTS } from './sca.ts';
+import { MULTILEVEL_FAULTS } from './multilevel.ts';
 import { SIGNATURE_FAULTS } from './signatures.ts';
 
-const DECLARED = [...CONSENT_FAULTS, ...LIFECYCLE_FAULTS, ...ACCOUNT_FAULTS, ...CARD_FAULTS, ...FUNDS_FAULTS, ...CANCELLATION_FAULTS, ...PAYMENT_FAULTS, ...BASKET_FAULTS, ...PLUMBING_FAULTS, ...SCA_FAULTS, ...SIGNATURE_FAULTS] as const;
+const DECLARED = [...CONSENT_FAULTS, ...LIFECYCLE_FAULTS, ...ACCOUNT_FAULTS, ...CARD_FAULTS, ...FUNDS_FAULTS, ...CANCELLATION_FAULTS, ...PAYMENT_FAULTS, ...BASKET_FAULTS, ...PLUMBING_FAULTS, ...SCA_FAULTS, ...MULTILEVEL_FAULTS, ...SIGNATURE_FAULTS] as const;
 
 /** A berlin-group fault's name. */
 export type BgFaultName = (typeof DECLARED)[number]['name'];

@@ -18,6 +18,7 @@ import type { SwitchedFaults } from '../fault-declaration.ts';
 import { consentAuthorised } from './lifecycle.ts';
 import { cancellationAuthorised } from './cancellation.ts';
 import { basketDecided } from './baskets.ts';
+import { holdersOf, multilevelApproval } from './multilevel.ts';
 
 type Resource = BgConsent | BgPayment;
 
@@ -27,8 +28,9 @@ export interface BgPagesContext {
   faults: SwitchedFaults;
 }
 
+/** Awaiting an authorisation: a payment of several PSUs also while some have authorised it (PATC). */
 function pending(resource: Resource): boolean {
-  return resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD';
+  return resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC';
 }
 
 const LISTS = ['accounts', 'balances', 'transactions'] as const;
@@ -86,12 +88,22 @@ function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resour
     resource.psu = psu.username;
     consentAuthorised(ctx, resource);
   } else {
-    const debtor = mine(String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, ''));
+    const iban = String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, '');
+    // A joint account: the payment goes on only once each holder has authorised it (PATC till then).
+    const joint = holdersOf(store, resource) ? store.byIban(iban)?.account : undefined;
+    const debtor = joint ?? mine(iban);
     if (!debtor) return 'The account to pay from is not one of yours.';
+    const level = multilevelApproval(ctx, resource, psu);
+    if (typeof level === 'object') return level.problem;
+    if (level === 'pending') {
+      resource.transactionStatus = 'PATC';
+      resource.psu ??= psu.username;
+      return undefined;
+    }
     const covered = debtor.booked + debtor.creditLine >= resource.amountMinor;
     resource.transactionStatus = !covered ? 'RJCT' : resource.product === 'instant-sepa-credit-transfers' ? 'ACSC' : 'ACTC';
   }
-  resource.psu = psu.username;
+  resource.psu ??= psu.username;
   return undefined;
 }
 
@@ -105,10 +117,10 @@ function reject(resource: Resource, psu: FixturePsu): void {
  * The PSU's approval where no page shows the accounts (embedded SCA: the PSU's data come through
  * the TPP): a bank-offered consent covers every account of the PSU, for the services it asks.
  */
-export function approveAll(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resource, psu: FixturePsu): void {
+export function approveAll(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resource, psu: FixturePsu): string | undefined {
   const form = new URLSearchParams(psu.accounts.map((a) => ['accounts', a.AccountId]));
   // Through the same approval as the pages: a new recurring consent expires the PSU's former one here too.
-  approve(ctx, resource, psu, form);
+  return approve(ctx, resource, psu, form);
 }
 
 /** A failed SCA: no successful authorisation took place, the consent or payment is rejected. */
@@ -128,8 +140,8 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
     return sendHtml(res, 404, page('Unknown authorisation', '<p class="error" data-testid="consent-error">This authorisation is unknown. Start again from your provider.</p>'));
   }
   const { resource, authorisation } = found;
-  if (resource.kind === 'sbs') return basketPage(ctx, req, res, resource, authorisation, step);
-  if (authorisation.cancellation && resource.kind === 'pis') return cancellationPage(ctx, req, res, resource, authorisation, step);
+  if (resource.kind === 'sbs') return basketPage(ctx, req, res, resource, authorisation, step, where);
+  if (authorisation.cancellation && resource.kind === 'pis') return cancellationPage(ctx, req, res, resource, authorisation, step, where);
   const tpp = authorisation.redirectUri ? new URL(authorisation.redirectUri).host : 'the provider';
   const action = `/bg/${where}/${html(authorisationId)}`;
   const method = req.method ?? 'GET';
@@ -169,9 +181,9 @@ export async function handleScaRedirect(ctx: BgPagesContext, req: IncomingMessag
  * The redirect SCA of a payment's cancellation (/bg/sca/{authorisationId} of a cancellation
  * authorisation): login, then Approve (the payment reads CANC) or Reject (it stays as it was).
  */
-async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, payment: BgPayment, a: BgAuthorisation, step: string | undefined): Promise<void> {
+async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, payment: BgPayment, a: BgAuthorisation, step: string | undefined, where: 'sca' | 'app'): Promise<void> {
   const tpp = a.redirectUri ? new URL(a.redirectUri).host : 'the provider';
-  const action = `/bg/sca/${html(a.authorisationId)}`;
+  const action = `/bg/${where}/${html(a.authorisationId)}`;
   const method = req.method ?? 'GET';
   if (!payment.cancelRequested || payment.transactionStatus === 'CANC' || a.scaStatus === 'finalised' || a.scaStatus === 'failed') {
     return sendHtml(res, 200, page('This request cannot be authorised', '<p class="error" data-testid="consent-error">This cancellation is no longer awaiting authorisation.</p>'));
@@ -180,9 +192,10 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
     const form = new URLSearchParams(await readBody(req));
     const psu = ctx.store.psu(form.get('username') ?? '');
     if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
-    // Only the PSU who made the payment may cancel it (a payment not yet authorised: the debtor account's holder).
-    const holder = payment.psu ?? ctx.store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban)?.psu.username;
-    if (holder !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This payment is another customer\'s.'));
+    const foreign = cancellerProblem(ctx.store, payment, psu);
+    if (foreign) return sendHtml(res, 200, loginPage(action, tpp, foreign));
+    // Decoupled: the request was sent to the app of the PSU the TPP named.
+    if (a.psuId && a.psuId !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This request is for another customer.'));
     a.psu = psu.username;
     a.scaStatus = 'psuAuthenticated';
     return redirect(res, action);
@@ -193,8 +206,8 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
     const decision = new URLSearchParams(await readBody(req)).get('decision');
     if (decision === 'approve' || decision === 'reject') {
       a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
-      if (decision === 'approve') cancellationAuthorised(ctx.faults, payment);
-      payment.cancelRequested = false;
+      if (decision === 'approve') decideCancellation(ctx, payment, psu);
+      else payment.cancelRequested = false;
       return back(res, a, decision === 'approve');
     }
   }
@@ -211,6 +224,38 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
 </form></div>`));
 }
 
+/** Why the PSU may not cancel the payment (only the PSU who made it, or the debtor account's holder before anyone authorised it), else undefined. */
+function cancellerProblem(store: BgStore, payment: BgPayment, psu: FixturePsu): string | undefined {
+  const holder = payment.psu ?? store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban)?.psu.username;
+  return holder === psu.username ? undefined : 'This payment is another customer\'s.';
+}
+
+/**
+ * The PSU approved the payment's cancellation (the bank's page, or the embedded SCA's one-time
+ * password): the payment is cancelled. Answers why it cannot be, else undefined.
+ */
+export function decideCancellation(ctx: Pick<BgPagesContext, 'store' | 'faults'>, payment: BgPayment, psu: FixturePsu): string | undefined {
+  const problem = cancellerProblem(ctx.store, payment, psu);
+  if (problem) return problem;
+  cancellationAuthorised(ctx.faults, payment);
+  payment.cancelRequested = false;
+  return undefined;
+}
+
+/**
+ * The PSU decided on a signing basket (its page, the decoupled app, or the embedded SCA): one
+ * approval authorises every member. Answers why it cannot be applied, else undefined.
+ */
+export function decideBasket(ctx: Pick<BgPagesContext, 'store' | 'faults'>, basket: BgBasket, psu: FixturePsu, approved: boolean): string | undefined {
+  // Where no page shows the accounts (a bank-offered consent in a basket), every account of the PSU is shared, as approveAll does.
+  const all = new URLSearchParams(psu.accounts.map((x) => ['accounts', x.AccountId]));
+  return basketDecided(ctx, basket, psu, approved, {
+    mayAuthorise: (m) => foreignMember(m, psu),
+    authorise: (m) => void approve(ctx, m, psu, all),
+    reject: (m) => reject(m, psu),
+  });
+}
+
 /** Why the PSU cannot authorise a member of a basket (it names an account that is not theirs), else undefined. */
 function foreignMember(m: Resource, psu: FixturePsu): string | undefined {
   const mine = (iban: unknown) => typeof iban === 'string' && psu.accounts.some((a) => ibanOf(a) === iban.replace(/\s/g, ''));
@@ -223,9 +268,9 @@ function foreignMember(m: Resource, psu: FixturePsu): string | undefined {
  * The redirect SCA of a signing basket (/bg/sca/{authorisationId} of a basket's authorisation):
  * login, then the basket's consents and payments, Approve (one SCA authorises them all) or Reject.
  */
-async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, basket: BgBasket, a: BgAuthorisation, step: string | undefined): Promise<void> {
+async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: ServerResponse, basket: BgBasket, a: BgAuthorisation, step: string | undefined, where: 'sca' | 'app'): Promise<void> {
   const tpp = a.redirectUri ? new URL(a.redirectUri).host : 'the provider';
-  const action = `/bg/sca/${html(a.authorisationId)}`;
+  const action = `/bg/${where}/${html(a.authorisationId)}`;
   const method = req.method ?? 'GET';
   if (basket.transactionStatus !== 'RCVD' || a.scaStatus === 'finalised' || a.scaStatus === 'failed') {
     return sendHtml(res, 200, page('This request cannot be authorised', '<p class="error" data-testid="consent-error">This basket is no longer awaiting authorisation.</p>'));
@@ -234,6 +279,7 @@ async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: Server
     const form = new URLSearchParams(await readBody(req));
     const psu = ctx.store.psu(form.get('username') ?? '');
     if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(action, tpp, 'The username or password is not right.'));
+    if (a.psuId && a.psuId !== psu.username) return sendHtml(res, 200, loginPage(action, tpp, 'This request is for another customer.'));
     a.psu = psu.username;
     a.scaStatus = 'psuAuthenticated';
     return redirect(res, action);
@@ -244,13 +290,7 @@ async function basketPage(ctx: BgPagesContext, req: IncomingMessage, res: Server
   if (method === 'POST' && step === 'confirm') {
     const decision = new URLSearchParams(await readBody(req)).get('decision');
     if (decision === 'approve' || decision === 'reject') {
-      // Where no page shows the accounts (a bank-offered consent in a basket), every account of the PSU is shared, as approveAll does.
-      const all = new URLSearchParams(psu.accounts.map((x) => ['accounts', x.AccountId]));
-      problem = basketDecided(ctx, basket, psu, decision === 'approve', {
-        mayAuthorise: (m) => foreignMember(m, psu),
-        authorise: (m) => void approve(ctx, m, psu, all),
-        reject: (m) => reject(m, psu),
-      });
+      problem = decideBasket(ctx, basket, psu, decision === 'approve');
       if (!problem) {
         a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
         return back(res, a, decision === 'approve');

@@ -6,11 +6,12 @@ import type { FaultDeclaration } from '../fault-declaration.ts';
 import { CURRENCY, ibanValid, parseBgAmount } from './data.ts';
 import type { BgPayment } from './store.ts';
 import {
-  A, BgError, approachHeader, approachOf, format, header, isObject, listAuthorisations, newAuthorisation, route, scaLinks, scaOfCreate, today, validDate,
+  A, BgError, approachHeader, approachOf, approachWithoutOAuth, format, header, isObject, newAuthorisation, route, scaLinks, scaOfCreate, today, validDate,
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
 import { pain001Body, readPain001, XML_PRODUCTS } from './pain001.ts';
+import { listedAuthorisations, multilevelStart } from './multilevel.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const PAYMENT_FAULTS = [
@@ -141,7 +142,8 @@ function createPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): R
     product, body: structuredClone(b), amountMinor: amount, transactionStatus: 'RCVD', cancellations: [], ...sent,
   };
   const self = `${r.base}/v1/${service}/${product}/${payment.id}`;
-  const sca = scaOfCreate(k, r, payment, self);
+  // Multilevel SCA (a joint account): the TPP starts one authorisation per PSU; the file allows no SCA link in this answer.
+  const sca: ReturnType<typeof scaOfCreate> = multilevelStart(k, payment) ? { links: { startAuthorisation: { href: `${self}/authorisations` } } } : scaOfCreate(k, r, payment, self);
   store.payments.set(payment.id, payment);
   return {
     status: 201,
@@ -230,20 +232,24 @@ function cancelPayment(k: Xs2aContext, r: Req, service: Service = 'payments'): R
 }
 
 /**
- * POST …/cancellation-authorisations: the PSU authorises the cancellation on the bank's pages
- * (redirect: TPP-Redirect-URI is needed, whatever approach the payment itself took).
+ * POST …/cancellation-authorisations: the PSU authorises the cancellation by the approach the
+ * TPP's headers ask for, whatever approach the payment itself took: on the bank's pages (redirect),
+ * in its app (decoupled: PSU-ID) or through the TPP (embedded: PUT …/cancellation-authorisations/{id}).
  */
 function startCancellation(k: Xs2aContext, r: Req, service: Service = 'payments'): Reply {
   const p = paymentOf(k, r, service);
   if (!p.cancelRequested || SETTLED.includes(p.transactionStatus)) throw new BgError(409, 'STATUS_INVALID', 'no cancellation of this payment awaits authorisation (DELETE the payment first)');
-  if (!header(r, 'TPP-Redirect-URI')) throw format('TPP-Redirect-URI is required: this bank has the PSU authorise a cancellation on its own pages (redirect)', 'TPP-Redirect-URI');
-  const a = { ...newAuthorisation(k, r, 'REDIRECT'), cancellation: true };
+  const approach = approachWithoutOAuth(k, r, 'a cancellation');
+  const a = { ...newAuthorisation(k, r, approach), cancellation: true };
   p.cancellations.push(a);
   const href = `${paymentSelf(r, service)}/cancellation-authorisations/${a.authorisationId}`;
   return {
     status: 201,
-    headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader('REDIRECT') },
-    body: { scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a, href), scaStatus: { href } } },
+    headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader(approach) },
+    body: {
+      scaStatus: a.scaStatus, authorisationId: a.authorisationId, _links: { ...scaLinks(k, a, href), scaStatus: { href } },
+      ...(approach === 'DECOUPLED' ? { psuMessage: 'Please confirm the cancellation in your banking app.' } : {}),
+    },
   };
 }
 
@@ -268,7 +274,7 @@ function routesOf(service: Service): BgRoute[] {
     })),
     route(A, 'GET', `${at}/:paymentId/cancellation-authorisations/:authorisationId`, (k, r) => ({ status: 200, body: { scaStatus: cancellationOf(k, r, service).scaStatus } })),
     route(A, 'POST', `${at}/:paymentId/authorisations`, (k, r) => startAuthorisationWithData(k, r, of(k, r), paymentSelf(r, service))),
-    route(A, 'GET', `${at}/:paymentId/authorisations`, (k, r) => listAuthorisations(of(k, r))),
+    route(A, 'GET', `${at}/:paymentId/authorisations`, (k, r) => ({ status: 200, body: { authorisationIds: listedAuthorisations(k, of(k, r)) } })),
     route(A, 'GET', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => scaStatus(k, of(k, r), r.params.authorisationId)),
     route(A, 'PUT', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => updatePsuData(k, r, of(k, r), paymentSelf(r, service))),
   ];

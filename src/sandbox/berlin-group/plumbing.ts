@@ -120,6 +120,16 @@ export function approachOf(k: Xs2aContext, r: Req): ScaApproach {
 }
 
 /**
+ * The approach of an authorisation of a payment's cancellation or of a signing basket: as
+ * approachOf, but this bank has no OAuth2 SCA for these (redirect, decoupled or embedded only).
+ */
+export function approachWithoutOAuth(k: Xs2aContext, r: Req, what: string): ScaApproach {
+  const chosen = approachOf(k, r);
+  if (chosen === 'OAUTH') throw format(`TPP-Redirect-URI is required: this bank has the PSU authorise ${what} on its own pages (redirect), in its app (decoupled) or through the TPP (embedded), not by OAuth2`, 'TPP-Redirect-URI');
+  return chosen;
+}
+
+/**
  * The `ASPSP-SCA-Approach` header for an approach: the file's enum is EMBEDDED, DECOUPLED and
  * REDIRECT, and "the OAuth SCA approach will be subsumed by REDIRECT" (the scaOAuth link tells it).
  */

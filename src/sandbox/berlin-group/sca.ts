@@ -7,8 +7,10 @@
  * With the faults that bend the SCA's statuses.
  */
 import type { FaultDeclaration } from '../fault-declaration.ts';
+import type { FixturePsu } from '../fixtures.ts';
 import type { BgAuthorisation, BgConsent, BgPayment } from './store.ts';
 import { approveAll, rejectResource } from './pages.ts';
+import { shownScaStatus } from './multilevel.ts';
 import { approachHeader, BgError, format, header, isObject, newAuthorisation, scaLinks, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
 
 /** The faults of the SCA's statuses, in the order of docs/rules.md (the registry sorts by rule). */
@@ -27,7 +29,8 @@ const METHODS = [
   { authenticationType: 'PUSH_OTP', authenticationMethodId: 'push', name: 'OTP in the sandbox bank app' },
 ];
 
-const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD');
+// A payment of several PSUs awaits the others' authorisations while it reads PATC.
+const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC');
 const final = (a: BgAuthorisation) => a.scaStatus === 'finalised' || a.scaStatus === 'failed';
 
 /** Where the embedded SCA stands after one step: the answer's body (scaStatus, and what comes next). */
@@ -40,8 +43,34 @@ function answer(a: BgAuthorisation, href: string, extra: Record<string, unknown>
   return { scaStatus: a.scaStatus, ...extra, _links: { ...next, scaStatus: { href } } };
 }
 
+/**
+ * What an embedded SCA authorises: a consent or payment, a payment's cancellation or a signing
+ * basket, with what the PSU's approval (the right one-time password) and a failed SCA do to it.
+ */
+export interface ScaTarget {
+  authorisations: BgAuthorisation[];
+  /** `{self}/authorisations` (or `/cancellation-authorisations`): where the authorisations are. */
+  base: string;
+  /** Still awaiting the PSU's authorisation. */
+  pending: () => boolean;
+  /** The PSU approved: what keeps the approval from being applied, else undefined. */
+  approve: (psu: FixturePsu) => string | undefined;
+  /** The SCA failed: no successful authorisation took place. */
+  reject: (psu: FixturePsu) => void;
+}
+
+/** A consent's or payment's own authorisations as an SCA target. */
+function targetOf(k: Xs2aContext, resource: BgConsent | BgPayment, self: string): ScaTarget {
+  return {
+    authorisations: resource.authorisations, base: `${self}/authorisations`, pending: () => pending(resource),
+    // What keeps it from being applied (another PSU's account; a multilevel payment this PSU authorised already) fails the SCA.
+    approve: (psu) => approveAll(k, resource, psu),
+    reject: (psu) => rejectResource(resource, psu),
+  };
+}
+
 /** The PSU's password (psuData.password), for the PSU named by PSU-ID: a wrong one is 401 PSU_CREDENTIALS_INVALID. */
-function authenticate(k: Xs2aContext, r: Req, resource: BgConsent | BgPayment, a: BgAuthorisation, href: string): Record<string, unknown> {
+function authenticate(k: Xs2aContext, r: Req, target: ScaTarget, a: BgAuthorisation, href: string): Record<string, unknown> {
   const psuData = r.body.psuData;
   if (!isObject(psuData) || typeof psuData.password !== 'string' || psuData.password === '') throw format('psuData.password is required', 'psuData.password');
   const psuId = header(r, 'PSU-ID') ?? a.psuId;
@@ -51,7 +80,7 @@ function authenticate(k: Xs2aContext, r: Req, resource: BgConsent | BgPayment, a
   a.psuId = psuId;
   a.psu = psu.username;
   if (k.faults.has('bg-embedded-finalised-without-otp')) {
-    approveAll(k, resource, psu);
+    target.approve(psu);
     a.scaStatus = 'finalised';
     return answer(a, href);
   }
@@ -69,21 +98,26 @@ export function scaStatus(k: Xs2aContext, resource: BgConsent | BgPayment, autho
   if (k.faults.has('bg-sca-status-regresses') && a.scaStatus === 'finalised' && a.finalReads! > 1) shown = 'psuAuthenticated';
   // A decoupled authorisation reads finalised before the PSU has done anything in the app.
   if (k.faults.has('bg-decoupled-finalised-early') && a.approach === 'DECOUPLED' && !final(a)) shown = 'finalised';
-  return { status: 200, body: { scaStatus: shown } };
+  return { status: 200, body: { scaStatus: shownScaStatus(k, resource, a, shown) } };
 }
 
 /** PUT …/authorisations/{authorisationId}: the next step of an embedded SCA, by what the body carries. */
 export function updatePsuData(k: Xs2aContext, r: Req, resource: BgConsent | BgPayment, self: string): Reply {
-  const a = resource.authorisations.find((x) => x.authorisationId === r.params.authorisationId);
+  return updateTargetPsuData(k, r, targetOf(k, resource, self));
+}
+
+/** PUT …/{authorisationId} of any SCA target (a cancellation's, a signing basket's too): the next step of an embedded SCA. */
+export function updateTargetPsuData(k: Xs2aContext, r: Req, target: ScaTarget): Reply {
+  const a = target.authorisations.find((x) => x.authorisationId === r.params.authorisationId);
   if (!a) throw new BgError(404, 'RESOURCE_UNKNOWN', 'no such authorisation');
   const b = r.body;
   if (!isObject(b)) throw format('the body must be a JSON object');
   if (a.approach !== 'EMBEDDED') throw new BgError(400, 'SERVICE_INVALID', `this authorisation follows the ${a.approach.toLowerCase()} SCA approach: the PSU's data do not go through the TPP`);
-  if (final(a) || !pending(resource)) throw new BgError(409, 'STATUS_INVALID', 'this authorisation is already finished');
-  const href = `${self}/authorisations/${a.authorisationId}`;
+  if (final(a) || !target.pending()) throw new BgError(409, 'STATUS_INVALID', 'this authorisation is already finished');
+  const href = `${target.base}/${a.authorisationId}`;
   if (b.psuData !== undefined) {
     if (a.scaStatus !== 'received' && a.scaStatus !== 'psuIdentified') throw new BgError(409, 'STATUS_INVALID', `the PSU is already authenticated (scaStatus ${a.scaStatus})`);
-    return { status: 200, body: authenticate(k, r, resource, a, href) };
+    return { status: 200, body: authenticate(k, r, target, a, href) };
   }
   if (b.authenticationMethodId !== undefined) {
     if (a.scaStatus !== 'psuAuthenticated') throw new BgError(409, 'STATUS_INVALID', `an SCA method is chosen once the PSU is authenticated (scaStatus ${a.scaStatus})`);
@@ -103,10 +137,15 @@ export function updatePsuData(k: Xs2aContext, r: Req, resource: BgConsent | BgPa
     if (b.scaAuthenticationData !== SANDBOX_OTP) {
       // A wrong one-time password ends the SCA: no successful authorisation took place.
       a.scaStatus = 'failed';
-      rejectResource(resource, psu);
+      target.reject(psu);
       return { status: 200, body: answer(a, href, { psuMessage: 'The code is not right; the request was not authorised.' }) };
     }
-    approveAll(k, resource, psu);
+    const problem = target.approve(psu);
+    if (problem) {
+      // The PSU may not authorise this (another customer's payment, a basket member not theirs): the SCA fails.
+      a.scaStatus = 'failed';
+      return { status: 200, body: answer(a, href, { psuMessage: problem }) };
+    }
     a.scaStatus = 'finalised';
     return { status: 200, body: answer(a, href) };
   }
@@ -125,7 +164,7 @@ export function startAuthorisationWithData(k: Xs2aContext, r: Req, resource: BgC
   if (withData && a.approach !== 'EMBEDDED') throw new BgError(400, 'SERVICE_INVALID', `this ${resource.kind === 'ais' ? 'consent' : 'payment'} follows the ${a.approach.toLowerCase()} SCA approach: the PSU's data do not go through the TPP`);
   resource.authorisations.push(a);
   const body = withData
-    ? authenticate(k, r, resource, a, href)
+    ? authenticate(k, r, targetOf(k, resource, self), a, href)
     : { scaStatus: a.scaStatus, _links: { ...scaLinks(k, a, href), scaStatus: { href } }, ...(a.approach === 'DECOUPLED' ? { psuMessage: 'Please confirm the request in your banking app.' } : {}) };
   return { status: 201, headers: { Location: href, 'ASPSP-SCA-Approach': approachHeader(a.approach) }, body: { ...body, authorisationId: a.authorisationId } };
 }

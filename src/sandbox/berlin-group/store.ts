@@ -78,6 +78,8 @@ export interface BgPayment extends Resource {
   xml?: string;
   /** A standing order with a pain.001 body: its JSON part as sent (its GET answers both parts, multipart/form-data). */
   standingOrder?: string;
+  /** Multilevel SCA (a joint account): the PSUs who have authorised it so far, in order. */
+  approvals?: string[];
 }
 
 /** A signing basket: consents and payments not yet authorised, which one SCA of the basket authorises. */

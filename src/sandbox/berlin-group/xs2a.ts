@@ -17,6 +17,7 @@ import { CARD_ROUTES } from './cards.ts';
 import { CONSENT_ROUTES } from './consents.ts';
 import { FUNDS_ROUTES } from './funds.ts';
 import { PAYMENT_ROUTES } from './payments.ts';
+import { SCA_ROUTES } from './sca-routes.ts';
 import { checkRequestSignature, signAnswer } from './signatures.ts';
 import { BgError, errorReply, format, requestIdOf, type BgRoute, type Reply, type Req, type Variant, type Xs2aContext } from './plumbing.ts';
 
@@ -26,7 +27,7 @@ export { MAX_CONSENT_DAYS } from './consents.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every route, in matching order: a new API is one more module here. */
-const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...CARD_ROUTES, ...FUNDS_ROUTES, ...PAYMENT_ROUTES, ...BASKET_ROUTES];
+const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...CARD_ROUTES, ...FUNDS_ROUTES, ...PAYMENT_ROUTES, ...BASKET_ROUTES, ...SCA_ROUTES];
 
 export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string) => Promise<void> {
   return async function handle(req, res, variant, path, search) {

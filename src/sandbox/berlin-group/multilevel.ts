@@ -1,0 +1,65 @@
+/**
+ * Multilevel SCA (NextGenPSD2 1.3.12, "Single and multilevel SCA Processes"): a payment from an
+ * account several PSUs hold together needs the SCA of each. The create's answer then carries only
+ * `startAuthorisation` (the file: no scaRedirect or scaOAuth where multiple authorisations are
+ * needed); the TPP starts one authorisation per PSU (POST …/authorisations with that PSU's PSU-ID).
+ * Until every holder has authorised, the payment reads PATC ("some but not yet all have been
+ * performed") and is not executed. With the faults that bend it.
+ */
+import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
+import type { FixturePsu } from '../fixtures.ts';
+import type { BgAuthorisation, BgPayment, BgStore } from './store.ts';
+
+/** The faults of multilevel SCA, in the order of docs/rules.md (the registry sorts by rule). */
+export const MULTILEVEL_FAULTS = [
+  { name: 'bg-multilevel-implicit-start', rule: 'SCA-03', description: 'a payment from the joint account (two PSUs must authorise it) is answered with an scaRedirect (an implicit start for one PSU) instead of the startAuthorisation link the file requires for multilevel SCA', kind: 'rule' },
+  { name: 'bg-multilevel-executed-after-first', rule: 'SCA-03', description: 'a payment from the joint account is executed (ACTC) once the first of its two PSUs has authorised it: the second PSU\'s SCA is not awaited (no PATC)', kind: 'rule' },
+  { name: 'bg-multilevel-stays-patc', rule: 'SCA-03', description: 'a payment from the joint account still reads PATC after its second PSU has authorised it: it never moves on', kind: 'rule' },
+  { name: 'bg-multilevel-authorisations-unlisted', rule: 'SCA-03', description: 'GET …/{paymentId}/authorisations of a joint-account payment lists only its latest authorisation, not the first PSU\'s', kind: 'rule' },
+  { name: 'bg-multilevel-second-sca-not-final', rule: 'SCA-03', description: 'GET …/authorisations/{authorisationId} of the second PSU\'s finalised authorisation of a joint-account payment reads "psuAuthenticated"', kind: 'rule' },
+] as const satisfies readonly FaultDeclaration[];
+
+/**
+ * The accounts several PSUs hold together, and who must authorise a payment from them: the
+ * fixtures' joint account of alice is held with bob in this bank (both must authorise).
+ */
+const JOINT_HOLDERS: Record<string, readonly string[]> = { 'alice-joint': ['alice', 'bob'] };
+
+/** The PSUs who must each authorise a payment (the holders of its debtor account), or undefined for one PSU's SCA. */
+export function holdersOf(store: BgStore, payment: Pick<BgPayment, 'body'>): readonly string[] | undefined {
+  const owner = store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban);
+  return owner ? JOINT_HOLDERS[owner.account.AccountId] : undefined;
+}
+
+/** Whether a payment's create answers with the explicit start (multilevel; the fault: an implicit start as for one PSU). */
+export const multilevelStart = (k: { store: BgStore; faults: SwitchedFaults }, payment: Pick<BgPayment, 'body'>): boolean =>
+  holdersOf(k.store, payment) !== undefined && !k.faults.has('bg-multilevel-implicit-start');
+
+/**
+ * A PSU approved a payment that needs several PSUs' SCA: answers `pending` (PATC: others must
+ * still authorise it), `complete` (every holder has: the payment goes on), or why this PSU cannot
+ * approve it. Undefined for a payment of one PSU.
+ */
+export function multilevelApproval(k: { store: BgStore; faults: SwitchedFaults }, payment: BgPayment, psu: FixturePsu): 'pending' | 'complete' | { problem: string } | undefined {
+  const holders = holdersOf(k.store, payment);
+  if (!holders) return undefined;
+  if (!holders.includes(psu.username)) return { problem: 'The account to pay from is not one of yours.' };
+  const approvals = (payment.approvals ??= []);
+  if (approvals.includes(psu.username)) return { problem: 'You have authorised this payment already; it awaits the other account holder.' };
+  approvals.push(psu.username);
+  const complete = holders.every((h) => approvals.includes(h));
+  if (complete) return k.faults.has('bg-multilevel-stays-patc') ? 'pending' : 'complete';
+  return k.faults.has('bg-multilevel-executed-after-first') ? 'complete' : 'pending';
+}
+
+/** The scaStatus shown for an authorisation (the fault: the second PSU's finalised one reads psuAuthenticated). */
+export function shownScaStatus(k: { faults: SwitchedFaults }, resource: { kind: string; approvals?: string[] }, a: BgAuthorisation, status: string): string {
+  const second = resource.kind === 'pis' && (resource.approvals?.length ?? 0) > 1 && a.psu !== undefined && resource.approvals!.indexOf(a.psu) > 0;
+  return second && status === 'finalised' && k.faults.has('bg-multilevel-second-sca-not-final') ? 'psuAuthenticated' : status;
+}
+
+/** GET …/{paymentId}/authorisations: every authorisation of the payment (the fault: a joint-account payment's latest alone). */
+export function listedAuthorisations(k: { store: BgStore; faults: SwitchedFaults }, payment: BgPayment): string[] {
+  const ids = payment.authorisations.map((a) => a.authorisationId);
+  return k.faults.has('bg-multilevel-authorisations-unlisted') && holdersOf(k.store, payment) ? ids.slice(-1) : ids;
+}
