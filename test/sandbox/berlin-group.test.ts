@@ -325,7 +325,7 @@ describe('berlin-group sandbox: funds confirmation and payments', () => {
     const rejected = await pay('sepa-credit-transfers');
     await psuDecides(rejected.body._links.scaRedirect.href, { decision: 'reject' });
     assert.equal((await call('GET', rejected.body._links.status.href)).body.transactionStatus, 'RJCT');
-    const unknown = await call('POST', `${base()}/v1/payments/pain.001-target-2-payments`, { headers: { 'PSU-IP-Address': PSU_IP }, body: {} });
+    const unknown = await call('POST', `${base()}/v1/payments/no-such-product`, { headers: { 'PSU-IP-Address': PSU_IP }, body: {} });
     assert.deepEqual([unknown.status, unknown.body.tppMessages[0].code], [404, 'PRODUCT_UNKNOWN']);
     official(ref('Error404_NG_PIS'), unknown.body);
   });
