@@ -46,12 +46,17 @@ export function ioFromProcess(): Io {
     interactive: errTty && !env.CI && (process.stderr.columns ?? 0) > 0 && env.TERM !== 'dumb',
     exitCode: 0,
     stdin: process.stdin,
-    waitForSignal: () => new Promise((resolve) => {
-      const on = (signal: NodeJS.Signals) => {
-        process.off('SIGINT', on).off('SIGTERM', on);
-        resolve(signal);
-      };
-      process.once('SIGINT', on).once('SIGTERM', on);
-    }),
+    waitForSignal: waitForProcessSignal,
   };
+}
+
+/** Resolves on the process's first SIGINT or SIGTERM after the call; its listeners live only until then. */
+export function waitForProcessSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on).off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.once('SIGINT', on).once('SIGTERM', on);
+  });
 }

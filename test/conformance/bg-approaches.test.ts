@@ -6,7 +6,7 @@
 // proven with the other faults in test/conformance/conform.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile, openBrowser, profileFromObject, runConformance, startSandbox } from '../../src/index.ts';
@@ -14,6 +14,7 @@ import { ProfileError } from '../../src/errors.ts';
 import { Auth } from '../../src/auth/index.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { maskProfile } from '../../src/profile/mask.ts';
+import { reportText } from '../helpers/obtpp.ts';
 
 const BASE = {
   name: 'a bank without OAuth', dialect: 'berlin-group', variants: ['A'], baseUrl: 'https://xs2a.bank.example/v1-base',
@@ -69,15 +70,7 @@ describe('obtpp conform --dialect berlin-group --sca …: the embedded sandbox i
     const { summary, exitCode } = await runConformance({ variant: 'A', parallel: 1, ...options, reportDir, browser, env: { ...process.env, CI: 'true' } });
     const rules = new Map<string, { status: string; reason?: string; failures: Array<{ message: string }> }>(summary.variants[0]!.rules.map((r: any) => [r.id, r]));
     const failures = [...rules].filter(([, r]) => r.status === 'failed').map(([id, r]) => `${id}: ${r.failures[0]?.message}`);
-    let text = '';
-    const walk = async (d: string): Promise<void> => {
-      for (const e of await readdir(d)) {
-        const f = join(d, e);
-        if ((await stat(f)).isDirectory()) await walk(f);
-        else if (!/\.png$/.test(e)) text += await readFile(f, 'utf8');
-      }
-    };
-    await walk(reportDir);
+    const text = await reportText(reportDir);
     return { exitCode, rules, failures, text };
   }
 

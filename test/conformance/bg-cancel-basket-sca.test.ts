@@ -6,10 +6,10 @@
 // (build first): both rules pass under each approach, and a fault of each rule is caught so.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runObtpp } from '../helpers/obtpp.ts';
+import { runObtpp, reportText } from '../helpers/obtpp.ts';
 
 let dir: string;
 before(async () => {
@@ -28,15 +28,7 @@ async function conform(name: string, args: string[]) {
   const run = await runObtpp(['conform', '--dialect', 'berlin-group', '--variant', 'A', '--tags', '@BG-41 or @BG-60', '--report-dir', reportDir, ...args]);
   const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8'));
   const rules = new Map<string, { status: string; failures?: Array<{ message: string }> }>(summary.variants[0].rules.map((r: { id: string }) => [r.id, r]));
-  let text = '';
-  const walk = async (d: string): Promise<void> => {
-    for (const e of await readdir(d)) {
-      const f = join(d, e);
-      if ((await stat(f)).isDirectory()) await walk(f);
-      else if (!/\.png$/.test(e)) text += await readFile(f, 'utf8');
-    }
-  };
-  await walk(reportDir);
+  const text = await reportText(reportDir);
   return { run, rules, text };
 }
 

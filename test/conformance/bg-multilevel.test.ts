@@ -6,13 +6,13 @@
 // test/conformance/conform.test.ts with the other faults.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profileFromObject, startSandbox } from '../../src/index.ts';
 import { ProfileError } from '../../src/errors.ts';
 import { maskProfile } from '../../src/profile/mask.ts';
-import { runObtpp } from '../helpers/obtpp.ts';
+import { runObtpp, reportText } from '../helpers/obtpp.ts';
 
 let dir: string;
 before(async () => {
@@ -28,15 +28,7 @@ async function conform(name: string, args: string[]) {
   const run = await runObtpp(['conform', '--variant', 'A', '--tags', '@SCA-03', '--report-dir', reportDir, ...args]);
   const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8'));
   const rule = summary.variants[0].rules.find((r: { id: string }) => r.id === 'SCA-03');
-  let text = '';
-  const walk = async (d: string): Promise<void> => {
-    for (const e of await readdir(d)) {
-      const f = join(d, e);
-      if ((await stat(f)).isDirectory()) await walk(f);
-      else if (!/\.png$/.test(e)) text += await readFile(f, 'utf8');
-    }
-  };
-  await walk(reportDir);
+  const text = await reportText(reportDir);
   return { run, rule, text };
 }
 

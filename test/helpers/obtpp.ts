@@ -48,3 +48,18 @@ export function runObtpp(args: string[], o: RunOptions = {}): Promise<Run> {
 export function obtpp(args: string[], timeoutMs = 300_000): Promise<Run> {
   return runObtpp(args, { timeoutMs });
 }
+
+/** The text of every file of a report dir (screenshots left out): what a secrets check reads. */
+export async function reportText(dir: string): Promise<string> {
+  const { readdir, readFile, stat } = await import('node:fs/promises');
+  let text = '';
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await readdir(d)) {
+      const f = join(d, e);
+      if ((await stat(f)).isDirectory()) await walk(f);
+      else if (!/\.png$/.test(e)) text += await readFile(f, 'utf8');
+    }
+  };
+  await walk(dir);
+  return text;
+}

@@ -130,7 +130,10 @@ async function serve(): Promise<void> {
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   const dist = (file: string) => pathToFileURL(join(root, 'dist', 'src', 'cli', file)).href;
   const { runCli } = await import(dist('program.js')) as { runCli: (args: string[], io: unknown) => Promise<number> };
-  const { colourWanted } = await import(dist('io.js')) as { colourWanted: (env: Record<string, string | undefined>, out: boolean, err: boolean) => boolean };
+  const { colourWanted, waitForProcessSignal } = await import(dist('io.js')) as {
+    colourWanted: (env: Record<string, string | undefined>, out: boolean, err: boolean) => boolean;
+    waitForProcessSignal: () => Promise<string>;
+  };
 
   let current: { id: number; out: string[]; err: string[] } | undefined;
   const send = (reply: Reply) => new Promise<void>((resolve) => process.send!(reply, () => resolve()));
@@ -195,13 +198,7 @@ async function serve(): Promise<void> {
       color: colourWanted(process.env, false, false),
       interactive: false,
       exitCode: 0,
-      waitForSignal: () => new Promise<string>((resolve) => {
-        const on = (signal: NodeJS.Signals) => {
-          process.off('SIGINT', on).off('SIGTERM', on);
-          resolve(signal);
-        };
-        process.once('SIGINT', on).once('SIGTERM', on);
-      }),
+      waitForSignal: waitForProcessSignal,
     };
     let code: number;
     try {
