@@ -19,11 +19,12 @@ import { defineRegister } from './define/register.ts';
 import { defineVrp } from './define/vrp.ts';
 import { definePay } from './define/pay.ts';
 import { defineRules } from './define/rules.ts';
+import { defineBasket } from './define/basket.ts';
 
 /** Every command's definition (light modules: options and help only; actions load lazily). */
 const definitions: Array<(program: Command, io: Io) => void> = [
   defineConform, defineProfile, defineSandbox,
-  defineConsent, defineAccounts, defineAis, defineFunds, definePayment, definePay, defineVrp, defineFlow, defineToken,
+  defineConsent, defineAccounts, defineAis, defineFunds, definePayment, defineBasket, definePay, defineVrp, defineFlow, defineToken,
   defineVerify, defineDiff, defineRegister, defineRules,
 ];
 

@@ -8,7 +8,7 @@
  */
 import { BankError, UsageError } from '../errors.ts';
 import type { ApiResult, CallOptions } from '../client/operations.ts';
-import { TppClient } from '../client/operations.ts';
+import { paymentClient } from './berlin-group-paths.ts';
 import { authorisationIdOf, bgHeaders, linkOf, scaStatusOf } from '../dialects/berlin-group/builders.ts';
 import type { ConsentRecord } from './state.ts';
 import type { AuthoriseOutcome, InAppRequest, Session } from './index.ts';
@@ -29,9 +29,15 @@ export function inAppCreationHeaders(session: Session, approach: 'decoupled' | '
 export function inAppLink(body: unknown, base: string): { href: string; start?: true } | undefined {
   const status = linkOf(body, 'scaStatus', base);
   if (status) return { href: status };
-  for (const name of ['startAuthorisationWithPsuAuthentication', 'startAuthorisation', 'startAuthorisationWithPsuIdentification'] as const) {
+  const start = startLinkOf(body, base);
+  return start ? { href: start, start: true } : undefined;
+}
+
+/** The link to start an authorisation (explicit start: the bank leaves it to the TPP), if the answer has one. */
+export function startLinkOf(body: unknown, base: string): string | undefined {
+  for (const name of ['startAuthorisationWithPsuAuthentication', 'startAuthorisation', 'startAuthorisationWithPsuIdentification', 'startAuthorisationWithEncryptedPsuAuthentication', 'startAuthorisationWithAuthenticationMethodSelection', 'startAuthorisationWithTransactionAuthorisation'] as const) {
     const href = linkOf(body, name, base);
-    if (href) return { href, start: true };
+    if (href) return href;
   }
   return undefined;
 }
@@ -39,12 +45,25 @@ export function inAppLink(body: unknown, base: string): { href: string; start?: 
 const bare = (headers: Record<string, string>): CallOptions => ({ token: null, interactionId: false, idempotencyKey: false, headers });
 const FINAL = new Set(['finalised', 'failed', 'exempted']);
 
-/** The authorisation's operations for a consent or a payment (its product in the path). */
-function operations(session: Session, record: ConsentRecord) {
-  const p = session.profile;
-  const client = record.fn === 'pis' && record.product && record.product !== p.paths.paymentProduct
-    ? new TppClient({ ...p, paths: { ...p.paths, paymentProduct: record.product } }, session.variant, session.http)
-    : session.client;
+/** An authorisation's sub-resource: start one, send the PSU's data to it, read its scaStatus. */
+export interface AuthorisationOps {
+  start: (body: unknown, o: CallOptions) => Promise<ApiResult>;
+  update: (id: string, body: unknown, o: CallOptions) => Promise<ApiResult>;
+  read: (id: string, o: CallOptions) => Promise<ApiResult>;
+}
+
+/** What a decoupled or embedded SCA authorises: a consent, a payment or a signing basket. */
+export interface InAppTarget {
+  id: string;
+  /** "the consent", "the payment", "the signing basket" (the PSU's instructions name it). */
+  label: string;
+  sca: NonNullable<ConsentRecord['sca']>;
+  ops: AuthorisationOps;
+}
+
+/** The authorisation's operations for a consent or a payment (its service and product in the path). */
+export function operations(session: Session, record: ConsentRecord): AuthorisationOps {
+  const client = record.fn === 'pis' ? paymentClient(session, record) : session.client;
   return record.fn === 'pis'
     ? {
       start: (body: unknown, o: CallOptions) => client.startPaymentAuthorisation(record.id, body, o),
@@ -63,10 +82,14 @@ function operations(session: Session, record: ConsentRecord) {
  * scaStatus is finalised (or exempted), `rejected` when it is failed. The caller reads the
  * resource's status after (a finalised SCA of a payment the bank then rejects is the bank's).
  */
-export async function authoriseInApp(session: Session, record: ConsentRecord, request: InAppRequest): Promise<{ scaStatus: string; outcome: AuthoriseOutcome['status'] }> {
-  const sca = record.sca!;
+export function authoriseInApp(session: Session, record: ConsentRecord, request: InAppRequest): Promise<{ scaStatus: string; outcome: AuthoriseOutcome['status'] }> {
+  return walkInApp(session, { id: record.id, label: record.fn === 'pis' ? 'the payment' : 'the consent', sca: record.sca!, ops: operations(session, record) }, request);
+}
+
+/** authoriseInApp for any target (a signing basket's too). */
+export async function walkInApp(session: Session, target: InAppTarget, request: InAppRequest): Promise<{ scaStatus: string; outcome: AuthoriseOutcome['status'] }> {
+  const { sca, ops } = target;
   const approach = sca.approach as 'decoupled' | 'embedded';
-  const ops = operations(session, record);
   const psuId = request.psuId ?? session.profile.psu.username;
   const psu = bgHeaders({ ...(session.profile.psuIpAddress ? { psuIpAddress: session.profile.psuIpAddress } : {}) });
   const headers = () => ({ ...bgHeaders(), 'PSU-ID': psuId, ...(psu['PSU-IP-Address'] ? { 'PSU-IP-Address': psu['PSU-IP-Address'] } : {}) });
@@ -91,7 +114,7 @@ export async function authoriseInApp(session: Session, record: ConsentRecord, re
   }
   const id = authorisationId;
   if (approach === 'decoupled') {
-    request.log?.(`approve ${record.fn === 'pis' ? 'the payment' : 'the consent'} ${record.id} in your banking app (${psuId}); waiting for the bank's SCA status…`);
+    request.log?.(`approve ${target.label} ${target.id} in your banking app (${psuId}); waiting for the bank's SCA status…`);
     const deadline = Date.now() + (request.timeoutMs ?? session.profile.timeouts.authorisationMs);
     for (;;) {
       last = session.check(await ops.read(id, bare(headers())), [200]);

@@ -10,13 +10,16 @@ import type { ApiResult } from '../client/operations.ts';
 import { TppClient, type CallOptions } from '../client/operations.ts';
 import {
   accountsOf, bgHeaders, buildFundsConfirmation, consentIdOf, consentStatusOf, linkOf, paymentIdOf, transactionStatusOf, transactionsQuery,
-  type BookingStatus, type ConsentRequestBody, type PaymentInitiationBody,
+  type BookingStatus, type ConsentRequestBody,
 } from '../dialects/berlin-group/builders.ts';
 import type { AccountSummary, ConsentRecord } from './state.ts';
 import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
-import { inAppCreationHeaders, inAppLink } from './berlin-group-sca.ts';
+import { inAppCreationHeaders, inAppLink, startLinkOf } from './berlin-group-sca.ts';
+import { paymentClient, type PaymentPlace } from './berlin-group-paths.ts';
 
-type Approach = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
+export { paymentClient, type PaymentPlace, type PaymentService } from './berlin-group-paths.ts';
+
+export type Approach = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
 
 /** The approach the TPP asks for: the profile's first (sca.approaches, in its order). */
 function approachOf(session: Session): Approach {
@@ -24,10 +27,10 @@ function approachOf(session: Session): Approach {
 }
 
 /** The headers of a call without the UK ones (x-fapi-interaction-id, x-idempotency-key). */
-const bare = (headers: Record<string, string>, token?: string) => ({ token: token ?? null, interactionId: false as const, idempotencyKey: false as const, headers });
+export const bare = (headers: Record<string, string>, token?: string) => ({ token: token ?? null, interactionId: false as const, idempotencyKey: false as const, headers });
 
 /** The headers of a POST that starts an SCA: PSU-IP-Address; redirect: TPP-Redirect-URI; decoupled and embedded: PSU-ID and the TPP's preference. */
-function creationHeaders(session: Session, approach: Approach): Record<string, string> {
+export function creationHeaders(session: Session, approach: Approach): Record<string, string> {
   return {
     ...bgHeaders({
       psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1',
@@ -37,14 +40,22 @@ function creationHeaders(session: Session, approach: Approach): Record<string, s
   };
 }
 
-/** Remembers a consent or payment obtpp created (with the SCA link the approach needs) and makes it current. */
-async function remember(session: Session, result: ApiResult, approach: Approach, record: Omit<ConsentRecord, 'createdAt' | 'sca'>): Promise<ConsentRecord> {
-  const link = approach === 'decoupled' || approach === 'embedded'
+/** The SCA link a create's answer gives for the approach (a consent's, a payment's, a basket's). */
+export function scaLinkOf(result: ApiResult, approach: Approach): { href: string; start?: true } | undefined {
+  return approach === 'decoupled' || approach === 'embedded'
     ? inAppLink(result.body, result.exchange.url)
     : (() => {
       const href = linkOf(result.body, approach === 'redirect' ? 'scaRedirect' : 'scaOAuth', result.exchange.url);
-      return href ? { href } : undefined;
+      if (href) return { href };
+      // Redirect with an explicit start (a multilevel SCA's payment): the TPP starts each PSU's authorisation.
+      const start = approach === 'redirect' ? startLinkOf(result.body, result.exchange.url) : undefined;
+      return start ? { href: start, start: true as const } : undefined;
     })();
+}
+
+/** Remembers a consent or payment obtpp created (with the SCA link the approach needs) and makes it current. */
+async function remember(session: Session, result: ApiResult, approach: Approach, record: Omit<ConsentRecord, 'createdAt' | 'sca'>): Promise<ConsentRecord> {
+  const link = scaLinkOf(result, approach);
   const full: ConsentRecord = { ...record, createdAt: new Date().toISOString(), ...(link ? { sca: { approach, ...link } } : {}) };
   await session.update((s) => {
     s.consents[full.id] = full;
@@ -64,31 +75,30 @@ export async function createBgConsent(session: Session, body: ConsentRequestBody
   return { result, record };
 }
 
-/** The tpp client with another payment product in its paths (payments live under /v1/payments/{payment-product}). */
-function productClient(session: Session, product: string | undefined): TppClient {
-  const p = session.profile;
-  if (product === undefined || product === p.paths.paymentProduct) return session.client;
-  return new TppClient({ ...p, paths: { ...p.paths, paymentProduct: product } }, session.variant, session.http);
+/** What `consent create pis` initiates: a JSON product's body, or a pain.001 product's document (a standing order's: multipart/form-data). */
+export interface BgPaymentInitiation extends PaymentPlace {
+  product: string;
+  json?: Record<string, unknown>;
+  document?: { text: string; contentType: string };
+  summary: Pick<ConsentRecord, 'amount' | 'creditor' | 'debtor' | 'count'>;
 }
 
-/** POST /v1/payments/{payment-product}; remembers the payment (its product and SCA link), makes it the current payment. */
-export async function createBgPayment(session: Session, product: string, body: PaymentInitiationBody): Promise<{ result: ApiResult; record: ConsentRecord }> {
+/** POST /v1/{payment-service}/{payment-product}; remembers the payment (its service, product and SCA link), makes it the current payment. */
+export async function createBgPayment(session: Session, o: BgPaymentInitiation): Promise<{ result: ApiResult; record: ConsentRecord }> {
   const approach = approachOf(session);
-  const result = session.check(await productClient(session, product).createPaymentConsent(body, bare(creationHeaders(session, approach))), [201]);
+  const headers = { ...creationHeaders(session, approach), ...(o.document ? { 'Content-Type': o.document.contentType } : {}) };
+  const result = session.check(await paymentClient(session, o).createPaymentConsent(o.json ?? o.document?.text, { ...bare(headers), ...(o.document ? { bodyText: o.document.text } : {}) }), [201]);
   const id = paymentIdOf(result.body);
   if (!id) throw new BankError(result.status, `the bank answered the payment with ${result.status} but no paymentId`, { exchange: result.exchange });
   const record = await remember(session, result, approach, {
-    id, fn: 'pis', product, status: transactionStatusOf(result.body) ?? 'unknown',
-    amount: { Amount: body.instructedAmount.amount, Currency: body.instructedAmount.currency },
-    creditor: { SchemeName: 'IBAN', Identification: body.creditorAccount.iban ?? '', Name: body.creditorName },
-    ...(body.debtorAccount.iban ? { debtor: { SchemeName: 'IBAN', Identification: body.debtorAccount.iban } } : {}),
+    id, fn: 'pis', product: o.product, ...(o.service ? { service: o.service } : {}), status: transactionStatusOf(result.body) ?? 'unknown', ...o.summary,
   });
   return { result, record };
 }
 
 /** GET /v1/consents/{consentId}/status (or the payment's /status), remembered. */
-async function readStatus(session: Session, record: ConsentRecord): Promise<string | undefined> {
-  if (record.fn === 'pis') return transactionStatusOf((await readBgPayment(session, record.id, 'status', record.product)).body);
+export async function readStatus(session: Session, record: ConsentRecord): Promise<string | undefined> {
+  if (record.fn === 'pis') return transactionStatusOf((await readBgPayment(session, record.id, 'status', record)).body);
   // The consent's own read carries its status too, for a bank whose profile lists no status read.
   const result = session.client.supports('getConsentStatus')
     ? session.check(await session.client.getConsentStatus(record.id, bare(bgHeaders())), [200])
@@ -117,9 +127,13 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
       ? { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}`, by: 'bank' }
       : outcome;
   }
+  // A payment partially authorised (PATC, multilevel SCA) awaits another PSU: a new authorisation, started by the TPP.
+  const another = record.fn === 'pis' && record.status === 'PATC';
   if (record.sca.approach === 'decoupled' || record.sca.approach === 'embedded') {
     const { authoriseInApp } = await import('./berlin-group-sca.ts');
-    const sca = await authoriseInApp(session, record, request.inApp ?? { log: request.log });
+    const psu = psuOf(session, request.inApp?.psuId, request.inApp?.password);
+    const walked = another ? { ...record, sca: { ...record.sca, start: true as const } } : record;
+    const sca = await authoriseInApp(session, walked, { log: request.log, ...request.inApp, ...(psu.password ? { password: psu.password } : {}) });
     const status = await readStatus(session, record);
     await session.update((s) => {
       s.current[record.fn] = record.id;
@@ -130,16 +144,36 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
       ? { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the SCA ended ${sca.scaStatus}; the ${what}'s status is ${status ?? 'unknown'}`, by: 'psu' }
       : { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the SCA ended ${sca.scaStatus}, and the ${what}'s status is ${status ?? 'unknown'}`, by: 'bank' };
   }
+  const psu = psuOf(session, request.inApp?.psuId, request.inApp?.password);
+  const page = record.sca.start || another ? await startRedirect(session, record, psu.username) : record.sca.href;
+  const journey = await redirectJourney(session, page, psu, request);
+  const status = await readStatus(session, record);
+  await session.update((s) => {
+    const r = s.consents[record.id];
+    if (r && journey.selectedAccounts.length) r.accountIds = [...journey.selectedAccounts];
+    s.current[record.fn] = record.id;
+    s.last = record.id;
+  });
+  if (authorised(record, status)) return { status: 'authorised', consentId: record.id, fn: record.fn, accounts: [...journey.selectedAccounts] };
+  // The PSU approved unless asked to reject: a rejection then is the bank's (a payment RJCT for want of funds).
+  return { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}`, by: request.reject ? 'psu' : 'bank' };
+}
+
+/**
+ * The PSU's SCA by redirect: the bank's page in Chromium with the profile's driver, until the bank
+ * sends the PSU back to the redirect URI. The caller reads the outcome from the resource's status.
+ */
+export async function redirectJourney(session: Session, page: string, psu: { username: string; password?: string }, request: AuthoriseRequest): Promise<{ selectedAccounts: readonly string[] }> {
   if (request.manual) throw new UsageError('--manual is not offered for the redirect SCA approach yet: open the scaRedirect link yourself (obtpp consent list --json shows it)');
   const { PsuBrowser } = await import('../psu/index.ts');
   const browser = new PsuBrowser({ env: session.envOf(), log: request.log });
   const p = session.profile;
   try {
-    const journey = await browser.journey(record.sca.href, {
+    return await browser.journey(page, {
       redirectUri: p.auth.redirectUri,
       driver: p.psu.driver,
-      username: p.psu.username,
-      password: p.psu.password,
+      username: psu.username,
+      password: psu.password ?? missingPassword(psu.username),
       reject: request.reject,
       ...(request.accounts ? { accounts: { ids: request.accounts } } : p.psu.accounts ? { accounts: p.psu.accounts } : {}),
       stepTimeoutMs: p.timeouts.browserStepMs,
@@ -148,19 +182,36 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
       onStep: request.onStep,
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
     });
-    const status = await readStatus(session, record);
-    await session.update((s) => {
-      const r = s.consents[record.id];
-      if (r && journey.selectedAccounts.length) r.accountIds = [...journey.selectedAccounts];
-      s.current[record.fn] = record.id;
-      s.last = record.id;
-    });
-    if (authorised(record, status)) return { status: 'authorised', consentId: record.id, fn: record.fn, accounts: [...journey.selectedAccounts] };
-    // The PSU approved unless asked to reject: a rejection then is the bank's (a payment RJCT for want of funds).
-    return { status: 'rejected', consentId: record.id, fn: record.fn, error: status ?? 'unknown', description: `the ${what}'s status is ${status ?? 'unknown'}`, by: request.reject ? 'psu' : 'bank' };
   } finally {
     await browser.close().catch(() => undefined);
   }
+}
+
+/**
+ * The PSU who does this SCA and the password obtpp knows for them: the profile's PSU by default;
+ * another (--psu-id, the second PSU of a multilevel SCA) with the profile's sca.multilevel.psu's
+ * password when it names them, else the one given (--password-stdin).
+ */
+export function psuOf(session: Session, psuId: string | undefined, given: string | undefined): { username: string; password?: string } {
+  const p = session.profile;
+  const username = psuId ?? p.psu.username;
+  const known = username === p.psu.username ? p.psu.password : username === p.sca?.multilevel?.psu.username ? p.sca.multilevel.psu.password : undefined;
+  const password = given ?? known;
+  return { username, ...(password ? { password } : {}) };
+}
+
+function missingPassword(username: string): never {
+  throw new UsageError(`the profile knows no password for the PSU ${username} (psu, sca.multilevel.psu)`, { hint: 'give it on stdin with --password-stdin, or name that PSU in the profile\'s sca.multilevel.psu' });
+}
+
+/** POST …/authorisations for the PSU (its PSU-ID), asking for the redirect approach; answers the scaRedirect page. */
+async function startRedirect(session: Session, record: ConsentRecord, psuId: string): Promise<string> {
+  const { operations } = await import('./berlin-group-sca.ts');
+  const headers = { ...creationHeaders(session, 'redirect'), 'PSU-ID': psuId };
+  const started = session.check(await operations(session, record).start({}, bare(headers)), [201]);
+  const page = linkOf(started.body, 'scaRedirect', started.exchange.url);
+  if (!page) throw new BankError(started.status, `the bank started an authorisation of ${record.id} for ${psuId} but gave no scaRedirect page`, { exchange: started.exchange });
+  return page;
 }
 
 /** A data call under the consent: Consent-ID, and the PSU's token when the SCA was OAuth2 (refreshed as the UK calls are). */
@@ -255,10 +306,16 @@ export function readBgTransaction(session: Session, record: ConsentRecord, accou
   return underConsent(session, record, (o) => session.client.getTransaction(accountId, transactionId, o));
 }
 
-/** GET /v1/payments/{payment-product}/{paymentId}, or its /status (the product the payment was created with, else the profile's). */
-export async function readBgPayment(session: Session, paymentId: string, what: 'payment' | 'status', product?: string): Promise<ApiResult> {
+/**
+ * GET /v1/{payment-service}/{payment-product}/{paymentId}, or its /status (the service and product
+ * the payment was created with, else the profile's). The status is asked as JSON, which the file
+ * lets a TPP do for a pain.001 product too; the payment itself comes as the bank holds it (a
+ * pain.001 product's: its XML).
+ */
+export async function readBgPayment(session: Session, paymentId: string, what: 'payment' | 'status', place: PaymentPlace = {}): Promise<ApiResult> {
   const o = bare(bgHeaders());
-  const c = productClient(session, product);
+  const c = paymentClient(session, place);
+  if (what === 'status') o.headers = { ...o.headers, Accept: 'application/json' };
   const result = session.check(what === 'status' ? await c.getPaymentStatus(paymentId, o) : await c.getPayment(paymentId, o), [200]);
   await session.rememberStatus(paymentId, transactionStatusOf(result.body));
   return result;
@@ -280,13 +337,13 @@ export interface BgCancellation {
  * startAuthorisation link, starts the cancellation's authorisation (asking for the redirect
  * approach) and answers the page where the PSU authorises it.
  */
-export async function cancelBgPayment(session: Session, paymentId: string, product?: string): Promise<BgCancellation> {
-  const c = productClient(session, product);
+export async function cancelBgPayment(session: Session, paymentId: string, place: PaymentPlace = {}): Promise<BgCancellation> {
+  const c = paymentClient(session, place);
   const back = session.profile.auth.redirectUri;
   const headers = bgHeaders({ psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1', ...(back ? { tppRedirectUri: back, tppRedirectPreferred: true } : {}) });
   const deleted = session.check(await c.cancelPayment(paymentId, bare(headers)), [204, 202]);
   if (deleted.status === 204) {
-    await readBgPayment(session, paymentId, 'status', product);
+    await readBgPayment(session, paymentId, 'status', place);
     return { deleted, done: true };
   }
   // The bank may have started the cancellation's authorisation itself (an scaRedirect in the 202).

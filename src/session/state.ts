@@ -44,6 +44,10 @@ export interface ConsentRecord {
   sca?: { approach: 'redirect' | 'oauth' | 'decoupled' | 'embedded'; href: string; start?: true };
   /** berlin-group: the payment product a payment was created under (its path: /v1/payments/{payment-product}). */
   product?: string;
+  /** berlin-group: the payment service a payment was created under, where not `payments` (its path: /v1/{payment-service}/…). */
+  service?: 'periodic-payments' | 'bulk-payments';
+  /** berlin-group: how many payments a bulk holds (its amount is their sum). */
+  count?: number;
   /** A domestic VRP consent (fn pis): what bounds its payments, and the payments made under it (DomesticVRPIds). */
   vrp?: {
     maximum: { Amount: string; Currency: string };
@@ -55,6 +59,17 @@ export interface ConsentRecord {
   family?: { type: string; orderId?: string };
   /** berlin-group: the consent's `access` as asked (what it grants: accounts, balances, transactions, or a global form). */
   access?: Record<string, unknown>;
+}
+
+/** berlin-group: a signing basket, whose one SCA authorises the consents and payments it names. */
+export interface BasketRecord {
+  id: string;
+  /** Its transactionStatus, as the bank last said. */
+  status: string;
+  createdAt: string;
+  consentIds: string[];
+  paymentIds: string[];
+  sca?: ConsentRecord['sca'];
 }
 
 export interface StoredToken {
@@ -95,10 +110,12 @@ export interface ProfileState {
    * The current consent of each function; `vrp`: the current VRP consent, `pay`: the current
    * payment-family consent of obtpp pay (both kept apart from the domestic payment-order consent).
    */
-  current: Partial<Record<Fn | 'vrp' | 'pay', string>>;
+  current: Partial<Record<Fn | 'vrp' | 'pay' | 'basket', string>>;
   /** The consent created or authorised most recently (default of `consent authorise` and `token show`). */
   last?: string;
   consents: Record<string, ConsentRecord>;
+  /** berlin-group: the signing baskets obtpp created (obtpp basket). */
+  baskets?: Record<string, BasketRecord>;
   tokens: Record<string, StoredToken>;
   registration?: StoredRegistration;
   clientCredentials: Partial<Record<Fn, StoredToken>>;
@@ -208,7 +225,7 @@ function withIdMaps(doc: StateDocument): StateDocument {
   const profiles = idMap<ProfileState>();
   for (const [key, ps] of Object.entries(doc.profiles)) {
     profiles[key] = ps && typeof ps === 'object'
-      ? { ...ps, current: idMap(ps.current), consents: idMap(ps.consents), tokens: idMap(ps.tokens), clientCredentials: idMap(ps.clientCredentials) }
+      ? { ...ps, current: idMap(ps.current), consents: idMap(ps.consents), ...(ps.baskets ? { baskets: idMap(ps.baskets) } : {}), tokens: idMap(ps.tokens), clientCredentials: idMap(ps.clientCredentials) }
       : ps;
   }
   return { ...doc, profiles };

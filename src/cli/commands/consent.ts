@@ -3,12 +3,13 @@ import type { Io } from '../io.ts';
 import type { CommonFlags, Out } from '../output.ts';
 import { table } from '../output.ts';
 import { consentArg, withSession, when } from './common.ts';
-import { FN_NAMES, kindOf, type AuthoriseOutcome, type ConsentRecord, type Session } from '../../session/index.ts';
+import { FN_NAMES, kindOf, type AuthoriseOutcome, type ConsentRecord, type InAppRequest, type Session } from '../../session/index.ts';
 import { parseAmount, parseCurrency, parseList, parsePermissions, parseWhen, required, text35 } from '../../session/parse.ts';
 import { buildAccountAccessConsent, buildFundsConsent, buildPaymentConsent, statusOf, type AccountRef } from '../../dialects/obie/builders.ts';
 import { UsageError } from '../../errors.ts';
 import type { Fn } from '../../profile/types.ts';
 import type { AccountAccess } from '../../dialects/berlin-group/builders.ts';
+import type { BgPaymentInitiation, PaymentService } from '../../session/berlin-group.ts';
 
 export const DEFAULT_PERMISSIONS = 'ReadAccountsDetail,ReadBalances,ReadTransactionsDetail,ReadTransactionsCredits,ReadTransactionsDebits';
 const SORT_CODE = 'UK.OBIE.SortCodeAccountNumber';
@@ -24,6 +25,8 @@ export interface PisFlags extends CommonFlags {
   debtorId?: string; debtorScheme?: string; debtorName?: string; reference?: string; idempotencyKey?: string;
   /** berlin-group only. */
   product?: string; creditorIban?: string; debtorIban?: string;
+  service?: string; startDate?: string; endDate?: string; frequency?: string; executionRule?: string; dayOfExecution?: string;
+  payments?: string; batchBooking?: boolean;
 }
 
 /** The request body and local summary of an account-access consent from its flags. */
@@ -60,7 +63,8 @@ export async function cofConsent(session: Session, flags: CofFlags) {
 }
 
 export async function pisConsent(session: Session, flags: PisFlags) {
-  const bgOnly = ([['--product', flags.product], ['--creditor-iban', flags.creditorIban], ['--debtor-iban', flags.debtorIban]] as const).filter(([, v]) => v !== undefined).map(([f]) => f);
+  const bgOnly = given([['--product', flags.product], ['--creditor-iban', flags.creditorIban], ['--debtor-iban', flags.debtorIban], ['--service', flags.service], ['--start-date', flags.startDate],
+    ['--end-date', flags.endDate], ['--frequency', flags.frequency], ['--execution-rule', flags.executionRule], ['--day-of-execution', flags.dayOfExecution], ['--payments', flags.payments], ['--batch-booking', flags.batchBooking]]);
   if (bgOnly.length) throw new UsageError(`${bgOnly.join(', ')}: berlin-group terms; a UK payment-order consent names --creditor-id and --debtor-id (with their schemes)`);
   const amount = parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00'));
   const currency = parseCurrency('--currency', flags.currency ?? 'GBP');
@@ -157,41 +161,156 @@ export async function createPis(io: Io, flags: PisFlags): Promise<void> {
   }, BOTH);
 }
 
-/** berlin-group: the payment itself, POST /v1/payments/{payment-product} (JSON products), with the SCA link it answers. */
+/** berlin-group: the payment itself, POST /v1/{payment-service}/{payment-product}, with the SCA link it answers. */
 async function createBgPis(session: Session, out: Out, flags: PisFlags): Promise<void> {
-  const { product, body } = await bgPayment(session, flags);
+  const initiation = await bgPayment(session, flags);
   const { createBgPayment } = await import('../../session/berlin-group.ts');
-  const { result, record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => createBgPayment(session, product, body));
+  const service = initiation.service ?? 'payments';
+  const what = service === 'periodic-payments' ? 'standing order' : service === 'bulk-payments' ? 'bulk payment' : 'payment';
+  const { result, record } = await out.step(`initiating the ${what} (POST /v1/${service}/${initiation.product})`, () => createBgPayment(session, initiation));
   if (out.json) return out.document(result.body);
-  out.line(`created payment ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise, then obtpp payment status`);
+  out.line(`created ${what} ${out.c.bold(record.id)} (${record.status}, SCA by ${record.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp consent authorise, then obtpp payment status`);
 }
 
-/** The berlin-group payment initiation (product and body) from the flags (the UK-only ones refused); shared with `flow pis`. */
-export async function bgPayment(session: Session, flags: PisFlags) {
-  const ukOnly = ([['--creditor-id', flags.creditorId], ['--creditor-scheme', flags.creditorScheme], ['--debtor-id', flags.debtorId], ['--debtor-scheme', flags.debtorScheme], ['--debtor-name', flags.debtorName], ['--idempotency-key', flags.idempotencyKey]] as const)
-    .filter(([, v]) => v !== undefined).map(([f]) => f);
-  if (ukOnly.length) throw new UsageError(`${ukOnly.join(', ')}: UK Open Banking terms; a berlin-group payment names --debtor-iban, --creditor-iban and --creditor-name`);
-  const { buildPaymentInitiation } = await import('../../dialects/berlin-group/builders.ts');
-  const { PAYMENT_PRODUCTS } = await import('../../dialects/berlin-group/schemas/payments.ts');
-  const product = flags.product ?? session.profile.paths.paymentProduct;
-  if (!(PAYMENT_PRODUCTS as readonly string[]).includes(product)) throw new UsageError(`--product ${product}: expected one of ${PAYMENT_PRODUCTS.join(', ')}`);
-  const iban = (flag: string, value: string | undefined, what: string) => {
-    const v = required(flag, value, what).replace(/\s/g, '').toUpperCase();
-    if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(v)) throw new UsageError(`${flag} ${value}: not an IBAN (two letters, two check digits, up to 30 letters and digits)`);
-    return v;
-  };
-  const body = buildPaymentInitiation({
-    debtor: { iban: iban('--debtor-iban', flags.debtorIban, 'the paying account\'s IBAN, e.g. from obtpp accounts') },
-    creditor: { iban: iban('--creditor-iban', flags.creditorIban, 'the payee\'s IBAN') },
-    creditorName: required('--creditor-name', flags.creditorName, 'the payee\'s name'),
-    amount: parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00')),
-    currency: parseCurrency('--currency', flags.currency ?? 'EUR'),
-    endToEndIdentification: `obtpp-e2e-${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-    ...(flags.reference !== undefined ? { remittance: flags.reference } : {}),
+/** --service: the NextGenPSD2 payment service. */
+const SERVICES = ['payments', 'periodic-payments', 'bulk-payments'] as const;
+
+/** The most payments a bulk of `consent create pis --service bulk-payments` carries. */
+const BULK_MAX = 100;
+
+const ibanOf = (flag: string, value: string | undefined, what: string) => {
+  const v = required(flag, value, what).replace(/\s/g, '').toUpperCase();
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(v)) throw new UsageError(`${flag} ${value}: not an IBAN (two letters, two check digits, up to 30 letters and digits)`);
+  return v;
+};
+
+const given = (pairs: ReadonlyArray<readonly [string, unknown]>) => pairs.filter(([, v]) => v !== undefined).map(([f]) => f);
+
+/** One payment of a bulk, from the --payments file. */
+interface BulkItem { creditorIban: string; creditorName: string; amount: string; currency: string; reference?: string }
+
+/** --payments FILE: a JSON array of { creditorIban, creditorName, amount, currency?, reference? } (1 … 100). */
+async function bulkItems(file: string, currency: string): Promise<BulkItem[]> {
+  const { readFile } = await import('node:fs/promises');
+  let list: unknown;
+  try {
+    list = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--payments ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`, { hint: 'a JSON array such as [{"creditorIban":"DE02120300000000202051","creditorName":"Bob Baker","amount":"12.50"}]' });
+  }
+  if (!Array.isArray(list) || list.length === 0 || list.length > BULK_MAX) throw new UsageError(`--payments ${file}: expected a JSON array of 1 to ${BULK_MAX} payments`);
+  return list.map((item, i) => {
+    const at = `--payments ${file} [${i}]`;
+    if (typeof item !== 'object' || item === null) throw new UsageError(`${at}: expected an object with creditorIban, creditorName and amount`);
+    const o = item as Record<string, unknown>;
+    const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : o[k] === undefined ? undefined : String(o[k]));
+    const creditorName = required(`${at}.creditorName`, str('creditorName'), 'the payee\'s name');
+    if (creditorName.length > 70) throw new UsageError(`${at}.creditorName: at most 70 characters`);
+    const reference = str('reference');
+    if (reference !== undefined && reference.length > 140) throw new UsageError(`${at}.reference: at most 140 characters`);
+    return {
+      creditorIban: ibanOf(`${at}.creditorIban`, str('creditorIban'), 'the payee\'s IBAN'),
+      creditorName,
+      amount: parseAmount(`${at}.amount`, required(`${at}.amount`, str('amount'), 'the amount, e.g. "12.50"')),
+      currency: parseCurrency(`${at}.currency`, str('currency') ?? currency),
+      ...(reference !== undefined ? { reference } : {}),
+    };
   });
-  if (body.creditorName.length > 70) throw new UsageError('--creditor-name: at most 70 characters');
-  if ((body.remittanceInformationUnstructured?.length ?? 0) > 140) throw new UsageError('--reference: at most 140 characters');
-  return { product, body };
+}
+
+/** A standing order's terms from --start-date, --end-date, --frequency, --execution-rule, --day-of-execution. */
+async function standingOrderTerms(flags: PisFlags) {
+  const { FREQUENCY_CODES, EXECUTION_RULES } = await import('../../dialects/berlin-group/schemas/members.ts');
+  const frequency = required('--frequency', flags.frequency, `how often the standing order pays: ${FREQUENCY_CODES.join(', ')}`);
+  if (!(FREQUENCY_CODES as readonly string[]).includes(frequency)) throw new UsageError(`--frequency ${frequency}: expected one of ${FREQUENCY_CODES.join(', ')}`);
+  const startDate = parseWhen('--start-date', flags.startDate ?? '+1d').slice(0, 10);
+  const endDate = flags.endDate === undefined ? undefined : parseWhen('--end-date', flags.endDate).slice(0, 10);
+  if (endDate !== undefined && endDate < startDate) throw new UsageError(`--end-date ${flags.endDate} is before --start-date ${startDate}`);
+  const rule = flags.executionRule;
+  if (rule !== undefined && !(EXECUTION_RULES as readonly string[]).includes(rule)) throw new UsageError(`--execution-rule ${rule}: expected ${EXECUTION_RULES.join(' or ')}`);
+  const day = flags.dayOfExecution;
+  if (day !== undefined && !/^(0?[1-9]|[12][0-9]|3[01])$/.test(day)) throw new UsageError(`--day-of-execution ${day}: a day of the month, 1 to 31`);
+  return {
+    startDate, frequency,
+    ...(endDate !== undefined ? { endDate } : {}),
+    ...(rule !== undefined ? { executionRule: rule as 'following' | 'preceding' } : {}),
+    ...(day !== undefined ? { dayOfExecution: String(Number(day)) } : {}),
+  };
+}
+
+/**
+ * The berlin-group payment initiation from the flags (the UK-only ones refused): a payment, a
+ * standing order (--service periodic-payments and its terms) or a bulk (--service bulk-payments,
+ * --payments FILE), of a JSON product or a pain.001 one (the document built here; a standing
+ * order's as multipart/form-data with its terms). Shared with `flow pis`.
+ */
+export async function bgPayment(session: Session, flags: PisFlags): Promise<BgPaymentInitiation> {
+  const ukOnly = given([['--creditor-id', flags.creditorId], ['--creditor-scheme', flags.creditorScheme], ['--debtor-id', flags.debtorId], ['--debtor-scheme', flags.debtorScheme], ['--idempotency-key', flags.idempotencyKey]]);
+  if (ukOnly.length) throw new UsageError(`${ukOnly.join(', ')}: UK Open Banking terms; a berlin-group payment names --debtor-iban, --creditor-iban and --creditor-name`);
+  const service = flags.service ?? 'payments';
+  if (!(SERVICES as readonly string[]).includes(service)) throw new UsageError(`--service ${service}: expected one of ${SERVICES.join(', ')}`);
+  const periodicFlags = given([['--start-date', flags.startDate], ['--end-date', flags.endDate], ['--frequency', flags.frequency], ['--execution-rule', flags.executionRule], ['--day-of-execution', flags.dayOfExecution]]);
+  if (periodicFlags.length && service !== 'periodic-payments') throw new UsageError(`${periodicFlags.join(', ')}: a standing order's terms; add --service periodic-payments`);
+  const bulkFlags = given([['--payments', flags.payments], ['--batch-booking', flags.batchBooking]]);
+  if (bulkFlags.length && service !== 'bulk-payments') throw new UsageError(`${bulkFlags.join(', ')}: a bulk payment's; add --service bulk-payments`);
+  const { PAYMENT_PRODUCTS } = await import('../../dialects/berlin-group/schemas/payments.ts');
+  const { XML_PAYMENT_PRODUCTS } = await import('../../dialects/berlin-group/pain001.ts');
+  const products = [...PAYMENT_PRODUCTS, ...XML_PAYMENT_PRODUCTS] as readonly string[];
+  const product = flags.product ?? session.profile.paths.paymentProduct;
+  if (!products.includes(product)) throw new UsageError(`--product ${product}: expected one of ${products.join(', ')}`);
+  const xml = (XML_PAYMENT_PRODUCTS as readonly string[]).includes(product);
+  if (flags.debtorName !== undefined && !xml) throw new UsageError('--debtor-name: a berlin-group JSON payment names no debtor (the bank knows the account\'s holder); it is the pain.001 document\'s Dbtr (a pain.001-… --product)');
+  const currency = parseCurrency('--currency', flags.currency ?? 'EUR');
+  const debtorIban = ibanOf('--debtor-iban', flags.debtorIban, 'the paying account\'s IBAN, e.g. from obtpp accounts');
+  const tag = () => randomUUID().replace(/-/g, '').slice(0, 16);
+  let items: BulkItem[];
+  if (service === 'bulk-payments') {
+    const single = given([['--amount', flags.amount], ['--creditor-iban', flags.creditorIban], ['--creditor-name', flags.creditorName], ['--reference', flags.reference]]);
+    if (single.length) throw new UsageError(`${single.join(', ')}: a bulk's payments come from --payments FILE (each with creditorIban, creditorName, amount, reference)`);
+    items = await bulkItems(required('--payments', flags.payments, 'a JSON file of the bulk\'s payments'), currency);
+  } else {
+    const creditorName = required('--creditor-name', flags.creditorName, 'the payee\'s name');
+    if (creditorName.length > 70) throw new UsageError('--creditor-name: at most 70 characters');
+    if ((flags.reference?.length ?? 0) > 140) throw new UsageError('--reference: at most 140 characters');
+    items = [{
+      creditorIban: ibanOf('--creditor-iban', flags.creditorIban, 'the payee\'s IBAN'), creditorName,
+      amount: parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00')), currency,
+      ...(flags.reference !== undefined ? { reference: flags.reference } : {}),
+    }];
+  }
+  const terms = service === 'periodic-payments' ? await standingOrderTerms(flags) : undefined;
+  const { controlSum } = await import('../../dialects/berlin-group/pain001.ts');
+  const same = items.every((i) => i.currency === items[0]!.currency);
+  const summary = {
+    debtor: { SchemeName: 'IBAN', Identification: debtorIban },
+    ...(same ? { amount: { Amount: items.length === 1 ? items[0]!.amount : controlSum(items.map((i) => i.amount)), Currency: items[0]!.currency } } : {}),
+    ...(service === 'bulk-payments' ? { count: items.length } : { creditor: { SchemeName: 'IBAN', Identification: items[0]!.creditorIban, Name: items[0]!.creditorName } }),
+  };
+  const place = { product, ...(service !== 'payments' ? { service: service as PaymentService } : {}) };
+  if (xml) {
+    const { buildPain001, standingOrderMultipart } = await import('../../dialects/berlin-group/pain001.ts');
+    const text = buildPain001({
+      msgId: `obtpp-msg-${tag()}`, paymentInfoId: `obtpp-pmt-${tag()}`, initiatingParty: 'obtpp',
+      debtorName: flags.debtorName ?? session.profile.psu.username, debtorIban,
+      ...(terms ? { requestedExecutionDate: terms.startDate } : {}),
+      transactions: items.map((i) => ({ endToEndId: `obtpp-e2e-${tag()}`, amount: i.amount, currency: i.currency, creditorIban: i.creditorIban, creditorName: i.creditorName, ...(i.reference !== undefined ? { remittance: i.reference } : {}) })),
+    });
+    const document = terms ? await standingOrderMultipart(text, terms).then((m) => ({ text: m.body, contentType: m.contentType })) : { text, contentType: 'application/xml' };
+    return { ...place, document, summary };
+  }
+  const b = await import('../../dialects/berlin-group/builders.ts');
+  const one = items[0]!;
+  const single = {
+    debtor: { iban: debtorIban }, creditor: { iban: one.creditorIban }, creditorName: one.creditorName, amount: one.amount, currency: one.currency,
+    endToEndIdentification: `obtpp-e2e-${tag()}`, ...(one.reference !== undefined ? { remittance: one.reference } : {}),
+  };
+  const json = service === 'bulk-payments'
+    ? b.buildBulkPayment({
+      debtor: { iban: debtorIban }, ...(flags.batchBooking ? { batchBookingPreferred: true } : {}),
+      payments: items.map((i) => ({ amount: i.amount, currency: i.currency, creditor: { iban: i.creditorIban }, creditorName: i.creditorName, endToEndIdentification: `obtpp-e2e-${tag()}`, ...(i.reference !== undefined ? { remittance: i.reference } : {}) })),
+    })
+    : terms ? b.buildPeriodicPayment({ ...single, ...terms }) : (b.buildPaymentInitiation(single) as unknown as Record<string, unknown>);
+  return { ...place, json, summary };
 }
 
 /**
@@ -324,7 +443,8 @@ function summary(r: ConsentRecord): string {
   if (r.fn === 'ais' && r.sca) return `access not recorded${r.accountIds?.length ? `; accounts ${r.accountIds.join(', ')}` : ''}`;
   if (r.fn === 'ais') return `${r.permissions?.length ?? 0} permissions${r.accountIds?.length ? `; accounts ${r.accountIds.join(', ')}` : ''}`;
   if (r.fn === 'cof') return `debtor ${r.debtor?.Identification ?? '?'}`;
-  return `${r.amount?.Amount ?? '?'} ${r.amount?.Currency ?? ''} to ${r.creditor?.Name ?? r.creditor?.Identification ?? '?'}${r.debtor ? ` from ${r.debtor.Identification}` : ''}`;
+  const to = r.count !== undefined ? `in ${r.count} payment${r.count === 1 ? '' : 's'}` : `to ${r.creditor?.Name ?? r.creditor?.Identification ?? '?'}`;
+  return `${r.amount?.Amount ?? '?'} ${r.amount?.Currency ?? ''} ${to}${r.debtor ? ` from ${r.debtor.Identification}` : ''}`;
 }
 
 /**
@@ -347,6 +467,32 @@ export interface AuthoriseFlags extends CommonFlags {
   psuId?: string; passwordStdin?: boolean; otpStdin?: boolean; timeout?: string;
 }
 
+/**
+ * What the PSU gives obtpp for an SCA that is not the redirect page's: --psu-id, the password and
+ * the one-time password from stdin (they win over the profile; read in the order of the flags'
+ * help), --timeout of a decoupled SCA. Shared with `basket authorise`.
+ */
+export async function inAppRequest(out: Out, flags: AuthoriseFlags, log: (line: string) => void): Promise<InAppRequest> {
+  let timeoutMs: number | undefined;
+  if (flags.timeout !== undefined) {
+    const seconds = Number(flags.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--timeout ${flags.timeout}: a number of seconds (above 0, at most 3600)`);
+    timeoutMs = seconds * 1000;
+  }
+  const { stdinLines } = await import('../secret-input.ts');
+  const lines = stdinLines(out.io, flags.passwordStdin === true, flags.otpStdin === true);
+  const password = flags.passwordStdin ? await lines('password') : undefined;
+  const otp = flags.otpStdin ? await lines('one-time password') : undefined;
+  return {
+    ...(flags.psuId ? { psuId: flags.psuId } : {}),
+    ...(password ? { password } : {}),
+    ...(otp ? { otp } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    secret: lines,
+    log,
+  };
+}
+
 /** The PSU journey for a consent; shared with `flow`. */
 export async function authoriseConsent(session: Session, out: Out, record: ConsentRecord, flags: AuthoriseFlags): Promise<AuthoriseOutcome> {
   let callbackPort: number | undefined;
@@ -362,32 +508,18 @@ export async function authoriseConsent(session: Session, out: Out, record: Conse
   };
   const approach = record.sca?.approach;
   const inApp = approach === 'decoupled' || approach === 'embedded';
-  if (!inApp && (flags.psuId !== undefined || flags.passwordStdin || flags.otpStdin || flags.timeout !== undefined)) {
-    throw new UsageError('--psu-id, --password-stdin, --otp-stdin and --timeout are for the decoupled and embedded SCA approaches of a berlin-group profile');
+  // The redirect approach takes a PSU too: the next PSU of a multilevel SCA (a payment reading PATC).
+  const named = session.profile.dialect === 'berlin-group' && approach === 'redirect';
+  if (!inApp && !named && (flags.psuId !== undefined || flags.passwordStdin)) {
+    throw new UsageError('--psu-id and --password-stdin are for a berlin-group profile\'s SCA by redirect, decoupled or embedded');
   }
+  if (!inApp && (flags.otpStdin || flags.timeout !== undefined)) {
+    throw new UsageError('--otp-stdin and --timeout are for the decoupled and embedded SCA approaches of a berlin-group profile');
+  }
+  if (named && (flags.psuId !== undefined || flags.passwordStdin)) Object.assign(request, { inApp: await inAppRequest(out, flags, request.log) });
   if (inApp && flags.reject) throw new UsageError(`--reject: in the ${approach} SCA approach the PSU rejects in the banking app (decoupled) or by a wrong one-time password (embedded), not through obtpp`);
   if (inApp) {
-    let timeoutMs: number | undefined;
-    if (flags.timeout !== undefined) {
-      const seconds = Number(flags.timeout);
-      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new UsageError(`--timeout ${flags.timeout}: a number of seconds (above 0, at most 3600)`);
-      timeoutMs = seconds * 1000;
-    }
-    const { stdinLines } = await import('../secret-input.ts');
-    const lines = stdinLines(out.io, flags.passwordStdin === true, flags.otpStdin === true);
-    // What stdin gives wins over the profile (flags over profile), read in the order of the flags' help.
-    const password = flags.passwordStdin ? await lines('password') : undefined;
-    const otp = flags.otpStdin ? await lines('one-time password') : undefined;
-    Object.assign(request, {
-      inApp: {
-        ...(flags.psuId ? { psuId: flags.psuId } : {}),
-        ...(password ? { password } : {}),
-        ...(otp ? { otp } : {}),
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        secret: lines,
-        log: request.log,
-      },
-    });
+    Object.assign(request, { inApp: await inAppRequest(out, flags, request.log) });
     // No spinner over the instructions (decoupled) or a prompt (embedded).
     return (await import('../../session/berlin-group.ts')).authoriseBg(session, record, request);
   }
@@ -422,7 +554,13 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
     if (outcome.status !== 'authorised' && !asked) io.exitCode = 1;
     if (out.json) return out.document(outcome);
     out.line(describeOutcome(outcome, session.profile.dialect));
-    if (outcome.status === 'authorised') out.line(record.vrp ? 'next: obtpp vrp pay --amount AMOUNT (as often as the consent\'s limits allow)' : next(record.fn, session.profile.dialect));
+    const status = (await session.read()).consents[record.id]?.status;
+    if (outcome.status === 'authorised' && record.fn === 'pis' && status === 'PATC') {
+      // Multilevel SCA: the bank awaits another PSU's (it said so: partially accepted).
+      const done = flags.psuId ?? session.profile.psu.username;
+      const other = session.profile.sca?.multilevel?.psu.username;
+      out.line(`payment ${record.id} reads PATC: the bank awaits another PSU's SCA; next: obtpp consent authorise ${record.id} --psu-id ${other && other !== done ? other : 'PSU-ID'}`);
+    } else if (outcome.status === 'authorised') out.line(record.vrp ? 'next: obtpp vrp pay --amount AMOUNT (as often as the consent\'s limits allow)' : next(record.fn, session.profile.dialect));
   }, BOTH);
 }
 

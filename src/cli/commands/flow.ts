@@ -153,12 +153,13 @@ export async function pis(io: Io, flags: PisFlags & Journey & { debtor?: string 
 /** berlin-group: POST /v1/payments/{payment-product} (the payment itself), the PSU's SCA, the payment and its status. */
 async function bgPis(session: Session, out: Out, flags: PisFlags & Journey & { debtor?: string }): Promise<void> {
   if (flags.debtor !== undefined) throw new UsageError('--debtor picks the debtor on a UK consent page: a berlin-group payment names it (--debtor-iban)');
-  const { product, body } = await bgPayment(session, { ...flags, amount: flags.amount ?? '10.00' });
+  const initiation = await bgPayment(session, { ...flags, amount: flags.amount ?? '10.00' });
+  const { product } = initiation;
   const bg = await import('../../session/berlin-group.ts');
-  const { record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => bg.createBgPayment(session, product, body), (r) => `created payment ${r.record.id} (${r.record.status})`);
+  const { record } = await out.step(`initiating the payment (POST /v1/payments/${product})`, () => bg.createBgPayment(session, initiation), (r) => `created payment ${r.record.id} (${r.record.status})`);
   const authorisation = await approve(session, out, record, flags);
-  const payment = await out.step(`reading payment ${record.id}`, () => bg.readBgPayment(session, record.id, 'payment', product), (r) => `payment ${record.id}: ${transactionStatusOf(r.body)}`);
-  const status = await out.step(`reading the status of payment ${record.id}`, () => bg.readBgPayment(session, record.id, 'status', product), (r) => `status: ${transactionStatusOf(r.body)}`);
+  const payment = await out.step(`reading payment ${record.id}`, () => bg.readBgPayment(session, record.id, 'payment', record), (r) => `payment ${record.id}: ${transactionStatusOf(r.body)}`);
+  const status = await out.step(`reading the status of payment ${record.id}`, () => bg.readBgPayment(session, record.id, 'status', record), (r) => `status: ${transactionStatusOf(r.body)}`);
   if (out.json) return out.document({ flow: 'pis', paymentId: record.id, product, authorisation, payment: payment.body, status: status.body });
   out.line(`payment ${record.id} (${product}): ${transactionStatusOf(status.body) ?? 'no status'}; obtpp payment get ${record.id} reads it`);
 }

@@ -30,8 +30,15 @@ const BOTH = { dialects: ['obie', 'berlin-group'] } as const;
 /** berlin-group: GET /v1/payments/{payment-product}/{paymentId} or its /status. */
 async function readBg(session: Session, out: Out, pid: string, what: 'payment' | 'status'): Promise<void> {
   const { readBgPayment } = await import('../../session/berlin-group.ts');
-  const product = (await session.read()).consents[pid]?.product;
-  const result = await out.step(`reading ${what === 'status' ? 'the status of ' : ''}payment ${pid}`, () => readBgPayment(session, pid, what, product));
+  const record = (await session.read()).consents[pid];
+  const result = await out.step(`reading ${what === 'status' ? 'the status of ' : ''}payment ${pid}`, () => readBgPayment(session, pid, what, record ?? {}));
+  // A pain.001 product's payment is the bank's XML (a standing order's: multipart/form-data): shown as it came.
+  if (!result.json && result.text) {
+    const text = session.http.redactor.text(result.text);
+    if (out.json) return out.document({ paymentId: pid, contentType: result.headers['content-type'] ?? null, text });
+    for (const line of text.trimEnd().split(/\r?\n/)) out.line(line);
+    return;
+  }
   if (out.json) return out.document(result.body);
   const b = (result.body ?? {}) as Record<string, any>;
   if (what === 'status') return out.line(`payment ${pid}: ${str(b, 'transactionStatus') ?? 'no status'}`);
@@ -40,6 +47,9 @@ async function readBg(session: Session, out: Out, pid: string, what: 'payment' |
     ['Amount', str(b, 'instructedAmount', 'amount') && `${str(b, 'instructedAmount', 'amount')} ${str(b, 'instructedAmount', 'currency') ?? ''}`],
     ['Creditor', str(b, 'creditorAccount', 'iban') && `${str(b, 'creditorAccount', 'iban')} (${str(b, 'creditorName') ?? ''})`],
     ['Debtor', str(b, 'debtorAccount', 'iban')], ['Reference', str(b, 'remittanceInformationUnstructured')],
+    // A standing order's terms; a bulk's payments.
+    ['Frequency', str(b, 'frequency')], ['Start', str(b, 'startDate')], ['End', str(b, 'endDate')], ['Day', str(b, 'dayOfExecution')],
+    ['Payments', Array.isArray(b.payments) ? String(b.payments.length) : undefined],
   ];
   for (const [k, v] of rows) if (v !== undefined) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
 }
@@ -100,8 +110,8 @@ export async function cancel(io: Io, id: string | undefined, flags: CommonFlags 
     }
     const pid = await paymentId(session, consentArg(id, flags));
     const { cancelBgPayment } = await import('../../session/berlin-group.ts');
-    const product = (await session.read()).consents[pid]?.product;
-    const c = await out.step(`cancelling payment ${pid}`, () => cancelBgPayment(session, pid, product));
+    const record = (await session.read()).consents[pid];
+    const c = await out.step(`cancelling payment ${pid}`, () => cancelBgPayment(session, pid, record ?? {}));
     if (out.json) return out.document({ status: c.deleted.status, body: c.deleted.body ?? null, ...(c.started ? { authorisation: c.started.body } : {}) });
     if (c.done) return out.line(`payment ${pid} cancelled (${(await session.read()).consents[pid]?.status ?? 'status unknown'}): obtpp payment status reads it`);
     out.line(`the bank asks the PSU to authorise the cancellation of payment ${pid}${c.authorisationId ? ` (authorisation ${c.authorisationId})` : ''}`);

@@ -54,16 +54,31 @@ Example:
     .option('--product <product>', 'berlin-group only: the payment product, e.g. sepa-credit-transfers or instant-sepa-credit-transfers (default the profile\'s)')
     .option('--creditor-iban <iban>', 'berlin-group only: the payee\'s IBAN (required there, with --creditor-name)')
     .option('--debtor-iban <iban>', 'berlin-group only: the paying account\'s IBAN (required there)')
+    .option('--service <service>', 'berlin-group only: payments (default), periodic-payments (a standing order) or bulk-payments')
+    .option('--frequency <code>', 'berlin-group standing order: Daily, Weekly, EveryTwoWeeks, Monthly, EveryTwoMonths, Quarterly, SemiAnnual, Annual or MonthlyVariable (required there)')
+    .option('--start-date <when>', 'berlin-group standing order: its first day, a date or relative such as +7d (default +1d)')
+    .option('--end-date <when>', 'berlin-group standing order: its last day (default none: until cancelled)')
+    .option('--execution-rule <rule>', 'berlin-group standing order: following or preceding (a day off the bank\'s calendar)')
+    .option('--day-of-execution <day>', 'berlin-group standing order: the day of the month, 1 to 31')
+    .option('--payments <file>', 'berlin-group bulk: a JSON array of the bulk\'s payments, [{ creditorIban, creditorName, amount, currency?, reference? }] (1 to 100)')
+    .option('--batch-booking', 'berlin-group bulk: ask the bank to book the bulk as one entry (batchBookingPreferred)')
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBWriteDomesticConsentResponse5: Data.ConsentId is the PaymentId;
 berlin-group: the payment initiation's 201, paymentId, transactionStatus and _links).
 With a berlin-group profile this is the payment itself (POST /v1/payments/{payment-product}):
 --creditor-iban, --creditor-name, --debtor-iban, --amount, --currency (default EUR), --reference
 (remittanceInformationUnstructured), --product; consent authorise runs its SCA, payment status reads it.
+--service periodic-payments makes it a standing order (--frequency, --start-date, --end-date,
+--execution-rule, --day-of-execution); --service bulk-payments a bulk of the --payments file's payments
+from --debtor-iban. A pain.001-… --product sends the ISO 20022 pain.001.001.03 document obtpp builds
+(Content-Type application/xml; a standing order's as multipart/form-data with its terms), its Dbtr
+named by --debtor-name (default the profile's PSU).
 
 Example:
   $ obtpp consent create pis --amount 25.00 --creditor-id 30963452000417 --creditor-name "Bob Baker" --reference rent
-  $ obtpp consent create pis --profile bg.yaml --product instant-sepa-credit-transfers --amount 25.00 --debtor-iban DE02100100109307118603 --creditor-iban DE89370400440532013000 --creditor-name "Bob Baker"`)
+  $ obtpp consent create pis --profile bg.yaml --product instant-sepa-credit-transfers --amount 25.00 --debtor-iban DE02100100109307118603 --creditor-iban DE89370400440532013000 --creditor-name "Bob Baker"
+  $ obtpp consent create pis --profile bg.yaml --service periodic-payments --frequency Monthly --start-date +7d --amount 50.00 --debtor-iban DE02100100109307118603 --creditor-iban DE89370400440532013000 --creditor-name "Landlord"
+  $ obtpp consent create pis --profile bg.yaml --service bulk-payments --payments salaries.json --debtor-iban DE02100100109307118603 --product pain.001-sepa-credit-transfers`)
     .action(action(io, consent('createPis')));
 
   withCommon(group.command('authorise').alias('authorize').argument('[consentId]', 'the consent (default: the one created last)'))
@@ -74,14 +89,16 @@ Example:
     .option('--reject', 'the PSU rejects the consent instead (exit 0 when the bank answers access_denied; berlin-group: when the consent then reads rejected, the payment RJCT)')
     .option('--manual', 'print the authorization URL on stderr and wait for the redirect back, for you to do the PSU\'s part in your own browser')
     .option('--callback-port <n>', 'manual mode: port of the loopback server that receives the redirect (0: any; paste the final URL there)')
-    .option('--psu-id <id>', 'berlin-group, decoupled and embedded SCA: the PSU-ID (default the profile\'s psu.username)')
-    .option('--password-stdin', 'berlin-group, embedded SCA: read the PSU\'s password from the first line of stdin (never echoed, never logged)')
+    .option('--psu-id <id>', 'berlin-group: the PSU-ID of the decoupled and embedded SCA, or of a multilevel SCA\'s next PSU (default the profile\'s psu.username)')
+    .option('--password-stdin', 'berlin-group, embedded SCA (or a multilevel SCA\'s PSU the profile does not name): read the PSU\'s password from the first line of stdin (never echoed, never logged)')
     .option('--otp-stdin', 'berlin-group, embedded SCA: read the one-time password from the next line of stdin (default the profile\'s sca.otp; on a terminal obtpp asks, without echo)')
     .option('--timeout <seconds>', 'berlin-group, decoupled SCA: how long to wait for the PSU\'s approval in the banking app (default the profile\'s timeouts.authorisationMs)')
     .addHelpText('after', `
 With a berlin-group profile whose first approach is decoupled, obtpp tells you to approve in the
 banking app and polls the SCA status; embedded, it sends the PSU's password, the SCA method and
-the one-time password (profile, stdin, or asked on the terminal) to the bank.
+the one-time password (profile, stdin, or asked on the terminal) to the bank. A payment that needs
+a second PSU's SCA (multilevel: it reads PATC after the first) is authorised again with that PSU's
+--psu-id: obtpp starts a new authorisation for them (POST …/authorisations with their PSU-ID).
 
 --json prints { consentId, fn, status: "authorised", accounts: [...], debtor?, scope, expiresAt }
 or { consentId, fn, status: "rejected", error, description? } — never a token.
@@ -91,7 +108,8 @@ Example:
   $ obtpp consent authorise 7c1e… --reject
   $ obtpp consent authorise --manual
   $ obtpp consent authorise --profile bg-decoupled.yaml --timeout 120
-  $ printf '%s\n%s\n' "$PSU_PASSWORD" "$OTP" | obtpp consent authorise --profile bg-embedded.yaml --password-stdin --otp-stdin`)
+  $ printf '%s\n%s\n' "$PSU_PASSWORD" "$OTP" | obtpp consent authorise --profile bg-embedded.yaml --password-stdin --otp-stdin
+  $ obtpp consent authorise --profile bg.yaml && obtpp consent authorise --profile bg.yaml --psu-id bob`)
     .action(action(io, consent('authorise')));
 
   withCommon(group.command('get').argument('[consentId]', 'the consent (default: the one created last)'))
