@@ -105,6 +105,17 @@ describe('our v4.0 schemas agree with the official v4.0 OpenAPI files', { skip }
     for (const n of ['OBReadConsentResponse1', 'OBReadAccount6', 'OBReadBalance1', 'OBFundsConfirmationConsentResponse1', 'OBErrorResponse1']) assert.ok(exact.includes(n as SchemaName), n);
   });
 
+  test('the v4.0 transaction and beneficiary schemas spell out every member of the file: only the external ISO purpose lists are left to their length', () => {
+    const d = doc('account-info');
+    for (const name of ['OBReadTransaction6', 'OBReadBeneficiary5'] as const) {
+      for (const level of ['official', 'strict'] as const) {
+        const out: string[] = [];
+        compare(V4_SCHEMA_LEVELS[name]![level] as Json, d.components.schemas[name], name, d.components, out, false);
+        assert.deepEqual(out.filter((diff) => !/\.(PaymentPurposeCode|CategoryPurposeCode): enum /.test(diff)), [], `${name}, ${level} level`);
+      }
+    }
+  });
+
   test('the walker notices a difference (it can fail): a v3.1.11 status list, an open field in an exact schema', () => {
     const d = doc('account-info');
     const tampered = structuredClone(V4_SCHEMA_LEVELS.OBReadConsentResponse1!.official) as Json;
@@ -238,6 +249,25 @@ describe('v4.0 bodies pass the official v4.0 files and our MUST level; v3.1.11 s
       assert.deepEqual(judgeBody(name, body, 'v4.0').must.map((p) => p.message), []);
     });
   }
+
+  test('v4.0\'s new members of a transaction and a beneficiary are judged: each official violation in them fails ours as it fails the file', () => {
+    // v4.0's new members are judged: each official violation in them fails, as the official file fails it.
+    const cases: Array<[SchemaName, (b: Json) => void, RegExp]> = [
+      ['OBReadTransaction6', (b) => { b.Data.Transaction[0].UltimateDebtor = { Name: 'x'.repeat(141) }; }, /UltimateDebtor\.Name/],
+      ['OBReadTransaction6', (b) => { b.Data.Transaction[0].ExtendedProprietaryBankTransactionCodes = [{ Issuer: 'bank' }]; }, /Code/],
+      ['OBReadTransaction6', (b) => { b.Data.Transaction[0].UltimateCreditor = { Name: 'Ultimate creditor', LEI: 'not-an-LEI' }; }, /UltimateCreditor\.LEI/],
+      ['OBReadTransaction6', (b) => { b.Data.Transaction[0].CreditorAgent = { ...b.Data.Transaction[0].CreditorAgent, LEI: 'x'.repeat(21) }; }, /CreditorAgent\.LEI/],
+      ['OBReadTransaction6', (b) => { b.Data.Transaction[0].PaymentPurposeCode = 'PURPOSE'; }, /PaymentPurposeCode/],
+      ['OBReadBeneficiary5', (b) => { b.Data.Beneficiary[0].CreditorAccount.Proxy = { Identification: '07700900123' }; }, /Proxy/],
+    ];
+    for (const [name, spoil, message] of cases) {
+      const body = v4Sample(name);
+      assert.deepEqual(judgeBody(name, body, 'v4.0').must.map((p) => p.message), [], `${name}: the sample passes`);
+      spoil(body);
+      assert.equal(official(name)(body), false, `${name}: the official file refuses ${message}`);
+      assert.match(judgeBody(name, body, 'v4.0').must.map((p) => p.message).join('\n'), message, name);
+    }
+  });
 
   test('a v3.1.11 spelling fails: a status name, AccountType, a namespaced error code, a string remittance', () => {
     const cases: Array<[SchemaName, (b: Json) => void, RegExp]> = [

@@ -89,6 +89,15 @@ const remittance2 = {
   },
 } as const;
 
+/**
+ * `OBUltimateCreditor1` / `OBUltimateDebtor1` of a v4.0 transaction (§4.1): nothing required; its
+ * SchemeName an external namespaced list (a string), its address OBPostalAddress7.
+ */
+const ultimateParty = {
+  type: 'object',
+  properties: { Name: text(1, 140), Identification: text(1, 256), LEI: AIS_LEI, SchemeName: { type: 'string' }, PostalAddress: postalAddress7(false) },
+} as const;
+
 /** `OBRisk1` of PIS and VRP v4.0 (open: the purpose-code lists are external ISO lists). */
 const risk4 = {
   type: 'object',
@@ -251,15 +260,32 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
     put(s, 'Data.Balance[]', 'Type', closedEnum(V4_BALANCE_TYPES));
     for (const amount of ['Amount', 'LocalAmount']) put(s, `Data.Balance[].${amount}`, 'SubType', closedEnum(['BCUR', 'LCUR']));
   })),
+  // Every member v4.0 added is spelt out (closed where the file closes it); only the two external
+  // ISO purpose lists are checked by length (the module comment's `open`).
   OBReadTransaction6: v4(SCHEMA_LEVELS.OBReadTransaction6, (s) => {
-    put(s, 'Data.Transaction[]', 'Status', closedEnum(V4_TRANSACTION_STATUSES));
-    put(s, 'Data.Transaction[].Balance', 'Type', closedEnum(V4_BALANCE_TYPES));
-    addresses(s, true);
-    opened(s);
+    const txn = 'Data.Transaction[]';
+    put(s, txn, 'Status', closedEnum(V4_TRANSACTION_STATUSES));
+    put(s, `${txn}.Balance`, 'Type', closedEnum(V4_BALANCE_TYPES));
+    put(s, txn, 'ExtendedProprietaryBankTransactionCodes', {
+      type: 'array',
+      items: { type: 'object', required: ['Code'], properties: { Code: text(1, 35), Issuer: text(1, 35), Description: text(1, 500) } },
+    });
+    put(s, txn, 'CategoryPurposeCode', { type: 'string' });
+    put(s, txn, 'PaymentPurposeCode', text(1, 4));
+    put(s, txn, 'UltimateCreditor', ultimateParty);
+    put(s, txn, 'UltimateDebtor', ultimateParty);
+    for (const side of ['Creditor', 'Debtor']) {
+      put(s, `${txn}.${side}Agent`, 'LEI', AIS_LEI);
+      put(s, `${txn}.${side}Account`, 'Proxy', proxy);
+    }
+    addresses(s, false);
   }),
   OBReadBeneficiary5: v4(SCHEMA_LEVELS.OBReadBeneficiary5, (s) => {
-    addresses(s, true);
-    opened(s);
+    // v4.0 no longer closes the top level.
+    delete s.additionalProperties;
+    put(s, 'Data.Beneficiary[].CreditorAgent', 'LEI', AIS_LEI);
+    put(s, 'Data.Beneficiary[].CreditorAccount', 'Proxy', proxy);
+    addresses(s, false);
   }),
   OBFundsConfirmationConsent1: exact(v4(SCHEMA_LEVELS.OBFundsConfirmationConsent1, (s) => put(s, 'Data.DebtorAccount', 'Proxy', proxy))),
   OBFundsConfirmationConsentResponse1: exact(v4(SCHEMA_LEVELS.OBFundsConfirmationConsentResponse1, (s) => {
