@@ -74,6 +74,18 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
         | domestic standing order      | QtrDay:ENGLISH       |
         | international standing order | WkInMnthDay:02:03    |
 
+    # v4.0's Frequency.Type is an ISO 20022 code (OBFrequency6Code) or v3.1.11's grammar; at uk-3.1
+    # this scenario is not applicable (v3.1.11 has only the grammar).
+    @A
+    Scenario Outline: A v4.0 standing order consent with an ISO 20022 frequency code is accepted
+      When the PISP creates a <family> consent with the ISO 20022 frequency "<code>" at point "<point>"
+      Then the bank accepts the ISO 20022 frequency, keeping the consent's Initiation unchanged
+
+      Examples:
+        | family                       | code | point |
+        | domestic standing order      | MNTH | 15    |
+        | international standing order | WEEK | 01    |
+
     @A
     Scenario Outline: A standing order consent with a Frequency outside the grammar is refused
       When the PISP creates a <family> consent with the Frequency "<frequency>"

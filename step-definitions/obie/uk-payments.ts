@@ -18,7 +18,7 @@ import {
 } from '../../src/dialects/obie/builders.ts';
 import { consentIdOf, errorCodesOf, statusOf } from '../../src/dialects/obie/index.ts';
 import { v4ErrorCodeOf } from '../../src/dialects/obie/versions.ts';
-import { SigningOffError, type ApiResult, type Operation } from '../../src/client/operations.ts';
+import { NotApplicableError, SigningOffError, type ApiResult, type Operation } from '../../src/client/operations.ts';
 import type { TppClient } from '../../src/client/operations.ts';
 
 const DAY = 86_400_000;
@@ -367,6 +367,29 @@ When(new RegExp(`^the PISP creates an? ${FAMILY} consent with the Frequency "([^
   const body = minimalConsent(this, family);
   setFrequency(body.Data.Initiation, frequency);
   await createFamilyConsent(this, family, body);
+});
+
+When(new RegExp(`^the PISP creates an? ${FAMILY} consent with the ISO 20022 frequency "([A-Z]{4})" at point "(\\d{2})"$`), async function (this: ConformanceWorld, words: string, code: string, point: string) {
+  const family = WORDS[words]!;
+  if (versionOfWorld(this) !== 'v4.0') throw new NotApplicableError(OPS[family].create, this.variant, 'an ISO 20022 frequency code is UK v4.0\'s form of a standing order\'s Frequency: v3.1.11 has only its grammar');
+  const body = minimalConsent(this, family);
+  const initiation = body.Data.Initiation as Record<string, any>;
+  initiation.MandateRelatedInformation = { ...initiation.MandateRelatedInformation, Frequency: { Type: code, CountPerPeriod: 1, PointInTime: point } };
+  await createFamilyConsent(this, family, body);
+});
+
+Then('the bank accepts the ISO 20022 frequency, keeping the consent\'s Initiation unchanged', function (this: ConformanceWorld) {
+  const r = this.answer();
+  if (r.status === 400 || r.status === 403) {
+    // A bank may refuse a frequency it does not offer (v3.1.11 named UK.OBIE.Unsupported.Frequency;
+    // v4.0's codes are an external list): expecting ISO codes accepted is the harness's, not the file's.
+    if (!errorCodesOf(r.body).length) throw this.violation(`the refusal carries no OBErrorResponse1 with an ErrorCode: ${describeAnswer(r)}`);
+    return warn(this, 'an ISO 20022 frequency code refused', [{ text: `v4.0's Frequency.Type takes the ISO 20022 codes (OBFrequency6Code) first; the bank refused ${((recordOf(this).request as FamilyConsentBody).Data.Initiation as Record<string, any>).MandateRelatedInformation?.Frequency?.Type} (${describeAnswer(r)})`, source: 'harness expectation' }]);
+  }
+  expectStatus(this, r, [201], 'a standing order consent whose Frequency.Type is an ISO 20022 code the v4.0 file lists');
+  const asked = (recordOf(this).request as FamilyConsentBody).Data.Initiation;
+  const got = (r.body as any)?.Data?.Initiation;
+  if (!same(got, asked)) throw this.violation(`the Initiation differs from the consent's as created: sent ${JSON.stringify(asked)}, got ${quote(got)} (${describeAnswer(r)})`);
 });
 
 When(/^the PISP creates an international payment consent with an? (Agreed|Actual|Indicative) exchange rate$/, async function (this: ConformanceWorld, rateType: 'Agreed' | 'Actual' | 'Indicative') {
