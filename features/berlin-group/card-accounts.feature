@@ -5,7 +5,8 @@ Feature: Card accounts (Berlin Group NextGenPSD2)
   its masked PAN, in a consent's access as in the bank's answers. The consents here are one-off
   (recurringIndicator false), so that they leave the PSU's recurring consent valid. A bank whose
   profile does not implement the card-account reads has these scenarios not applicable; a PSU
-  without a card account leaves them not judged.
+  without a card account leaves them not judged. BG-32 (paging by _links.next) also follows a year
+  of each account's booked transactions under the PSU's full consent.
 
   @BG-30 @level-MUST @source-official-schema
   Rule: BG-30 — Card accounts are shown only as far as the consent reaches, and as the standard writes them
@@ -39,3 +40,9 @@ Feature: Card accounts (Berlin Group NextGenPSD2)
       Given a one-off NextGenPSD2 consent to the transactions of every card account of the PSU, named by their masked PANs, which the PSU authorised
       When the TPP reads every card account's booked transactions of the last 89 days, following _links.next
       Then every page is valid against its schema, and the pages hold each transaction once
+
+    @A @B
+    Scenario: The TPP follows _links.next through an account's booked transactions of a year
+      Given the PSU's full NextGenPSD2 consent
+      When the TPP reads each consented account's booked transactions of the last 365 days, following _links.next
+      Then every page of the account reports is valid against its schema and holds booked transactions only, and the pages hold each transaction once

@@ -268,7 +268,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
         ...(p.sca?.multilevel ? { multilevel: { iban: p.sca.multilevel.iban, psu: { ...p.sca.multilevel.psu } } } : {}),
       },
       psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
-      ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true } } : {}),
+      ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true, cards: p.deltaReports.cards === true } } : {}),
       // The payment products the bank offers: the profile's, else the one its paths name.
       paymentProducts: [...(p.paymentProducts ?? [p.paths?.paymentProduct ?? bg.paths.paymentProduct])],
     } : {}),

@@ -103,8 +103,8 @@ export const profileSchema = {
     },
     deltaReports: {
       type: 'object', additionalProperties: false,
-      description: 'berlin-group only: the delta reports the bank offers on GET /v1/accounts/{account-id}/transactions. entryReferenceFrom: the transactions after the one with that entryReference (BG-53); deltaList: the transactions since the last report access (BG-54). Default false each: their rules are then not applicable.',
-      properties: { entryReferenceFrom: { type: 'boolean' }, deltaList: { type: 'boolean' } },
+      description: 'berlin-group only: the delta reports the bank offers on GET /v1/accounts/{account-id}/transactions. entryReferenceFrom: the transactions after the one with that entryReference (BG-53); deltaList: the transactions since the last report access (BG-54); cards: the same ones on GET /v1/card-accounts/{account-id}/transactions too (entryReferenceFrom naming a cardTransactionId). Default false each: their rules (or their card-account scenarios) are then not applicable.',
+      properties: { entryReferenceFrom: { type: 'boolean' }, deltaList: { type: 'boolean' }, cards: { type: 'boolean' } },
     },
     paymentProducts: {
       type: 'array', minItems: 1, uniqueItems: true,

@@ -211,8 +211,8 @@ export interface Profile {
   sca?: ScaSettings;
   /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */
   psuIpAddress?: string;
-  /** berlin-group: the delta reports the bank offers on an account's transactions (BG-53, BG-54); absent: none. */
-  deltaReports?: { entryReferenceFrom: boolean; deltaList: boolean };
+  /** berlin-group: the delta reports the bank offers on an account's transactions (BG-53, BG-54), and whether on card accounts' too (`cards`); absent: none. */
+  deltaReports?: { entryReferenceFrom: boolean; deltaList: boolean; cards: boolean };
   /** berlin-group: the payment products the bank offers, JSON and pain.001 (default: paths.paymentProduct alone). */
   paymentProducts?: string[];
   variants: Variant[];

@@ -404,7 +404,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
         ...(variants.includes('A') && psu.username === 'alice' ? multilevelOf(sb.psus) : {}),
       },
       psuIpAddress: '127.0.0.1',
-      deltaReports: { entryReferenceFrom: true, deltaList: true },
+      deltaReports: { entryReferenceFrom: true, deltaList: true, cards: true },
       paymentProducts: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers', 'pain.001-sepa-credit-transfers', 'pain.001-instant-sepa-credit-transfers', 'pain.001-target-2-payments', 'pain.001-cross-border-credit-transfers'],
     } : {}),
     variants,

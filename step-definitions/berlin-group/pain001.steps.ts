@@ -7,13 +7,13 @@
  */
 import { When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
-import { describeAnswer, expectStatus } from '../support/judge.ts';
-import { TppClient } from '../../src/client/operations.ts';
+import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
+import { TppClient, type ApiResult } from '../../src/client/operations.ts';
 import {
-  bgHeaders, buildPain001, isoDate, paymentIdOf, pain001Differences, readMultipart, readPain001, standingOrderMultipart, XML_PAYMENT_PRODUCTS, XmlReadError,
-  type Pain001Options, type Pain001Summary, type StandingOrderTerms,
+  bgHeaders, buildPain001, isoDate, paymentIdOf, pain001Differences, readMultipart, readPain001, readPain002, standingOrderMultipart, TRANSACTION_STATUSES, transactionStatusOf,
+  XML_PAYMENT_PRODUCTS, XmlReadError, type Pain001Options, type Pain001Summary, type Pain002Summary, type StandingOrderTerms,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, bg, BgNotApplicable, plain, psuIp, scaHeaders } from './support.ts';
+import { approachOf, bg, BgNotApplicable, expectBgSchema, plain, psuIp, scaHeaders } from './support.ts';
 import { thePayment } from './payments.steps.ts';
 import { CREDITORS, debtor } from './payment-services.steps.ts';
 
@@ -171,4 +171,53 @@ Then('the bank reads back the standing order as sent: its pain.001 document and 
     if (got) for (const [key, value] of Object.entries(s.terms ?? {})) if (JSON.stringify(got[key]) !== JSON.stringify(value)) wrong.push(`json_standingorderType.${key}: sent ${JSON.stringify(value)}, read back ${JSON.stringify(got[key]) ?? 'nothing'}`);
   }
   if (wrong.length) throw this.violation(`the standing order reads back otherwise than sent: ${wrong.join('; ')}`);
+});
+
+When('the TPP initiates a NextGenPSD2 payment of the bank\'s first pain.001 product from the PSU\'s first account', async function (this: ConformanceWorld) {
+  const product = xmlProducts(this)[0];
+  if (!product) throw new BgNotApplicable('createPaymentConsent', this.variant, 'the profile\'s paymentProducts offers no pain.001 product');
+  await initiate(this, product, 'payments', await document(this, 1));
+});
+
+/** The status as JSON just before and just after the XML one: a bank whose status moves between two reads is judged by either. */
+When('the TPP reads the pain.001 payment\'s status as XML, and as JSON just before and just after it', async function (this: ConformanceWorld) {
+  const payment = thePayment(this);
+  const s = theState(this);
+  const get = s.service === 'payments' ? 'getPaymentStatus' : s.service === 'bulk-payments' ? 'getBulkPaymentStatus' : 'getPeriodicPaymentStatus';
+  const read = (accept: string, what: string) => this.call(what, () => s.client[get](payment.id, plain(this, bgHeaders(), undefined, accept)));
+  const before = await read('application/json', 'reading the pain.001 payment\'s status as JSON');
+  const xml = await read('application/xml', 'reading the pain.001 payment\'s status as XML (pain.002)');
+  const after = await read('application/json', 'reading the pain.001 payment\'s status as JSON again');
+  this.batch = [before, xml, after];
+});
+
+Then('the bank answers the status as a pain.002 report of the pain.001 sent, its status the transaction status read as JSON', function (this: ConformanceWorld) {
+  const [before, r, after] = this.batch as [ApiResult, ApiResult, ApiResult];
+  for (const json of [before, after]) {
+    expectStatus(this, json, [200]);
+    expectBgSchema(this, json, 'paymentInitiationStatusResponse-200_json');
+  }
+  expectStatus(this, r, [200]);
+  const type = String(r.headers['content-type'] ?? '');
+  if (!/^application\/xml\b/i.test(type)) throw this.violation(`GET …/status of a pain.001 payment with Accept: application/xml answers ${type || 'no Content-Type'}, not the file's application/xml pain.002 (${describeAnswer(r)})`);
+  let got: Pain002Summary;
+  try {
+    got = readPain002(r.text);
+  } catch (error) {
+    if (error instanceof XmlReadError) throw this.violation(`GET …/status of a pain.001 payment answers XML that is not a pain.002.001.03 status report: ${error.message}`);
+    throw error;
+  }
+  const { sent } = theState(this);
+  const wrong: string[] = [];
+  if (got.originalMsgId !== sent.msgId) wrong.push(`OrgnlGrpInfAndSts/OrgnlMsgId is ${quote(got.originalMsgId)}, not the MsgId of the pain.001 sent (${quote(sent.msgId)})`);
+  if (!/^pain\.001\b/.test(got.originalMsgNameId)) wrong.push(`OrgnlGrpInfAndSts/OrgnlMsgNmId is ${quote(got.originalMsgNameId)}, not the pain.001 message sent`);
+  got.paymentInfos.forEach((inf, i) => {
+    if (sent.paymentInfoId !== undefined && inf.originalPaymentInfoId !== sent.paymentInfoId) wrong.push(`OrgnlPmtInfAndSts[${i}]/OrgnlPmtInfId is ${quote(inf.originalPaymentInfoId)}, not the PmtInfId sent (${quote(sent.paymentInfoId)})`);
+    const ids = sent.transactions.map((t) => t.endToEndId);
+    for (const tx of inf.transactions) if (tx.originalEndToEndId !== undefined && !ids.includes(tx.originalEndToEndId)) wrong.push(`TxInfAndSts/OrgnlEndToEndId ${quote(tx.originalEndToEndId)} is no EndToEndId of the pain.001 sent`);
+  });
+  if (!(TRANSACTION_STATUSES as readonly string[]).includes(got.status)) wrong.push(`the status ${quote(got.status)} is no transaction status code of the standard (${TRANSACTION_STATUSES.join(', ')})`);
+  const json = [transactionStatusOf(before.body), transactionStatusOf(after.body)];
+  if (!json.includes(got.status)) wrong.push(`the pain.002 gives the status ${got.groupStatus !== undefined ? 'GrpSts' : 'PmtInfSts'} ${quote(got.status)}, while the JSON status read just before and just after it is ${quote(json[0])} and ${quote(json[1])}`);
+  if (wrong.length) throw this.violation(`the pain.002 status report does not report the payment sent: ${wrong.join('; ')}`);
 });

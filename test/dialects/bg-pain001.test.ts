@@ -30,7 +30,7 @@ test('buildPain001 writes a pain.001.001.03 document that reads back as built', 
   assert.deepEqual(pmt.children.map((c) => c.name), ['PmtInfId', 'PmtMtd', 'NbOfTxs', 'CtrlSum', 'ReqdExctnDt', 'Dbtr', 'DbtrAcct', 'CdtTrfTxInf', 'CdtTrfTxInf']);
   const read = readPain001(xml);
   assert.deepEqual(read, {
-    namespace: PAIN_001_NAMESPACE, msgId: 'MSG-1', nbOfTxs: '2', ctrlSum: '4.00', debtorIban: 'DE61504040040011290112',
+    namespace: PAIN_001_NAMESPACE, msgId: 'MSG-1', paymentInfoId: 'PMT-1', nbOfTxs: '2', ctrlSum: '4.00', debtorIban: 'DE61504040040011290112',
     transactions: [
       { endToEndId: 'E2E-0', amount: '1.50', currency: 'EUR', creditorIban: 'DE02120300000000202051' },
       { endToEndId: 'E2E-1', amount: '2.50', currency: 'EUR', creditorIban: 'DE02120300000000202051' },

@@ -123,7 +123,7 @@ test('profile: the signing certificate and the bank\'s signing fields are berlin
   assert.ok(ukProblems.some((p) => p.startsWith('$.bank.requiresSignedRequests: only for dialect berlin-group')), ukProblems.join('\n'));
   // The delta reports the bank offers are a berlin-group field too.
   assert.ok((await problems({ ...uk, deltaReports: { deltaList: true } })).some((p) => p.startsWith('$.deltaReports: only for dialect berlin-group')));
-  assert.deepEqual(profile.deltaReports, { entryReferenceFrom: true, deltaList: true });
+  assert.deepEqual(profile.deltaReports, { entryReferenceFrom: true, deltaList: true, cards: true });
   // A certificate of another key than signing.key: refused when obtpp would first sign, as a profile error (exit 2).
   const mismatched = await profileFromObject({ ...raw, signing: { ...raw.signing, certificate: raw.bank.signingCertificate } }, { source: 'test.yaml', env: {} });
   const c = new TppClient(mismatched, 'A', httpFromProfile(mismatched));

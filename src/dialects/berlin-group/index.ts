@@ -12,6 +12,8 @@ export { TRANSACTION_STATUSES, FINAL_TRANSACTION_STATUSES, PAYMENT_PRODUCTS, PAY
 export { PURPOSE_CODES, CHARGE_BEARERS, FREQUENCY_CODES, EXECUTION_RULES, PAYMENT_201_MESSAGE_CODES } from './schemas/members.ts';
 export { ERROR_CODES } from './schemas/errors.ts';
 export { XML_PAYMENT_PRODUCTS, PAIN_001_NAMESPACE, buildPain001, controlSum, readXml, xmlChild, readPain001, pain001Differences, XmlReadError, standingOrderMultipart, readMultipart } from './pain001.ts';
+export { PAIN_002_NAMESPACE, readPain002 } from './pain002.ts';
+export type { Pain002Summary } from './pain002.ts';
 export type { XmlPaymentProduct, Pain001Options, Pain001Transaction, Pain001Summary, XmlElement, StandingOrderTerms } from './pain001.ts';
 export { BASKET_TRANSACTION_STATUSES, BASKET_AUTHORISED_STATUSES } from './schemas/baskets.ts';
 export { AMOUNT_VALUE_PATTERN, CURRENCY_CODE_PATTERN, IBAN_PATTERN, BIC_PATTERN, SCA_LINKS } from './schemas/common.ts';

@@ -198,6 +198,8 @@ const textOf = (el: XmlElement | undefined, path: string): string | undefined =>
 export interface Pain001Summary {
   namespace?: string;
   msgId?: string;
+  /** The first PmtInf's PmtInfId. */
+  paymentInfoId?: string;
   nbOfTxs?: string;
   ctrlSum?: string;
   debtorIban?: string;
@@ -214,6 +216,7 @@ export function readPain001(xml: string): Pain001Summary {
   return {
     ...(namespace !== undefined ? { namespace } : {}),
     msgId: textOf(init, 'GrpHdr/MsgId'),
+    paymentInfoId: textOf(infs[0], 'PmtInfId'),
     nbOfTxs: textOf(init, 'GrpHdr/NbOfTxs'),
     ctrlSum: textOf(init, 'GrpHdr/CtrlSum'),
     debtorIban: textOf(infs[0], 'DbtrAcct/Id/IBAN')?.replace(/\s/g, ''),

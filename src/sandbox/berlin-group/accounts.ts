@@ -19,6 +19,7 @@ export const ACCOUNT_FAULTS = [
   { name: 'bg-token-not-bound', rule: 'BG-07', description: 'under the OAuth2 SCA approach any AIS token opens any consent\'s accounts (the token is not checked against Consent-ID)', kind: 'rule' },
   { name: 'bg-transactions-date-to-ignored', rule: 'BG-09', description: 'GET …/transactions ignores dateTo: every booked transaction since dateFrom is returned', kind: 'rule' },
   { name: 'bg-entry-reference-from-ignored', rule: 'BG-53', description: 'GET …/transactions?entryReferenceFrom=X returns every booked transaction, X and those before it too', kind: 'rule' },
+  { name: 'bg-account-pages-repeat', rule: 'BG-32', description: 'a paged account report (GET /v1/accounts/{account-id}/transactions over a long period) answers every page after the first, reached by `_links.next`, with the first page\'s transactions', kind: 'rule' },
   { name: 'bg-delta-list-repeats', rule: 'BG-54', description: 'GET …/transactions?deltaList=true returns every booked transaction again, also those already reported', kind: 'rule' },
   { name: 'bg-available-accounts-open-data', rule: 'BG-33', description: 'a consent to the available accounts (availableAccounts) opens their balances and transactions too', kind: 'rule' },
   { name: 'bg-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/accounts?withBalance=true shows every account\'s balances, though the consent gives no access to them', kind: 'rule' },
@@ -166,6 +167,24 @@ function reportedOf(k: Xs2aContext, c: BgConsent, accountId: string): Set<string
   return ids;
 }
 
+/**
+ * Booked transactions per page of a period report: a longer one (more than this in its period,
+ * e.g. a year of a current account) is paged by `_links.next`, newest first; a page never splits a
+ * booking day. Delta reports come whole.
+ */
+export const ACCOUNT_PAGE_SIZE = 100;
+
+/** The report's pages, newest first, each at least ACCOUNT_PAGE_SIZE long but the last, a day never split. */
+function pagesOf<T extends { booking: Date }>(newestFirst: T[]): T[][] {
+  const pages: T[][] = [[]];
+  for (const t of newestFirst) {
+    const page = pages.at(-1)!;
+    if (page.length >= ACCOUNT_PAGE_SIZE && isoDay(page.at(-1)!.booking) !== isoDay(t.booking)) pages.push([t]);
+    else page.push(t);
+  }
+  return pages;
+}
+
 async function listTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
   const { bookingStatus, dateFrom, dateTo, entryReferenceFrom, deltaList } = reportQuery(r);
   const withBalance = withBalanceOf(r);
@@ -186,16 +205,35 @@ async function listTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
   } else {
     chosen = chronological.filter((t) => isoDay(t.booking) >= dateFrom! && (dateTo === null || k.faults.has('bg-transactions-date-to-ignored') || isoDay(t.booking) <= dateTo));
   }
-  if (bookingStatus !== 'pending') for (const t of chosen) seen.add(t.TransactionId);
-  const booked = chosen
-    .reverse()
-    .map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
-  const report: Record<string, unknown> = { _links: { account: { href: self } } };
+  // A period report longer than a page comes in pages (`page`: the bank's own parameter, opaque to the TPP); a delta report whole.
+  const pageParam = r.query.get('page') ?? '1';
+  if (!/^[1-9][0-9]{0,3}$/.test(pageParam)) throw format('page must be a page number this bank gave in _links', 'page');
+  const page = Number(pageParam);
+  const pages = entryReferenceFrom === null && !deltaList ? pagesOf(chosen.reverse()) : [chosen.reverse()];
+  if (page > pages.length) throw format(`the report has ${pages.length} page(s)`, 'page');
+  // The fault: every page after the first repeats the first.
+  const shown = pages[k.faults.has('bg-account-pages-repeat') ? 0 : page - 1]!;
+  if (bookingStatus !== 'pending') for (const t of shown) seen.add(t.TransactionId);
+  const booked = shown.map((t) => transaction(t, r.variant === 'A' ? `${self}/transactions/${t.TransactionId}` : undefined));
+  const links: Record<string, { href: string }> = { account: { href: self } };
+  if (pages.length > 1) {
+    const at = (n: number) => {
+      const q = new URLSearchParams(r.query);
+      q.set('page', String(n));
+      return { href: `${self}/transactions?${q}` };
+    };
+    links.first = at(1);
+    links.last = at(pages.length);
+    if (page > 1) links.previous = at(page - 1);
+    if (page < pages.length) links.next = at(page + 1);
+  }
+  const report: Record<string, unknown> = { _links: links };
   const pending = pendingTransactions(account, new Date(k.store.now()));
   const ignored = k.faults.has('bg-booking-status-ignored');
   // "both" (and "all": no standing orders here) is the booked and the pending lists together.
   if (bookingStatus !== 'pending' || ignored) report.booked = booked;
-  if (bookingStatus !== 'booked' || ignored) report.pending = pending;
+  // The pending transactions head the report: on its first page only.
+  if ((bookingStatus !== 'booked' || ignored) && page === 1) report.pending = pending;
   return {
     status: 200,
     body: {

@@ -1,11 +1,12 @@
 /**
  * Card accounts (XS2A, variants A and B): GET /v1/card-accounts, …/{account-id}, …/balances and
  * …/transactions, read under a valid consent that reaches them (by maskedPan, or a global form),
- * with the faults that bend them. A long booked report is paged by `_links.next` (CARD_PAGE_SIZE).
+ * with the faults that bend them. A long booked report is paged by `_links.next` (CARD_PAGE_SIZE);
+ * the delta reports (entryReferenceFrom, deltaList) are offered as on accounts.
  */
 import type { FaultDeclaration } from '../fault-declaration.ts';
 import { dataConsent, markOneOffUsed } from './accounts.ts';
-import { CARD_PAGE_SIZE, cardBalances, cardTransaction, CURRENCY, isoDay, type CardAccount } from './data.ts';
+import { CARD_PAGE_SIZE, cardBalances, cardTransaction, CURRENCY, isoDay, type CardAccount, type CardPurchase } from './data.ts';
 import type { BgConsent } from './store.ts';
 import { AB, BgError, format, route, validDate, type BgRoute, type Reply, type Req, type Xs2aContext } from './plumbing.ts';
 
@@ -16,6 +17,8 @@ export const CARD_FAULTS = [
   { name: 'bg-card-with-balance-unbounded', rule: 'BG-31', description: 'GET /v1/card-accounts?withBalance=true shows every card account\'s balances, though the consent gives no access to them', kind: 'rule' },
   { name: 'bg-card-booking-status-ignored', rule: 'BG-34', description: 'GET /v1/card-accounts/{account-id}/transactions ignores bookingStatus: booked and pending transactions come back whatever was asked', kind: 'rule' },
   { name: 'bg-card-dates-ignored', rule: 'BG-35', description: 'GET /v1/card-accounts/{account-id}/transactions ignores dateFrom and dateTo: every transaction of the last 90 days comes back', kind: 'rule' },
+  { name: 'bg-card-entry-reference-from-ignored', rule: 'BG-53', description: 'GET /v1/card-accounts/{account-id}/transactions?entryReferenceFrom=X returns every booked card transaction, X and those before it too', kind: 'rule' },
+  { name: 'bg-card-delta-list-repeats', rule: 'BG-54', description: 'GET /v1/card-accounts/{account-id}/transactions?deltaList=true returns every booked card transaction again, also those already reported', kind: 'rule' },
   { name: 'bg-card-with-balance-ignored', rule: 'BG-36', description: 'GET /v1/card-accounts?withBalance=true never carries the balances, though the consent grants them', kind: 'rule', level: 'SHOULD' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -87,31 +90,55 @@ async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
   const bookingStatus = r.query.get('bookingStatus');
   if (!bookingStatus) throw format('the query parameter bookingStatus is required', 'bookingStatus');
   if (!['booked', 'pending', 'both', 'all'].includes(bookingStatus)) throw format('bookingStatus must be booked, pending, both or all for a card account', 'bookingStatus');
-  if (r.query.has('deltaList') || r.query.has('entryReferenceFrom')) throw new BgError(400, 'PARAMETER_NOT_SUPPORTED', 'delta reports are not supported', r.query.has('deltaList') ? 'deltaList' : 'entryReferenceFrom');
+  // The delta reports, as on accounts: entryReferenceFrom names a card transaction (its cardTransactionId, the card report's identification).
+  const entryReferenceFrom = r.query.get('entryReferenceFrom');
+  const deltaParam = r.query.get('deltaList');
+  if (deltaParam !== null && deltaParam !== 'true' && deltaParam !== 'false') throw format('deltaList must be true or false', 'deltaList');
+  const deltaList = deltaParam === 'true';
+  if (entryReferenceFrom !== null && deltaList) throw new BgError(400, 'PARAMETER_NOT_CONSISTENT', 'entryReferenceFrom and deltaList are two kinds of delta report: ask for one', 'deltaList');
+  if (entryReferenceFrom === '') throw format('entryReferenceFrom must name a card transaction\'s cardTransactionId', 'entryReferenceFrom');
+  const delta = entryReferenceFrom !== null || deltaList;
   const dateFrom = r.query.get('dateFrom');
   const dateTo = r.query.get('dateTo');
-  if (!dateFrom || !validDate(dateFrom)) throw format('dateFrom is required and must be an ISODate (YYYY-MM-DD)', 'dateFrom');
+  if (!delta && (!dateFrom || !validDate(dateFrom))) throw format('dateFrom is required (no delta report is asked for) and must be an ISODate (YYYY-MM-DD)', 'dateFrom');
+  if (dateFrom && !validDate(dateFrom)) throw format('dateFrom must be an ISODate (YYYY-MM-DD)', 'dateFrom');
   if (dateTo !== null && !validDate(dateTo)) throw format('dateTo must be an ISODate (YYYY-MM-DD)', 'dateTo');
   const c = await dataConsent(k, r, `/card-accounts/${r.params.accountId}/transactions`);
   const card = coveredCard(k, c, r.params.accountId, 'transactions');
   const today = new Date(k.store.now());
-  const inPeriod = card.purchases.filter((p) => {
-    const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
-    // The fault: the period asked is not applied (the bank's 90 days are).
-    if (k.faults.has('bg-card-dates-ignored')) return p.daysAgo <= 90;
-    return day >= dateFrom && (dateTo === null || day <= dateTo);
-  });
+  // Oldest first; a day's purchases in the order of their ids.
+  const chronological = card.purchases.filter((p) => p.booked).sort((a, b) => b.daysAgo - a.daysAgo || a.id.localeCompare(b.id));
+  const seen = reportedCards(k, c, card.id);
+  let inPeriod: CardPurchase[];
+  if (entryReferenceFrom !== null) {
+    // "All transactions after the transaction with identification entryReferenceFrom" (the period is then ignored).
+    const at = chronological.findIndex((p) => p.id === entryReferenceFrom);
+    if (at < 0) throw new BgError(400, 'FORMAT_ERROR', 'entryReferenceFrom names no booked transaction of this card account', 'entryReferenceFrom');
+    inPeriod = k.faults.has('bg-card-entry-reference-from-ignored') ? chronological : chronological.slice(at + 1);
+  } else if (deltaList) {
+    // "All transactions after the last report access for this PSU on the addressed account".
+    inPeriod = k.faults.has('bg-card-delta-list-repeats') ? chronological : chronological.filter((p) => !seen.has(p.id));
+  } else {
+    inPeriod = card.purchases.filter((p) => {
+      const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
+      // The fault: the period asked is not applied (the bank's 90 days are).
+      if (k.faults.has('bg-card-dates-ignored')) return p.daysAgo <= 90;
+      return day >= dateFrom! && (dateTo === null || day <= dateTo);
+    });
+  }
   const links: Record<string, { href: string }> = { cardAccount: { href: `${r.base}/v1/card-accounts/${card.id}` } };
   const report: Record<string, unknown> = { _links: links };
-  const booked = inPeriod.filter((p) => p.booked).sort((a, b) => a.daysAgo - b.daysAgo);
+  // Newest first; a delta report comes whole (one page).
+  const booked = delta ? inPeriod.filter((p) => p.booked).reverse() : inPeriod.filter((p) => p.booked).sort((a, b) => a.daysAgo - b.daysAgo);
+  const pageSize = delta ? Math.max(1, booked.length) : CARD_PAGE_SIZE;
   // A long booked list comes in pages of CARD_PAGE_SIZE, newest first; `page` is the bank's own parameter, opaque to the TPP.
   const pageParam = r.query.get('page') ?? '1';
   if (!/^[1-9][0-9]{0,3}$/.test(pageParam)) throw format('page must be a page number this bank gave in _links', 'page');
   const page = Number(pageParam);
-  const pages = Math.max(1, Math.ceil(booked.length / CARD_PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(booked.length / pageSize));
   if (page > pages) throw new BgError(400, 'FORMAT_ERROR', `the report has ${pages} page(s)`, 'page');
   const overlap = k.faults.has('bg-card-pages-overlap') && page > 1 ? 1 : 0;
-  const shown = booked.slice((page - 1) * CARD_PAGE_SIZE - overlap, page * CARD_PAGE_SIZE);
+  const shown = booked.slice((page - 1) * pageSize - overlap, page * pageSize);
   if (pages > 1) {
     const at = (n: number) => {
       const q = new URLSearchParams(r.query);
@@ -124,10 +151,24 @@ async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
     if (page < pages) links.next = at(page + 1);
   }
   const ignored = k.faults.has('bg-card-booking-status-ignored');
-  if (bookingStatus !== 'pending' || ignored) report.booked = shown.map((p) => cardTransaction(card, p, today));
+  if (bookingStatus !== 'pending' || ignored) {
+    report.booked = shown.map((p) => cardTransaction(card, p, today));
+    for (const p of shown) seen.add(p.id);
+  }
   // The pending transactions head the report: on its first page only.
   if ((bookingStatus !== 'booked' || ignored) && page === 1) report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
   return { status: 200, body: { cardAccount: { maskedPan: card.maskedPan }, debitAccounting: false, cardTransactions: report } };
+}
+
+/** The booked card transactions each PSU's card account has reported so far, for deltaList (as reportedOf for accounts). */
+const reported = new WeakMap<Xs2aContext['store'], Map<string, Set<string>>>();
+function reportedCards(k: Xs2aContext, c: BgConsent, cardId: string): Set<string> {
+  let byCard = reported.get(k.store);
+  if (!byCard) reported.set(k.store, (byCard = new Map()));
+  const key = `${c.psu} ${cardId}`;
+  let ids = byCard.get(key);
+  if (!ids) byCard.set(key, (ids = new Set()));
+  return ids;
 }
 
 /** The routes of card accounts, in matching order. */

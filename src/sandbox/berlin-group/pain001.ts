@@ -77,7 +77,11 @@ function decimalMinor(v: string): number | undefined {
 }
 
 /** What the XML says, as the members of a JSON payment: the debtor and date, and each transaction as a bulk's payment. */
-export interface Pain001Read { debtorAccount: { iban: string }; requestedExecutionDate: string; payments: Array<Record<string, any>>; msgId: string }
+export interface Pain001Read {
+  debtorAccount: { iban: string }; requestedExecutionDate: string; payments: Array<Record<string, any>>;
+  /** The group header's and payment information's identifiers and counts, as written (a pain.002 status report names them). */
+  msgId: string; created: string; nbOfTxs: string; ctrlSum?: string; paymentInfoId: string;
+}
 
 /**
  * Reads a pain.001.001.03 document: GrpHdr (MsgId, CreDtTm, NbOfTxs, CtrlSum, InitgPty), one PmtInf
@@ -101,7 +105,7 @@ export function readPain001(xml: string, o: { unchecked?: boolean } = {}): Pain0
   const infs = kids(init, 'PmtInf');
   if (infs.length !== 1) throw format('this bank takes one PmtInf per pain.001 document (one debtor account)', 'PmtInf');
   const inf = infs[0]!;
-  need(inf, 'PmtInfId', 'PmtInf', 35);
+  const paymentInfoId = need(inf, 'PmtInfId', 'PmtInf', 35);
   if (need(inf, 'PmtMtd', 'PmtInf') !== 'TRF') throw format('PmtInf/PmtMtd must be TRF (a credit transfer)', 'PmtInf/PmtMtd');
   const date = need(inf, 'ReqdExctnDt', 'PmtInf', 10);
   need(inf, 'Dbtr/Nm', 'PmtInf', 140);
@@ -134,7 +138,8 @@ export function readPain001(xml: string, o: { unchecked?: boolean } = {}): Pain0
       if (ctrl !== undefined && decimalMinor(ctrl) !== sum) throw format(`${where}/CtrlSum says ${ctrl}, the document's amounts sum to ${(sum / 100).toFixed(2)}`, `${where}/CtrlSum`);
     }
   } else if (!/^[0-9]+$/.test(nb)) throw format('GrpHdr/NbOfTxs must be a number', 'GrpHdr/NbOfTxs');
-  return { debtorAccount: { iban: debtor }, requestedExecutionDate: date, payments, msgId };
+  const ctrlSum = kid(g, 'CtrlSum')?.text.trim();
+  return { debtorAccount: { iban: debtor }, requestedExecutionDate: date, payments, msgId, created, nbOfTxs: nb, ...(ctrlSum ? { ctrlSum } : {}), paymentInfoId };
 }
 
 /**

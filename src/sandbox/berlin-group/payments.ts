@@ -11,6 +11,7 @@ import {
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
 import { pain001Body, readPain001, XML_PRODUCTS } from './pain001.ts';
+import { buildPain002, wantsXml } from './pain002.ts';
 import { listedAuthorisations, multilevelStart } from './multilevel.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
@@ -24,6 +25,8 @@ export const PAYMENT_FAULTS = [
   { name: 'bg-pain001-read-back-changed', rule: 'BG-45', description: 'GET /v1/{payment-service}/pain.001-…/{paymentId} reads back another pain.001 than was sent (its MsgId and its first amount changed)', kind: 'rule' },
   { name: 'bg-pain001-standing-order-changed', rule: 'BG-45', description: 'GET /v1/periodic-payments/pain.001-…/{paymentId} answers the standing order\'s json_standingorderType part with another frequency than was sent', kind: 'rule' },
   { name: 'bg-pain001-control-sum-unchecked', rule: 'BG-45', description: 'POST /v1/bulk-payments/pain.001-… accepts a pain.001 whose NbOfTxs and CtrlSum do not match its transactions', kind: 'rule' },
+  { name: 'bg-pain002-wrong-original', rule: 'BG-45', description: 'GET /v1/payments/pain.001-…/{paymentId}/status (Accept: application/xml) answers a pain.002 whose OrgnlMsgId is not the MsgId of the pain.001 sent', kind: 'rule' },
+  { name: 'bg-pain002-status-differs', rule: 'BG-45', description: 'GET /v1/payments/pain.001-…/{paymentId}/status (Accept: application/xml) answers a pain.002 whose GrpSts is not the transaction status the JSON status answer gives (RCVD reads ACSC, any other RCVD)', kind: 'rule' },
   { name: 'bg-payment-stays-rcvd', rule: 'BG-08', description: 'GET /v1/payments/{product}/{paymentId} reads transactionStatus RCVD after the PSU authorised or rejected the payment', kind: 'rule' },
   { name: 'bg-payment-without-amount-accepted', rule: 'PIS-01', description: 'POST /v1/payments/{product} without instructedAmount is accepted (201)', kind: 'rule' },
   { name: 'bg-payment-without-sca-link', rule: 'PIS-01', description: 'the 201 of POST /v1/payments/{product} carries no link to start the PSU\'s SCA (no scaRedirect, scaOAuth or startAuthorisation)', kind: 'rule' },
@@ -188,7 +191,17 @@ const getPayment = (k: Xs2aContext, r: Req, service: Service = 'payments'): Repl
   if (p.xml !== undefined) return { status: 200, xml: k.faults.has('bg-pain001-read-back-changed') ? changedPain001(p.xml) : p.xml };
   return { status: 200, body: { ...readBack(k, p), transactionStatus: k.faults.has('bg-payment-stays-rcvd') ? 'RCVD' : p.transactionStatus } };
 };
-const getPaymentStatus = (k: Xs2aContext, r: Req, service: Service = 'payments'): Reply => ({ status: 200, body: { transactionStatus: k.faults.has('bg-payment-status-not-iso') ? 'DONE' : paymentOf(k, r, service).transactionStatus } });
+function getPaymentStatus(k: Xs2aContext, r: Req, service: Service = 'payments'): Reply {
+  const p = paymentOf(k, r, service);
+  const status = k.faults.has('bg-payment-status-not-iso') ? 'DONE' : p.transactionStatus;
+  // A pain.001 payment's status, asked as XML, is a pain.002 report (the file's application/xml answer); JSON otherwise.
+  if (p.xml !== undefined && wantsXml(header(r, 'Accept'))) {
+    const original = readPain001(p.xml, { unchecked: true });
+    const reported = k.faults.has('bg-pain002-status-differs') ? (status === 'RCVD' ? 'ACSC' : 'RCVD') : status;
+    return { status: 200, xml: buildPain002(original, reported, new Date(k.store.now()), k.faults.has('bg-pain002-wrong-original') ? { originalMsgId: `${original.msgId.slice(0, 30)}-OTHR` } : {}) };
+  }
+  return { status: 200, body: { transactionStatus: status } };
+}
 
 const paymentSelf = (r: Req, service: Service = 'payments') => `${r.base}/v1/${service}/${r.params.product}/${r.params.paymentId}`;
 
