@@ -295,10 +295,37 @@ export function readBgBalances(session: Session, record: ConsentRecord, accountI
   return underConsent(session, record, (o) => session.client.getBalances(accountId, o));
 }
 
-/** GET /v1/accounts/{account-id}/transactions?bookingStatus&dateFrom&dateTo under the consent. */
-export function readBgTransactions(session: Session, record: ConsentRecord, accountId: string, q: { bookingStatus: BookingStatus; dateFrom?: string; dateTo?: string }): Promise<ApiResult> {
-  const query = Object.fromEntries(transactionsQuery(q));
-  return underConsent(session, record, (o) => session.client.getTransactions(accountId, { ...o, query }));
+/** More pages than this and a report's next links are taken for a loop. */
+const MAX_PAGES = 100;
+
+/**
+ * GET /v1/accounts/{account-id}/transactions?bookingStatus&dateFrom&dateTo under the consent, and
+ * each further page of a long report by `_links.next` (on the same path: a link elsewhere is not
+ * followed). The answer is the first page's, its lists holding every page's transactions and its
+ * `_links` the last page's; `pages` says how many were read.
+ */
+export async function readBgTransactions(session: Session, record: ConsentRecord, accountId: string, q: { bookingStatus: BookingStatus; dateFrom?: string; dateTo?: string }): Promise<ApiResult & { pages: number }> {
+  const read = (query: Record<string, string>) => underConsent(session, record, (o) => session.client.getTransactions(accountId, { ...o, query }));
+  const first = await read(Object.fromEntries(transactionsQuery(q)));
+  const report = (first.body as { transactions?: Record<string, unknown> } | undefined)?.transactions;
+  if (!report) return { ...first, pages: 1 };
+  const merged: Record<string, unknown> = { ...report };
+  const seen = new Set<string>([first.exchange.url]);
+  let page = first;
+  let links = report._links;
+  for (let pages = 1; ; pages++) {
+    const href = linkOf({ _links: links }, 'next', page.exchange.url);
+    if (!href || seen.has(href) || new URL(href).pathname !== new URL(page.exchange.url).pathname) return { ...first, body: { ...(first.body as object), transactions: merged }, pages };
+    if (pages >= MAX_PAGES) throw new BankError(page.status, `the bank's report of ${accountId} has more than ${MAX_PAGES} pages by _links.next: obtpp stops there (a loop?)`, { exchange: page.exchange });
+    seen.add(href);
+    page = await read(Object.fromEntries(new URL(href).searchParams.entries()));
+    const more = (page.body as { transactions?: Record<string, unknown> } | undefined)?.transactions ?? {};
+    for (const list of ['booked', 'pending', 'information'] as const) {
+      if (Array.isArray(more[list])) merged[list] = [...((merged[list] as unknown[] | undefined) ?? []), ...(more[list] as unknown[])];
+    }
+    links = more._links;
+    merged._links = links;
+  }
 }
 
 /** GET /v1/accounts/{account-id}/transactions/{transactionId} under the consent. */

@@ -147,3 +147,14 @@ test('multilevel SCA by redirect: each PSU\'s authorisation is started by obtpp 
   ok(await run(redirect, 'mlr', 'consent', 'authorise', '--psu-id', 'bob'));
   assert.match(ok(await run(redirect, 'mlr', 'payment', 'status')).stdout, /: AC(TC|SP|SC)$/m);
 });
+
+test('transactions over a year follow the report\'s _links.next: every page\'s transactions, each once', async () => {
+  ok(await run(embedded, 'pages', 'consent', 'create', 'ais'));
+  ok(await run(embedded, 'pages', 'consent', 'authorise'));
+  const r = ok(await run(embedded, 'pages', 'transactions', 'alice-current', '--from', '-400d', '--json'));
+  const report = JSON.parse(r.stdout).transactions;
+  const ids = report.booked.map((t: { transactionId: string }) => t.transactionId);
+  assert.ok(ids.length > 200, `a year of alice's current account comes in pages of 100 or so (${ids.length})`);
+  assert.equal(new Set(ids).size, ids.length, 'no transaction twice');
+  assert.equal(report._links?.next, undefined, 'the last page\'s links: no next');
+});

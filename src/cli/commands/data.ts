@@ -146,7 +146,8 @@ export async function transactions(io: Io, accountId: string, flags: Transaction
       const { readBgTransactions } = await bg();
       // dateFrom: the standard lets a bank demand it (no delta reports); the UK flags' dates, as ISODates.
       const q = { bookingStatus: bookingStatus ?? 'booked', dateFrom: (query.fromBookingDateTime ?? parseWhen('--from', '-90d')).slice(0, 10), ...(query.toBookingDateTime ? { dateTo: query.toBookingDateTime.slice(0, 10) } : {}) };
-      const result = await out.step(`reading the ${q.bookingStatus} transactions of ${accountId} from ${q.dateFrom}`, () => readBgTransactions(session, record, accountId, q));
+      const result = await out.step(`reading the ${q.bookingStatus} transactions of ${accountId} from ${q.dateFrom}`, () => readBgTransactions(session, record, accountId, q),
+        (r) => `the ${q.bookingStatus} transactions of ${accountId} from ${q.dateFrom}${r.pages > 1 ? `, ${r.pages} pages (_links.next)` : ''}`);
       if (out.json) return out.document(result.body);
       return printBgTransactions(out, result.body);
     }
