@@ -339,12 +339,13 @@ export function readBgTransaction(session: Session, record: ConsentRecord, accou
  * lets a TPP do for a pain.001 product too; the payment itself comes as the bank holds it (a
  * pain.001 product's: its XML).
  */
-export async function readBgPayment(session: Session, paymentId: string, what: 'payment' | 'status', place: PaymentPlace = {}): Promise<ApiResult> {
+export async function readBgPayment(session: Session, paymentId: string, what: 'payment' | 'status' | 'pain.002', place: PaymentPlace = {}): Promise<ApiResult> {
   const o = bare(bgHeaders());
   const c = paymentClient(session, place);
-  if (what === 'status') o.headers = { ...o.headers, Accept: 'application/json' };
-  const result = session.check(what === 'status' ? await c.getPaymentStatus(paymentId, o) : await c.getPayment(paymentId, o), [200]);
-  await session.rememberStatus(paymentId, transactionStatusOf(result.body));
+  // The status of a pain.001 product may be asked as its ISO 20022 report (pain.002) instead.
+  if (what !== 'payment') o.headers = { ...o.headers, Accept: what === 'pain.002' ? 'application/xml' : 'application/json' };
+  const result = session.check(what === 'payment' ? await c.getPayment(paymentId, o) : await c.getPaymentStatus(paymentId, o), [200]);
+  if (result.json) await session.rememberStatus(paymentId, transactionStatusOf(result.body));
   return result;
 }
 

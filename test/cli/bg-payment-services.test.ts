@@ -84,6 +84,12 @@ test('a bulk of a pain.001 product: the document obtpp builds holds every paymen
   assert.match(xml, /<Ustrd>invoice 7<\/Ustrd>/);
   assert.match(xml, /<Nm>Alice Adams<\/Nm>/);
   assert.match(ok(await run(embedded, 'bulk', 'consent', 'list')).stdout, /3\.75 EUR in 2 payments from /);
+  // Its status as the ISO 20022 report (pain.002) of the document sent.
+  const msgId = /<MsgId>([^<]+)<\/MsgId>/.exec(xml)![1];
+  const report = ok(await run(embedded, 'bulk', 'payment', 'status', '--xml')).stdout;
+  assert.match(report, new RegExp(`<OrgnlMsgId>${msgId}</OrgnlMsgId>`));
+  assert.match(report, /<GrpSts>AC(TC|SP|SC)<\/GrpSts>/);
+  refused(await run(ukProfile, 'bad', 'payment', 'status', 'x', '--xml'), /--xml asks a berlin-group pain\.001 payment's status/);
 });
 
 test('a standing order of a pain.001 product: sent and read back as multipart/form-data of the document and the terms', async () => {

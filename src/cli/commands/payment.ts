@@ -28,10 +28,10 @@ export function printPayment(out: Out, body: unknown): void {
 const BOTH = { dialects: ['obie', 'berlin-group'] } as const;
 
 /** berlin-group: GET /v1/payments/{payment-product}/{paymentId} or its /status. */
-async function readBg(session: Session, out: Out, pid: string, what: 'payment' | 'status'): Promise<void> {
+async function readBg(session: Session, out: Out, pid: string, what: 'payment' | 'status' | 'pain.002'): Promise<void> {
   const { readBgPayment } = await import('../../session/berlin-group.ts');
   const record = (await session.read()).consents[pid];
-  const result = await out.step(`reading ${what === 'status' ? 'the status of ' : ''}payment ${pid}`, () => readBgPayment(session, pid, what, record ?? {}));
+  const result = await out.step(`reading ${what === 'payment' ? '' : 'the status of '}payment ${pid}`, () => readBgPayment(session, pid, what, record ?? {}));
   // A pain.001 product's payment is the bank's XML (a standing order's: multipart/form-data): shown as it came.
   if (!result.json && result.text) {
     const text = session.http.redactor.text(result.text);
@@ -65,10 +65,11 @@ export async function get(io: Io, id: string | undefined, flags: CommonFlags & {
   }, BOTH);
 }
 
-export async function status(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string }): Promise<void> {
+export async function status(io: Io, id: string | undefined, flags: CommonFlags & { consent?: string; xml?: boolean }): Promise<void> {
   await withSession(io, flags, async (session, out) => {
+    if (flags.xml && session.profile.dialect !== 'berlin-group') throw new UsageError('--xml asks a berlin-group pain.001 payment\'s status as its pain.002 report; a UK payment\'s status is JSON');
     const pid = await paymentId(session, consentArg(id, flags));
-    if (session.profile.dialect === 'berlin-group') return readBg(session, out, pid, 'status');
+    if (session.profile.dialect === 'berlin-group') return readBg(session, out, pid, flags.xml ? 'pain.002' : 'status');
     const result = await out.step(`reading the status of payment ${pid}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentStatus(pid, { token })), [200]));
     await session.rememberStatus(pid, statusOf(result.body));
     if (out.json) return out.document(result.body);

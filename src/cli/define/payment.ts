@@ -18,11 +18,13 @@ Example:
   withCommon(group.command('status').argument('[paymentId]', 'the PaymentId (default: the current payment-order consent)'))
     .description('read a payment\'s status (GET /{payment-product}/{paymentId}/status)')
     .option('--consent <id>', 'the payment-order consent, i.e. the PaymentId (same as the argument)')
+    .option('--xml', 'berlin-group, a pain.001 product: ask the status as its ISO 20022 pain.002 report (Accept: application/xml), printed as the bank sent it')
     .addHelpText('after', `
 --json prints the bank's answer as-is ({ Data: { ConsentId, Status, StatusUpdateDateTime }, Links, Meta }).
 
 Example:
-  $ obtpp payment status --json | jq -r .Data.Status`)
+  $ obtpp payment status --json | jq -r .Data.Status
+  $ obtpp payment status --profile bg.yaml --xml`)
     .action(action(io, () => import('../commands/payment.ts').then((m) => ({ run: m.status }))));
   withCommon(group.command('submit').argument('[paymentId]', 'the authorised payment-order consent (default: the current one)'))
     .description('submit the payment order of an authorised consent (POST /domestic-payments: its ConsentId, Initiation and Risk)')
