@@ -57,7 +57,10 @@ export async function dataConsent(k: Xs2aContext, r: Req, path: string): Promise
     throw new BgError(401, 'CONSENT_EXPIRED', 'a one-off consent gives one access: its access session is over');
   }
   // frequencyPerDay bounds the accesses without the PSU (no PSU-IP-Address), per resource and day.
-  if (!header(r, 'PSU-IP-Address') && !faults.has('bg-frequency-not-enforced')) {
+  // A further page of a report (its _links' page=N) goes on the access that read the first: this
+  // bank counts the report once, not its pages.
+  const furtherPage = /^[2-9]|^[1-9][0-9]/.test(r.query.get('page') ?? '');
+  if (!header(r, 'PSU-IP-Address') && !furtherPage && !faults.has('bg-frequency-not-enforced')) {
     const key = `${c.id} ${path} ${today(k)}`;
     const n = (store.accesses.get(key) ?? 0) + 1;
     if (n > c.frequencyPerDay) throw new BgError(429, 'ACCESS_EXCEEDED', `frequencyPerDay (${c.frequencyPerDay}) reached for this resource today`);
