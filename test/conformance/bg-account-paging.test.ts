@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { authorisedConsent } from '../helpers/bg-sandbox.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runObtpp } from '../helpers/obtpp.ts';
 
@@ -23,18 +24,7 @@ describe('the sandbox pages a long account report', () => {
   let consentId: string;
   before(async () => {
     sb = await startSandbox({ dialect: 'berlin-group', quiet: true });
-    const created = await fetch(`${sb.baseUrls.A}/v1/consents`, {
-      method: 'POST',
-      headers: { 'X-Request-ID': randomUUID(), 'PSU-IP-Address': '192.0.2.10', 'TPP-Redirect-URI': sb.clients[0]!.redirectUri, 'content-type': 'application/json' },
-      body: JSON.stringify({ access: { allPsd2: 'allAccounts' }, recurringIndicator: true, validUntil: isoDay(-1), frequencyPerDay: 4, combinedServiceIndicator: false }),
-    });
-    const body = await created.json() as Json;
-    const sca = body._links.scaRedirect.href as string;
-    const form = (url: string, fields: Record<string, string>) => fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
-    const alice = sb.psus[0]!;
-    assert.equal((await form(`${sca}/login`, { username: alice.username, password: alice.password })).status, 303);
-    assert.equal((await form(`${sca}/confirm`, { decision: 'approve' })).status, 303);
-    consentId = body.consentId;
+    consentId = await authorisedConsent(sb, { validUntil: isoDay(-1) });
   });
   after(async () => {
     await sb?.stop();

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { authorisedConsent } from '../helpers/bg-sandbox.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runObtpp } from '../helpers/obtpp.ts';
 
@@ -32,18 +33,7 @@ after(async () => {
 describe('the sandbox\'s delta reports on card accounts', () => {
   let consentId: string;
   before(async () => {
-    const created = await fetch(`${sb.baseUrls.A}/v1/consents`, {
-      method: 'POST',
-      headers: { 'X-Request-ID': randomUUID(), 'PSU-IP-Address': '192.0.2.10', 'TPP-Redirect-URI': sb.clients[0]!.redirectUri, 'content-type': 'application/json' },
-      body: JSON.stringify({ access: { allPsd2: 'allAccounts' }, recurringIndicator: true, validUntil: isoDay(-1), frequencyPerDay: 4, combinedServiceIndicator: false }),
-    });
-    const body = await created.json() as Json;
-    const sca = body._links.scaRedirect.href as string;
-    const form = (url: string, fields: Record<string, string>) => fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
-    const alice = sb.psus[0]!;
-    assert.equal((await form(`${sca}/login`, { username: alice.username, password: alice.password })).status, 303);
-    assert.equal((await form(`${sca}/confirm`, { decision: 'approve' })).status, 303);
-    consentId = body.consentId;
+    consentId = await authorisedConsent(sb, { validUntil: isoDay(-1) });
   });
 
   const report = async (card: string, query: string): Promise<{ status: number; body: Json; ids: string[] }> => {
