@@ -10,6 +10,7 @@ import {
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
+import { consentHoldersOf } from './multilevel.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const CONSENT_FAULTS = [
@@ -81,7 +82,8 @@ function createConsent(k: Xs2aContext, r: Req): Reply {
     covered: { accounts: [], balances: [], transactions: [] }, cards: { accounts: [], balances: [], transactions: [] }, bankOffered,
   };
   const self = `${r.base}/v1/consents/${consent.id}`;
-  const sca = scaOfCreate(k, r, consent, self);
+  // A joint account's consent needs each holder's SCA: the TPP starts one authorisation per PSU, as for a payment.
+  const sca: ReturnType<typeof scaOfCreate> = consentHoldersOf(store, consent) ? { links: { startAuthorisation: { href: `${self}/authorisations` } } } : scaOfCreate(k, r, consent, self);
   store.consents.set(consent.id, consent);
   return {
     status: faults.has('bg-create-200') ? 200 : 201,

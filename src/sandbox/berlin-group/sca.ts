@@ -31,7 +31,8 @@ const METHODS = [
 ];
 
 // A payment of several PSUs awaits the others' authorisations while it reads PATC.
-const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC');
+// A consent of several PSUs, while it reads partiallyAuthorised.
+const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' || resource.status === 'partiallyAuthorised' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC');
 const final = (a: BgAuthorisation) => a.scaStatus === 'finalised' || a.scaStatus === 'failed';
 
 /** Where the embedded SCA stands after one step: the answer's body (scaStatus, and what comes next). */
