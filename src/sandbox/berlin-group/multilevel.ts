@@ -17,6 +17,7 @@ export const MULTILEVEL_FAULTS = [
   { name: 'bg-multilevel-stays-patc', rule: 'SCA-03', description: 'a payment from the joint account still reads PATC after its second PSU has authorised it: it never moves on', kind: 'rule' },
   { name: 'bg-multilevel-authorisations-unlisted', rule: 'SCA-03', description: 'GET …/{paymentId}/authorisations of a joint-account payment lists only its latest authorisation, not the first PSU\'s', kind: 'rule' },
   { name: 'bg-multilevel-consent-valid-after-first', rule: 'SCA-03', description: 'a consent naming the joint account reads "valid" and opens its data once the first of its two PSUs has authorised it (not "partiallyAuthorised" until the second has)', kind: 'rule' },
+  { name: 'bg-multilevel-cancelled-after-first', rule: 'SCA-03', description: 'a scheduled payment from the joint account reads CANC once the first of its two PSUs has authorised its cancellation: the second PSU\'s authorisation of the cancellation is not awaited', kind: 'rule', sca: ['embedded'] },
   { name: 'bg-multilevel-second-sca-not-final', rule: 'SCA-03', description: 'GET …/authorisations/{authorisationId} of the second PSU\'s finalised authorisation of a joint-account payment reads "psuAuthenticated"', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -82,6 +83,22 @@ export function multilevelApproval(k: { store: BgStore; faults: SwitchedFaults }
   const complete = holders.every((h) => approvals.includes(h));
   if (complete) return k.faults.has('bg-multilevel-stays-patc') ? 'pending' : 'complete';
   return k.faults.has('bg-multilevel-executed-after-first') ? 'complete' : 'pending';
+}
+
+/**
+ * A PSU approved the cancellation of a payment that needs several PSUs' SCA: `pending` (the
+ * payment stays as it was until the others have authorised the cancellation too), `complete`, or
+ * why this PSU cannot approve it. Undefined for a payment of one PSU.
+ */
+export function multilevelCancellationApproval(k: { store: BgStore; faults: SwitchedFaults }, payment: BgPayment, psu: FixturePsu): 'pending' | 'complete' | { problem: string } | undefined {
+  const holders = holdersOf(k.store, payment);
+  if (!holders) return undefined;
+  if (!holders.includes(psu.username)) return { problem: 'This payment is another customer\'s.' };
+  const approvals = (payment.cancelApprovals ??= []);
+  if (approvals.includes(psu.username)) return { problem: 'You have authorised this cancellation already; it awaits the other account holder.' };
+  approvals.push(psu.username);
+  if (holders.every((h) => approvals.includes(h))) return 'complete';
+  return k.faults.has('bg-multilevel-cancelled-after-first') ? 'complete' : 'pending';
 }
 
 /** The scaStatus shown for an authorisation (the fault: the second PSU's finalised one reads psuAuthenticated). */

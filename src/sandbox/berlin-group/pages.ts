@@ -18,7 +18,7 @@ import type { SwitchedFaults } from '../fault-declaration.ts';
 import { consentAuthorised } from './lifecycle.ts';
 import { cancellationAuthorised } from './cancellation.ts';
 import { basketDecided } from './baskets.ts';
-import { consentHoldersOf, holdersOf, multilevelApproval, multilevelConsentApproval } from './multilevel.ts';
+import { consentHoldersOf, holdersOf, multilevelApproval, multilevelCancellationApproval, multilevelConsentApproval } from './multilevel.ts';
 
 type Resource = BgConsent | BgPayment;
 
@@ -218,10 +218,12 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
   if (method === 'POST' && step === 'confirm') {
     const decision = new URLSearchParams(await readBody(req)).get('decision');
     if (decision === 'approve' || decision === 'reject') {
-      a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
-      if (decision === 'approve') decideCancellation(ctx, payment, psu);
-      else payment.cancelRequested = false;
-      return back(res, a, decision === 'approve');
+      // An approval that cannot be applied (the same holder twice) fails the SCA, as the embedded one does.
+      const problem = decision === 'approve' ? decideCancellation(ctx, payment, psu) : undefined;
+      const approved = decision === 'approve' && !problem;
+      a.scaStatus = approved ? 'finalised' : 'failed';
+      if (decision === 'reject') payment.cancelRequested = false;
+      return back(res, a, approved);
     }
   }
   const b = summaryOf(payment);
@@ -239,6 +241,9 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
 
 /** Why the PSU may not cancel the payment (only the PSU who made it, or the debtor account's holder before anyone authorised it), else undefined. */
 function cancellerProblem(store: BgStore, payment: BgPayment, psu: FixturePsu): string | undefined {
+  // A joint account's payment: each of its holders authorises the cancellation.
+  const holders = holdersOf(store, payment);
+  if (holders) return holders.includes(psu.username) ? undefined : 'This payment is another customer\'s.';
   const holder = payment.psu ?? store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban)?.psu.username;
   return holder === psu.username ? undefined : 'This payment is another customer\'s.';
 }
@@ -250,6 +255,10 @@ function cancellerProblem(store: BgStore, payment: BgPayment, psu: FixturePsu): 
 export function decideCancellation(ctx: Pick<BgPagesContext, 'store' | 'faults'>, payment: BgPayment, psu: FixturePsu): string | undefined {
   const problem = cancellerProblem(ctx.store, payment, psu);
   if (problem) return problem;
+  // A joint account's payment stays as it was until each holder has authorised its cancellation.
+  const level = multilevelCancellationApproval(ctx, payment, psu);
+  if (typeof level === 'object') return level.problem;
+  if (level === 'pending') return undefined;
   cancellationAuthorised(ctx.faults, payment);
   payment.cancelRequested = false;
   return undefined;

@@ -82,6 +82,8 @@ export interface BgPayment extends Resource {
   standingOrder?: string;
   /** Multilevel SCA (a joint account): the PSUs who have authorised it so far, in order. */
   approvals?: string[];
+  /** Multilevel SCA of its cancellation: the PSUs who have authorised the cancellation so far, in order. */
+  cancelApprovals?: string[];
 }
 
 /** A signing basket: consents and payments not yet authorised, which one SCA of the basket authorises. */
