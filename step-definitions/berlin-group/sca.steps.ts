@@ -5,8 +5,9 @@
  */
 import { Given, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
-import { SCA_STATUSES } from '../../src/dialects/berlin-group/index.ts';
-import { bankOffered, consentRequest, consentThroughSca, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
+import { bgHeaders, SCA_STATUSES } from '../../src/dialects/berlin-group/index.ts';
+import { expectStatus, quote } from '../support/judge.ts';
+import { bankOffered, consentRequest, consentThroughSca, expectBgSchema, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
 
 const DECOUPLED_OR_EMBEDDED = ['decoupled', 'embedded'] as const;
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -45,6 +46,18 @@ Then('the TPP started the authorisation explicitly', function (this: Conformance
   const t = trailOf(this);
   // Asked with TPP-Explicit-Authorisation-Preferred: true; a bank may still start it itself (the header is a preference).
   if (!t.explicit) throw this.blocked(undefined, `the bank started the ${t.approach} authorisation itself although the TPP preferred to start it (TPP-Explicit-Authorisation-Preferred: true): the explicit start is not judged`);
+});
+
+Then('the consent\'s authorisations are listed with the one the TPP started', async function (this: ConformanceWorld) {
+  const consent = theConsent(this);
+  const t = trailOf(this);
+  // A bank without the list (its profile's implements) leaves this check out.
+  if (!this.client.supports('listConsentAuthorisations')) return;
+  const r = await this.call('listing the consent\'s authorisations', (c) => c.listConsentAuthorisations(consent.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
+  expectStatus(this, r, [200], 'GET /v1/consents/{consentId}/authorisations');
+  expectBgSchema(this, r, 'authorisations');
+  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
+  if (!Array.isArray(listed) || !listed.includes(t.authorisationId)) throw this.violation(`GET /v1/consents/{consentId}/authorisations lists ${quote(listed)}, without the authorisation ${quote(t.authorisationId)} the TPP started`);
 });
 
 /**

@@ -24,6 +24,7 @@ export const CONSENT_FAULTS = [
   { name: 'bg-deleted-reads-valid', rule: 'BG-03', description: 'a consent the TPP deleted reads "valid" (it opens nothing)', kind: 'rule' },
   { name: 'bg-frequency-read-back-changed', rule: 'BG-04', description: 'GET /v1/consents/{consentId} reads back frequencyPerDay 4 and recurringIndicator true, whatever was asked', kind: 'rule' },
   { name: 'bg-valid-until-extended', rule: 'BG-06', description: 'GET /v1/consents/{consentId} reads back a validUntil a year later than the one asked', kind: 'rule' },
+  { name: 'bg-consent-authorisations-unlisted', rule: 'SCA-01', description: 'GET /v1/consents/{consentId}/authorisations lists no authorisation, though the TPP started one', kind: 'rule', sca: ['embedded'] },
   { name: 'bg-create-200', rule: 'SEC-05', description: 'POST /v1/consents answers 200 instead of 201', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -152,7 +153,9 @@ export const CONSENT_ROUTES: BgRoute[] = [
   route(AB, 'DELETE', '/v1/consents/:consentId', deleteConsent),
   route(AB, 'GET', '/v1/consents/:consentId/status', getConsentStatus),
   route(AB, 'POST', '/v1/consents/:consentId/authorisations', (k, r) => startAuthorisationWithData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
-  route(AB, 'GET', '/v1/consents/:consentId/authorisations', (k, r) => listAuthorisations(consentOf(k, r.params.consentId, 'path'))),
+  route(AB, 'GET', '/v1/consents/:consentId/authorisations', (k, r) => (k.faults.has('bg-consent-authorisations-unlisted')
+    ? { status: 200, body: { authorisationIds: [] } }
+    : listAuthorisations(consentOf(k, r.params.consentId, 'path')))),
   route(AB, 'GET', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => scaStatus(k, consentOf(k, r.params.consentId, 'path'), r.params.authorisationId)),
   route(AB, 'PUT', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => updatePsuData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
 ];
