@@ -6,7 +6,7 @@
 // runObtpp (build first; no browser).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { profileFromObject, startSandbox } from '../../src/index.ts';
@@ -25,7 +25,8 @@ after(async () => {
 type Item = { kind: string; method?: string; path?: string; status?: number };
 async function conform(name: string, args: string[]) {
   const reportDir = join(dir, name);
-  const run = await runObtpp(['conform', '--dialect', 'berlin-group', '--variant', 'A', '--tags', '@SCA-03', '--report-dir', reportDir, ...args]);
+  const dialect = args.includes('--profile') ? [] : ['--dialect', 'berlin-group'];
+  const run = await runObtpp(['conform', ...dialect, '--variant', 'A', '--tags', '@SCA-03', '--report-dir', reportDir, ...args]);
   const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8'));
   const rule = summary.variants[0].rules.find((r: { id: string }) => r.id === 'SCA-03');
   const sequence = rule.sequences.find((s: { scenario: string }) => s.scenario === SCENARIO) as { status: string; items: Item[] } | undefined;
@@ -69,10 +70,23 @@ test('a payment cancelled on the first PSU\'s authorisation fails SCA-03 in the 
   assert.match(JSON.stringify(rule.failures), /after the first of the two PSUs authorised the cancellation, the payment reads CANC/);
 });
 
-test('the default redirect run leaves the cancellation\'s scenario not applicable, naming why (no journeys spent on it)', async () => {
-  const { run, rule, sequence } = await conform('redirect', []);
-  assert.equal(run.code, 0, run.stdout + run.stderr);
-  assert.equal(sequence, undefined, 'no evidence: the scenario did not run');
-  assert.deepEqual(rule.counts, { passed: 2, failed: 0, notApplicable: 1, notJudged: 0 });
-  assert.match(JSON.stringify(rule), /sca\.multilevel\.cancellation does not say the bank needs both PSUs' SCA/);
+test('without sca.multilevel.cancellation the scenario is not applicable, naming why; the default sandbox\'s profile leaves it out (no journeys spent on it)', async () => {
+  const redirect = await startSandbox({ dialect: 'berlin-group' });
+  const embedded = await startSandbox({ dialect: 'berlin-group', sca: ['embedded'] });
+  try {
+    const multilevel = (redirect.profile('A') as { sca: { multilevel: Record<string, unknown> } }).sca.multilevel;
+    assert.equal(typeof multilevel.iban, 'string');
+    assert.equal(multilevel.cancellation, undefined);
+    const raw = embedded.profile('A') as { sca: { multilevel: Record<string, unknown> } };
+    const { cancellation: _c, ...without } = raw.sca.multilevel;
+    const file = join(dir, 'no-cancellation.json');
+    await writeFile(file, JSON.stringify({ ...raw, sca: { ...raw.sca, multilevel: without } }));
+    const { run, rule, sequence } = await conform('none', ['--profile', file]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(sequence, undefined, 'no evidence: the scenario did not run');
+    assert.deepEqual(rule.counts, { passed: 2, failed: 0, notApplicable: 1, notJudged: 0 });
+    assert.match(JSON.stringify(rule), /sca\.multilevel\.cancellation does not say the bank needs both PSUs' SCA/);
+  } finally {
+    await Promise.all([redirect.stop(), embedded.stop()]);
+  }
 });
