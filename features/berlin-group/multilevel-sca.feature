@@ -10,13 +10,13 @@ Feature: Multilevel SCA (Berlin Group NextGenPSD2)
   performed") and is not executed. A consent naming such an account likewise needs both PSUs:
   until the second has authorised it, it reads partiallyAuthorised ("some but not all mandated
   authorisations have been performed yet") and opens no data (the file requires no explicit start
-  for a consent: the first PSU's authorisation may be the one the bank started with it). Where the
-  profile's sca.multilevel.cancellation says the bank needs both PSUs to cancel a payment from that
-  account, a scheduled payment both authorised is cancelled only once both have authorised the
-  cancellation (four PSU journeys; not applicable without it). The
+  for a consent: the first PSU's authorisation may be the one the bank started with it). The
   profile's sca.multilevel names such an account of the PSU and the second PSU; without it the rule
-  is not applicable. Each PSU's SCA goes by the profile's first approach of redirect, decoupled and
-  embedded (two PSU journeys a scenario).
+  is not applicable. Where its cancellation flag says the bank needs both PSUs to cancel a payment
+  from that account, a scheduled payment both authorised is cancelled only once both have
+  authorised the cancellation (not applicable without the flag). Each PSU's SCA goes by the
+  profile's first approach of redirect, decoupled and embedded (two PSU journeys a scenario, four
+  for the cancellation's).
 
   @SCA-03 @level-MUST @source-official-schema
   Rule: SCA-03 — A payment, consent or cancellation two PSUs must authorise awaits the second (a payment started explicitly for each, PATC and not executed; a consent partiallyAuthorised, opening no data; a cancellation not applied) and moves on once the second has authorised it
