@@ -22,6 +22,7 @@ Feature: The decoupled and embedded SCA approaches (Berlin Group NextGenPSD2 onl
       Given a NextGenPSD2 consent the PSU authorised by the decoupled or embedded SCA approach, the TPP starting the authorisation
       Then the TPP started the authorisation explicitly
       And the authorisation's scaStatus moved only forward through the standard's values and stayed final
+      And the consent's authorisations are listed with the one the TPP started
 
   @SCA-02 @level-MUST @source-official-schema
   Rule: SCA-02 — An authorisation is finalised only once the PSU has given every factor, and the consent is then authorised

@@ -16,11 +16,12 @@ Feature: Signing baskets (Berlin Group NextGenPSD2)
     @A
     Scenario: One SCA of a basket authorises the consent and the payment in it
       Given a NextGenPSD2 consent and a NextGenPSD2 payment the PSU has not authorised yet
-      When the TPP puts the consent and the payment in a signing basket
+      When the TPP puts the consent and the payment in a signing basket, preferring to start its authorisation itself
       Then the bank creates the signing basket: 201 with a valid "signingBasketResponse-201" and a way to start the PSU's SCA
       And the signing basket reads back with the consent and the payment
       When the PSU authorises the signing basket
-      Then the signing basket reads an authorised transactionStatus
+      Then the signing basket's authorisations are listed with the one the PSU authorised
+      And the signing basket reads an authorised transactionStatus
       And the consent in the basket reads "valid" and the payment in it is authorised
       And the authorised signing basket can no longer be deleted
       And a new signing basket naming the authorised payment is refused

@@ -265,7 +265,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
         ...(p.sca?.decoupledDoneSelector ? { decoupledDoneSelector: p.sca.decoupledDoneSelector } : {}),
         ...(p.sca?.otp ? { otp: p.sca.otp } : {}),
         ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
-        ...(p.sca?.multilevel ? { multilevel: { iban: p.sca.multilevel.iban, psu: { ...p.sca.multilevel.psu } } } : {}),
+        ...(p.sca?.multilevel ? { multilevel: { iban: p.sca.multilevel.iban, psu: { ...p.sca.multilevel.psu }, ...(p.sca.multilevel.cancellation ? { cancellation: true } : {}) } } : {}),
       },
       psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
       ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true, cards: p.deltaReports.cards === true } } : {}),

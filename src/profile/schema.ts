@@ -93,6 +93,7 @@ export const profileSchema = {
           description: "The bank offers multilevel SCA (SCA-03): iban is an account of psu.username whose payments need a second PSU's SCA too (a joint account), psu that second PSU (username: its PSU-ID and login; password: a secret, like psu.password; ${env:NAME} allowed). Absent: SCA-03 is not applicable.",
           properties: {
             iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$' },
+            cancellation: { type: 'boolean', description: "The bank also needs both PSUs' SCA to cancel a scheduled payment from that account (SCA-03's cancellation scenario, four PSU journeys). Default false: that scenario is not applicable." },
             psu: {
               type: 'object', additionalProperties: false, required: ['username', 'password'],
               properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },

@@ -108,8 +108,11 @@ export interface ScaSettings {
   otp?: string;
   /** embedded: the SCA method chosen when several are offered; default the first. */
   authenticationMethodId?: string;
-  /** Multilevel SCA: an account of the PSU whose payments need a second PSU's SCA, and that PSU (its password a secret). */
-  multilevel?: { iban: string; psu: { username: string; password: string } };
+  /**
+   * Multilevel SCA: an account of the PSU whose payments need a second PSU's SCA, and that PSU (its
+   * password a secret); `cancellation`: cancelling a scheduled payment from it needs both PSUs' SCA too.
+   */
+  multilevel?: { iban: string; psu: { username: string; password: string }; cancellation?: boolean };
 }
 
 export type ScaApproachName = 'redirect' | 'oauth' | 'decoupled' | 'embedded';

@@ -401,7 +401,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
         ...(sca.includes('decoupled') ? { decoupledUrl: `${sb.issuer}/bg/app/{authorisationId}` } : {}),
         ...(sca.includes('embedded') ? { otp: SANDBOX_OTP } : {}),
         // Multilevel SCA: payments from alice's joint account need bob's SCA too (variant A has the payments).
-        ...(variants.includes('A') && psu.username === 'alice' ? multilevelOf(sb.psus) : {}),
+        ...(variants.includes('A') && psu.username === 'alice' ? multilevelOf(sb.psus, sca[0] === 'embedded') : {}),
       },
       psuIpAddress: '127.0.0.1',
       deltaReports: { entryReferenceFrom: true, deltaList: true, cards: true },
@@ -414,9 +414,9 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     ...(bg ? {
       // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
       implements: {
-        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', ...CARD_OPERATIONS, 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'listPaymentAuthorisations', 'getPaymentScaStatus', 'cancelPayment', 'startPaymentCancellationAuthorisation', 'listPaymentCancellationAuthorisations', 'getPaymentCancellationScaStatus', 'updatePaymentCancellationPsuData', 'createPeriodicPayment', 'getPeriodicPayment', 'getPeriodicPaymentStatus', 'createBulkPayment', 'getBulkPayment', 'getBulkPaymentStatus',
+        A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'listConsentAuthorisations', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', ...CARD_OPERATIONS, 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'listPaymentAuthorisations', 'getPaymentScaStatus', 'cancelPayment', 'startPaymentCancellationAuthorisation', 'listPaymentCancellationAuthorisations', 'getPaymentCancellationScaStatus', 'updatePaymentCancellationPsuData', 'createPeriodicPayment', 'getPeriodicPayment', 'getPeriodicPaymentStatus', 'createBulkPayment', 'getBulkPayment', 'getBulkPaymentStatus',
           'createSigningBasket', 'getSigningBasket', 'getSigningBasketStatus', 'deleteSigningBasket', 'startSigningBasketAuthorisation', 'listSigningBasketAuthorisations', 'getSigningBasketScaStatus', 'updateSigningBasketPsuData'],
-        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', ...CARD_OPERATIONS, 'confirmFunds'],
+        B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'listConsentAuthorisations', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', ...CARD_OPERATIONS, 'confirmFunds'],
       },
     } : { paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
     ...(oauth ? { auth: {
@@ -444,8 +444,11 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
 }
 
 /** The berlin-group profile's multilevel SCA: payments from alice's joint account need bob's SCA too (src/sandbox/berlin-group/multilevel.ts). */
-function multilevelOf(psus: SandboxPsu[]): { multilevel?: { iban: string; psu: { username: string; password: string } } } {
+function multilevelOf(psus: SandboxPsu[], cancellation: boolean): { multilevel?: { iban: string; psu: { username: string; password: string }; cancellation?: true } } {
   const iban = psus.find((p) => p.username === 'alice')?.accounts.find((a) => a.AccountId === 'alice-joint')?.iban;
   const second = psus.find((p) => p.username === 'bob');
-  return iban && second ? { multilevel: { iban, psu: { username: second.username, password: second.password } } } : {};
+  // The bank needs both holders to cancel such a payment whatever the approach; the profile says so
+  // only where the run walks the embedded approach first (no browser): the cancellation scenario
+  // costs four PSU journeys, too many for the default redirect run.
+  return iban && second ? { multilevel: { iban, psu: { username: second.username, password: second.password }, ...(cancellation ? { cancellation: true as const } : {}) } } : {};
 }

@@ -11,8 +11,8 @@ import type { ConformanceWorld } from '../support/world.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import { describeAnswer, expectStatus, quote, warn } from '../support/judge.ts';
 import {
-  BASKET_AUTHORISED_STATUSES, basketIdOf, bgHeaders, buildPaymentInitiation, buildSigningBasket, consentIdOf, consentStatusOf, detailedAccess, errorCodesOf,
-  linkOf, paymentIdOf, TRANSACTION_STATUSES, transactionStatusOf,
+  authorisationIdOf, BASKET_AUTHORISED_STATUSES, basketIdOf, bgHeaders, buildPaymentInitiation, buildSigningBasket, consentIdOf, consentStatusOf, detailedAccess, errorCodesOf,
+  linkOf, linksOf, paymentIdOf, TRANSACTION_STATUSES, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
 import { approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest, type Approach, type ScaResource } from './support.ts';
 import { judgeScaTrail } from './sca.steps.ts';
@@ -23,7 +23,7 @@ const CREDITOR_IBAN = 'DE02120300000000202051';
 const AUTHORISED_PAYMENT = TRANSACTION_STATUSES.filter((s) => !['RCVD', 'RJCT', 'CANC', 'PDNG'].includes(s));
 
 /** What the scenario keeps of its basket and members. */
-interface Basket { consentId?: string; paymentId?: string; created?: ApiResult; id?: string }
+interface Basket { consentId?: string; paymentId?: string; created?: ApiResult; id?: string; authorisationId?: string }
 const baskets = new WeakMap<ConformanceWorld, Basket>();
 const state = (world: ConformanceWorld): Basket => {
   let b = baskets.get(world);
@@ -80,9 +80,10 @@ Given('a NextGenPSD2 payment the PSU has not authorised yet', async function (th
   state(this).paymentId = await payment(this);
 });
 
-/** POST /v1/signing-baskets. */
-async function create(world: ConformanceWorld, body: unknown): Promise<ApiResult> {
-  const r = await world.call('creating the signing basket', (c) => c.createSigningBasket(body, plain(world, { ...headers(world), 'X-Request-ID': randomUUID() })));
+/** POST /v1/signing-baskets (`explicit`: the TPP prefers to start the basket's authorisation itself). */
+async function create(world: ConformanceWorld, body: unknown, explicit = false): Promise<ApiResult> {
+  const h = { ...headers(world), 'X-Request-ID': randomUUID(), ...(explicit ? { 'TPP-Explicit-Authorisation-Preferred': 'true' } : {}) };
+  const r = await world.call('creating the signing basket', (c) => c.createSigningBasket(body, plain(world, h)));
   // Which members a bank takes together is its own (the file's REFERENCE_MIX_INVALID): nothing to judge then.
   if (r.status === 400 && errorCodesOf(r.body).includes('REFERENCE_MIX_INVALID')) throw world.blocked(undefined, `the bank does not take these members in one basket: ${describeAnswer(r)}`);
   return r;
@@ -94,9 +95,9 @@ function keep(world: ConformanceWorld, r: ApiResult): void {
   b.id = basketIdOf(r.body);
 }
 
-When('the TPP puts the consent and the payment in a signing basket', async function (this: ConformanceWorld) {
+When('the TPP puts the consent and the payment in a signing basket, preferring to start its authorisation itself', async function (this: ConformanceWorld) {
   const b = state(this);
-  keep(this, await create(this, buildSigningBasket({ consentIds: [b.consentId!], paymentIds: [b.paymentId!] })));
+  keep(this, await create(this, buildSigningBasket({ consentIds: [b.consentId!], paymentIds: [b.paymentId!] }), true));
 });
 
 When('the TPP puts the payment and a payment the bank never made in a signing basket', async function (this: ConformanceWorld) {
@@ -141,23 +142,44 @@ Then('the signing basket reads back with the consent and the payment', async fun
 When('the PSU authorises the signing basket', async function (this: ConformanceWorld) {
   const { id, created } = theBasket(this);
   let started = created;
-  // An explicit start (startAuthorisation in the 201): the TPP starts the basket's authorisation, whose answer carries the scaRedirect.
-  if (!linkOf(created.body, 'scaRedirect', created.exchange.url) && linkOf(created.body, 'startAuthorisation')) {
-    started = await this.call('starting the signing basket\'s authorisation', (c) => c.startSigningBasketAuthorisation(id, {}, plain(this, headers(this))));
-    expectStatus(this, started, [201]);
-    expectBgSchema(this, started, 'startScaprocessResponse');
-  }
   const approach = basketApproach(this);
+  // An explicit start (a startAuthorisation link in the 201): the TPP starts the basket's authorisation, whose answer carries the scaRedirect or the update links.
+  const start = Object.keys(linksOf(created.body)).find((l) => l.startsWith('startAuthorisation'));
+  if (!linkOf(created.body, 'scaRedirect', created.exchange.url) && start) {
+    // The embedded approach's start with the PSU's password, where the link says so.
+    const body = approach === 'embedded' && start === 'startAuthorisationWithPsuAuthentication' ? { psuData: { password: this.ctx.profile.psu.password } } : {};
+    started = await this.call('starting the signing basket\'s authorisation', (c) => c.startSigningBasketAuthorisation(id, body, plain(this, headers(this))));
+    expectStatus(this, started, [201], 'POST /v1/signing-baskets/{basketId}/authorisations starts the basket\'s authorisation: expected 201');
+    expectBgSchema(this, started, 'startScaprocessResponse');
+    state(this).authorisationId = authorisationIdOf(started.body);
+    if (!state(this).authorisationId) throw this.violation(`the start of the signing basket's authorisation carries no authorisationId: ${describeAnswer(started)}`);
+  }
   // Decoupled and embedded: the same walk as a payment's, on the basket's authorisation sub-resource.
   if (approach !== 'redirect') {
     const walked: ScaResource = { id, created: started, approach };
     await sca(this, walked, { fn: 'pis', of: 'basket' });
+    state(this).authorisationId ??= walked.trail?.authorisationId;
     // What the TPP followed of the basket's scaStatus, judged as SCA-01 judges a payment's.
     if (walked.trail) judgeScaTrail(this, walked.trail);
     return;
   }
   if (!linkOf(started.body, 'scaRedirect', started.exchange.url)) throw this.violation(`the bank gave no scaRedirect for the basket's SCA, which the TPP asked to take by redirect: ${describeAnswer(started)}`);
   await sca(this, { id, created: started, approach: 'redirect' }, { fn: 'pis' });
+});
+
+Then('the signing basket\'s authorisations are listed with the one the PSU authorised', async function (this: ConformanceWorld) {
+  const { id, created } = theBasket(this);
+  if (!this.client.supports('listSigningBasketAuthorisations')) return;
+  // The one the TPP started, the one the decoupled or embedded walk followed, or the one the bank started itself (its scaStatus link).
+  const linked = /authorisations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(linkOf(created.body, 'scaStatus', created.exchange.url) ?? '')?.[1];
+  const authorisationId = state(this).authorisationId ?? (linked ? decodeURIComponent(linked) : undefined);
+  const r = await this.call('listing the signing basket\'s authorisations', (c) => c.listSigningBasketAuthorisations(id, plain(this, bgHeaders())));
+  expectStatus(this, r, [200], 'GET /v1/signing-baskets/{basketId}/authorisations');
+  expectBgSchema(this, r, 'authorisations');
+  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
+  if (!Array.isArray(listed) || (authorisationId !== undefined && !listed.includes(authorisationId)) || listed.length === 0) {
+    throw this.violation(`GET /v1/signing-baskets/{basketId}/authorisations lists ${quote(listed)}, without the authorisation ${quote(authorisationId ?? '(the one the PSU authorised)')}`);
+  }
 });
 
 Then('the signing basket reads an authorised transactionStatus', async function (this: ConformanceWorld) {

@@ -10,7 +10,7 @@ import type { ApiResult } from '../../src/client/operations.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import { authorisationIdOf, bgHeaders, buildPaymentInitiation, linkOf, linksOf, paymentIdOf, scaStatusOf, transactionStatusOf } from '../../src/dialects/berlin-group/index.ts';
 import { approachOf, BgNotApplicable, expectBgSchema, judgeInto, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
-import { judgeScaTrail } from './sca.steps.ts';
+import { judgeScaTrail, judgeTrailSchemas } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -117,6 +117,8 @@ Then('the second PSU\'s authorisation is finalised, its scaStatus moving only fo
       trail.sightings.push({ status: r.status === 200 ? scaStatusOf(r.body) : `(HTTP ${r.status})`, when: i ? 'read again' : 'after the PSU\'s journey', factorsDone: true });
     }
   }
+  // Every answer the TPP followed of the first PSU's authorisation too (embedded: each PUT's; decoupled: each read).
+  for (const a of m.authorisations) if (a.trail) judgeTrailSchemas(this, a.trail);
   judgeScaTrail(this, trail);
   const last = trail.sightings.at(-1)?.status;
   if (last !== 'finalised') throw this.violation(`the second PSU completed the SCA, but the authorisation ${quote(second.id)} reads scaStatus ${quote(last)}, not "finalised"`);

@@ -5,8 +5,9 @@
  */
 import { Given, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
-import { SCA_STATUSES } from '../../src/dialects/berlin-group/index.ts';
-import { bankOffered, consentRequest, consentThroughSca, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
+import { bgHeaders, SCA_STATUSES } from '../../src/dialects/berlin-group/index.ts';
+import { expectStatus, quote } from '../support/judge.ts';
+import { bankOffered, consentRequest, consentThroughSca, expectBgSchema, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
 
 const DECOUPLED_OR_EMBEDDED = ['decoupled', 'embedded'] as const;
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -47,14 +48,35 @@ Then('the TPP started the authorisation explicitly', function (this: Conformance
   if (!t.explicit) throw this.blocked(undefined, `the bank started the ${t.approach} authorisation itself although the TPP preferred to start it (TPP-Explicit-Authorisation-Preferred: true): the explicit start is not judged`);
 });
 
+Then('the consent\'s authorisations are listed with the one the TPP started', async function (this: ConformanceWorld) {
+  const consent = theConsent(this);
+  const t = trailOf(this);
+  // A bank without the list (its profile's implements) leaves this check out.
+  if (!this.client.supports('listConsentAuthorisations')) return;
+  const r = await this.call('listing the consent\'s authorisations', (c) => c.listConsentAuthorisations(consent.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
+  expectStatus(this, r, [200], 'GET /v1/consents/{consentId}/authorisations');
+  expectBgSchema(this, r, 'authorisations');
+  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
+  if (!Array.isArray(listed) || !listed.includes(t.authorisationId)) throw this.violation(`GET /v1/consents/{consentId}/authorisations lists ${quote(listed)}, without the authorisation ${quote(t.authorisationId)} the TPP started`);
+});
+
+/**
+ * The official schema of every answer the TPP followed of an authorisation (the start, each
+ * PUT's answer judged as the body for what it sent, each scaStatus read): whichever rule walks
+ * the authorisation fails on them.
+ */
+export function judgeTrailSchemas(world: ConformanceWorld, t: ScaTrail): void {
+  const invalid = [...new Set(t.schemaProblems)];
+  if (invalid.length) throw world.violation(`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):\n${invalid.slice(0, 10).join('\n')}`);
+}
+
 /**
  * SCA-01's judgement of what the TPP followed of an authorisation: the official schema of its
  * answers, the standard's values, only forward, and a final status that stays (SCA-03 judges a
  * multilevel SCA's second authorisation the same way).
  */
 export function judgeScaTrail(world: ConformanceWorld, t: ScaTrail): void {
-  const invalid = [...new Set(t.schemaProblems)];
-  if (invalid.length) throw world.violation(`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):\n${invalid.slice(0, 10).join('\n')}`);
+  judgeTrailSchemas(world, t);
   const known = new Set<string>(SCA_STATUSES);
   const unknown = t.sightings.filter((s) => !known.has(s.status ?? ''));
   if (unknown.length) throw world.violation(`the ${t.approach} authorisation's scaStatus read ${unknown.map(seen).join(', ')}, not one of the standard's values (${SCA_STATUSES.join(', ')}); as followed: ${path(t)}`);
@@ -79,6 +101,7 @@ Then('the authorisation\'s scaStatus moved only forward through the standard\'s 
 
 Then('the authorisation was finalised only after the PSU had given every factor', function (this: ConformanceWorld) {
   const t = trailOf(this);
+  judgeTrailSchemas(this, t);
   const early = t.sightings.find((s) => s.status === 'finalised' && s.factorsDone === false);
   if (early) {
     const missing = t.approach === 'embedded' ? 'before the TPP sent the one-time password (scaAuthenticationData): one factor is no strong customer authentication' : 'before the PSU had approved in the app';
@@ -97,6 +120,7 @@ Then('the NextGenPSD2 consent was valid once its authorisation was finalised', f
 
 Then('the authorisation\'s scaStatus ended {string}', function (this: ConformanceWorld, wanted: string) {
   const t = trailOf(this);
+  judgeTrailSchemas(this, t);
   const last = t.sightings.at(-1);
   if (last?.status !== wanted) throw this.violation(`the ${t.approach} authorisation the PSU did not complete ended ${last ? seen(last) : 'unread'}, not "${wanted}"; as followed: ${path(t)}`);
 });

@@ -11,6 +11,7 @@ import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import {
   accountsOf, authorisationIdOf, bgHeaders, buildConsent, consentIdOf, consentStatusOf, isoDate, judgeBg, judgeBgError, linkOf, linksOf, scaStatusOf, transactionStatusOf,
+  updateAnswerSchemaOf,
   type AccountAccess, type BgSchemaName, type ConsentRequestBody,
 } from '../../src/dialects/berlin-group/index.ts';
 import { AuthorisationError } from '../../src/errors.ts';
@@ -41,7 +42,10 @@ export interface ScaTrail {
   /** Whether the TPP started it explicitly (POST …/authorisations). */
   explicit: boolean;
   sightings: ScaSighting[];
-  /** The official schema's problems in the answers that have one (startScaprocessResponse, scaStatusResponse): SCA-01 judges them. */
+  /**
+   * The official schema's problems in the answers that have one (startScaprocessResponse,
+   * scaStatusResponse, each PUT's answer by what it sent): the rule that walks it judges them.
+   */
   schemaProblems: string[];
 }
 
@@ -340,6 +344,8 @@ async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { 
   const step = async (body: unknown, when: string, factorsDone: boolean, extra?: Record<string, string>): Promise<ApiResult> => {
     const r = await calls.update(id, body, extra);
     if (r.status !== 200 && r.status !== 201) throw world.blocked(undefined, `the bank refused ${when.replace(/^after /, '')} of the embedded SCA: ${describeAnswer(r)}`);
+    // The file's answer is a oneOf of one body per kind of update: judged as the one for what was sent.
+    judgeInto(trail, r, updateAnswerSchemaOf(body));
     const sighting: ScaSighting = { status: scaStatusOf(r.body), when, factorsDone };
     // The moment the bank says finalised, the consent or payment must say so too.
     if (sighting.status === 'finalised' && !trail.sightings.some((x) => x.status === 'finalised')) sighting.resourceStatus = await calls.status();

@@ -40,6 +40,10 @@ export const samples: Partial<Record<BgSchemaName, Json>> = {
   'signingBasketResponse-201': { transactionStatus: 'RCVD', basketId: 'b-1', _links: { self: { href: '/v1/signing-baskets/b-1' }, status: { href: '/v1/signing-baskets/b-1/status' }, startAuthorisation: { href: '/v1/signing-baskets/b-1/authorisations' } } },
   'signingBasketResponse-200': { payments: ['p-1', 'p-2'], consents: ['c-1'], transactionStatus: 'ACTC' },
   'signingBasketStatusResponse-200': { transactionStatus: 'ACTC' },
+  updatePsuIdentificationResponse: { scaStatus: 'psuIdentified', scaMethods: [{ authenticationType: 'SMS_OTP', authenticationMethodId: 'sms' }], _links: { selectAuthenticationMethod: { href: '/v1/consents/c-1/authorisations/a-1' } } },
+  updatePsuAuthenticationResponse: { scaStatus: 'psuAuthenticated', scaMethods: [{ authenticationType: 'SMS_OTP', authenticationMethodId: 'sms', name: 'SMS OTP' }], _links: { selectAuthenticationMethod: { href: '/v1/consents/c-1/authorisations/a-1' } } },
+  selectPsuAuthenticationMethodResponse: { scaStatus: 'scaMethodSelected', chosenScaMethod: { authenticationType: 'SMS_OTP', authenticationMethodId: 'sms' }, challengeData: { otpMaxLength: 6, otpFormat: 'integer' }, _links: { authoriseTransaction: { href: '/v1/consents/c-1/authorisations/a-1' } } },
+  authorisationConfirmationResponse: { scaStatus: 'finalised', _links: { scaStatus: { href: '/v1/consents/c-1/authorisations/a-1' } } },
   Error_NG: { tppMessages: [{ category: 'ERROR', code: 'CONSENT_UNKNOWN', text: 'unknown consent' }] },
   Error_problem: { type: 'https://berlin-group.org/problems/format-error', code: 'FORMAT_ERROR', detail: 'bad body' },
 };

@@ -146,14 +146,15 @@ test('a basket the PSU rejects rejects its members; DELETE before the authorisat
   assert.equal((await call('POST', `${sb.baseUrls.B}/v1/signing-baskets`, { headers: redirect(sb), body: { paymentIds: [n.paymentId] } })).status, 404, 'variant B has no payments');
 });
 
-test('the faults of BG-60: unknown and authorised members accepted, consents dropped from the read, payments not authorised, RCVD for ever, DELETE after authorisation', async () => {
-  assert.deepEqual(FAULTS.length, 6);
+test('the faults of BG-60: unknown and authorised members accepted, consents dropped from the read, payments not authorised, RCVD for ever, authorisations unlisted, DELETE after authorisation', async () => {
+  assert.deepEqual(FAULTS.length, 7);
   const m = await members(faulty);
   const created = await basket(faulty, { consentIds: [m.consentId], paymentIds: [m.paymentId] });
   const self = created.headers.get('location')!;
   assert.equal((await call('GET', self)).body.consents, undefined);
   assert.equal((await decide(created.body._links.scaRedirect.href, faulty, 'approve')).status, 303);
   assert.equal((await call('GET', `${self}/status`)).body.transactionStatus, 'RCVD');
+  assert.deepEqual((await call('GET', `${self}/authorisations`)).body, { authorisationIds: [] });
   assert.deepEqual(await read(faulty, m), { consent: 'valid', payment: 'RCVD' });
   assert.equal((await basket(faulty, { consentIds: [m.consentId] })).status, 201);
   assert.equal((await basket(faulty, { paymentIds: ['payment-never-made'] })).status, 201);

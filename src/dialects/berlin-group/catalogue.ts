@@ -98,8 +98,14 @@ export const BERLIN_GROUP_OPERATIONS = {
     responses: { 201: 'startScaprocessResponse' },
     words: 'starting a consent\'s authorisation',
   },
+  listConsentAuthorisations: {
+    api: 'ais', method: 'GET', path: '{@accountAccessConsents}/{consentId}/authorisations', ids: ['consentId'], body: false, token: 'none', variants: AB,
+    responses: { 200: 'authorisations' },
+    words: 'listing a consent\'s authorisations',
+  },
   // The answer's schema depends on what the body carried (updatePsuAuthenticationResponse,
-  // selectPsuAuthenticationMethodResponse, scaStatusResponse): the SCA steps judge its scaStatus.
+  // selectPsuAuthenticationMethodResponse, scaStatusResponse): the SCA steps judge it by what
+  // they sent (updateAnswerSchemaOf).
   updateConsentPsuData: {
     api: 'ais', method: 'PUT', path: '{@accountAccessConsents}/{consentId}/authorisations/{authorisationId}', ids: ['consentId', 'authorisationId'], body: true, token: 'none', variants: AB,
     responses: { 200: null },

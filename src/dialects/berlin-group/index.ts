@@ -16,6 +16,7 @@ export { PAIN_002_NAMESPACE, readPain002 } from './pain002.ts';
 export type { Pain002Summary } from './pain002.ts';
 export type { XmlPaymentProduct, Pain001Options, Pain001Transaction, Pain001Summary, XmlElement, StandingOrderTerms } from './pain001.ts';
 export { BASKET_TRANSACTION_STATUSES, BASKET_AUTHORISED_STATUSES } from './schemas/baskets.ts';
+export { SCA_CONFIRMATION_STATUSES, updateAnswerSchemaOf } from './schemas/sca-updates.ts';
 export { AMOUNT_VALUE_PATTERN, CURRENCY_CODE_PATTERN, IBAN_PATTERN, BIC_PATTERN, SCA_LINKS } from './schemas/common.ts';
 export {
   buildConsent, detailedAccess, buildFundsConfirmation, buildPaymentInitiation, buildPeriodicPayment, buildBulkPayment, buildSigningBasket, transactionsQuery, bgHeaders, isoDate, VALID_UNTIL_MAX,

@@ -19,6 +19,7 @@ export const BASKET_FAULTS = [
   { name: 'bg-basket-members-dropped', rule: 'BG-60', description: 'GET /v1/signing-baskets/{basketId} reads back the basket\'s payments alone: its consents are left out', kind: 'rule' },
   { name: 'bg-basket-members-not-authorised', rule: 'BG-60', description: 'the PSU authorises the basket (its SCA finalised, the basket ACTC), but its payments stay RCVD: the one SCA does not reach them', kind: 'rule' },
   { name: 'bg-basket-status-stays-rcvd', rule: 'BG-60', description: 'GET /v1/signing-baskets/{basketId}[/status] reads transactionStatus RCVD after the PSU authorised the basket', kind: 'rule' },
+  { name: 'bg-basket-authorisations-unlisted', rule: 'BG-60', description: 'GET /v1/signing-baskets/{basketId}/authorisations lists no authorisation, though the TPP started one and the PSU authorised it', kind: 'rule' },
   { name: 'bg-basket-deleted-after-authorisation', rule: 'BG-60', description: 'DELETE /v1/signing-baskets/{basketId} of a basket the PSU authorised answers 204 (the file: not deletable after an authorisation)', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -157,7 +158,9 @@ export const BASKET_ROUTES: BgRoute[] = [
   route(A, 'DELETE', '/v1/signing-baskets/:basketId', deleteBasket),
   route(A, 'GET', '/v1/signing-baskets/:basketId/status', (k, r) => ({ status: 200, body: { transactionStatus: statusOf(k, basketOf(k, r)) } })),
   route(A, 'POST', '/v1/signing-baskets/:basketId/authorisations', startAuthorisation),
-  route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations', (k, r) => ({ status: 200, body: { authorisationIds: basketOf(k, r).authorisations.map((a) => a.authorisationId) } })),
+  route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations', (k, r) => ({
+    status: 200, body: { authorisationIds: k.faults.has('bg-basket-authorisations-unlisted') ? [] : basketOf(k, r).authorisations.map((a) => a.authorisationId) },
+  })),
   route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations/:authorisationId', (k, r) => ({ status: 200, body: { scaStatus: authorisationOf(k, r).scaStatus } })),
   // PUT …/authorisations/{authorisationId} (the embedded SCA of a basket) is in sca-routes.ts.
 ];

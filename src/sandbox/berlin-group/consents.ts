@@ -10,6 +10,7 @@ import {
   type BgRoute, type Reply, type Req, type Xs2aContext,
 } from './plumbing.ts';
 import { scaStatus, startAuthorisationWithData, updatePsuData } from './sca.ts';
+import { consentHoldersOf } from './multilevel.ts';
 
 /** The faults of these routes, in the order of docs/rules.md (the registry sorts by rule). */
 export const CONSENT_FAULTS = [
@@ -23,6 +24,7 @@ export const CONSENT_FAULTS = [
   { name: 'bg-deleted-reads-valid', rule: 'BG-03', description: 'a consent the TPP deleted reads "valid" (it opens nothing)', kind: 'rule' },
   { name: 'bg-frequency-read-back-changed', rule: 'BG-04', description: 'GET /v1/consents/{consentId} reads back frequencyPerDay 4 and recurringIndicator true, whatever was asked', kind: 'rule' },
   { name: 'bg-valid-until-extended', rule: 'BG-06', description: 'GET /v1/consents/{consentId} reads back a validUntil a year later than the one asked', kind: 'rule' },
+  { name: 'bg-consent-authorisations-unlisted', rule: 'SCA-01', description: 'GET /v1/consents/{consentId}/authorisations lists no authorisation, though the TPP started one', kind: 'rule', sca: ['embedded'] },
   { name: 'bg-create-200', rule: 'SEC-05', description: 'POST /v1/consents answers 200 instead of 201', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -81,7 +83,8 @@ function createConsent(k: Xs2aContext, r: Req): Reply {
     covered: { accounts: [], balances: [], transactions: [] }, cards: { accounts: [], balances: [], transactions: [] }, bankOffered,
   };
   const self = `${r.base}/v1/consents/${consent.id}`;
-  const sca = scaOfCreate(k, r, consent, self);
+  // A joint account's consent needs each holder's SCA: the TPP starts one authorisation per PSU, as for a payment.
+  const sca: ReturnType<typeof scaOfCreate> = consentHoldersOf(store, consent) ? { links: { startAuthorisation: { href: `${self}/authorisations` } } } : scaOfCreate(k, r, consent, self);
   store.consents.set(consent.id, consent);
   return {
     status: faults.has('bg-create-200') ? 200 : 201,
@@ -150,7 +153,9 @@ export const CONSENT_ROUTES: BgRoute[] = [
   route(AB, 'DELETE', '/v1/consents/:consentId', deleteConsent),
   route(AB, 'GET', '/v1/consents/:consentId/status', getConsentStatus),
   route(AB, 'POST', '/v1/consents/:consentId/authorisations', (k, r) => startAuthorisationWithData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
-  route(AB, 'GET', '/v1/consents/:consentId/authorisations', (k, r) => listAuthorisations(consentOf(k, r.params.consentId, 'path'))),
+  route(AB, 'GET', '/v1/consents/:consentId/authorisations', (k, r) => (k.faults.has('bg-consent-authorisations-unlisted')
+    ? { status: 200, body: { authorisationIds: [] } }
+    : listAuthorisations(consentOf(k, r.params.consentId, 'path')))),
   route(AB, 'GET', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => scaStatus(k, consentOf(k, r.params.consentId, 'path'), r.params.authorisationId)),
   route(AB, 'PUT', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => updatePsuData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
 ];

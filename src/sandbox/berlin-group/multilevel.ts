@@ -8,7 +8,7 @@
  */
 import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
 import type { FixturePsu } from '../fixtures.ts';
-import type { BgAuthorisation, BgPayment, BgStore } from './store.ts';
+import type { BgAuthorisation, BgConsent, BgPayment, BgStore } from './store.ts';
 
 /** The faults of multilevel SCA, in the order of docs/rules.md (the registry sorts by rule). */
 export const MULTILEVEL_FAULTS = [
@@ -16,6 +16,8 @@ export const MULTILEVEL_FAULTS = [
   { name: 'bg-multilevel-executed-after-first', rule: 'SCA-03', description: 'a payment from the joint account is executed (ACTC) once the first of its two PSUs has authorised it: the second PSU\'s SCA is not awaited (no PATC)', kind: 'rule' },
   { name: 'bg-multilevel-stays-patc', rule: 'SCA-03', description: 'a payment from the joint account still reads PATC after its second PSU has authorised it: it never moves on', kind: 'rule' },
   { name: 'bg-multilevel-authorisations-unlisted', rule: 'SCA-03', description: 'GET …/{paymentId}/authorisations of a joint-account payment lists only its latest authorisation, not the first PSU\'s', kind: 'rule' },
+  { name: 'bg-multilevel-consent-valid-after-first', rule: 'SCA-03', description: 'a consent naming the joint account reads "valid" and opens its data once the first of its two PSUs has authorised it (not "partiallyAuthorised" until the second has)', kind: 'rule' },
+  { name: 'bg-multilevel-cancelled-after-first', rule: 'SCA-03', description: 'a scheduled payment from the joint account reads CANC once the first of its two PSUs has authorised its cancellation: the second PSU\'s authorisation of the cancellation is not awaited', kind: 'rule', sca: ['embedded'] },
   { name: 'bg-multilevel-second-sca-not-final', rule: 'SCA-03', description: 'GET …/authorisations/{authorisationId} of the second PSU\'s finalised authorisation of a joint-account payment reads "psuAuthenticated"', kind: 'rule' },
 ] as const satisfies readonly FaultDeclaration[];
 
@@ -29,6 +31,37 @@ const JOINT_HOLDERS: Record<string, readonly string[]> = { 'alice-joint': ['alic
 export function holdersOf(store: BgStore, payment: Pick<BgPayment, 'body'>): readonly string[] | undefined {
   const owner = store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban);
   return owner ? JOINT_HOLDERS[owner.account.AccountId] : undefined;
+}
+
+/**
+ * The PSUs who must each authorise a consent: the holders of a joint account its access lists
+ * name (the bank's own rule: reading a joint account's data needs every holder's consent), or
+ * undefined for one PSU's SCA.
+ */
+export function consentHoldersOf(store: BgStore, consent: Pick<BgConsent, 'access'>): readonly string[] | undefined {
+  const refs = ['accounts', 'balances', 'transactions'].flatMap((l) => ((consent.access as Record<string, unknown>)[l] as Array<{ iban?: unknown }> | undefined) ?? []);
+  const holders = new Set<string>();
+  for (const ref of refs) {
+    const owner = store.byIban(ref?.iban);
+    for (const h of (owner ? JOINT_HOLDERS[owner.account.AccountId] : undefined) ?? []) holders.add(h);
+  }
+  return holders.size ? [...holders] : undefined;
+}
+
+/**
+ * A PSU approved a consent that needs several PSUs' SCA: `pending` (partiallyAuthorised: others
+ * must still authorise it), `complete`, or why this PSU cannot approve it. Undefined for one PSU's
+ * consent.
+ */
+export function multilevelConsentApproval(k: { store: BgStore; faults: SwitchedFaults }, consent: BgConsent, psu: FixturePsu): 'pending' | 'complete' | { problem: string } | undefined {
+  const holders = consentHoldersOf(k.store, consent);
+  if (!holders) return undefined;
+  if (!holders.includes(psu.username)) return { problem: 'This consent names an account that is not yours.' };
+  const approvals = (consent.approvals ??= []);
+  if (approvals.includes(psu.username)) return { problem: 'You have authorised this consent already; it awaits the other account holder.' };
+  approvals.push(psu.username);
+  if (holders.every((h) => approvals.includes(h))) return 'complete';
+  return k.faults.has('bg-multilevel-consent-valid-after-first') ? 'complete' : 'pending';
 }
 
 /** Whether a payment's create answers with the explicit start (multilevel; the fault: an implicit start as for one PSU). */
@@ -50,6 +83,22 @@ export function multilevelApproval(k: { store: BgStore; faults: SwitchedFaults }
   const complete = holders.every((h) => approvals.includes(h));
   if (complete) return k.faults.has('bg-multilevel-stays-patc') ? 'pending' : 'complete';
   return k.faults.has('bg-multilevel-executed-after-first') ? 'complete' : 'pending';
+}
+
+/**
+ * A PSU approved the cancellation of a payment that needs several PSUs' SCA: `pending` (the
+ * payment stays as it was until the others have authorised the cancellation too), `complete`, or
+ * why this PSU cannot approve it. Undefined for a payment of one PSU.
+ */
+export function multilevelCancellationApproval(k: { store: BgStore; faults: SwitchedFaults }, payment: BgPayment, psu: FixturePsu): 'pending' | 'complete' | { problem: string } | undefined {
+  const holders = holdersOf(k.store, payment);
+  if (!holders) return undefined;
+  if (!holders.includes(psu.username)) return { problem: 'This payment is another customer\'s.' };
+  const approvals = (payment.cancelApprovals ??= []);
+  if (approvals.includes(psu.username)) return { problem: 'You have authorised this cancellation already; it awaits the other account holder.' };
+  approvals.push(psu.username);
+  if (holders.every((h) => approvals.includes(h))) return 'complete';
+  return k.faults.has('bg-multilevel-cancelled-after-first') ? 'complete' : 'pending';
 }
 
 /** The scaStatus shown for an authorisation (the fault: the second PSU's finalised one reads psuAuthenticated). */

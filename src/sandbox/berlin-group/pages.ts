@@ -18,7 +18,7 @@ import type { SwitchedFaults } from '../fault-declaration.ts';
 import { consentAuthorised } from './lifecycle.ts';
 import { cancellationAuthorised } from './cancellation.ts';
 import { basketDecided } from './baskets.ts';
-import { holdersOf, multilevelApproval } from './multilevel.ts';
+import { consentHoldersOf, holdersOf, multilevelApproval, multilevelCancellationApproval, multilevelConsentApproval } from './multilevel.ts';
 
 type Resource = BgConsent | BgPayment;
 
@@ -30,7 +30,8 @@ export interface BgPagesContext {
 
 /** Awaiting an authorisation: a payment of several PSUs also while some have authorised it (PATC). */
 function pending(resource: Resource): boolean {
-  return resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC';
+  // A consent of several PSUs likewise while some have authorised it (partiallyAuthorised).
+  return resource.kind === 'ais' ? resource.status === 'received' || resource.status === 'partiallyAuthorised' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC';
 }
 
 const LISTS = ['accounts', 'balances', 'transactions'] as const;
@@ -44,6 +45,9 @@ function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resour
   const { store } = ctx;
   const mine = (iban: string) => psu.accounts.find((a) => ibanOf(a) === iban);
   if (resource.kind === 'ais') {
+    // A joint account the consent names is the PSU's too when the PSU is one of its holders.
+    const holders = consentHoldersOf(store, resource);
+    const ours = (iban: string) => mine(iban) ?? (holders?.includes(psu.username) ? store.byIban(iban)?.account : undefined);
     const access = resource.access as Record<string, unknown>;
     const all = psu.accounts.map((a) => a.AccountId);
     const cards = store.cardsOf(psu.username);
@@ -72,7 +76,7 @@ function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resour
       const cardIds: Record<string, string[]> = {};
       for (const list of LISTS) {
         const refs = (access[list] as Array<{ iban?: string; maskedPan?: string }> | undefined) ?? [];
-        const accounts = refs.filter((r) => r.iban !== undefined).map((r) => mine(r.iban!.replace(/\s/g, '')));
+        const accounts = refs.filter((r) => r.iban !== undefined).map((r) => ours(r.iban!.replace(/\s/g, '')));
         const named = refs.filter((r) => r.iban === undefined).map((r) => cards.find((c) => c.maskedPan === r.maskedPan));
         if (accounts.some((a) => !a) || named.some((c) => !c)) return 'This consent names an account that is not yours.';
         ids[list] = accounts.map((a) => a!.AccountId);
@@ -82,10 +86,19 @@ function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resour
       covered = { accounts: union, balances: ids.balances, transactions: ids.transactions };
       coveredCards = { accounts: [...new Set([...cardIds.accounts, ...cardIds.balances, ...cardIds.transactions])], balances: cardIds.balances, transactions: cardIds.transactions };
     }
+    // A joint account's consent opens nothing until every holder has authorised it.
+    const level = multilevelConsentApproval(ctx, resource, psu);
+    if (typeof level === 'object') return level.problem;
+    if (level === 'pending') {
+      resource.status = 'partiallyAuthorised';
+      resource.psu ??= psu.username;
+      return undefined;
+    }
     resource.covered = covered;
     resource.cards = coveredCards;
     resource.status = 'valid';
-    resource.psu = psu.username;
+    // The consent is its first holder's (whose former recurring consent it replaces).
+    resource.psu = resource.approvals?.[0] ?? psu.username;
     consentAuthorised(ctx, resource);
   } else {
     const iban = String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, '');
@@ -205,10 +218,12 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
   if (method === 'POST' && step === 'confirm') {
     const decision = new URLSearchParams(await readBody(req)).get('decision');
     if (decision === 'approve' || decision === 'reject') {
-      a.scaStatus = decision === 'approve' ? 'finalised' : 'failed';
-      if (decision === 'approve') decideCancellation(ctx, payment, psu);
-      else payment.cancelRequested = false;
-      return back(res, a, decision === 'approve');
+      // An approval that cannot be applied (the same holder twice) fails the SCA, as the embedded one does.
+      const problem = decision === 'approve' ? decideCancellation(ctx, payment, psu) : undefined;
+      const approved = decision === 'approve' && !problem;
+      a.scaStatus = approved ? 'finalised' : 'failed';
+      if (decision === 'reject') payment.cancelRequested = false;
+      return back(res, a, approved);
     }
   }
   const b = summaryOf(payment);
@@ -226,6 +241,9 @@ async function cancellationPage(ctx: BgPagesContext, req: IncomingMessage, res: 
 
 /** Why the PSU may not cancel the payment (only the PSU who made it, or the debtor account's holder before anyone authorised it), else undefined. */
 function cancellerProblem(store: BgStore, payment: BgPayment, psu: FixturePsu): string | undefined {
+  // A joint account's payment: each of its holders authorises the cancellation.
+  const holders = holdersOf(store, payment);
+  if (holders) return holders.includes(psu.username) ? undefined : 'This payment is another customer\'s.';
   const holder = payment.psu ?? store.byIban((payment.body.debtorAccount as { iban?: unknown } | undefined)?.iban)?.psu.username;
   return holder === psu.username ? undefined : 'This payment is another customer\'s.';
 }
@@ -237,6 +255,10 @@ function cancellerProblem(store: BgStore, payment: BgPayment, psu: FixturePsu): 
 export function decideCancellation(ctx: Pick<BgPagesContext, 'store' | 'faults'>, payment: BgPayment, psu: FixturePsu): string | undefined {
   const problem = cancellerProblem(ctx.store, payment, psu);
   if (problem) return problem;
+  // A joint account's payment stays as it was until each holder has authorised its cancellation.
+  const level = multilevelCancellationApproval(ctx, payment, psu);
+  if (typeof level === 'object') return level.problem;
+  if (level === 'pending') return undefined;
   cancellationAuthorised(ctx.faults, payment);
   payment.cancelRequested = false;
   return undefined;

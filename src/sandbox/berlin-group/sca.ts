@@ -16,6 +16,7 @@ import { approachHeader, BgError, format, header, isObject, newAuthorisation, sc
 /** The faults of the SCA's statuses, in the order of docs/rules.md (the registry sorts by rule). */
 export const SCA_FAULTS = [
   { name: 'bg-sca-status-regresses', rule: 'SCA-01', description: 'GET …/authorisations/{authorisationId} of a finalised authorisation reads "psuAuthenticated" from its second read on (a final status moves back)', kind: 'rule', sca: ['decoupled'] },
+  { name: 'bg-embedded-chosen-method-malformed', rule: 'SCA-01', description: 'embedded SCA: the answer to the SCA method\'s selection (PUT …/authorisations/{authorisationId} with authenticationMethodId) carries a chosenScaMethod without its authenticationType, which the file\'s authenticationObject requires', kind: 'rule', sca: ['embedded'] },
   { name: 'bg-embedded-finalised-without-otp', rule: 'SCA-02', description: 'embedded SCA: the PSU\'s password alone finalises the authorisation and authorises the consent or payment (no second factor asked)', kind: 'rule', sca: ['embedded'] },
   { name: 'bg-decoupled-finalised-early', rule: 'SCA-02', description: 'decoupled SCA: GET …/authorisations/{authorisationId} reads "finalised" from the start, before the PSU has approved in the app (the consent still reads received)', kind: 'rule', sca: ['decoupled'] },
 ] as const satisfies readonly FaultDeclaration[];
@@ -30,7 +31,8 @@ const METHODS = [
 ];
 
 // A payment of several PSUs awaits the others' authorisations while it reads PATC.
-const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC');
+// A consent of several PSUs, while it reads partiallyAuthorised.
+const pending = (resource: BgConsent | BgPayment) => (resource.kind === 'ais' ? resource.status === 'received' || resource.status === 'partiallyAuthorised' : resource.transactionStatus === 'RCVD' || resource.transactionStatus === 'PATC');
 const final = (a: BgAuthorisation) => a.scaStatus === 'finalised' || a.scaStatus === 'failed';
 
 /** Where the embedded SCA stands after one step: the answer's body (scaStatus, and what comes next). */
@@ -125,9 +127,11 @@ export function updateTargetPsuData(k: Xs2aContext, r: Req, target: ScaTarget): 
     if (!method) throw format(`authenticationMethodId must be one of ${METHODS.map((m) => m.authenticationMethodId).join(', ')}`, 'authenticationMethodId');
     a.method = method.authenticationMethodId;
     a.scaStatus = 'scaMethodSelected';
+    // The method as chosen; the fault drops the authenticationType the file requires in it.
+    const chosen: Record<string, string> = k.faults.has('bg-embedded-chosen-method-malformed') ? { authenticationMethodId: method.authenticationMethodId, name: method.name } : method;
     return {
       status: 200,
-      body: answer(a, href, { chosenScaMethod: method, challengeData: { otpMaxLength: SANDBOX_OTP.length, otpFormat: 'integer', additionalInformation: `Enter the code sent by ${method.name}` } }),
+      body: answer(a, href, { chosenScaMethod: chosen, challengeData: { otpMaxLength: SANDBOX_OTP.length, otpFormat: 'integer', additionalInformation: `Enter the code sent by ${method.name}` } }),
     };
   }
   if (b.scaAuthenticationData !== undefined) {

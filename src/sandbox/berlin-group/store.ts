@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FixtureAccount, FixturePsu } from '../fixtures.ts';
 import { cardAccountsOf, ibanOf, type CardAccount } from './data.ts';
 
-export type BgConsentStatus = 'received' | 'rejected' | 'valid' | 'revokedByPsu' | 'expired' | 'terminatedByTpp';
+export type BgConsentStatus = 'received' | 'rejected' | 'valid' | 'revokedByPsu' | 'expired' | 'terminatedByTpp' | 'partiallyAuthorised';
 export type BgScaStatus = 'received' | 'psuIdentified' | 'psuAuthenticated' | 'scaMethodSelected' | 'finalised' | 'failed';
 export type ScaApproach = 'REDIRECT' | 'OAUTH' | 'DECOUPLED' | 'EMBEDDED';
 
@@ -60,6 +60,8 @@ export interface BgConsent extends Resource {
   bankOffered: boolean;
   /** A one-off consent whose access session has read balances or transactions: a new session (a list read again) finds it expired. */
   oneOffUsed?: boolean;
+  /** Multilevel SCA (a consent naming a joint account): the PSUs who have authorised it so far, in order. */
+  approvals?: string[];
 }
 
 export interface BgPayment extends Resource {
@@ -80,6 +82,8 @@ export interface BgPayment extends Resource {
   standingOrder?: string;
   /** Multilevel SCA (a joint account): the PSUs who have authorised it so far, in order. */
   approvals?: string[];
+  /** Multilevel SCA of its cancellation: the PSUs who have authorised the cancellation so far, in order. */
+  cancelApprovals?: string[];
 }
 
 /** A signing basket: consents and payments not yet authorised, which one SCA of the basket authorises. */

@@ -10,6 +10,9 @@ import {
   bulkPaymentInitiation, bulkPaymentInitiationWithStatusResponse, paymentInitiation, paymentInitiationCancelResponse202, paymentInitiationRequestResponse201,
   periodicPaymentInitiation, periodicPaymentInitiationWithStatusResponse, paymentInitiationStatusResponse200, paymentInitiationWithStatusResponse,
 } from './payments.ts';
+import {
+  authorisationConfirmationResponse, selectPsuAuthenticationMethodResponse, updatePsuAuthenticationResponse, updatePsuIdentificationResponse,
+} from './sca-updates.ts';
 import { signingBasket, signingBasketResponse200, signingBasketResponse201, signingBasketStatusResponse200 } from './baskets.ts';
 import type { Levels } from './common.ts';
 
@@ -28,6 +31,10 @@ export const BG_SCHEMA_LEVELS = {
   startScaprocessResponse,
   authorisations,
   scaStatusResponse,
+  updatePsuIdentificationResponse,
+  updatePsuAuthenticationResponse,
+  selectPsuAuthenticationMethodResponse,
+  authorisationConfirmationResponse,
   accountList,
   accountDetailsResponse,
   'readAccountBalanceResponse-200': readAccountBalanceResponse200,
