@@ -7,11 +7,12 @@
  * payment-initiation file by test/dialects/obie-v4-crosscheck.test.ts (every schema named here is
  * one of v4.ts's table).
  *
- * Each is `open` (see v4.ts): the v4.0 status lists of its own resource (they differ from family
- * to family: no RCVD for international payments, no CANC for international scheduled ones), the
- * schedule of a standing order in MandateRelatedInformation, structured remittance, the new
- * parties and reporting, v4.0's Risk; its objects are not closed, so that a member of v4.0 obtpp
- * does not spell out never fails a correct bank.
+ * Each is member for member (`purpose-lists` or `exact`, see v4.ts): the v4.0 status lists of its
+ * own resource (they differ from family to family: no RCVD for international payments, no CANC
+ * for international scheduled ones), the schedule of a standing order in
+ * MandateRelatedInformation, structured remittance, the Ultimate parties and RegulatoryReporting,
+ * Proxy and LEI, v4.0's Risk, objects closed where the file closes them (schemas/v4-blocks.ts has
+ * the blocks as payment-initiation spells them).
  */
 import { closedEnum, dateTime, text } from './common.ts';
 import type { Levels } from './common.ts';

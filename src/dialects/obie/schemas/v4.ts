@@ -4,14 +4,17 @@
  * in both versions, the content is not: FACTS-v4 §1.1), and checked against the official v4.0
  * OpenAPI files by test/dialects/obie-v4-crosscheck.test.ts.
  *
- * Two kinds, said per schema in `V4_COMPLETENESS`:
+ * Three kinds, said per schema in `V4_COMPLETENESS`:
  * - `exact`: the v4.0 schema member for member (required lists, closed objects, code lists,
  *   lengths), as our v3.1.11 schemas are.
- * - `open`: the v4.0 code values, required members, types and lengths of every member we know,
- *   but no object closed: v4.0 added members obtpp does not spell out yet (Proxy, LEI, Ultimate
- *   parties, RegulatoryReporting, structured remittance detail, ISO purpose code lists of hundreds
- *   of values), and a correct bank sending one must not fail. Such a schema never fails a correct
- *   v4.0 body; it misses a member v4.0 does not have.
+ * - `purpose-lists`: member for member too, but for the two external ISO purpose lists it carries
+ *   (PaymentPurposeCode: ExternalPurpose1Code, 328 values; CategoryPurposeCode:
+ *   ExternalCategoryPurpose1Code, 44), which obtpp does not restate and judges by their length.
+ * - `open`: the v4.0 code values, required members, types and lengths of every member obtpp
+ *   spells out, with objects left open to those it does not: only the product catalogue
+ *   (OBReadProduct2, whose BCA, PCA and OtherProductType detail is about a thousand members;
+ *   v3.1.11's is open alike). Such a schema never fails a correct v4.0 body; it misses a wrong
+ *   value inside the members it does not spell out.
  */
 import { closedEnum, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES, text } from './common.ts';
 import type { Levels } from './common.ts';
@@ -99,14 +102,6 @@ function addresses(node: Json, open: boolean): void {
   });
 }
 
-/** Opens every object below `node`: v4.0 added members obtpp does not spell out (see `open` above). */
-function opened(node: Json): Json {
-  walk(node, (n) => {
-    if (n.additionalProperties === false) delete n.additionalProperties;
-  });
-  return node;
-}
-
 /** Applies `change` to both levels of a v3.1.11 schema. */
 function v4(levels: Levels, change: (schema: Json, level: keyof Levels) => void): Levels {
   const official = copy(levels.official);
@@ -185,15 +180,16 @@ function hasPath(s: Json, path: string): boolean {
 }
 
 /** What each v4.0 schema is (module comment): `exact` or `open`. */
-export const V4_COMPLETENESS: Readonly<Partial<Record<SchemaName, 'exact' | 'open'>>> = {};
-const completeness = V4_COMPLETENESS as Partial<Record<SchemaName, 'exact' | 'open'>>;
+export type V4Completeness = 'exact' | 'purpose-lists' | 'open';
+export const V4_COMPLETENESS: Readonly<Partial<Record<SchemaName, V4Completeness>>> = {};
+const completeness = V4_COMPLETENESS as Partial<Record<SchemaName, V4Completeness>>;
 
 function exact(levels: Levels): Levels {
   return levels;
 }
 
 // The account-information reads only the UK layout has: schemas/v4-ais.ts, with this module's tools.
-const AIS = v4AisSchemas({ v4, at, put, opened, postalAddress7, proxy, lei: AIS_LEI, remittance: remittance('account-info') }, SCHEMA_LEVELS);
+const AIS = v4AisSchemas({ v4, at, put, postalAddress7, proxy, lei: AIS_LEI, remittance: remittance('account-info') }, SCHEMA_LEVELS);
 
 /**
  * Every v4.0 schema obtpp judges by, by name. The schemas of operations v4.0 did not change
@@ -238,7 +234,7 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
     for (const amount of ['Amount', 'LocalAmount']) put(s, `Data.Balance[].${amount}`, 'SubType', closedEnum(['BCUR', 'LCUR']));
   })),
   // Every member v4.0 added is spelt out (closed where the file closes it); only the two external
-  // ISO purpose lists are checked by length (the module comment's `open`).
+  // ISO purpose lists are checked by length (the module comment's `purpose-lists`).
   OBReadTransaction6: v4(SCHEMA_LEVELS.OBReadTransaction6, (s) => {
     const txn = 'Data.Transaction[]';
     put(s, txn, 'Status', closedEnum(V4_TRANSACTION_STATUSES));
@@ -324,13 +320,16 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
   ...V4_PIS_SCHEMA_LEVELS,
 };
 
-for (const name of Object.keys(V4_SCHEMA_LEVELS) as SchemaName[]) completeness[name] = 'open';
-for (const name of [
-  'OBReadConsent1', 'OBReadConsentResponse1', 'OBReadAccount6', 'OBReadBalance1', 'OBFundsConfirmationConsent1', 'OBFundsConfirmationConsentResponse1',
-  'OBFundsConfirmation1', 'OBFundsConfirmationResponse1', 'OBWriteFundsConfirmationResponse1', 'OBErrorResponse1',
-  'OBVRPFundsConfirmationRequest', 'OBVRPFundsConfirmationResponse',
-] as const) completeness[name] = 'exact';
-for (const name of AIS.exact) completeness[name] = 'exact';
+/** Whether a schema has a member judged by an external purpose list's length (a property of that name). */
+function carriesPurposeList(schema: Json): boolean {
+  let found = false;
+  walk(schema, (n) => {
+    if (n.properties?.PaymentPurposeCode || n.properties?.CategoryPurposeCode) found = true;
+  });
+  return found;
+}
+for (const [name, levels] of Object.entries(V4_SCHEMA_LEVELS) as Array<[SchemaName, Levels]>) completeness[name] = carriesPurposeList(levels.official) ? 'purpose-lists' : 'exact';
+for (const name of AIS.open) completeness[name] = 'open';
 
 /**
  * `OBErrorResponse1` v4.0 (§3.5): only Errors required (Code and Message deprecated and optional);
