@@ -266,11 +266,11 @@ describe('v4.0 bodies pass the official v4.0 files and our MUST level; v3.1.11 s
       ['OBWriteDomestic2', (b) => { b.Data.Initiation.RemittanceInformation = structured({ ReferredDocumentAmount: { Amount: '1.00', Currency: 'GBP' } }); }, /ReferredDocumentAmount/],
       ['OBDomesticVRPRequest', (b) => { b.Data.Instruction.RemittanceInformation = structured({ CreditorReferenceInformation: { Code: 'ABCD', Reference: 'INV-1' } }); }, /CreditorReferenceInformation.*Code/],
       ['OBReadStandingOrder6', (b) => { b.Data.StandingOrder[0].RemittanceInformation = structured({ AdditionalRemittanceInformation: ['a', 'b', 'c', 'd'] }); }, /AdditionalRemittanceInformation/],
-      ['OBWriteInternationalConsent5', (b) => { b.Data.Initiation.RemittanceInformation = structured({ Invoicer: '' }); }, /Invoicer/],
+      ['OBWriteInternationalConsent5', (b) => { b.Data.Initiation.RemittanceInformation = structured({ ReferredDocumentInformation: [{ Code: 'CINV', LineDetails: 'line 1' }] }); }, /LineDetails/],
       // Ultimate parties, RegulatoryReporting, Proxy, the domestic CreditorAgent, Risk.
       ['OBWriteDomesticConsentResponse5', (b) => { b.Data.Initiation.UltimateDebtor = { Name: 'Debtor', PostalAddress: { Flat: '1' } }; }, /UltimateDebtor\.PostalAddress/],
       ['OBDomesticVRPConsentRequest', (b) => { b.Data.Initiation.UltimateCreditor = { LEI: 'x'.repeat(21) }; }, /UltimateCreditor\.LEI/],
-      ['OBWriteDomesticScheduledConsent4', (b) => { b.Data.Initiation.RegulatoryReporting = Array.from({ length: 11 }, () => ({ DebitCreditReportingIndicator: 'CRED' })); }, /RegulatoryReporting/],
+      ['OBWriteDomesticScheduledConsent4', (b) => { b.Data.Initiation.RegulatoryReporting = [{ Details: [{ Information: ['x'.repeat(36)] }] }]; }, /RegulatoryReporting.*Information/],
       ['OBWriteInternational3', (b) => { b.Data.Initiation.RegulatoryReporting = [{ Details: [{ Amount: { Amount: '1.00', Currency: 'GBP', Rate: '1' } }] }]; }, /Details.*Amount/],
       ['OBWriteDomesticConsent4', (b) => { b.Data.Initiation.DebtorAccount = { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '11280001234567', Proxy: { Code: 'TELE' } }; }, /DebtorAccount\.Proxy/],
       ['OBWriteDomestic2', (b) => { b.Data.Initiation.CreditorAgent = { Identification: 'BARCGB22', Branch: 'Leeds' }; }, /CreditorAgent/],
