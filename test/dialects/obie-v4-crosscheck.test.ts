@@ -3,9 +3,10 @@
  * official v4.0 OpenAPI files (../shared/reference/obie-v4, loaded at run time, skipped when
  * absent), as obie-crosscheck.test.ts does for v3.1.11:
  * - an `exact` schema agrees member for member (required, closed objects, code lists, lengths);
- * - an `open` schema agrees on every member it states, and differs only where it is open on
- *   purpose: objects not closed, members of v4.0 not spelt out, and the external ISO purpose-code
- *   lists checked by length only;
+ * - a `purpose-lists` schema agrees member for member too, but for the values of the two external
+ *   ISO purpose-code lists, checked by length only;
+ * - an `open` schema (only the product catalogue) agrees on every member it states, and differs
+ *   only where it is open on purpose: objects not closed, members of v4.0 not spelt out;
  * - v4.0 bodies (our v3.1.11 samples re-spelt, with v4.0-only members) pass the official files and
  *   our MUST level, and a v3.1.11 spelling fails both.
  */

@@ -179,7 +179,7 @@ function hasPath(s: Json, path: string): boolean {
   }
 }
 
-/** What each v4.0 schema is (module comment): `exact` or `open`. */
+/** What each v4.0 schema is (module comment): `exact`, `purpose-lists` or `open`. */
 export type V4Completeness = 'exact' | 'purpose-lists' | 'open';
 export const V4_COMPLETENESS: Readonly<Partial<Record<SchemaName, V4Completeness>>> = {};
 const completeness = V4_COMPLETENESS as Partial<Record<SchemaName, V4Completeness>>;
