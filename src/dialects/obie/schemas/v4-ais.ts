@@ -117,7 +117,8 @@ export function v4AisSchemas(t: V4Tools, v3: Readonly<Record<string, Levels>>): 
     // Unchanged in v4.0 (§4.2): the v3.1.11 schema, proved equal by the cross-check.
     OBReadOffer1: v3.OBReadOffer1!,
     // Open as at v3.1.11: the product catalogue's detail (BCA, PCA, OtherProductType: about a
-    // thousand members and 170 code lists in v4.0) is judged as objects only.
+    // thousand members, 136 code lists of 1061 values in v4.0, and the file's OB_CodeMnemonic
+    // pattern `^\\w{0,4}$`, which matches no four-letter code) is judged as objects only.
     OBReadProduct2: v3.OBReadProduct2!,
   };
   return { levels, open: ['OBReadProduct2'] };
