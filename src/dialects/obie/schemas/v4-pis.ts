@@ -7,16 +7,18 @@
  * payment-initiation file by test/dialects/obie-v4-crosscheck.test.ts (every schema named here is
  * one of v4.ts's table).
  *
- * Each is `open` (see v4.ts): the v4.0 status lists of its own resource (they differ from family
- * to family: no RCVD for international payments, no CANC for international scheduled ones), the
- * schedule of a standing order in MandateRelatedInformation, structured remittance, the new
- * parties and reporting, v4.0's Risk; its objects are not closed, so that a member of v4.0 obtpp
- * does not spell out never fails a correct bank.
+ * Each is member for member (`purpose-lists` or `exact`, see v4.ts): the v4.0 status lists of its
+ * own resource (they differ from family to family: no RCVD for international payments, no CANC
+ * for international scheduled ones), the schedule of a standing order in
+ * MandateRelatedInformation, structured remittance, the Ultimate parties and RegulatoryReporting,
+ * Proxy and LEI, v4.0's Risk, objects closed where the file closes them (schemas/v4-blocks.ts has
+ * the blocks as payment-initiation spells them).
  */
-import { closedEnum, country, dateTime, text } from './common.ts';
+import { closedEnum, dateTime, text } from './common.ts';
 import type { Levels } from './common.ts';
 import { FREQUENCY_PATTERN } from './payment-families.ts';
 import { SCHEMA_LEVELS, type SchemaName } from './index.ts';
+import { lei, postalAddress7, proxy, regulatoryReporting, remittance, risk, statusReason, ultimateParty } from './v4-blocks.ts';
 
 type Json = Record<string, any>;
 
@@ -40,82 +42,10 @@ export const V4_FAMILY_ORDER_STATUSES = {
 /** `OBFrequency6Code` (§3.4; the file lists WEEK twice, written once here). */
 export const V4_FREQUENCY_CODES = ['ADHO', 'YEAR', 'DAIL', 'FRTN', 'INDA', 'MNTH', 'QURT', 'MIAN', 'WEEK', 'WODL', 'FOWK', 'TWMH', 'FOMH', 'FIMH', 'ALMH', 'NONE'] as const;
 
-const ADDRESS_TYPES = ['BIZZ', 'CORR', 'DLVY', 'MLTO', 'PBOX', 'ADDR', 'HOME', 'STAT'] as const;
-const PROXY_CODES = ['TELE', 'EMAL', 'DNAM', 'CINC', 'COTX', 'COID', 'CUST', 'DRLC', 'EIDN', 'EWAL', 'PVTX', 'LEIC', 'MBNO', 'NIDN', 'CCPT', 'SHID', 'SOSE', 'TOKN', 'UBIL', 'VIPN', 'BIID'] as const;
-const PAYMENT_CONTEXT_CODES = [
-  'BillingGoodsAndServicesInAdvance', 'BillingGoodsAndServicesInArrears', 'EcommerceMerchantInitiatedPayment', 'FaceToFacePointOfSale',
-  'TransferToSelf', 'TransferToThirdParty',
-] as const;
-const CREDITOR_REFERENCE_CODES = ['DISP', 'FXDR', 'PUOR', 'RPIN', 'RADM', 'SCOR'] as const;
 
-// ---- v4.0 building blocks of PIS (§3.6, §4.1) ---------------------------------------------
+// ---- v4.0 building blocks of PIS (§3.6, §4.1): schemas/v4-blocks.ts, as payment-initiation spells them
 
-const statusReason = {
-  type: 'array',
-  items: { type: 'object', properties: { StatusReasonCode: text(1, 4), StatusReasonDescription: text(1, 500), Path: text(1, 500) } },
-} as const;
-
-/** `OBPostalAddress7`: nothing required, longer street and town, ISO address types. */
-const postalAddress7 = {
-  type: 'object',
-  properties: {
-    AddressType: closedEnum(ADDRESS_TYPES),
-    Department: text(1, 70), SubDepartment: text(1, 70),
-    StreetName: text(1, 140), BuildingNumber: text(1, 16), BuildingName: text(1, 140), Floor: text(1, 70), UnitNumber: text(1, 16),
-    Room: text(1, 70), PostBox: text(1, 16), TownLocationName: text(1, 140), DistrictName: text(1, 140), CareOf: text(1, 140),
-    PostCode: text(1, 16), TownName: text(1, 140), CountrySubDivision: text(1, 35), Country: country,
-    AddressLine: { type: 'array', items: text(1, 70), minItems: 0, maxItems: 7 },
-  },
-} as const;
-
-/** PIS's LEI: no `$` anchor in the file, the first four digits, then 00 (§4.1, §8). */
-const LEI = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]{4}[0]{2}[A-Z0-9]{12}[0-9]{2}' } as const;
-
-const proxy = { type: 'object', required: ['Identification', 'Code'], properties: { Identification: text(1, 2048), Code: closedEnum(PROXY_CODES), Type: text(1, 35) } } as const;
-
-/** `OBRemittanceInformation2`: Unstructured an array; the old Reference in Structured[].CreditorReferenceInformation. */
-const remittance2 = {
-  type: 'object',
-  properties: {
-    Unstructured: { type: 'array', items: text(1, 140) },
-    Structured: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          ReferredDocumentInformation: { type: 'array', items: { type: 'object', properties: { Issuer: text(1, 35), Number: text(1, 35), RelatedDate: dateTime } } },
-          // int32 in the file (§8), not an amount object.
-          ReferredDocumentAmount: { type: 'integer', format: 'int32' },
-          CreditorReferenceInformation: { type: 'object', properties: { Code: { ...closedEnum(CREDITOR_REFERENCE_CODES), minLength: 1, maxLength: 4 }, Issuer: text(1, 35), Reference: text(1, 35) } },
-          Invoicer: text(1, 256),
-          Invoicee: text(1, 256),
-          TaxRemittance: text(1, 140),
-          AdditionalRemittanceInformation: { type: 'array', items: text(1, 140), maxItems: 3 },
-        },
-      },
-    },
-  },
-} as const;
-
-/** `OBUltimateCreditor1` / `OBUltimateDebtor1`: nothing required. */
-const ultimateParty = {
-  type: 'object',
-  properties: { Name: text(1, 140), Identification: text(1, 256), LEI, SchemeName: { type: 'string' }, PostalAddress: postalAddress7 },
-} as const;
-
-/** `OBRegulatoryReporting1`, at most ten. */
-const regulatoryReporting = {
-  type: 'array',
-  maxItems: 10,
-  items: {
-    type: 'object',
-    properties: {
-      DebitCreditReportingIndicator: closedEnum(['CRED', 'DEBT', 'BOTH']),
-      Authority: { type: 'object', properties: { Name: text(1, 140), CountryCode: country } },
-      Details: { type: 'array', items: { type: 'object' } },
-    },
-  },
-} as const;
+const LEI = lei('payment-initiation');
 
 /** A standing order's Frequency at v4.0: Type an ISO code or the v3.1.11 grammar (v4.0 adds NotKnown). */
 const frequency6 = {
@@ -144,21 +74,6 @@ const mandateRelatedInformation = {
   },
 } as const;
 
-/** `OBRisk1` of PIS v4.0: ContractPresentIndicator spelt right at last, six context codes, purpose lists by length. */
-const risk4 = {
-  type: 'object',
-  properties: {
-    PaymentContextCode: closedEnum(PAYMENT_CONTEXT_CODES),
-    MerchantCategoryCode: text(3, 4),
-    MerchantCustomerIdentification: text(1, 70),
-    ContractPresentIndicator: { type: 'boolean' },
-    BeneficiaryPrepopulatedIndicator: { type: 'boolean' },
-    PaymentPurposeCode: text(1, 4),
-    CategoryPurposeCode: { type: 'string' },
-    DeliveryAddress: postalAddress7,
-  },
-} as const;
-
 // ---- the changes, applied to a copy of each v3.1.11 schema ---------------------------------
 
 const copy = (x: object): Json => JSON.parse(JSON.stringify(x));
@@ -175,24 +90,18 @@ function walk(node: unknown, visit: (n: Json) => void): void {
 const dataOf = (s: Json): Json => s.properties.Data;
 
 /**
- * Every postal address below `node` becomes OBPostalAddress7; with `proxies`, every cash account
- * (SchemeName and Identification) gains its Proxy (the Initiation's accounts: a Refund's do not).
+ * Every postal address below `node` becomes OBPostalAddress7 (closed, as payment-initiation closes
+ * it); with `proxies`, every cash account (SchemeName and Identification) gains its Proxy (the
+ * Initiation's accounts: a Refund's do not).
  */
 function accountsAndAddresses(node: Json, proxies = true): void {
   walk(node, (n) => {
     for (const [key, child] of Object.entries((n.properties ?? {}) as Record<string, Json>)) {
       if (!child || typeof child !== 'object') continue;
-      if (child.properties?.TownName && child.properties?.AddressLine) n.properties[key] = postalAddress7;
+      if (child.properties?.TownName && child.properties?.AddressLine) n.properties[key] = postalAddress7(true);
       else if (proxies && child.properties?.SchemeName && child.properties?.Identification && !child.properties?.LEI && key !== 'CreditorAgent') child.properties.Proxy = proxy;
     }
   });
-}
-
-function opened(node: Json): Json {
-  walk(node, (n) => {
-    if (n.additionalProperties === false) delete n.additionalProperties;
-  });
-  return node;
 }
 
 type Family = keyof typeof V4_FAMILY_ORDER_STATUSES;
@@ -203,14 +112,16 @@ const INTERNATIONAL: readonly Family[] = ['international', 'international-schedu
 function initiation4(init: Json, family: Family, order = false): void {
   const p = init.properties;
   if (family === 'file') {
-    p.UltimateDebtor = ultimateParty;
-    p.CreditorAgent = { type: 'object', properties: { SchemeName: { type: 'string' }, Identification: text(1, 35), Name: text(1, 140), LEI, PostalAddress: postalAddress7 } };
+    p.UltimateDebtor = ultimateParty('payment-initiation');
+    p.CreditorAgent = {
+      type: 'object', properties: { SchemeName: { type: 'string' }, Identification: text(1, 35), Name: text(1, 140), LEI, PostalAddress: postalAddress7(true) }, additionalProperties: false,
+    };
   } else {
-    p.UltimateCreditor = ultimateParty;
-    p.UltimateDebtor = ultimateParty;
-    p.RegulatoryReporting = regulatoryReporting;
+    p.UltimateCreditor = ultimateParty('payment-initiation');
+    p.UltimateDebtor = ultimateParty('payment-initiation');
+    p.RegulatoryReporting = regulatoryReporting('payment-initiation');
   }
-  p.RemittanceInformation = remittance2;
+  p.RemittanceInformation = remittance('payment-initiation');
   if (STANDING_ORDERS.includes(family)) {
     // The schedule moved into MandateRelatedInformation; the plain Reference became remittance.
     for (const gone of ['Frequency', 'Reference', 'FirstPaymentDateTime', 'RecurringPaymentDateTime', 'FinalPaymentDateTime']) delete p[gone];
@@ -225,21 +136,18 @@ function initiation4(init: Json, family: Family, order = false): void {
   accountsAndAddresses(init);
 }
 
-/** Applies `change` to both levels of a v3.1.11 schema, then opens it. */
+/** Applies `change` to both levels of a v3.1.11 schema. */
 function v4(levels: Levels, change: (schema: Json) => void): Levels {
   const official = copy(levels.official);
   const strict = copy(levels.strict);
-  for (const s of [official, strict]) {
-    change(s);
-    opened(s);
-  }
+  for (const s of [official, strict]) change(s);
   return { official, strict };
 }
 
 function request(family: Family, order = false) {
   return (s: Json) => {
     initiation4(dataOf(s).properties.Initiation, family, order);
-    if (s.properties.Risk) s.properties.Risk = risk4;
+    if (s.properties.Risk) s.properties.Risk = risk;
   };
 }
 
@@ -251,7 +159,7 @@ function consentAnswer(family: Family) {
     if (data.properties.Debtor) data.properties.Debtor.properties = { ...data.properties.Debtor.properties, LEI };
     initiation4(data.properties.Initiation, family);
     accountsAndAddresses(data, false);
-    if (s.properties.Risk) s.properties.Risk = risk4;
+    if (s.properties.Risk) s.properties.Risk = risk;
   };
 }
 
@@ -264,6 +172,10 @@ function orderAnswer(family: Family) {
     if (data.properties.Debtor) data.properties.Debtor.properties = { ...data.properties.Debtor.properties, LEI };
     initiation4(data.properties.Initiation, family);
     accountsAndAddresses(data, false);
+    const refund = data.properties.Refund?.properties;
+    if (refund?.Creditor) refund.Creditor.properties.LEI = LEI;
+    // Of the refund accounts, the file gives only the international payment's a Proxy.
+    if (refund?.Account && family === 'international') refund.Account.properties.Proxy = proxy;
   };
 }
 

@@ -4,19 +4,23 @@
  * in both versions, the content is not: FACTS-v4 §1.1), and checked against the official v4.0
  * OpenAPI files by test/dialects/obie-v4-crosscheck.test.ts.
  *
- * Two kinds, said per schema in `V4_COMPLETENESS`:
+ * Three kinds, said per schema in `V4_COMPLETENESS`:
  * - `exact`: the v4.0 schema member for member (required lists, closed objects, code lists,
  *   lengths), as our v3.1.11 schemas are.
- * - `open`: the v4.0 code values, required members, types and lengths of every member we know,
- *   but no object closed: v4.0 added members obtpp does not spell out yet (Proxy, LEI, Ultimate
- *   parties, RegulatoryReporting, structured remittance detail, ISO purpose code lists of hundreds
- *   of values), and a correct bank sending one must not fail. Such a schema never fails a correct
- *   v4.0 body; it misses a member v4.0 does not have.
+ * - `purpose-lists`: member for member too, but for the two external ISO purpose lists it carries
+ *   (PaymentPurposeCode: ExternalPurpose1Code, 328 values; CategoryPurposeCode:
+ *   ExternalCategoryPurpose1Code, 44), which obtpp does not restate and judges by their length.
+ * - `open`: the v4.0 code values, required members, types and lengths of every member obtpp
+ *   spells out, with objects left open to those it does not: only the product catalogue
+ *   (OBReadProduct2, whose BCA, PCA and OtherProductType detail is about a thousand members;
+ *   v3.1.11's is open alike). Such a schema never fails a correct v4.0 body; it misses a wrong
+ *   value inside the members it does not spell out.
  */
-import { closedEnum, country, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES, text } from './common.ts';
+import { closedEnum, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES, text } from './common.ts';
 import type { Levels } from './common.ts';
 import { SCHEMA_LEVELS, type SchemaName } from './index.ts';
 import { v4AisSchemas } from './v4-ais.ts';
+import { lei, postalAddress7, proxy, regulatoryReporting, remittance, risk, statusReason, ultimateParty, type V4File } from './v4-blocks.ts';
 import { V4_PIS_SCHEMA_LEVELS } from './v4-pis.ts';
 
 type Json = Record<string, any>;
@@ -44,76 +48,16 @@ export const V4_ACCOUNT_TYPE_CODES = [
 ] as const;
 export const V4_BALANCE_TYPES = ['CLAV', 'CLBD', 'FWAV', 'INFO', 'ITAV', 'ITBD', 'OPAV', 'OPBD', 'PRCD', 'XPCD'] as const;
 export const V4_TRANSACTION_STATUSES = ['BOOK', 'FUTR', 'INFO', 'PDNG', 'RJCT'] as const;
-const ADDRESS_TYPES = ['BIZZ', 'CORR', 'DLVY', 'MLTO', 'PBOX', 'ADDR', 'HOME', 'STAT'] as const;
-const PROXY_CODES = ['TELE', 'EMAL', 'DNAM', 'CINC', 'COTX', 'COID', 'CUST', 'DRLC', 'EIDN', 'EWAL', 'PVTX', 'LEIC', 'MBNO', 'NIDN', 'CCPT', 'SHID', 'SOSE', 'TOKN', 'UBIL', 'VIPN', 'BIID'] as const;
-const PAYMENT_CONTEXT_CODES = [
-  'BillingGoodsAndServicesInAdvance', 'BillingGoodsAndServicesInArrears', 'EcommerceMerchantInitiatedPayment', 'FaceToFacePointOfSale',
-  'TransferToSelf', 'TransferToThirdParty',
-] as const;
 
-// ---- v4.0 building blocks (§3.6, §4.1) ----------------------------------------------------
+// ---- v4.0 building blocks (§3.6, §4.1): schemas/v4-blocks.ts, made per file --------------
 
-/** `OBStatusReason`: every member optional. */
-const statusReason = {
-  type: 'array',
-  items: { type: 'object', properties: { StatusReasonCode: text(1, 4), StatusReasonDescription: text(1, 500), Path: text(1, 500) } },
-} as const;
-
-/** `OBProxy1`: an alternate name of an account. */
-const proxy = { type: 'object', required: ['Identification', 'Code'], properties: { Identification: text(1, 2048), Code: closedEnum(PROXY_CODES), Type: text(1, 35) } } as const;
-
-const AIS_LEI = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[A-Z0-9]{18,18}[0-9]{2,2}$' } as const;
-
-/** `OBPostalAddress7`: no member required; longer street and town, eight new members, ISO address types. */
-function postalAddress7(closed: boolean): Json {
-  return {
-    type: 'object',
-    properties: {
-      AddressType: closedEnum(ADDRESS_TYPES),
-      Department: text(1, 70), SubDepartment: text(1, 70),
-      StreetName: text(1, 140), BuildingNumber: text(1, 16), BuildingName: text(1, 140), Floor: text(1, 70), UnitNumber: text(1, 16),
-      Room: text(1, 70), PostBox: text(1, 16), TownLocationName: text(1, 140), DistrictName: text(1, 140), CareOf: text(1, 140),
-      PostCode: text(1, 16), TownName: text(1, 140), CountrySubDivision: text(1, 35), Country: country,
-      AddressLine: { type: 'array', items: text(1, 70), minItems: 0, maxItems: 7 },
-    },
-    ...(closed ? { additionalProperties: false } : {}),
-  };
-}
-
-/** `OBRemittanceInformation2`: Unstructured is now an array; the old Reference lives in Structured (open here). */
-const remittance2 = {
-  type: 'object',
-  properties: {
-    Unstructured: { type: 'array', items: text(1, 140) },
-    Structured: { type: 'array', items: { type: 'object', properties: { CreditorReferenceInformation: { type: 'object', properties: { Reference: text(1, 35) } } } } },
-  },
-} as const;
+const AIS_LEI = lei('account-info');
 
 /**
  * `OBUltimateCreditor1` / `OBUltimateDebtor1` of a v4.0 transaction (§4.1): nothing required; its
  * SchemeName an external namespaced list (a string), its address OBPostalAddress7.
  */
-const ultimateParty = {
-  type: 'object',
-  properties: { Name: text(1, 140), Identification: text(1, 256), LEI: AIS_LEI, SchemeName: { type: 'string' }, PostalAddress: postalAddress7(false) },
-} as const;
-
-/** `OBRisk1` of PIS and VRP v4.0 (open: the purpose-code lists are external ISO lists). */
-const risk4 = {
-  type: 'object',
-  properties: {
-    PaymentContextCode: closedEnum(PAYMENT_CONTEXT_CODES),
-    MerchantCategoryCode: text(3, 4),
-    MerchantCustomerIdentification: text(1, 70),
-    ContractPresentIndicator: { type: 'boolean' },
-    BeneficiaryPrepopulatedIndicator: { type: 'boolean' },
-    // An external ISO list (ExternalPurpose1Code, 328 values of 1..4 characters): the length only.
-    PaymentPurposeCode: text(1, 4),
-    // An external ISO list (ExternalCategoryPurpose1Code, 44 values) obtpp does not restate.
-    CategoryPurposeCode: { type: 'string' },
-    DeliveryAddress: postalAddress7(false),
-  },
-} as const;
+const ultimateParty4 = ultimateParty('account-info');
 
 // ---- the changes, applied to a copy of each v3.1.11 schema ---------------------------------
 
@@ -158,14 +102,6 @@ function addresses(node: Json, open: boolean): void {
   });
 }
 
-/** Opens every object below `node`: v4.0 added members obtpp does not spell out (see `open` above). */
-function opened(node: Json): Json {
-  walk(node, (n) => {
-    if (n.additionalProperties === false) delete n.additionalProperties;
-  });
-  return node;
-}
-
 /** Applies `change` to both levels of a v3.1.11 schema. */
 function v4(levels: Levels, change: (schema: Json, level: keyof Levels) => void): Levels {
   const official = copy(levels.official);
@@ -180,22 +116,58 @@ const consentStatus = (values: readonly string[]) => (s: Json) => {
   put(s, 'Data', 'StatusReason', statusReason);
 };
 
-/** The payment initiation of PIS and VRP, v4.0 (open): structured remittance, addresses, Ultimate parties. */
-function initiation4(s: Json, path: string): void {
-  const node = at(s, path);
-  put(s, path, 'RemittanceInformation', remittance2);
-  addresses(node, true);
-  opened(node);
+/** Every postal address below `node` becomes the file's OBPostalAddress7 (closed in the payment files). */
+function addressesOf(node: Json, file: V4File): void {
+  walk(node, (n) => {
+    for (const [key, child] of Object.entries((n.properties ?? {}) as Record<string, Json>)) {
+      if (child && typeof child === 'object' && child.properties?.TownName && child.properties?.AddressLine) n.properties[key] = postalAddress7(file !== 'account-info');
+    }
+  });
 }
 
-/** The VRP schemas' Initiation, Instruction and Risk, v4.0 (open). */
+/**
+ * The payment initiation of PIS and VRP, v4.0: structured remittance, addresses, the Proxy of its
+ * accounts, the Ultimate parties; `full`: an Initiation (UltimateDebtor and RegulatoryReporting
+ * too), not a VRP's Instruction, which names only its UltimateCreditor.
+ */
+function initiation4(s: Json, path: string, file: 'payment-initiation' | 'vrp', full = true): void {
+  const node = at(s, path);
+  put(s, path, 'RemittanceInformation', remittance(file));
+  addressesOf(node, file);
+  for (const account of ['DebtorAccount', 'CreditorAccount']) if (node.properties[account]) put(s, `${path}.${account}`, 'Proxy', proxy);
+  put(s, path, 'UltimateCreditor', ultimateParty(file));
+  if (full) {
+    put(s, path, 'UltimateDebtor', ultimateParty(file));
+    put(s, path, 'RegulatoryReporting', regulatoryReporting(file));
+  }
+}
+
+/**
+ * A domestic payment's Initiation, v4.0: the creditor's agent is new (closed, as its address);
+ * and the PSU's Debtor of an answer gains its LEI.
+ */
+function domestic4(s: Json): void {
+  initiation4(s, 'Data.Initiation', 'payment-initiation');
+  put(s, 'Data.Initiation', 'CreditorAgent', {
+    type: 'object',
+    properties: { SchemeName: { type: 'string' }, Identification: text(1, 35), Name: text(1, 140), LEI: lei('payment-initiation'), PostalAddress: postalAddress7(true) },
+    additionalProperties: false,
+  });
+  if (hasPath(s, 'Data.Debtor')) put(s, 'Data.Debtor', 'LEI', lei('payment-initiation'));
+  if (s.properties?.Risk) put(s, '', 'Risk', risk);
+}
+
+/** The VRP schemas' Initiation, Instruction, accounts and Risk, v4.0. */
 function vrp4(s: Json): void {
   // Every VRP v4.0 cash account's Name is at most 70 characters (v3.1.11: 350; PIS v4.0 keeps 350).
   walk(s, (n) => {
     if (n.properties?.SchemeName && n.properties?.Identification && n.properties?.Name?.maxLength === 350) n.properties.Name = text(1, 70);
   });
-  for (const path of ['Data.Initiation', 'Data.Instruction']) if (hasPath(s, path)) initiation4(s, path);
-  if (s.properties?.Risk) put(s, '', 'Risk', risk4);
+  if (hasPath(s, 'Data.Initiation')) initiation4(s, 'Data.Initiation', 'vrp');
+  if (hasPath(s, 'Data.Instruction')) initiation4(s, 'Data.Instruction', 'vrp', false);
+  // The answer's debtor account and refund account have their Proxy too.
+  for (const account of ['DebtorAccount', 'Refund']) if (hasPath(s, `Data.${account}`)) put(s, `Data.${account}`, 'Proxy', proxy);
+  if (s.properties?.Risk) put(s, '', 'Risk', risk);
 }
 
 function hasPath(s: Json, path: string): boolean {
@@ -207,16 +179,17 @@ function hasPath(s: Json, path: string): boolean {
   }
 }
 
-/** What each v4.0 schema is (module comment): `exact` or `open`. */
-export const V4_COMPLETENESS: Readonly<Partial<Record<SchemaName, 'exact' | 'open'>>> = {};
-const completeness = V4_COMPLETENESS as Partial<Record<SchemaName, 'exact' | 'open'>>;
+/** What each v4.0 schema is (module comment): `exact`, `purpose-lists` or `open`. */
+export type V4Completeness = 'exact' | 'purpose-lists' | 'open';
+export const V4_COMPLETENESS: Readonly<Partial<Record<SchemaName, V4Completeness>>> = {};
+const completeness = V4_COMPLETENESS as Partial<Record<SchemaName, V4Completeness>>;
 
 function exact(levels: Levels): Levels {
   return levels;
 }
 
 // The account-information reads only the UK layout has: schemas/v4-ais.ts, with this module's tools.
-const AIS = v4AisSchemas({ v4, at, put, opened, postalAddress7, proxy, lei: AIS_LEI, remittance: remittance2 }, SCHEMA_LEVELS);
+const AIS = v4AisSchemas({ v4, at, put, postalAddress7, proxy, lei: AIS_LEI, remittance: remittance('account-info') }, SCHEMA_LEVELS);
 
 /**
  * Every v4.0 schema obtpp judges by, by name. The schemas of operations v4.0 did not change
@@ -261,7 +234,7 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
     for (const amount of ['Amount', 'LocalAmount']) put(s, `Data.Balance[].${amount}`, 'SubType', closedEnum(['BCUR', 'LCUR']));
   })),
   // Every member v4.0 added is spelt out (closed where the file closes it); only the two external
-  // ISO purpose lists are checked by length (the module comment's `open`).
+  // ISO purpose lists are checked by length (the module comment's `purpose-lists`).
   OBReadTransaction6: v4(SCHEMA_LEVELS.OBReadTransaction6, (s) => {
     const txn = 'Data.Transaction[]';
     put(s, txn, 'Status', closedEnum(V4_TRANSACTION_STATUSES));
@@ -272,8 +245,8 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
     });
     put(s, txn, 'CategoryPurposeCode', { type: 'string' });
     put(s, txn, 'PaymentPurposeCode', text(1, 4));
-    put(s, txn, 'UltimateCreditor', ultimateParty);
-    put(s, txn, 'UltimateDebtor', ultimateParty);
+    put(s, txn, 'UltimateCreditor', ultimateParty4);
+    put(s, txn, 'UltimateDebtor', ultimateParty4);
     for (const side of ['Creditor', 'Debtor']) {
       put(s, `${txn}.${side}Agent`, 'LEI', AIS_LEI);
       put(s, `${txn}.${side}Account`, 'Proxy', proxy);
@@ -294,50 +267,38 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
   })),
   OBFundsConfirmation1: SCHEMA_LEVELS.OBFundsConfirmation1,
   OBFundsConfirmationResponse1: SCHEMA_LEVELS.OBFundsConfirmationResponse1,
-  OBWriteDomesticConsent4: v4(SCHEMA_LEVELS.OBWriteDomesticConsent4, (s) => {
-    initiation4(s, 'Data.Initiation');
-    put(s, '', 'Risk', risk4);
-    opened(s);
-  }),
+  OBWriteDomesticConsent4: v4(SCHEMA_LEVELS.OBWriteDomesticConsent4, domestic4),
   OBWriteDomesticConsentResponse5: v4(SCHEMA_LEVELS.OBWriteDomesticConsentResponse5, (s) => {
     consentStatus(V4_PAYMENT_CONSENT_STATUSES)(s);
-    initiation4(s, 'Data.Initiation');
-    put(s, '', 'Risk', risk4);
-    opened(s);
+    domestic4(s);
   }),
-  OBWriteDomestic2: v4(SCHEMA_LEVELS.OBWriteDomestic2, (s) => {
-    initiation4(s, 'Data.Initiation');
-    put(s, '', 'Risk', risk4);
-    opened(s);
-  }),
+  OBWriteDomestic2: v4(SCHEMA_LEVELS.OBWriteDomestic2, domestic4),
   OBWriteDomesticResponse5: v4(SCHEMA_LEVELS.OBWriteDomesticResponse5, (s) => {
     put(s, 'Data', 'Status', closedEnum(V4_PAYMENT_ORDER_STATUSES));
     put(s, 'Data', 'StatusReason', statusReason);
     if (hasPath(s, 'Data.MultiAuthorisation')) put(s, 'Data.MultiAuthorisation', 'Status', closedEnum(['AUTH', 'AWAF', 'RJCT']));
-    initiation4(s, 'Data.Initiation');
-    opened(s);
+    domestic4(s);
   }),
   OBWritePaymentDetailsResponse1: v4(SCHEMA_LEVELS.OBWritePaymentDetailsResponse1, (s) => {
     put(s, 'Data.PaymentStatus[]', 'Status', closedEnum(V4_PAYMENT_DETAIL_STATUSES));
     // StatusDetail.Status is the same code list; StatusReason a free 1..4 string (§3.2).
     put(s, 'Data.PaymentStatus[].StatusDetail', 'Status', { ...closedEnum(V4_PAYMENT_DETAIL_STATUSES), minLength: 1, maxLength: 4 });
     put(s, 'Data.PaymentStatus[].StatusDetail', 'StatusReason', text(1, 4));
-    opened(s);
+    // v4.0 closes Data, Links and Meta, but neither the top level nor a status (v3.1.11 the reverse).
+    for (const node of [s, at(s, 'Data.PaymentStatus[]'), at(s, 'Data.PaymentStatus[].StatusDetail')]) delete node.additionalProperties;
+    for (const node of ['Data', 'Links', 'Meta']) at(s, node).additionalProperties = false;
   }),
   OBWriteFundsConfirmationResponse1: SCHEMA_LEVELS.OBWriteFundsConfirmationResponse1,
   OBErrorResponse1: exact(v4OfErrorResponse()),
   OBDomesticVRPConsentRequest: v4(SCHEMA_LEVELS.OBDomesticVRPConsentRequest, (s) => {
     vrp4(s);
-    opened(s);
   }),
   OBDomesticVRPConsentResponse: v4(SCHEMA_LEVELS.OBDomesticVRPConsentResponse, (s) => {
     consentStatus(V4_VRP_CONSENT_STATUSES)(s);
     vrp4(s);
-    opened(s);
   }),
   OBDomesticVRPRequest: v4(SCHEMA_LEVELS.OBDomesticVRPRequest, (s) => {
     vrp4(s);
-    opened(s);
   }),
   OBDomesticVRPResponse: v4(SCHEMA_LEVELS.OBDomesticVRPResponse, (s) => {
     put(s, 'Data', 'Status', closedEnum(V4_VRP_STATUSES));
@@ -345,7 +306,6 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
     put(s, 'Data', 'StatusReasonDescription', undefined);
     put(s, 'Data', 'StatusReason', statusReason);
     vrp4(s);
-    opened(s);
   }),
   OBDomesticVRPDetails: v4(SCHEMA_LEVELS.OBDomesticVRPDetails, (s) => {
     put(s, 'Data.PaymentStatus[]', 'Status', closedEnum(V4_VRP_STATUSES));
@@ -353,7 +313,6 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
     put(s, 'Data.PaymentStatus[].StatusDetail', 'StatusReasonDescription', text(1, 256));
     // v4.0 makes Data required (§6.2).
     s.required = [...new Set([...(s.required ?? []), 'Data'])];
-    opened(s);
   }),
   OBVRPFundsConfirmationRequest: SCHEMA_LEVELS.OBVRPFundsConfirmationRequest,
   OBVRPFundsConfirmationResponse: SCHEMA_LEVELS.OBVRPFundsConfirmationResponse,
@@ -361,13 +320,16 @@ export const V4_SCHEMA_LEVELS: Readonly<Partial<Record<SchemaName, Levels>>> = {
   ...V4_PIS_SCHEMA_LEVELS,
 };
 
-for (const name of Object.keys(V4_SCHEMA_LEVELS) as SchemaName[]) completeness[name] = 'open';
-for (const name of [
-  'OBReadConsent1', 'OBReadConsentResponse1', 'OBReadAccount6', 'OBReadBalance1', 'OBFundsConfirmationConsent1', 'OBFundsConfirmationConsentResponse1',
-  'OBFundsConfirmation1', 'OBFundsConfirmationResponse1', 'OBWriteFundsConfirmationResponse1', 'OBErrorResponse1',
-  'OBVRPFundsConfirmationRequest', 'OBVRPFundsConfirmationResponse',
-] as const) completeness[name] = 'exact';
-for (const name of AIS.exact) completeness[name] = 'exact';
+/** Whether a schema has a member judged by an external purpose list's length (a property of that name). */
+function carriesPurposeList(schema: Json): boolean {
+  let found = false;
+  walk(schema, (n) => {
+    if (n.properties?.PaymentPurposeCode || n.properties?.CategoryPurposeCode) found = true;
+  });
+  return found;
+}
+for (const [name, levels] of Object.entries(V4_SCHEMA_LEVELS) as Array<[SchemaName, Levels]>) completeness[name] = carriesPurposeList(levels.official) ? 'purpose-lists' : 'exact';
+for (const name of AIS.open) completeness[name] = 'open';
 
 /**
  * `OBErrorResponse1` v4.0 (§3.5): only Errors required (Code and Message deprecated and optional);
