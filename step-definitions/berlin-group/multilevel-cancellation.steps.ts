@@ -16,10 +16,10 @@ import type { ConformanceWorld } from '../support/world.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import {
-  authorisationIdOf, bgHeaders, buildPaymentInitiation, isoDate, linkOf, linksOf, paymentIdOf, scaStatusOf, transactionStatusOf,
+  authorisationIdOf, bgHeaders, buildPaymentInitiation, isoDate, linkOf, linksOf, paymentIdOf, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, BgNotApplicable, expectBgSchema, judgeInto, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
-import { judgeScaTrail, judgeTrailSchemas } from './sca.steps.ts';
+import { approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
+import { judgeSecondAuthorisation } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -123,21 +123,10 @@ Then('the payment from the joint account is not cancelled yet', async function (
 
 Then('the second PSU\'s authorisation of the cancellation is finalised, its scaStatus moving only forward through the standard\'s values', async function (this: ConformanceWorld) {
   const m = theCancellation(this);
-  const second = m.authorisations[1];
-  if (!second) throw this.blocked(undefined, 'the second PSU\'s authorisation of the cancellation was not started');
-  for (const a of m.authorisations) if (a.trail) judgeTrailSchemas(this, a.trail);
-  // Decoupled and embedded: what the TPP followed of it; redirect: the reads after the PSU's journey.
-  const trail: ScaTrail = second.trail ?? { approach: m.approach, authorisationId: second.id, explicit: true, sightings: [], schemaProblems: [] };
-  if (!second.trail) {
-    for (let i = 0; i < 2; i++) {
-      const r = await this.call('reading the second PSU\'s SCA status of the cancellation', (c) => c.getPaymentCancellationScaStatus(m.id, second.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
-      if (r.status === 200) judgeInto(trail, r, 'scaStatusResponse');
-      trail.sightings.push({ status: r.status === 200 ? scaStatusOf(r.body) : `(HTTP ${r.status})`, when: i ? 'read again' : 'after the PSU\'s journey', factorsDone: true });
-    }
-  }
-  judgeScaTrail(this, trail);
-  const last = trail.sightings.at(-1)?.status;
-  if (last !== 'finalised') throw this.violation(`the second PSU completed the SCA of the cancellation, but its authorisation ${quote(second.id)} reads scaStatus ${quote(last)}, not "finalised"`);
+  await judgeSecondAuthorisation(this, {
+    authorisations: m.authorisations, approach: m.approach, of: 'the cancellation',
+    read: (id) => this.call('reading the second PSU\'s SCA status of the cancellation', (c) => c.getPaymentCancellationScaStatus(m.id, id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
+  });
 });
 
 Then('the payment from the joint account reads CANC', async function (this: ConformanceWorld) {

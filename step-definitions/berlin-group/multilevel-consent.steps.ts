@@ -11,12 +11,12 @@ import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
-import { accountsOf, authorisationIdOf, bgHeaders, consentIdOf, consentStatusOf, detailedAccess, linkOf, linksOf, scaStatusOf } from '../../src/dialects/berlin-group/index.ts';
+import { accountsOf, authorisationIdOf, bgHeaders, consentIdOf, consentStatusOf, detailedAccess, linkOf, linksOf } from '../../src/dialects/berlin-group/index.ts';
 import {
-  approachOf, BgNotApplicable, consentRequest, dataOptions, expectBgError, expectBgSchema, judgeInto, plain, postConsent, psuIp, sca, scaHeaders,
+  approachOf, BgNotApplicable, consentRequest, dataOptions, expectBgError, expectBgSchema, plain, postConsent, psuIp, sca, scaHeaders,
   type Approach, type ScaPsu, type ScaTrail,
 } from './support.ts';
-import { judgeScaTrail, judgeTrailSchemas } from './sca.steps.ts';
+import { judgeSecondAuthorisation } from './sca.steps.ts';
 
 /** The approaches obtpp walks for another PSU than the profile's (the OAuth2 journey knows one PSU). */
 const WALKED: readonly Approach[] = ['redirect', 'decoupled', 'embedded'];
@@ -109,22 +109,10 @@ Then('the consent reads partiallyAuthorised and opens no data', async function (
 
 Then('the second PSU\'s authorisation of the consent is finalised, its scaStatus moving only forward through the standard\'s values', async function (this: ConformanceWorld) {
   const m = theJointConsent(this);
-  const second = m.authorisations[1];
-  if (!second) throw this.blocked(undefined, 'the second PSU\'s authorisation of the consent was not started');
-  // Every answer the TPP followed of the first PSU's authorisation too (embedded: each PUT's; decoupled: each read).
-  for (const a of m.authorisations) if (a.trail) judgeTrailSchemas(this, a.trail);
-  // Decoupled and embedded: what the TPP followed of it; redirect: the reads after the PSU's journey.
-  const trail: ScaTrail = second.trail ?? { approach: m.approach, authorisationId: second.id, explicit: true, sightings: [], schemaProblems: [] };
-  if (!second.trail) {
-    for (let i = 0; i < 2; i++) {
-      const r = await this.call('reading the second PSU\'s SCA status', (c) => c.getConsentScaStatus(m.id, second.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
-      if (r.status === 200) judgeInto(trail, r, 'scaStatusResponse');
-      trail.sightings.push({ status: r.status === 200 ? scaStatusOf(r.body) : `(HTTP ${r.status})`, when: i ? 'read again' : 'after the PSU\'s journey', factorsDone: true });
-    }
-  }
-  judgeScaTrail(this, trail);
-  const last = trail.sightings.at(-1)?.status;
-  if (last !== 'finalised') throw this.violation(`the second PSU completed the SCA, but the consent's authorisation ${quote(second.id)} reads scaStatus ${quote(last)}, not "finalised"`);
+  await judgeSecondAuthorisation(this, {
+    authorisations: m.authorisations, approach: m.approach, of: 'the consent',
+    read: (id) => this.call('reading the second PSU\'s SCA status', (c) => c.getConsentScaStatus(m.id, id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
+  });
 });
 
 Then('the consent reads valid and opens the joint account', async function (this: ConformanceWorld) {

@@ -8,9 +8,9 @@ import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
-import { authorisationIdOf, bgHeaders, buildPaymentInitiation, linkOf, linksOf, paymentIdOf, scaStatusOf, transactionStatusOf } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, BgNotApplicable, expectBgSchema, judgeInto, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
-import { judgeScaTrail, judgeTrailSchemas } from './sca.steps.ts';
+import { authorisationIdOf, bgHeaders, buildPaymentInitiation, linkOf, linksOf, paymentIdOf, transactionStatusOf } from '../../src/dialects/berlin-group/index.ts';
+import { approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
+import { judgeSecondAuthorisation } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -106,22 +106,10 @@ When('the second PSU authorises the payment in an authorisation the TPP starts',
 
 Then('the second PSU\'s authorisation is finalised, its scaStatus moving only forward through the standard\'s values', async function (this: ConformanceWorld) {
   const m = theMultilevel(this);
-  const second = m.authorisations[1];
-  if (!second) throw this.blocked(undefined, 'the second PSU\'s authorisation was not started');
-  // Decoupled and embedded: what the TPP followed of it; redirect: the reads after the PSU's journey.
-  const trail: ScaTrail = second.trail ?? { approach: m.approach, authorisationId: second.id, explicit: true, sightings: [], schemaProblems: [] };
-  if (!second.trail) {
-    for (let i = 0; i < 2; i++) {
-      const r = await this.call('reading the second PSU\'s SCA status', (c) => c.getPaymentScaStatus(m.id, second.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
-      if (r.status === 200) judgeInto(trail, r, 'scaStatusResponse');
-      trail.sightings.push({ status: r.status === 200 ? scaStatusOf(r.body) : `(HTTP ${r.status})`, when: i ? 'read again' : 'after the PSU\'s journey', factorsDone: true });
-    }
-  }
-  // Every answer the TPP followed of the first PSU's authorisation too (embedded: each PUT's; decoupled: each read).
-  for (const a of m.authorisations) if (a.trail) judgeTrailSchemas(this, a.trail);
-  judgeScaTrail(this, trail);
-  const last = trail.sightings.at(-1)?.status;
-  if (last !== 'finalised') throw this.violation(`the second PSU completed the SCA, but the authorisation ${quote(second.id)} reads scaStatus ${quote(last)}, not "finalised"`);
+  await judgeSecondAuthorisation(this, {
+    authorisations: m.authorisations, approach: m.approach, of: 'the payment',
+    read: (id) => this.call('reading the second PSU\'s SCA status', (c) => c.getPaymentScaStatus(m.id, id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
+  });
 });
 
 Then('the payment has moved on from PATC to an accepted status', async function (this: ConformanceWorld) {

@@ -5,9 +5,10 @@
  */
 import { Given, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
-import { bgHeaders, SCA_STATUSES } from '../../src/dialects/berlin-group/index.ts';
+import { bgHeaders, SCA_STATUSES, scaStatusOf } from '../../src/dialects/berlin-group/index.ts';
+import type { ApiResult } from '../../src/client/operations.ts';
 import { expectStatus, quote } from '../support/judge.ts';
-import { bankOffered, consentRequest, consentThroughSca, expectBgSchema, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
+import { bankOffered, consentRequest, consentThroughSca, expectBgSchema, judgeInto, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
 
 const DECOUPLED_OR_EMBEDDED = ['decoupled', 'embedded'] as const;
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -124,3 +125,32 @@ Then('the authorisation\'s scaStatus ended {string}', function (this: Conformanc
   const last = t.sightings.at(-1);
   if (last?.status !== wanted) throw this.violation(`the ${t.approach} authorisation the PSU did not complete ended ${last ? seen(last) : 'unread'}, not "${wanted}"; as followed: ${path(t)}`);
 });
+
+/**
+ * The second PSU's authorisation of a multilevel SCA (of a payment, a consent or a cancellation),
+ * judged as SCA-01 judges an authorisation: every answer the TPP followed of each PSU's walk, then
+ * the second's scaStatus (decoupled and embedded: as followed; redirect: read twice after the
+ * PSU's journey), which must end `finalised`.
+ */
+export async function judgeSecondAuthorisation(world: ConformanceWorld, o: {
+  authorisations: ReadonlyArray<{ id: string; trail?: ScaTrail }>;
+  approach: ScaTrail['approach'];
+  /** "the payment", "the consent", "the cancellation". */
+  of: string;
+  read: (authorisationId: string) => Promise<ApiResult>;
+}): Promise<void> {
+  const second = o.authorisations[1];
+  if (!second) throw world.blocked(undefined, `the second PSU's authorisation of ${o.of} was not started`);
+  const trail: ScaTrail = second.trail ?? { approach: o.approach, authorisationId: second.id, explicit: true, sightings: [], schemaProblems: [] };
+  if (!second.trail) {
+    for (let i = 0; i < 2; i++) {
+      const r = await o.read(second.id);
+      if (r.status === 200) judgeInto(trail, r, 'scaStatusResponse');
+      trail.sightings.push({ status: r.status === 200 ? scaStatusOf(r.body) : `(HTTP ${r.status})`, when: i ? 'read again' : 'after the PSU\'s journey', factorsDone: true });
+    }
+  }
+  for (const a of o.authorisations) if (a.trail) judgeTrailSchemas(world, a.trail);
+  judgeScaTrail(world, trail);
+  const last = trail.sightings.at(-1)?.status;
+  if (last !== 'finalised') throw world.violation(`the second PSU completed the SCA of ${o.of}, but its authorisation ${quote(second.id)} reads scaStatus ${quote(last)}, not "finalised"`);
+}

@@ -9,11 +9,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { judgeBg, type BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
 import { listBgFaults } from '../../src/sandbox/berlin-group/faults.ts';
 import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
+import { bgCall } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -32,15 +32,7 @@ after(async () => {
   await Promise.all([sb?.stop(), faulty?.stop()]);
 });
 
-async function call(method: string, url: string, o: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: Json; headers: Headers }> {
-  const res = await fetch(url, {
-    method, redirect: 'manual',
-    headers: { 'X-Request-ID': randomUUID(), 'PSU-IP-Address': '192.0.2.10', ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-}
+const call = bgCall;
 
 /** Valid against the official file, and our judge finds no MUST failure and no SHOULD warning. */
 function valid(name: BgSchemaName, body: Json): void {

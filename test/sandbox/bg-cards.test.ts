@@ -9,12 +9,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
+import { assertOfficial, bgCall } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
-const PSU_IP = '192.0.2.10';
 let sb: Sandbox;
 let faulty: Sandbox;
 
@@ -25,21 +23,9 @@ after(async () => {
   await Promise.all([sb?.stop(), faulty?.stop()]);
 });
 
-async function call(method: string, url: string, o: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url, {
-    method, redirect: 'manual',
-    headers: { 'X-Request-ID': randomUUID(), 'PSU-IP-Address': PSU_IP, ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = bgCall;
 
-function official(target: string | Json, body: Json): void {
-  if (bgSkip) return;
-  const fn = officialValidator(typeof target === 'string' ? { $ref: `#/components/schemas/${target}` } : target);
-  assert.ok(fn(body), `${JSON.stringify(target)}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
-}
+const official = assertOfficial;
 /** GET /v1/card-accounts/{account-id}'s 200 body is inline in the file. */
 const CARD_DETAILS = { type: 'object', required: ['cardAccount'], properties: { cardAccount: { $ref: '#/components/schemas/cardAccountDetails' } } };
 

@@ -8,9 +8,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
+import { assertOfficial, bgCall } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -24,21 +23,9 @@ const CREDITOR = 'DE02120300000000202051';
 const psu = (name: string) => sb.psus.find((p) => p.username === name)!;
 const ibanOf = (id: string) => sb.psus.flatMap((p) => p.accounts).find((a) => a.AccountId === id)!.iban!;
 
-async function call(method: string, url: string, o: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; headers: Headers; body: Json }> {
-  const res = await fetch(url, {
-    method,
-    headers: { 'X-Request-ID': randomUUID(), 'PSU-IP-Address': '192.0.2.10', ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const call = bgCall;
 
-function official(name: string, body: Json): void {
-  if (bgSkip) return;
-  const fn = officialValidator({ $ref: `#/components/schemas/${name}` });
-  assert.ok(fn(body), `${name}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
-}
+const official = assertOfficial;
 
 const embedded = (who: string) => ({ 'PSU-ID': who, 'TPP-Redirect-Preferred': 'false' });
 const payments = () => `${sb.baseUrls.A}/v1/payments/sepa-credit-transfers`;

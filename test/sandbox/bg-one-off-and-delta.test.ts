@@ -9,8 +9,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { bgCall } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -22,15 +22,7 @@ after(async () => {
   await Promise.all([sb?.stop(), faulty?.stop()]);
 });
 
-async function call(method: string, url: string, o: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url, {
-    method, redirect: 'manual',
-    headers: { 'X-Request-ID': randomUUID(), 'PSU-IP-Address': '192.0.2.10', ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = bgCall;
 
 /** An allPsd2 consent, one-off unless told, authorised by alice through the redirect page's forms. */
 async function consent(bank: Sandbox, recurring = false): Promise<string> {

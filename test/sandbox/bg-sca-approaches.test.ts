@@ -6,9 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
+import { assertOfficial, bgCall } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -20,21 +19,9 @@ after(() => sb?.stop());
 const alice = () => sb.psus[0]!;
 const OTP = '123456';
 
-async function call(method: string, url: string, o: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; headers: Headers; body: Json }> {
-  const res = await fetch(url, {
-    method,
-    headers: { 'X-Request-ID': randomUUID(), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, url: string, o: { headers?: Record<string, string>; body?: unknown } = {}) => bgCall(method, url, { ...o, psuIp: false });
 
-function official(name: string, body: Json): void {
-  if (bgSkip) return;
-  const fn = officialValidator({ $ref: `#/components/schemas/${name}` });
-  assert.ok(fn(body), `${name}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
-}
+const official = assertOfficial;
 
 const consentBody = () => ({
   access: { accounts: [], balances: [], transactions: [] }, recurringIndicator: true,
