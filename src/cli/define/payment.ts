@@ -3,7 +3,7 @@ import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
 
 export function definePayment(program: Command, io: Io): void {
-  const group = program.command('payment').description('read and submit payments (variant A)')
+  const group = program.command('payment').description('read, submit (UK) and cancel (berlin-group) payments')
     .addHelpText('after', '\nExample:\n  $ obtpp payment submit && obtpp payment get && obtpp payment status');
   withCommon(group.command('get').argument('[paymentId]', 'the PaymentId (default: the current payment-order consent)'))
     .description('read a payment (GET /{payment-product}/{paymentId})')
