@@ -73,6 +73,13 @@ export const V4_PIS_PROOFS: Record<string, (w: ProofWorld) => Promise<void>> = {
     assert.equal(order.Data.Initiation.Frequency, 'EvryDay');
     assert.equal(order.Data.Initiation.MandateRelatedInformation, undefined);
   },
+  'v4-frequency-code-rewritten': async (w) => {
+    const body = BODIES.standing();
+    body.Data.Initiation.MandateRelatedInformation.Frequency = { Type: 'MNTH', CountPerPeriod: 1, PointInTime: '15' } as never;
+    const created = await pisp4(w, 'POST', PATHS.standing[0], { token: await w.tpp.cc('payments'), body });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.deepEqual(created.body.Data.Initiation.MandateRelatedInformation.Frequency, { Type: 'EvryDay' }, 'the ISO code kept in the bank\'s own words');
+  },
   'vrp-update-new-consent': async (w) => {
     const body = {
       Data: {

@@ -25,6 +25,7 @@ export const PIS_FAMILY_FAULTS = [
   { name: 'scheduled-offset-refused', rule: 'UKPIS-02', description: 'a scheduled payment consent whose RequestedExecutionDateTime has a UTC offset other than Z is refused', kind: 'rule', standard: 'uk-3.1' },
   { name: 'order-initiation-unchecked', rule: 'UKPIS-03', description: 'an order of the payment families whose Initiation or Risk differs from its consent\'s is accepted (the consent\'s are kept)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'frequency-unchecked', rule: 'UKPIS-04', description: 'a standing order consent whose Frequency breaks the standard\'s grammar is accepted', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'v4-frequency-code-rewritten', rule: 'UKPIS-04', description: 'UK v4.0: a standing order consent whose Frequency.Type is an ISO 20022 code (MNTH, WEEK…) is kept as the bank\'s own EvryDay, its CountPerPeriod and PointInTime dropped', kind: 'rule', standard: 'uk-4.0' },
   { name: 'agreed-rate-ignored', rule: 'UKPIS-05', description: 'an international consent with an Agreed exchange rate answers with the bank\'s own rate and no contract', kind: 'rule', standard: 'uk-3.1' },
   { name: 'file-hash-unchecked', rule: 'UKPIS-06', description: 'a payment file is accepted whatever its FileHash, NumberOfTransactions and ControlSum', kind: 'rule', standard: 'uk-3.1' },
   { name: 'family-consent-not-idempotent', rule: 'UKPIS-07', description: 'a consent of the payment families sent again under the same x-idempotency-key creates a second consent', kind: 'rule', standard: 'uk-3.1' },
@@ -95,6 +96,8 @@ function requireScheduleV4(k: ResourceContext, i: Initiation): void {
   if (!k.faults.has('frequency-unchecked') && !known) {
     throw new ApiError(400, 'UK.OBIE.Field.Invalid', `${MANDATE}.Frequency.Type is neither an ISO frequency code (MNTH, WEEK, …) nor the standard's grammar (EvryDay, …)`, `${MANDATE}.Frequency.Type`);
   }
+  // The fault: an ISO code taken, but kept in the bank's own words.
+  if (k.faults.has('v4-frequency-code-rewritten') && FREQUENCY_CODES_V4.includes(type as string)) m.Frequency = { Type: 'EvryDay' };
   for (const f of ['FirstPaymentDateTime', 'RecurringPaymentDateTime', 'FinalPaymentDateTime']) requireDate(k, m, f, false);
   if (i.NumberOfPayments !== undefined && m.FinalPaymentDateTime !== undefined) {
     throw new ApiError(400, 'UK.OBIE.Field.Unexpected', `${P}.NumberOfPayments and ${MANDATE}.FinalPaymentDateTime cannot both be given`, `${MANDATE}.FinalPaymentDateTime`);
