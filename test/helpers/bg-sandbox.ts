@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../../src/sandbox/index.ts';
+import { judgeBg, type BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
 import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
 
 /** POST /v1/consents (a recurring global consent, `allPsd2` unless given) and the PSU's approval on its scaRedirect page; answers its consentId. */
@@ -46,4 +47,11 @@ export function assertOfficial(target: string | Record<string, unknown>, body: u
   if (bgSkip) return;
   const fn = officialValidator(typeof target === 'string' ? { $ref: `#/components/schemas/${target}` } : target);
   assert.ok(fn(body), `${typeof target === 'string' ? target : JSON.stringify(target)}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
+}
+
+/** Valid against the official file, and the dialect's judge finds no MUST failure and no SHOULD warning. */
+export function assertValid(name: BgSchemaName, body: unknown): void {
+  const j = judgeBg(name, body);
+  assert.deepEqual([...j.must, ...j.should], [], `${name}: ${JSON.stringify(body)}`);
+  assertOfficial(name, body);
 }

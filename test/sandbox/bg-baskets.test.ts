@@ -10,10 +10,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { judgeBg, type BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
 import { listBgFaults } from '../../src/sandbox/berlin-group/faults.ts';
-import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
-import { bgCall } from '../helpers/bg-sandbox.ts';
+import { bgSkip, officialValidator } from '../dialects/berlin-group-official.ts';
+import { assertValid, bgCall } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -34,14 +33,7 @@ after(async () => {
 
 const call = bgCall;
 
-/** Valid against the official file, and our judge finds no MUST failure and no SHOULD warning. */
-function valid(name: BgSchemaName, body: Json): void {
-  const j = judgeBg(name, body);
-  assert.deepEqual([...j.must, ...j.should], [], `${name}: ${JSON.stringify(body)}`);
-  if (bgSkip) return;
-  const fn = officialValidator(name);
-  assert.ok(fn(body), `${name}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
-}
+const valid = assertValid;
 
 const redirect = (bank: Sandbox) => ({ 'TPP-Redirect-URI': bank.clients[0].redirectUri, 'TPP-Redirect-Preferred': 'true' });
 const iban = (bank: Sandbox) => (bank.psus[0]!.accounts[0] as { iban?: string }).iban!;

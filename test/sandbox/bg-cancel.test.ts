@@ -10,9 +10,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { judgeBg, type BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
-import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
-import { bgCall } from '../helpers/bg-sandbox.ts';
+import { bgSkip, officialValidator } from '../dialects/berlin-group-official.ts';
+import { assertValid, bgCall } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -32,14 +31,7 @@ after(async () => {
 
 const call = bgCall;
 
-/** Valid against the official file, and our judge finds no MUST failure and no SHOULD warning. */
-function valid(name: BgSchemaName, body: Json): void {
-  const j = judgeBg(name, body);
-  assert.deepEqual([...j.must, ...j.should], [], `${name}: ${JSON.stringify(body)}`);
-  if (bgSkip) return;
-  const fn = officialValidator(name);
-  assert.ok(fn(body), `${name}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
-}
+const valid = assertValid;
 
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const redirect = (bank: Sandbox) => ({ 'TPP-Redirect-URI': bank.clients[0].redirectUri, 'TPP-Redirect-Preferred': 'true' });

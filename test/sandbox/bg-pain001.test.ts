@@ -11,8 +11,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { buildPain001, judgeBg, XML_PAYMENT_PRODUCTS, type BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
-import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
+import { buildPain001, XML_PAYMENT_PRODUCTS } from '../../src/dialects/berlin-group/index.ts';
+import { bgSkip, officialValidator } from '../dialects/berlin-group-official.ts';
+import { assertValid } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -41,13 +42,7 @@ async function call(method: string, url: string, body?: string, type = 'applicat
   return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: json };
 }
 
-function valid(name: BgSchemaName, body: Json): void {
-  const j = judgeBg(name, body);
-  assert.deepEqual([...j.must, ...j.should], [], `${name}: ${JSON.stringify(body)}`);
-  if (bgSkip) return;
-  const fn = officialValidator(name);
-  assert.ok(fn(body), `${name}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
-}
+const valid = assertValid;
 
 const today = () => new Date().toISOString().slice(0, 10);
 const pain001 = (bank: Sandbox, n: number, o: { nbOfTxs?: string; ctrlSum?: string } = {}) => buildPain001({

@@ -10,8 +10,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { buildBulkPayment, buildPeriodicPayment, judgeBg, type BgSchemaName } from '../../src/dialects/berlin-group/index.ts';
-import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
+import { buildBulkPayment, buildPeriodicPayment } from '../../src/dialects/berlin-group/index.ts';
+import { bgSkip, officialValidator } from '../dialects/berlin-group-official.ts';
+import { assertValid } from '../helpers/bg-sandbox.ts';
 
 type Json = any;
 let sb: Sandbox;
@@ -39,13 +40,7 @@ async function call(method: string, url: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-function valid(name: BgSchemaName, body: Json): void {
-  const j = judgeBg(name, body);
-  assert.deepEqual([...j.must, ...j.should], [], `${name}: ${JSON.stringify(body)}`);
-  if (bgSkip) return;
-  const fn = officialValidator(name);
-  assert.ok(fn(body), `${name}: ${officialErrors(fn)}\n${JSON.stringify(body).slice(0, 400)}`);
-}
+const valid = assertValid;
 
 const iban = (bank: Sandbox) => (bank.psus[0]!.accounts[0] as { iban?: string }).iban!;
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
