@@ -405,6 +405,8 @@ class ConformanceRun {
   /** Step 4: cucumber, configured and run, until it ends or the signal stops it. */
   private async drive(parameters: RunParameters): Promise<void> {
     const { reportDir, root, variants, tags, env } = this.plan;
+    // Before cucumber loads: step matches take their argument positions from the engine (match-indices.ts).
+    (await import('./match-indices.ts')).useNativeMatchIndices();
     const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
     // Cucumber runs in the report dir, so the reports name the features as features/A/….
     const rel = (p: string) => relative(reportDir, p).split('\\').join('/');
