@@ -14,7 +14,7 @@ import {
   authorisationIdOf, BASKET_AUTHORISED_STATUSES, basketIdOf, bgHeaders, buildPaymentInitiation, buildSigningBasket, consentIdOf, consentStatusOf, detailedAccess, errorCodesOf,
   linkOf, linksOf, paymentIdOf, TRANSACTION_STATUSES, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest, type Approach, type ScaResource } from './support.ts';
+import { expectAuthorisationsListed, approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest, type Approach, type ScaResource } from './support.ts';
 import { judgeScaTrail } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
@@ -174,12 +174,10 @@ Then('the signing basket\'s authorisations are listed with the one the PSU autho
   const linked = /authorisations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(linkOf(created.body, 'scaStatus', created.exchange.url) ?? '')?.[1];
   const authorisationId = state(this).authorisationId ?? (linked ? decodeURIComponent(linked) : undefined);
   const r = await this.call('listing the signing basket\'s authorisations', (c) => c.listSigningBasketAuthorisations(id, plain(this, bgHeaders())));
-  expectStatus(this, r, [200], 'GET /v1/signing-baskets/{basketId}/authorisations');
-  expectBgSchema(this, r, 'authorisations');
-  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
-  if (!Array.isArray(listed) || (authorisationId !== undefined && !listed.includes(authorisationId)) || listed.length === 0) {
-    throw this.violation(`GET /v1/signing-baskets/{basketId}/authorisations lists ${quote(listed)}, without the authorisation ${quote(authorisationId ?? '(the one the PSU authorised)')}`);
-  }
+  const what = 'GET /v1/signing-baskets/{basketId}/authorisations';
+  const listed = expectAuthorisationsListed(this, r, what, authorisationId !== undefined ? [{ id: authorisationId }] : []);
+  // Named nowhere, the PSU's authorisation is still one: the list holds at least it.
+  if (!Array.isArray(listed) || listed.length === 0) throw this.violation(`${what} lists ${quote(listed)}, without the authorisation the PSU authorised`);
 });
 
 Then('the signing basket reads an authorised transactionStatus', async function (this: ConformanceWorld) {

@@ -11,7 +11,7 @@ import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import {
   authorisationIdOf, bgHeaders, CANCEL_LINKS, isoDate, linkOf, linksOf, SCA_STATUSES, scaStatusOf, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, bg, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaResource } from './support.ts';
+import { expectAuthorisationsListed, approachOf, bg, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaResource } from './support.ts';
 import { judgeScaTrail } from './sca.steps.ts';
 import { initiate, thePayment } from './payments.steps.ts';
 
@@ -113,10 +113,7 @@ Then('the cancellation\'s authorisations are listed with it, and its scaStatus r
   const payment = thePayment(this);
   if (!c.authorisationId) throw this.violation(`the start of the cancellation's authorisation carries no authorisationId: ${c.started ? describeAnswer(c.started) : 'no answer'}`);
   const list = await this.call('listing the cancellation\'s authorisations', (client) => client.listPaymentCancellationAuthorisations(payment.id, plain(this, bgHeaders())));
-  expectStatus(this, list, [200]);
-  expectBgSchema(this, list, 'authorisations');
-  const ids = (list.body as { authorisationIds?: unknown }).authorisationIds;
-  if (!Array.isArray(ids) || !ids.includes(c.authorisationId)) throw this.violation(`GET …/cancellation-authorisations does not list the authorisation ${quote(c.authorisationId)} the TPP started: ${quote(ids)}`);
+  expectAuthorisationsListed(this, list, 'GET …/cancellation-authorisations', [{ id: c.authorisationId }]);
   const read = await this.call('reading the cancellation\'s SCA status', (client) => client.getPaymentCancellationScaStatus(payment.id, c.authorisationId!, plain(this, bgHeaders())));
   expectStatus(this, read, [200]);
   expectBgSchema(this, read, 'scaStatusResponse');

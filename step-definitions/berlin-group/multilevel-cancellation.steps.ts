@@ -18,7 +18,7 @@ import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import {
   authorisationIdOf, bgHeaders, buildPaymentInitiation, isoDate, linkOf, linksOf, paymentIdOf, transactionStatusOf,
 } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
+import { expectAuthorisationsListed, approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
 import { judgeSecondAuthorisation } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
@@ -138,9 +138,5 @@ Then('the cancellation\'s authorisations are listed, both PSUs\' among them', as
   const m = theCancellation(this);
   if (!this.client.supports('listPaymentCancellationAuthorisations')) return;
   const r = await this.call('listing the cancellation\'s authorisations', (c) => c.listPaymentCancellationAuthorisations(m.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
-  expectStatus(this, r, [200]);
-  expectBgSchema(this, r, 'authorisations');
-  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
-  const missing = m.authorisations.filter((a) => !Array.isArray(listed) || !listed.includes(a.id));
-  if (missing.length) throw this.violation(`GET …/{paymentId}/cancellation-authorisations lists ${quote(listed)}, without the authorisation${missing.length > 1 ? 's' : ''} of ${missing.map((a) => `${a.psu} (${quote(a.id)})`).join(' and ')} the TPP started`);
+  expectAuthorisationsListed(this, r, 'GET …/{paymentId}/cancellation-authorisations', m.authorisations);
 });

@@ -9,7 +9,7 @@ import type { ConformanceWorld } from '../support/world.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import { authorisationIdOf, bgHeaders, buildPaymentInitiation, linkOf, linksOf, paymentIdOf, transactionStatusOf } from '../../src/dialects/berlin-group/index.ts';
-import { approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
+import { expectAuthorisationsListed, approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
 import { judgeSecondAuthorisation } from './sca.steps.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
@@ -124,9 +124,5 @@ Then('the payment\'s authorisations are listed, both PSUs\' among them', async f
   // A bank without the list (its profile's implements) leaves this last check out; the rest of the rule stands.
   if (!this.client.supports('listPaymentAuthorisations')) return;
   const r = await this.call('listing the payment\'s authorisations', (c) => c.listPaymentAuthorisations(m.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
-  expectStatus(this, r, [200]);
-  expectBgSchema(this, r, 'authorisations');
-  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
-  const missing = m.authorisations.filter((a) => !Array.isArray(listed) || !listed.includes(a.id));
-  if (missing.length) throw this.violation(`GET …/{paymentId}/authorisations lists ${quote(listed)}, without the authorisation${missing.length > 1 ? 's' : ''} of ${missing.map((a) => `${a.psu} (${quote(a.id)})`).join(' and ')} the TPP started`);
+  expectAuthorisationsListed(this, r, 'GET …/{paymentId}/authorisations', m.authorisations);
 });

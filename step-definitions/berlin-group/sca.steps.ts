@@ -7,8 +7,8 @@ import { Given, Then } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import { bgHeaders, SCA_STATUSES, scaStatusOf } from '../../src/dialects/berlin-group/index.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
-import { expectStatus, quote } from '../support/judge.ts';
-import { bankOffered, consentRequest, consentThroughSca, expectBgSchema, judgeInto, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
+import { quote } from '../support/judge.ts';
+import { bankOffered, consentRequest, consentThroughSca, expectAuthorisationsListed, judgeInto, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
 
 const DECOUPLED_OR_EMBEDDED = ['decoupled', 'embedded'] as const;
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -55,10 +55,7 @@ Then('the consent\'s authorisations are listed with the one the TPP started', as
   // A bank without the list (its profile's implements) leaves this check out.
   if (!this.client.supports('listConsentAuthorisations')) return;
   const r = await this.call('listing the consent\'s authorisations', (c) => c.listConsentAuthorisations(consent.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
-  expectStatus(this, r, [200], 'GET /v1/consents/{consentId}/authorisations');
-  expectBgSchema(this, r, 'authorisations');
-  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
-  if (!Array.isArray(listed) || !listed.includes(t.authorisationId)) throw this.violation(`GET /v1/consents/{consentId}/authorisations lists ${quote(listed)}, without the authorisation ${quote(t.authorisationId)} the TPP started`);
+  expectAuthorisationsListed(this, r, 'GET /v1/consents/{consentId}/authorisations', [{ id: t.authorisationId }]);
 });
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '../../src/dialects/berlin-group/index.ts';
 import { AuthorisationError } from '../../src/errors.ts';
 import { ConformanceWorld, NotJudgeable } from '../support/world.ts';
-import { describeAnswer, violationWithProblems, warn, type BodyJudgement } from '../support/judge.ts';
+import { describeAnswer, expectStatus, quote, violationWithProblems, warn, type BodyJudgement } from '../support/judge.ts';
 
 export type Approach = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
 
@@ -571,6 +571,23 @@ export function expectBgError(world: ConformanceWorld, r: ApiResult): void {
   const type = r.headers['content-type'];
   const shape = /problem\+json/i.test(type ?? '') ? 'RFC 7807 problem' : 'tppMessages error body';
   judged(world, `the error body of ${describeAnswer(r)}`, `is not a valid ${shape}`, lines(judgeBgError(r.json ? r.body : r.text.trim() ? r.text : undefined, type, r.status)), r);
+}
+
+/**
+ * A list of a resource's authorisations (`GET …/authorisations`, `…/cancellation-authorisations`):
+ * 200, the file's `authorisations` schema, and every authorisation the TPP knows of among its
+ * `authorisationIds` (named with its PSU where there are several). Returns the list as listed.
+ */
+export function expectAuthorisationsListed(world: ConformanceWorld, r: ApiResult, what: string, expected: ReadonlyArray<{ id: string; psu?: string }>): unknown {
+  expectStatus(world, r, [200], `${what}: expected HTTP 200`);
+  expectBgSchema(world, r, 'authorisations');
+  const listed = (r.body as { authorisationIds?: unknown }).authorisationIds;
+  const missing = expected.filter((a) => !Array.isArray(listed) || !listed.includes(a.id));
+  if (missing.length) {
+    const named = missing.map((a) => (a.psu ? `${a.psu} (${quote(a.id)})` : quote(a.id))).join(' and ');
+    throw world.violation(`${what} lists ${quote(listed)}, without the authorisation${missing.length > 1 ? 's' : ''} ${missing.some((a) => a.psu) ? 'of ' : ''}${named} the TPP started`);
+  }
+  return listed;
 }
 
 function judged(world: ConformanceWorld, what: string, invalid: string, j: BodyJudgement, r: ApiResult): void {
