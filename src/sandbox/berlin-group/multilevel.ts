@@ -56,12 +56,19 @@ export function consentHoldersOf(store: BgStore, consent: Pick<BgConsent, 'acces
 export function multilevelConsentApproval(k: { store: BgStore; faults: SwitchedFaults }, consent: BgConsent, psu: FixturePsu): 'pending' | 'complete' | { problem: string } | undefined {
   const holders = consentHoldersOf(k.store, consent);
   if (!holders) return undefined;
-  if (!holders.includes(psu.username)) return { problem: 'This consent names an account that is not yours.' };
-  const approvals = (consent.approvals ??= []);
-  if (approvals.includes(psu.username)) return { problem: 'You have authorised this consent already; it awaits the other account holder.' };
+  const approved = approveAsHolder(holders, (consent.approvals ??= []), psu, 'This consent names an account that is not yours.', 'You have authorised this consent already; it awaits the other account holder.');
+  return approved === 'pending' && k.faults.has('bg-multilevel-consent-valid-after-first') ? 'complete' : approved;
+}
+
+/**
+ * One holder's approval of what every holder must approve, noted in `approvals`: `complete` once
+ * all have approved, else `pending`; or why this PSU cannot approve it (not a holder, or again).
+ */
+function approveAsHolder(holders: readonly string[], approvals: string[], psu: FixturePsu, notTheirs: string, again: string): 'pending' | 'complete' | { problem: string } {
+  if (!holders.includes(psu.username)) return { problem: notTheirs };
+  if (approvals.includes(psu.username)) return { problem: again };
   approvals.push(psu.username);
-  if (holders.every((h) => approvals.includes(h))) return 'complete';
-  return k.faults.has('bg-multilevel-consent-valid-after-first') ? 'complete' : 'pending';
+  return holders.every((h) => approvals.includes(h)) ? 'complete' : 'pending';
 }
 
 /** Whether a payment's create answers with the explicit start (multilevel; the fault: an implicit start as for one PSU). */
@@ -76,13 +83,9 @@ export const multilevelStart = (k: { store: BgStore; faults: SwitchedFaults }, p
 export function multilevelApproval(k: { store: BgStore; faults: SwitchedFaults }, payment: BgPayment, psu: FixturePsu): 'pending' | 'complete' | { problem: string } | undefined {
   const holders = holdersOf(k.store, payment);
   if (!holders) return undefined;
-  if (!holders.includes(psu.username)) return { problem: 'The account to pay from is not one of yours.' };
-  const approvals = (payment.approvals ??= []);
-  if (approvals.includes(psu.username)) return { problem: 'You have authorised this payment already; it awaits the other account holder.' };
-  approvals.push(psu.username);
-  const complete = holders.every((h) => approvals.includes(h));
-  if (complete) return k.faults.has('bg-multilevel-stays-patc') ? 'pending' : 'complete';
-  return k.faults.has('bg-multilevel-executed-after-first') ? 'complete' : 'pending';
+  const approved = approveAsHolder(holders, (payment.approvals ??= []), psu, 'The account to pay from is not one of yours.', 'You have authorised this payment already; it awaits the other account holder.');
+  if (approved === 'complete') return k.faults.has('bg-multilevel-stays-patc') ? 'pending' : 'complete';
+  return approved === 'pending' && k.faults.has('bg-multilevel-executed-after-first') ? 'complete' : approved;
 }
 
 /**
@@ -93,12 +96,8 @@ export function multilevelApproval(k: { store: BgStore; faults: SwitchedFaults }
 export function multilevelCancellationApproval(k: { store: BgStore; faults: SwitchedFaults }, payment: BgPayment, psu: FixturePsu): 'pending' | 'complete' | { problem: string } | undefined {
   const holders = holdersOf(k.store, payment);
   if (!holders) return undefined;
-  if (!holders.includes(psu.username)) return { problem: 'This payment is another customer\'s.' };
-  const approvals = (payment.cancelApprovals ??= []);
-  if (approvals.includes(psu.username)) return { problem: 'You have authorised this cancellation already; it awaits the other account holder.' };
-  approvals.push(psu.username);
-  if (holders.every((h) => approvals.includes(h))) return 'complete';
-  return k.faults.has('bg-multilevel-cancelled-after-first') ? 'complete' : 'pending';
+  const approved = approveAsHolder(holders, (payment.cancelApprovals ??= []), psu, 'This payment is another customer\'s.', 'You have authorised this cancellation already; it awaits the other account holder.');
+  return approved === 'pending' && k.faults.has('bg-multilevel-cancelled-after-first') ? 'complete' : approved;
 }
 
 /** The scaStatus shown for an authorisation (the fault: the second PSU's finalised one reads psuAuthenticated). */
