@@ -131,6 +131,14 @@ Feature: Variable Recurring Payments
       Then the bank answers 201 Created
       And the funds check answers "NotAvailable"
 
+    # The answer is "the availability of funds given the Amount in the request" (the VRP file's
+    # FundsAvailableResult), never a balance (the spec's rule for every funds check).
+    @A
+    Scenario: The funds check says only whether the amount is available, and discloses no balance
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP confirms funds of 1.00 under the VRP consent
+      Then the funds check answers only whether the amount is available, and discloses no balance
+
   @VRP-08 @level-MUST @source-standard
   Rule: VRP-08 — A VRP payment request without a valid x-jws-signature is refused
 

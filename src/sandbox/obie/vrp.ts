@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FaultDeclaration } from '../fault-declaration.ts';
-import { availableBalance, parseMoney } from '../fixtures.ts';
+import { availableBalance, money, parseMoney } from '../fixtures.ts';
 import type { PisConsent, VrpPayment } from '../store.ts';
 import {
   A, ApiError, authenticate, clientCredentials, forbidden, idempotent, invalid, isObject, iso, links, missing, notFound,
@@ -29,6 +29,7 @@ export const VRP_FAULTS = [
   { name: 'vrp-validity-ignored', rule: 'VRP-05', description: 'a VRP payment before the consent\'s ValidFromDateTime is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-revoked-pays', rule: 'VRP-06', description: 'a VRP consent the TPP deleted still pays', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-funds-boolean', rule: 'VRP-07', description: 'the funds check of a VRP consent answers FundsAvailable as a boolean (the CBPII shape), not Available/NotAvailable', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-funds-balance-disclosed', rule: 'VRP-07', description: 'the funds check of a VRP consent also answers the debtor account\'s available balance (FundsAvailableResult.AvailableBalance)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-unsigned-payment-accepted', rule: 'VRP-08', description: 'a VRP payment request with a missing or broken x-jws-signature is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-idempotency-ignored', rule: 'VRP-09', description: 'a VRP payment sent again under the same x-idempotency-key makes a second payment', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-initiation-unchecked', rule: 'VRP-10', description: 'a VRP payment whose Initiation (its creditor) is not the consent\'s is accepted', kind: 'rule', standard: 'uk-3.1' },
@@ -242,7 +243,11 @@ async function confirmVrpFunds(k: ResourceContext, r: Req): Promise<Reply> {
       Data: {
         FundsConfirmationId: fundsConfirmationId, ConsentId: c.ConsentId, CreationDateTime: iso(now),
         ...(data.Reference !== undefined ? { Reference: data.Reference } : {}),
-        FundsAvailableResult: { FundsAvailableDateTime: iso(now), FundsAvailable: k.faults.has('vrp-funds-boolean') ? enough : enough ? 'Available' : 'NotAvailable' },
+        FundsAvailableResult: {
+          FundsAvailableDateTime: iso(now), FundsAvailable: k.faults.has('vrp-funds-boolean') ? enough : enough ? 'Available' : 'NotAvailable',
+          // The fault tells the TPP what the PSU has, where the answer is only whether the amount is covered.
+          ...(k.faults.has('vrp-funds-balance-disclosed') && account ? { AvailableBalance: { Amount: money(availableBalance(account)), Currency: account.Currency } } : {}),
+        },
         InstructedAmount: asked,
       },
       Links: links(r),
