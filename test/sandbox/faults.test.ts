@@ -324,6 +324,50 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
     assert.equal((await ukGet(w, '/direct-debits', token)).status, 200);
   },
+  'basic-shows-account-detail': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
+    const account = (await ukGet(w, '/accounts', token)).body.Data.Account[0];
+    assert.ok(account.Account && account.Servicer, JSON.stringify(account));
+  },
+  'basic-shows-transaction-detail': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits', 'ReadTransactionsDebits'] }));
+    const list = (await ukGet(w, '/accounts/alice-current/transactions', token)).body.Data.Transaction;
+    assert.ok(list.length && list.every((t: any) => t.TransactionInformation && t.Balance));
+  },
+  'basic-shows-beneficiary-detail': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadBeneficiariesBasic'] }));
+    assert.ok((await ukGet(w, '/accounts/alice-current/beneficiaries', token)).body.Data.Beneficiary[0].CreditorAccount);
+  },
+  'basic-shows-statement-amounts': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsBasic'] }));
+    const list = (await ukGet(w, '/statements', token)).body.Data.Statement;
+    assert.ok(list.length && list.every((st: any) => st.StatementAmount));
+  },
+  'pan-unmasked': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits', 'ReadTransactionsDebits'] }));
+    const cards = (await ukGet(w, '/accounts/alice-current/transactions', token)).body.Data.Transaction.filter((t: any) => t.CardInstrument);
+    assert.ok(cards.length && cards.every((t: any) => /^\d{16}$/.test(t.CardInstrument.Identification)), 'the card number comes in the clear without ReadPAN');
+  },
+  'statements-straddle-period': async (w) => {
+    const from = Date.now() - 40 * 86_400_000;
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsBasic'], fromDaysAgo: 40 }));
+    const list = (await ukGet(w, '/statements', token)).body.Data.Statement;
+    assert.ok(list.length && list.some((st: any) => Date.parse(st.StartDateTime) < from), 'a statement begun before the consent\'s period is shown');
+  },
+  'statement-transactions-outside-period': async (w) => {
+    const from = Date.now() - 100 * 86_400_000;
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits', 'ReadTransactionsDebits'], fromDaysAgo: 100 }));
+    const id = (await ukGet(w, '/accounts/alice-current/statements', token)).body.Data.Statement[0].StatementId;
+    const list = (await ukGet(w, `/accounts/alice-current/statements/${id}/transactions`, token)).body.Data.Transaction;
+    assert.ok(list.some((t: any) => Date.parse(t.BookingDateTime) < from), 'transactions booked before the consent\'s period');
+  },
+  'statement-file-empty': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsDetail'], fromDaysAgo: 100 }));
+    const id = (await ukGet(w, '/accounts/alice-current/statements', token)).body.Data.Statement[0].StatementId;
+    const res = await fetch(`${w.sb.issuer}/open-banking/v3.1/aisp/accounts/alice-current/statements/${id}/file`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 200);
+    assert.equal((await res.arrayBuffer()).byteLength, 0);
+  },
   'basic-shows-payee-detail': async (w) => {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStandingOrdersBasic'] }));
     const res = await ukGet(w, '/standing-orders', token);
@@ -422,6 +466,12 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     body.Data.Instruction.CreditorAccount = other;
     const res = await v.client.createVrp(body, { token: v.token });
     assert.equal(res.status, 201, res.text);
+  },
+  'vrp-funds-balance-disclosed': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const res = await v.client.confirmVrpFunds(v.id, buildVrpFundsConfirmation({ consentId: v.id, amount: '1.00', currency: 'GBP' }), { token: v.token });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.Data.FundsAvailableResult.AvailableBalance.Amount, '350.00', 'the joint account\'s available balance');
   },
   'vrp-funds-boolean': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
