@@ -31,6 +31,40 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       Then the bank refuses the request with 400
       And the refusal's error code is UK.OBIE.Signature.Missing
 
+    # Every family's consent and order is a payment request that must be signed (the PIS file:
+    # x-jws-signature is required on all fifteen POSTs).
+    @A
+    Scenario Outline: A <family> consent without a signature is refused
+      When the PISP creates a <family> consent without an x-jws-signature
+      Then the bank refuses the request with 400
+      And the refusal's error code is UK.OBIE.Signature.Missing
+
+      Examples:
+        | family                          |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |
+
+    @A
+    Scenario Outline: A <family> order without a signature is refused
+      Given the PSU has authorised the shared <family> consent
+      And its order has not been submitted yet
+      When the PISP submits the order without an x-jws-signature
+      Then the bank refuses the request with 400
+      And the refusal's error code is UK.OBIE.Signature.Missing
+
+      Examples:
+        | family                          |
+        | domestic payment                |
+        | domestic scheduled payment      |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |
+
   @UKPIS-02 @level-MUST @source-standard
   Rule: UKPIS-02 — A scheduled payment's RequestedExecutionDateTime is any ISO 8601 date-time with its offset, kept as the same instant
 

@@ -96,6 +96,14 @@ Feature: Variable Recurring Payments
       When the PISP pays 1.00 under the VRP consent
       Then the bank refuses the payment for failing the control parameters
 
+    # The consent is made valid for a few seconds, ahead of the scenario: by the time the scenario
+    # comes, its ValidToDateTime has passed (else it waits for it).
+    @A
+    Scenario: A payment after ValidToDateTime is refused
+      Given the PSU has authorised a VRP consent valid for a few seconds only, and the PISP has paid 1.00 under it while it was valid
+      When the PISP pays 1.00 under the VRP consent once its ValidToDateTime has passed
+      Then the bank refuses the payment for failing the control parameters
+
   @VRP-06 @level-MUST @source-standard
   Rule: VRP-06 — A VRP consent the PISP deleted pays no more
 

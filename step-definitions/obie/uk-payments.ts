@@ -529,3 +529,11 @@ When(/^the PISP creates a file payment consent whose (NumberOfTransactions|Contr
   if (record.created.status !== 201) throw this.blocked('UKPIS-01', `creating the file payment consent failed: ${describeAnswer(record.created)}`);
   record.file = file;
 });
+
+// An order of any family without its signature (UKPIS-10), on the family's shared consent before its
+// order: a bank that refuses it leaves the consent unconsumed for the order the other rules judge.
+When('the PISP submits the order without an x-jws-signature', async function (this: ConformanceWorld) {
+  if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
+  const record = recordOf(this);
+  await this.call(`submitting the ${record.family} order without a signature`, (c) => call(c, OPS[record.family].submit, [orderOf(record), { token: tokenOf(record), idempotencyKey: newIdempotencyKey(), signature: false }]));
+});

@@ -15,7 +15,7 @@ import { TppClient } from '../../src/client/operations.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation } from '../../src/dialects/obie/builders.ts';
 
 /** A VRP consent at the sandbox's UK Read/Write v3.1.11 layout, authorised by the PSU, and a way to pay under it. */
-async function vrpConsent(w: World, o: { perPayment: string; perDay: string; validFrom?: string }) {
+async function vrpConsent(w: World, o: { perPayment: string; perDay: string; validFrom?: string; validTo?: string }) {
   const profile = await profileFromObject(w.sb.profile('uk-3.1'), { source: 'sandbox', env: {} });
   const client = new TppClient(profile, 'A', httpFromProfile(profile));
   const body = buildVrpConsent({
@@ -24,6 +24,7 @@ async function vrpConsent(w: World, o: { perPayment: string; perDay: string; val
     maximumIndividualAmount: { amount: o.perPayment, currency: 'GBP' },
     periodicLimits: [{ periodType: 'Day', periodAlignment: 'Calendar', amount: o.perDay, currency: 'GBP' }],
     ...(o.validFrom ? { validFrom: o.validFrom } : {}),
+    ...(o.validTo ? { validTo: o.validTo } : {}),
   });
   const created = await client.createVrpConsent(body, { token: await w.tpp.cc('payments') });
   assert.equal(created.status, 201, created.text);
@@ -427,6 +428,11 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'vrp-validity-ignored': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00', validFrom: new Date(Date.now() + 24 * HOUR).toISOString() });
     assert.equal((await v.pay('1.00')).status, 201);
+  },
+  'vrp-validity-end-ignored': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00', validTo: new Date(Date.now() + HOUR).toISOString() });
+    w.advance(2 * HOUR);
+    assert.equal((await v.pay('1.00')).status, 201, 'paid after ValidToDateTime');
   },
   'vrp-revoked-pays': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });

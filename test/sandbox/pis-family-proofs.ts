@@ -112,6 +112,11 @@ export const PIS_FAMILY_PROOFS: Record<string, (w: ProofWorld) => Promise<void>>
     const { id, file } = await fileConsent(w, cc, { NumberOfTransactions: '1', ControlSum: 5 });
     assert.equal((await pisp(w, 'POST', `/file-payment-consents/${id}/file`, { token: cc, text: file })).status, 200);
   },
+  'family-order-signature-unchecked': async (w) => {
+    const { token, order } = await authorisedScheduled(w);
+    assert.equal((await pisp(w, 'POST', '/domestic-scheduled-payments', { token, body: order, sign: false })).status, 201);
+    assert.equal((await pisp(w, 'POST', '/domestic-scheduled-payment-consents', { token: await w.tpp.cc('payments'), body: scheduled(), sign: false })).status, 400, 'a consent\'s signature is still checked');
+  },
   'file-report-empty': async (w) => {
     const cc = await w.tpp.cc('payments');
     const { id, file, initiation } = await fileConsent(w, cc, { NumberOfTransactions: '1', ControlSum: 1 });

@@ -38,6 +38,7 @@ export const PIS_FAMILY_FAULTS = [
   { name: 'family-order-twice', rule: 'UKPIS-08', description: 'a consumed consent of the payment families accepts a second order (another x-idempotency-key)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'rejected-family-consent-accepts-orders', rule: 'UKPIS-09', description: 'an order naming a consent the PSU rejected is accepted under the PISP\'s client-credentials token', kind: 'rule', standard: 'uk-3.1' },
   { name: 'family-signature-unchecked', rule: 'UKPIS-10', description: 'the consents and orders of the payment families are accepted with a missing or broken x-jws-signature', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'family-order-signature-unchecked', rule: 'UKPIS-10', description: 'the orders of the payment families beyond the domestic payment are accepted without an x-jws-signature (their consents\' signatures are checked)', kind: 'rule' },
   { name: 'file-report-empty', rule: 'UKPIS-11', description: 'a file payment\'s report file (GET /file-payments/{FilePaymentId}/report-file) answers 200 with an empty body', kind: 'rule' },
   { name: 'payment-details-empty', rule: 'UKPIS-11', description: 'the payment details of the payment families\' orders answer 200 with no PaymentStatus (a SHOULD: the standard lets the list be empty)', kind: 'rule', level: 'SHOULD' },
 ] as const satisfies readonly FaultDeclaration[];
@@ -268,6 +269,12 @@ function ordersOf(store: Store): Map<string, FamilyOrder> {
 async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
   if (k.faults.has('family-signature-unchecked')) return;
   await verifyPayment(k, raw, bodyText);
+}
+
+/** An order's signature: checked as a consent's, but an order without one passes under its own fault. */
+async function verifyOrder(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
+  if (k.faults.has('family-order-signature-unchecked') && raw.headers['x-jws-signature'] === undefined) return;
+  await verify(k, raw, bodyText);
 }
 
 // ---- representations ---------------------------------------------------------------------
@@ -540,7 +547,7 @@ function familyRoutes(family: Family): UkRoute[] {
       route(A, 'POST', `/pisp/${consents}/:consentId/file`, uploadFile, { verify }),
       route(A, 'GET', `/pisp/${consents}/:consentId/file`, downloadFile, { sign }),
     ] : []),
-    route(A, 'POST', `/pisp/${orders}`, submitOrder(family), { sign, verify }),
+    route(A, 'POST', `/pisp/${orders}`, submitOrder(family), { sign, verify: verifyOrder }),
     route(A, 'GET', `/pisp/${orders}/:paymentOrderId`, getOrder(family), { sign }),
     route(A, 'GET', `/pisp/${orders}/:paymentOrderId/payment-details`, getDetails(family), { sign }),
     ...(family === 'file' ? [route(A, 'GET', `/pisp/${orders}/:paymentOrderId/report-file`, getReport, { sign })] : []),

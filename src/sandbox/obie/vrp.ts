@@ -30,6 +30,7 @@ export const VRP_FAULTS = [
   { name: 'vrp-individual-limit-ignored', rule: 'VRP-03', description: 'a VRP payment above the consent\'s MaximumIndividualAmount is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-periodic-limit-ignored', rule: 'VRP-04', description: 'VRP payments whose sum in a period passes the consent\'s PeriodicLimits are accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-validity-ignored', rule: 'VRP-05', description: 'a VRP payment before the consent\'s ValidFromDateTime is accepted', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-validity-end-ignored', rule: 'VRP-05', description: 'a VRP payment after the consent\'s ValidToDateTime is accepted', kind: 'rule' },
   { name: 'vrp-revoked-pays', rule: 'VRP-06', description: 'a VRP consent the TPP deleted still pays', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-funds-boolean', rule: 'VRP-07', description: 'the funds check of a VRP consent answers FundsAvailable as a boolean (the CBPII shape), not Available/NotAvailable', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-funds-balance-disclosed', rule: 'VRP-07', description: 'the funds check of a VRP consent also answers the debtor account\'s available balance (FundsAvailableResult.AvailableBalance)', kind: 'rule' },
@@ -141,12 +142,10 @@ export function periodStart(type: string, alignment: string, anchorMs: number, n
 function checkAgainstControls(k: ResourceContext, c: PisConsent, minor: number, currency: string): void {
   const cp = c.vrp!.ControlParameters;
   const now = k.store.now();
-  if (!k.faults.has('vrp-validity-ignored')) {
-    const from = parseDateTime(cp.ValidFromDateTime);
-    const to = parseDateTime(cp.ValidToDateTime);
-    if (from !== undefined && now < from) throw new ApiError(400, FAILS, 'the consent is not valid yet (ValidFromDateTime)', 'Data.Instruction.InstructedAmount');
-    if (to !== undefined && now > to) throw new ApiError(400, FAILS, 'the consent is no longer valid (ValidToDateTime)', 'Data.Instruction.InstructedAmount');
-  }
+  const from = parseDateTime(cp.ValidFromDateTime);
+  const to = parseDateTime(cp.ValidToDateTime);
+  if (from !== undefined && now < from && !k.faults.has('vrp-validity-ignored')) throw new ApiError(400, FAILS, 'the consent is not valid yet (ValidFromDateTime)', 'Data.Instruction.InstructedAmount');
+  if (to !== undefined && now > to && !k.faults.has('vrp-validity-end-ignored')) throw new ApiError(400, FAILS, 'the consent is no longer valid (ValidToDateTime)', 'Data.Instruction.InstructedAmount');
   const max = cp.MaximumIndividualAmount;
   if (currency !== max.Currency) throw new ApiError(400, FAILS, `the payment's currency ${currency} is not the consent's ${max.Currency}`, 'Data.Instruction.InstructedAmount.Currency');
   if (!k.faults.has('vrp-individual-limit-ignored') && minor > (parseMoney(max.Amount) ?? 0)) {
