@@ -156,6 +156,12 @@ Feature: Variable Recurring Payments
       When the PISP pays 1.00 under the VRP consent without an x-jws-signature
       Then the bank refuses the request with 400, 401 or 403
 
+    @A
+    Scenario: A VRP payment whose signature covers another body is refused
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 1.00 under the VRP consent with an x-jws-signature over another body
+      Then the bank refuses the request with 400, 401 or 403
+
   @VRP-09 @level-MUST @source-standard
   Rule: VRP-09 — A VRP payment repeated with the same x-idempotency-key is the same payment
 

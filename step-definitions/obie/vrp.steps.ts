@@ -8,6 +8,8 @@ import { describeAnswer, expectRefusal, expectStatus, expectedStatus, parseStatu
 import type { ApiResult } from '../support/setups.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, isoDateTime, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
 import { errorCodesOf } from '../../src/dialects/obie/index.ts';
+import { signDetached } from '../../src/client/jws.ts';
+import { SigningOffError } from '../../src/client/operations.ts';
 
 /** What a scenario did with VRP so far: its consent and the payments it made. */
 interface VrpState {
@@ -320,4 +322,17 @@ When('the PISP pays 1.00 under the VRP consent once its ValidToDateTime has pass
     if (Date.now() - started > 50) this.pauses.push({ what: 'waits for the VRP consent\'s ValidToDateTime to pass', startedAt: new Date(started).toISOString(), durationMs: Date.now() - started });
   }
   await pay(this, '1.00');
+});
+
+// VRP-08: a signature that is there but does not hold (made over another body) is refused too.
+When(/^the PISP pays ([\d.]+) under the VRP consent with an x-jws-signature over another body$/, async function (this: ConformanceWorld, amount: string) {
+  if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
+  const consent = state(this).consent!;
+  const currency = consent.request.Data.ControlParameters.MaximumIndividualAmount.Currency as string;
+  const body = buildVrp(consent.id, consent.request, { instructionIdentification: this.uniqueRef('VRP').slice(0, 35), endToEndIdentification: this.uniqueRef('E2E').slice(0, 35), amount, currency });
+  const other = structuredClone(body);
+  other.Data.Instruction.InstructedAmount.Amount = (Number(amount) + 1).toFixed(2);
+  const signature = await signDetached(JSON.stringify(other), await this.client.messageSigner());
+  const r = await this.call('making a VRP payment', (c) => c.createVrp(body, { token: tokenOf(consent), signature }));
+  state(this).payments.push(r);
 });

@@ -5,7 +5,7 @@ import type { Browser } from 'puppeteer';
 import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/index.ts';
 import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index.ts';
 import type { DataFaultName } from '../../src/sandbox/faults.ts';
-import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
+import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp, tppSignature } from './tpp.ts';
 import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { V4_PIS_PROOFS } from './v4-pis-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
@@ -454,6 +454,13 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
     const res = await v.client.createVrp(v.payment('1.00'), { token: v.token, signature: false });
     assert.equal(res.status, 201, res.text);
+  },
+  'vrp-signature-presence-only': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const signature = await tppSignature(w.sb, JSON.stringify(v.payment('2.00')));
+    const res = await v.client.createVrp(v.payment('1.00'), { token: v.token, signature });
+    assert.equal(res.status, 201, res.text);
+    assert.equal((await v.client.createVrp(v.payment('1.00'), { token: v.token, signature: false })).status, 400, 'a payment without one is still refused');
   },
   'vrp-idempotency-ignored': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });

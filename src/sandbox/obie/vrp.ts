@@ -35,6 +35,7 @@ export const VRP_FAULTS = [
   { name: 'vrp-funds-boolean', rule: 'VRP-07', description: 'the funds check of a VRP consent answers FundsAvailable as a boolean (the CBPII shape), not Available/NotAvailable', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-funds-balance-disclosed', rule: 'VRP-07', description: 'the funds check of a VRP consent also answers the debtor account\'s available balance (FundsAvailableResult.AvailableBalance)', kind: 'rule' },
   { name: 'vrp-unsigned-payment-accepted', rule: 'VRP-08', description: 'a VRP payment request with a missing or broken x-jws-signature is accepted', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-signature-presence-only', rule: 'VRP-08', description: 'a VRP payment whose x-jws-signature is there but does not verify (made over another body) is accepted: only its presence is checked', kind: 'rule' },
   { name: 'vrp-idempotency-ignored', rule: 'VRP-09', description: 'a VRP payment sent again under the same x-idempotency-key makes a second payment', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-initiation-unchecked', rule: 'VRP-10', description: 'a VRP payment whose Initiation (its creditor) is not the consent\'s is accepted', kind: 'rule', standard: 'uk-3.1' },
 ] as const satisfies readonly FaultDeclaration[];
@@ -263,6 +264,7 @@ async function confirmVrpFunds(k: ResourceContext, r: Req): Promise<Reply> {
 /** The TPP's x-jws-signature on a VRP payment, checked like every payment's (unless VRP-08's fault skips it). */
 async function verifyVrp(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
   if (k.faults.has('vrp-unsigned-payment-accepted')) return;
+  if (k.faults.has('vrp-signature-presence-only') && typeof raw.headers['x-jws-signature'] === 'string') return;
   await verify(k, raw, bodyText);
 }
 
