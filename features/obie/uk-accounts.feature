@@ -85,6 +85,16 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       Then the bank answers 200 OK
       And no transaction carries a field that only ReadTransactionsDetail unlocks
 
+    # Every read of the standard's catalogue that the consent's permissions open (per account, in
+    # bulk, a statement and its transactions), each judged by the permission table of the Account and
+    # Transaction API profile (FACTS §2.3): Account and Servicer of an account, the Detail fields of a
+    # transaction, a payee's account and agent, a statement's StatementAmount.
+    @A
+    Scenario: Under Basic permissions no read carries a field that only a Detail permission opens
+      Given the PSU has authorised the "uk basic" consent of UK Read/Write
+      When the AISP makes every read the "uk basic" consent permits
+      Then every answer is 200 OK and none carries a field that only a Detail permission opens
+
   @UKAIS-03 @level-MUST @source-standard
   Rule: UKAIS-03 — The consent's TransactionFromDateTime and TransactionToDateTime bound statements and scheduled payments
 
@@ -102,6 +112,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | the scheduled payments of every account |
         | the scheduled payments of the first account |
 
+    @A
+    Scenario: Each statement's transactions lie inside the consent's transaction period
+      Given the PSU has authorised the "uk full" consent of UK Read/Write
+      When the AISP reads the transactions of each statement of the first account under the "uk full" consent
+      Then every answer is 200 OK and every transaction's BookingDateTime falls inside the consent's transaction period
+
   @UKAIS-04 @level-MUST @source-standard
   Rule: UKAIS-04 — The bulk reads cover exactly the accounts the PSU selected for the consent
 
@@ -110,6 +126,18 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       Given the PSU has authorised the "uk full" consent of UK Read/Write
       When the AISP requests every bulk read of the standard under the "uk full" consent
       Then every resource listed belongs to an account of the consent's account list
+
+  @UKAIS-05 @level-MUST @source-standard
+  Rule: UKAIS-05 — Without ReadPAN every PAN comes back masked, in whatever read it appears
+
+    # A card's number (a transaction's CardInstrument.Identification, an account identified by
+    # UK.OBIE.PAN) in the clear is 12 to 19 digits ending in its Luhn check digit. A bank whose reads
+    # carry no PAN at all gives nothing to judge.
+    @A
+    Scenario: Under a consent without ReadPAN no read names a card number in the clear
+      Given the PSU has authorised the "uk basic" consent of UK Read/Write
+      When the AISP makes every read the "uk basic" consent permits
+      Then no answer carries a PAN in the clear
 
   @UKAIS-10 @level-MUST @source-official-schema
   Rule: UKAIS-10 — Every read of the standard answers 200 with a body valid against its official schema, and an x-fapi-interaction-id

@@ -31,6 +31,40 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       Then the bank refuses the request with 400
       And the refusal's error code is UK.OBIE.Signature.Missing
 
+    # Every family's consent and order is a payment request that must be signed (the PIS file:
+    # x-jws-signature is required on all fifteen POSTs).
+    @A
+    Scenario Outline: A <family> consent without a signature is refused
+      When the PISP creates a <family> consent without an x-jws-signature
+      Then the bank refuses the request with 400
+      And the refusal's error code is UK.OBIE.Signature.Missing
+
+      Examples:
+        | family                          |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |
+
+    @A
+    Scenario Outline: A <family> order without a signature is refused
+      Given the PSU has authorised the shared <family> consent
+      And its order has not been submitted yet
+      When the PISP submits the order without an x-jws-signature
+      Then the bank refuses the request with 400
+      And the refusal's error code is UK.OBIE.Signature.Missing
+
+      Examples:
+        | family                          |
+        | domestic payment                |
+        | domestic scheduled payment      |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |
+
   @UKPIS-02 @level-MUST @source-standard
   Rule: UKPIS-02 — A scheduled payment's RequestedExecutionDateTime is any ISO 8601 date-time with its offset, kept as the same instant
 
@@ -125,6 +159,20 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the answer keeps the CurrencyOfTransfer
       And the answer's rate, where it gives one, is Indicative, with the bank's quoted rate
 
+    # The standard's International Payment Consents page: with an Actual or Indicative RateType the
+    # PISP names neither ExchangeRate nor ContractIdentification; a consent that does is refused.
+    @A
+    Scenario Outline: An <rate> rate naming <what> of its own is refused
+      When the PISP creates an international payment consent with an <rate> exchange rate naming <what>
+      Then the bank refuses the request with 400
+      And the body is a valid "OBErrorResponse1"
+
+      Examples:
+        | rate       | what                     |
+        | Indicative | a ContractIdentification |
+        | Actual     | a ContractIdentification |
+        | Indicative | an ExchangeRate          |
+
   @UKPIS-06 @level-MUST @source-standard
   Rule: UKPIS-06 — A file payment's file matches its consent: FileHash, NumberOfTransactions and ControlSum; it reads back as uploaded
 
@@ -154,6 +202,17 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       When the PISP creates a file payment consent whose NumberOfTransactions and ControlSum are not its file's
       And the PISP uploads its file
       Then the bank refuses the request with 400
+
+    @A
+    Scenario Outline: A file whose payments do not match the consent's <total> alone is refused
+      When the PISP creates a file payment consent whose <total> is not its file's
+      And the PISP uploads its file
+      Then the bank refuses the request with 400
+
+      Examples:
+        | total                |
+        | NumberOfTransactions |
+        | ControlSum           |
 
   @UKPIS-07 @level-MUST @source-standard
   Rule: UKPIS-07 — Every consent create is idempotent: the same request under the same x-idempotency-key is the same consent
@@ -484,3 +543,33 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       Then the bank refuses the request with 400, 401 or 403
       When the PISP checks the funds of the international payment consent with its client-credentials token
       Then the bank refuses the request with 400, 401 or 403
+
+  @UKPIS-11 @level-MUST @source-official-schema
+  Rule: UKPIS-11 — An answer about a payment says something: a file payment's report file is never empty, and an order's payment details name its status
+
+    @A
+    Scenario: A file payment's report file has content
+      Given the PSU has authorised the shared file payment consent
+      And its order has been submitted
+      When the PISP reads the report file of the file payment
+      Then the bank answers 200 OK
+      And the report file is not empty
+
+    # The standard lets Data.PaymentStatus be empty (0..n): details naming no status are a warning.
+    @A
+    Scenario Outline: The payment details of the order of the <family> consent name where the payment stands
+      Given the PSU has authorised the shared <family> consent
+      And its order has been submitted
+      When the PISP reads the details of the order of the <family> consent
+      Then the bank answers 200 OK
+      And the payment details name at least one status of the payment
+
+      Examples:
+        | family                          |
+        | domestic payment                |
+        | domestic scheduled payment      |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |

@@ -96,6 +96,14 @@ Feature: Variable Recurring Payments
       When the PISP pays 1.00 under the VRP consent
       Then the bank refuses the payment for failing the control parameters
 
+    # The consent is made valid for a few seconds, ahead of the scenario: by the time the scenario
+    # comes, its ValidToDateTime has passed (else it waits for it).
+    @A
+    Scenario: A payment after ValidToDateTime is refused
+      Given the PSU has authorised a VRP consent valid for a few seconds only, and the PISP has paid 1.00 under it while it was valid
+      When the PISP pays 1.00 under the VRP consent once its ValidToDateTime has passed
+      Then the bank refuses the payment for failing the control parameters
+
   @VRP-06 @level-MUST @source-standard
   Rule: VRP-06 — A VRP consent the PISP deleted pays no more
 
@@ -131,6 +139,14 @@ Feature: Variable Recurring Payments
       Then the bank answers 201 Created
       And the funds check answers "NotAvailable"
 
+    # The answer is "the availability of funds given the Amount in the request" (the VRP file's
+    # FundsAvailableResult), never a balance (the spec's rule for every funds check).
+    @A
+    Scenario: The funds check says only whether the amount is available, and discloses no balance
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP confirms funds of 1.00 under the VRP consent
+      Then the funds check answers only whether the amount is available, and discloses no balance
+
   @VRP-08 @level-MUST @source-standard
   Rule: VRP-08 — A VRP payment request without a valid x-jws-signature is refused
 
@@ -138,6 +154,12 @@ Feature: Variable Recurring Payments
     Scenario: An unsigned VRP payment is refused
       Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
       When the PISP pays 1.00 under the VRP consent without an x-jws-signature
+      Then the bank refuses the request with 400, 401 or 403
+
+    @A
+    Scenario: A VRP payment whose signature covers another body is refused
+      Given the PSU has authorised the VRP consent "everyday" with at most 5.00 per payment and 100.00 per day
+      When the PISP pays 1.00 under the VRP consent with an x-jws-signature over another body
       Then the bank refuses the request with 400, 401 or 403
 
   @VRP-09 @level-MUST @source-standard

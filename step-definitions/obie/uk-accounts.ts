@@ -5,7 +5,7 @@
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { createConsent, authoriseConsent, sharedSetup, tokenOf, firstAccountId, accountIdsOf, SHARED_GIVENS } from '../support/setups.ts';
-import { expectStatus, expectSchema, describeAnswer, versionOfWorld, violationWithProblems } from '../support/judge.ts';
+import { expectStatus, expectSchema, describeAnswer, versionOfWorld, violationWithProblems, warn } from '../support/judge.ts';
 import { buildAccountAccessConsent, isoDateTime, v4ErrorCodeOf } from '../../src/dialects/obie/index.ts';
 import type { SchemaName } from '../../src/dialects/obie/index.ts';
 import type { ApiResult, CallOptions, TppClient } from '../../src/client/operations.ts';
@@ -147,10 +147,13 @@ Then('the body is valid against the standard\'s schema of that read', function (
   const r = this.answer();
   const schema = this.client.specOf(r.operation)?.responses[200] as SchemaName | undefined;
   if (!schema) throw new Error(`${r.operation} declares no answer schema`);
-  // A statement's file is whatever form the bank keeps it in (a PDF): only a JSON answer has a shape to judge.
-  if (schema === 'File' && !r.json) {
-    if (!r.text.length) throw this.violation(`the statement's file is empty: ${describeAnswer(r)}`);
-    return;
+  // A statement's file is whatever form the bank keeps it in (a PDF): only a JSON answer has a shape to
+  // judge. Empty, it is no file at all (no bytes, or JSON holding nothing: {}, [], null, "").
+  if (schema === 'File') {
+    const b = r.body as unknown;
+    const empty = !r.text.trim().length || (r.json && (b === null || b === '' || (typeof b === 'object' && Object.keys(b as object).length === 0)));
+    if (empty) throw this.violation(`the statement's file is empty: ${describeAnswer(r)}`);
+    if (!r.json) return;
   }
   expectSchema(this, r, schema);
 });
@@ -213,12 +216,21 @@ Then('every statement\'s period and every ScheduledPaymentDateTime in the answer
   const to = Date.parse(d.TransactionToDateTime);
   const data = (r.body as any)?.Data ?? {};
   const outside: string[] = [];
-  // A statement may straddle a bound of the period; one wholly outside it is not the consent's.
+  const straddling: string[] = [];
+  // A statement wholly outside the period is not the consent's (a failure). One that straddles a
+  // bound is a warning: the profile's prose shows only statements wholly inside the period (FACTS
+  // §2.4, read at v3.1.5 and not confirmed for v3.1.11: not made a hard failure).
   for (const s of Array.isArray(data.Statement) ? data.Statement : []) {
     const start = Date.parse(s?.StartDateTime);
     const end = Date.parse(s?.EndDateTime);
-    if (!(end >= from && start <= to)) outside.push(`statement ${s?.StatementId ?? '?'} from ${s?.StartDateTime} to ${s?.EndDateTime}`);
+    const what = `statement ${s?.StatementId ?? '?'} from ${s?.StartDateTime} to ${s?.EndDateTime}`;
+    if (!(end >= from && start <= to)) outside.push(what);
+    else if (start < from || end > to) straddling.push(what);
   }
+  warn(this, `the statements of ${describeAnswer(r)}`, straddling.map((text) => ({
+    text: `${text} lies only partly inside the consent's transaction period (${d.TransactionFromDateTime} to ${d.TransactionToDateTime})`,
+    source: 'OBIE Account and Transaction API profile: Transaction To/From Date Time (FACTS §2.4)',
+  })));
   for (const p of Array.isArray(data.ScheduledPayment) ? data.ScheduledPayment : []) {
     const at = Date.parse(p?.ScheduledPaymentDateTime);
     if (!(at >= from && at <= to)) outside.push(`scheduled payment ${p?.ScheduledPaymentId ?? '?'} at ${p?.ScheduledPaymentDateTime}`);

@@ -506,3 +506,34 @@ Then(/^the refusal's error code is (UK\.OBIE\.Signature\.\w+(?:, UK\.OBIE\.Signa
   const codes = errorCodesOf(this.answer().body);
   if (!codes.some((c) => allowed.includes(c))) throw this.violation(`expected the error code ${allowed.join(' or ')}, got ${codes.length ? codes.join(', ') : 'none'} (${describeAnswer(this.answer())})`);
 });
+
+// ---- refusals the rules name: a rate the PISP may not name, a file that is not its consent's ------
+
+// v3.1.11 International Payment Consents, Exchange Rate Information: with an Actual or an Indicative
+// RateType the PISP must specify neither ExchangeRate nor ContractIdentification (the rate is the
+// bank's); a request that does is invalid, and the bank refuses it (UKPIS-05).
+When(/^the PISP creates an international payment consent with an? (Actual|Indicative) exchange rate naming (a ContractIdentification|an ExchangeRate)$/, async function (this: ConformanceWorld, rateType: 'Actual' | 'Indicative', what: string) {
+  const named = what.endsWith('ContractIdentification') ? { contractIdentification: this.uniqueRef('FX').slice(0, 40) } : { exchangeRate: 1.1523 };
+  const body = buildInternationalConsent({
+    ...ids(this), amount: '10.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR_ABROAD, currencyOfTransfer: CURRENCY_OF_TRANSFER,
+    exchangeRate: { unitCurrency: DEFAULT_CURRENCY, rateType, ...named },
+  });
+  await createFamilyConsent(this, 'international', body);
+});
+
+// One total wrong at a time, so that a bank checking only one of them is seen (UKPIS-06).
+When(/^the PISP creates a file payment consent whose (NumberOfTransactions|ControlSum) is not its file's$/, async function (this: ConformanceWorld, total: 'NumberOfTransactions' | 'ControlSum') {
+  const file = paymentFile(this);
+  const wrong = total === 'NumberOfTransactions' ? { ...file, numberOfTransactions: String(Number(file.numberOfTransactions) + 1) } : { ...file, controlSum: file.controlSum + 10 };
+  const record = await createFamilyConsent(this, 'file', minimalConsent(this, 'file', { file: wrong }));
+  if (record.created.status !== 201) throw this.blocked('UKPIS-01', `creating the file payment consent failed: ${describeAnswer(record.created)}`);
+  record.file = file;
+});
+
+// An order of any family without its signature (UKPIS-10), on the family's shared consent before its
+// order: a bank that refuses it leaves the consent unconsumed for the order the other rules judge.
+When('the PISP submits the order without an x-jws-signature', async function (this: ConformanceWorld) {
+  if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
+  const record = recordOf(this);
+  await this.call(`submitting the ${record.family} order without a signature`, (c) => call(c, OPS[record.family].submit, [orderOf(record), { token: tokenOf(record), idempotencyKey: newIdempotencyKey(), signature: false }]));
+});

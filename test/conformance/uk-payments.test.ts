@@ -114,7 +114,7 @@ test('conform --standard uk-3.1: every payment family\'s scenarios pass against 
     const summary = JSON.parse(await readFile(join(dir, 'r', 'summary.json'), 'utf8'));
     const rules = summary.variants[0].rules.filter((r: any) => r.id.startsWith('UKPIS-'));
     assert.equal(code, 0, JSON.stringify(rules.filter((r: any) => r.status !== 'passed').map((r: any) => [r.id, r.status, r.failures?.[0]?.message ?? r.reason])));
-    assert.deepEqual(rules.map((r: any) => [r.id, r.status]), Array.from({ length: 10 }, (_, i) => [`UKPIS-${String(i + 1).padStart(2, '0')}`, 'passed']).sort());
+    assert.deepEqual(rules.map((r: any) => [r.id, r.status]), Array.from({ length: 11 }, (_, i) => [`UKPIS-${String(i + 1).padStart(2, '0')}`, 'passed']).sort());
     for (const r of rules) assert.equal(r.counts.notJudged, 0, `${r.id}: every scenario judged`);
   } finally {
     await rm(dir, { recursive: true, force: true });
