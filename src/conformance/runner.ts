@@ -20,7 +20,6 @@ import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
 import type { PsuBrowser } from '../psu/index.ts';
-import type { ISupportCodeLibrary } from '@cucumber/cucumber/api';
 
 /** Options of {@link runConformance}. Every one has a default. */
 export interface RunConformanceOptions {
@@ -153,13 +152,6 @@ export function packageRoot(): string {
 
 /** The run was stopped by its AbortSignal; caught inside runConformance. */
 class Interrupted extends Error {}
-
-/**
- * The step definitions, as cucumber collected them in this thread's first run. They are ES
- * modules, which run once per process: a second run that imported them again would find no step
- * defined, so it reuses the library (keyed by the files it was loaded from).
- */
-const supportLibraries = new Map<string, ISupportCodeLibrary>();
 
 /** True while a run is going on in this thread (the step definitions' run context is one per thread). */
 let active = false;
@@ -431,8 +423,9 @@ class ConformanceRun {
 
     // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
     runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
-    const supportKey = JSON.stringify(runConfiguration.support);
-    const support = supportLibraries.get(supportKey);
+    // The step definitions, loaded once per process (ES modules run once): support-library.ts.
+    const loading = (await import('./support-library.ts')).supportLibrary(runConfiguration.support, root);
+    loading.catch(() => undefined);
     // Warming and stopping share the context with the step definitions only when this is the compiled runner.
     const sameThread = (this.options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js');
     const RunContext = sameThread ? (await import('./context.ts')).RunContext : undefined;
@@ -445,8 +438,7 @@ class ConformanceRun {
     const recorder = this.recorder();
     const { waitListeners } = await import('./context.ts');
     waitListeners().set(parameters.evidenceDir, (note) => this.emit({ type: 'wait', ...note, what: this.redactor.text(note.what) }));
-    const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
-    void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
+    const running = runCucumber({ ...runConfiguration, support: await loading }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
     const stop = async () => {
       recorder.stop();
       // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…
