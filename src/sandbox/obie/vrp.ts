@@ -25,7 +25,7 @@ export const VRP_FAULTS = [
   { name: 'vrp-periodic-limits-optional', rule: 'VRP-01', description: 'a VRP consent without PeriodicLimits is accepted (the v3.1.11 file requires at least one)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-consent-consumed', rule: 'VRP-02', description: 'a VRP consent is Consumed by its first payment: the second payment under it is refused', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-reads-unsigned', rule: 'VRP-02', description: 'the reads of a VRP consent, a VRP payment and its payment details answer without an x-jws-signature', kind: 'rule', standard: 'uk-3.1' },
-  { name: 'vrp-reads-text-plain', rule: 'VRP-02', description: 'the reads of a VRP consent, a VRP payment and its payment details answer their JSON as Content-Type text/plain', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-reads-latin1', rule: 'VRP-02', description: 'the reads of a VRP consent, a VRP payment and its payment details label their JSON "application/json; charset=iso-8859-1" (JSON is UTF-8: the file lists application/json and charset=utf-8 only)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-individual-limit-ignored', rule: 'VRP-03', description: 'a VRP payment above the consent\'s MaximumIndividualAmount is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-periodic-limit-ignored', rule: 'VRP-04', description: 'VRP payments whose sum in a period passes the consent\'s PeriodicLimits are accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-validity-ignored', rule: 'VRP-05', description: 'a VRP payment before the consent\'s ValidFromDateTime is accepted', kind: 'rule', standard: 'uk-3.1' },
@@ -352,18 +352,18 @@ async function getVrpDetails(k: ResourceContext, r: Req): Promise<Reply> {
 async function signRead(k: ResourceContext, reply: Reply): Promise<void> {
   if (k.faults.has('vrp-reads-unsigned')) return;
   if (!Buffer.isBuffer(reply.body)) return sign(k, reply);
-  // The JSON labelled text/plain (the other fault) is signed as the JSON it is.
+  // The JSON labelled as Latin-1 (the other fault) is signed as the JSON it is.
   const signed: Reply = { status: reply.status, body: JSON.parse(reply.body.toString('utf8')) };
   await sign(k, signed);
   reply.headers = { ...reply.headers, ...signed.headers };
 }
 
-/** A read whose JSON, under the fault, is labelled text/plain. */
+/** A read whose JSON, under the fault, is labelled with a charset JSON never has. */
 function read(handler: (k: ResourceContext, r: Req) => Promise<Reply>) {
   return async (k: ResourceContext, r: Req): Promise<Reply> => {
     const reply = await handler(k, r);
-    if (!k.faults.has('vrp-reads-text-plain') || reply.body === undefined || Buffer.isBuffer(reply.body)) return reply;
-    return { ...reply, body: Buffer.from(JSON.stringify(reply.body)), headers: { ...reply.headers, 'content-type': 'text/plain' } };
+    if (!k.faults.has('vrp-reads-latin1') || reply.body === undefined || Buffer.isBuffer(reply.body)) return reply;
+    return { ...reply, body: Buffer.from(JSON.stringify(reply.body)), headers: { ...reply.headers, 'content-type': 'application/json; charset=iso-8859-1' } };
   };
 }
 
