@@ -184,12 +184,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | the offers of every account | uk full |
 
       @fcs:OB-301-PAR-102900 @fcs:OB-400-PAR-102900
-      Examples:
+      Examples: the party, with additional schema checks
         | what | consent |
         | the party of the first account | uk full |
 
       @fcs:OB-301-PAR-103000 @fcs:OB-400-PAR-103000
-      Examples:
+      Examples: the party, all data with ReadParty
         | what | consent |
         | the party of the first account | uk full |
 
@@ -229,12 +229,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | the standing orders of the first account | uk full |
 
       @fcs:OB-301-STO-103900 @fcs:OB-400-STO-103900
-      Examples:
+      Examples: every standing order, with ReadStandingOrdersDetail
         | what | consent |
         | the standing orders of every account | uk full |
 
       @fcs:OB-301-STO-103901 @fcs:OB-400-STO-103901
-      Examples:
+      Examples: every standing order, once more
         | what | consent |
         | the standing orders of every account | uk full |
 
@@ -295,12 +295,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the body is valid against the standard's schema of that read
 
       @fcs:OB-301-TRA-105110 @fcs:OB-400-TRA-105110
-      Examples:
+      Examples: whole seconds
         | what | query |
         | the transactions of the first account | fromBookingDateTime=2020-04-23T15:47:00&toBookingDateTime=2020-04-23T15:48:00 |
 
       @fcs:OB-301-TRA-105120 @fcs:OB-400-TRA-105120
-      Examples:
+      Examples: fractional seconds
         | what | query |
         | the transactions of the first account | fromBookingDateTime=2020-04-23T15:47:00.999&toBookingDateTime=2020-04-23T15:48:00.999 |
 
@@ -314,22 +314,22 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       Then the bank refuses the request with 401
 
       @fcs:OB-301-ACC-100500 @fcs:OB-400-ACC-100500
-      Examples:
+      Examples: the suite's incorrect-permissions case, which asserts 401
         | what |
         | the first account |
 
       @fcs:OB-301-ACC-101000 @fcs:OB-400-ACC-101000
-      Examples:
+      Examples: the suite's no-token case
         | what |
         | the first account |
 
       @fcs:OB-301-ACC-100600 @fcs:OB-400-ACC-100600
-      Examples:
+      Examples: the suite's incorrect-permissions case, which asserts 401
         | what |
         | the account list |
 
       @fcs:OB-301-ACC-101100 @fcs:OB-400-ACC-101100
-      Examples:
+      Examples: the suite's no-token case
         | what |
         | the account list |
 
@@ -339,12 +339,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | the balances of every account |
 
       @fcs:OB-301-BEN-102000 @fcs:OB-400-BEN-102000
-      Examples:
+      Examples: the suite's incorrect-permissions case for beneficiaries, which asserts 401
         | what |
         | the beneficiaries of every account |
 
       @fcs:OB-301-PAR-103103 @fcs:OB-400-PAR-103103
-      Examples:
+      Examples: the suite's incorrect-permissions case for party, which asserts 401
         | what |
         | the beneficiaries of every account |
 
@@ -562,12 +562,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the response carries the x-fapi-interaction-id the TPP sent
 
       @fcs:OB-301-ACC-100700 @fcs:OB-400-ACC-100700
-      Examples:
+      Examples: an account
         | what | id |
         | the first account | f5a10e5e-0c46-41c5-a7b7-c8f56020520c |
 
       @fcs:OB-301-ACC-100800 @fcs:OB-400-ACC-100800
-      Examples:
+      Examples: an account, the id given
         | what | id |
         | the first account | f5a10e5e-0c46-41c5-a7b7-c8f560205200 |
 
@@ -670,26 +670,26 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the body is valid against the standard's schema of that read
 
       @fcs:OB-301-STA-105900 @fcs:OB-400-STA-105900
-      Examples:
+      Examples: 2016-01-01T10:40:00
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:00 | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106000 @fcs:OB-400-STA-106000
-      Examples:
+      Examples: 20160101T104012.345Z
         | query | id |
         | fromStatementDateTime=20160101T104012.345Z | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106100 @fcs:OB-400-STA-106100
-      Examples:
+      Examples: 2016-01-01T10:40:12.34567Z
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:12.34567Z | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106200 @fcs:OB-400-STA-106200
-      Examples:
+      Examples: 2016-01-01T10:40:12.34567+01
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:12.34567+01 | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106300 @fcs:OB-400-STA-106300
-      Examples:
+      Examples: 20160101T104012.567+01
         | query | id |
         | fromStatementDateTime=20160101T104012.567+01 | 93bac548-d2de-4546-b106-880a5018460d |

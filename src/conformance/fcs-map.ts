@@ -159,6 +159,8 @@ export interface FcsMap {
   overclaims: Array<{ id: string; feature: string; scenario: string; missing: string[] }>;
   /** Tags on an id the suite makes inapplicable: a scenario cannot stand for a test no conformant bank passes. */
   inapplicableTags: Array<{ tag: string; feature: string; scenario: string }>;
+  /** Steps of a tagged scenario that no step definition matches (what they judge cannot be known). */
+  undefinedSteps: Array<{ feature: string; scenario: string; step: string }>;
   /** False when the step definitions could not be read (dist/ not built): what each scenario judges was not checked. */
   judgesChecked: boolean;
 }
@@ -409,7 +411,7 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
     known.applicable.push(!s.apiVersion || satisfiesApiVersion(s.apiVersion, FCS_API_VERSION[version]));
     byId.set(s.id, known);
   }
-  const map: FcsMap = { version, ids: 0, scripts: scripts.length, covered: 0, partial: 0, notApplicable: 0, uncovered: 0, entries: [], unknownTags: [], overclaims: [], inapplicableTags: [], judgesChecked: !!o.judgesOf && !!o.assertions };
+  const map: FcsMap = { version, ids: 0, scripts: scripts.length, covered: 0, partial: 0, notApplicable: 0, uncovered: 0, entries: [], unknownTags: [], overclaims: [], inapplicableTags: [], undefinedSteps: [], judgesChecked: !!o.judgesOf && !!o.assertions };
   const reasonOf = (id: string, applicable: boolean[]) => FCS_NOT_APPLICABLE[id]
     ?? (applicable.every((a) => !a) ? `the suite runs it only where ${[...new Set(scripts.filter((s) => s.id === id).map((s) => `apiVersion ${s.apiVersion}`))].join(' or ')}: a bank at v${FCS_API_VERSION[version]} is not tested with it` : undefined);
   const judgedOf = new Map<FcsCover, Set<string>>();
@@ -432,6 +434,9 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
         continue;
       }
       const cover: FcsCover = { feature: sc.feature, scenario: sc.scenario, ...(sc.rule ? { rule: sc.rule } : {}) };
+      for (const step of o.judgesOf ? sc.steps.filter((t) => o.judgesOf!(t) === undefined) : []) {
+        if (!map.undefinedSteps.some((u) => u.feature === sc.feature && u.scenario === sc.scenario && u.step === step)) map.undefinedSteps.push({ feature: sc.feature, scenario: sc.scenario, step });
+      }
       if (o.judgesOf && o.assertions) {
         const judged = judgedBy(sc, o.judgesOf);
         judgedOf.set(cover, judged);
@@ -507,6 +512,7 @@ export function renderFcsText(map: FcsMap): string {
   for (const u of map.unknownTags) lines.push(`unknown FCS id: ${u.tag} on ${u.feature}: ${u.scenario}`);
   for (const u of map.inapplicableTags) lines.push(`tag on a test the suite makes inapplicable: ${u.tag} on ${u.feature}: ${u.scenario}`);
   for (const u of map.overclaims) lines.push(`@fcs:${u.id} claims too much: ${u.feature}: ${u.scenario} does not judge ${u.missing.join(', ')} (tag it @fcs-partial:)`);
+  for (const u of map.undefinedSteps) lines.push(`no step definition: "${u.step}" in ${u.feature}: ${u.scenario}`);
   return lines.join('\n');
 }
 
