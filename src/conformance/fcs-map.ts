@@ -311,14 +311,18 @@ export function satisfiesApiVersion(predicate: string, version: string): boolean
   }
 }
 
-/** Every scenario of the package's feature files (all standards), one per pickle, with its inherited tags, rule id and steps. */
-export async function readScenarios(root: string): Promise<TaggedScenario[]> {
+/**
+ * Every scenario of the package's feature files (all standards), one per pickle, with its inherited
+ * tags, rule id and steps; `only` picks the files worth parsing by their text.
+ */
+export async function readScenarios(root: string, only: (text: string) => boolean = () => true): Promise<TaggedScenario[]> {
   const out: TaggedScenario[] = [];
   const base = join(root, 'features');
   for (const dir of (await readdir(base, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
     for (const file of (await readdir(join(base, dir))).filter((f) => f.endsWith('.feature')).sort()) {
       const feature = `features/${dir}/${file}`;
-      out.push(...scenariosOf(feature, await readFile(join(base, dir, file), 'utf8')));
+      const text = await readFile(join(base, dir, file), 'utf8');
+      if (only(text)) out.push(...scenariosOf(feature, text));
     }
   }
   return out;
@@ -402,7 +406,7 @@ export function judgedBy(scenario: TaggedScenario, judgesOf: JudgesOf): Set<stri
 }
 
 /** The map of one FCS version's scripts to the scenarios. */
-export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], version: FcsVersion = '3.1', o: { knownElsewhere?: ReadonlySet<string>; assertions?: Record<string, Expect>; judgesOf?: JudgesOf } = {}): FcsMap {
+export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], version: FcsVersion = '3.1', o: { knownElsewhere?: ReadonlySet<string>; assertions?: Record<string, Expect>; judgesOf?: JudgesOf; partialOnly?: boolean } = {}): FcsMap {
   const byId = new Map<string, { entry: FcsEntry; kinds: string[][]; applicable: boolean[] }>();
   for (const s of scripts) {
     const known = byId.get(s.id) ?? { entry: { id: s.id, tests: [], asserts: [], covers: [], partial: [], status: 'not-covered' as FcsEntryStatus }, kinds: [], applicable: [] };
@@ -411,7 +415,7 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
     known.applicable.push(!s.apiVersion || satisfiesApiVersion(s.apiVersion, FCS_API_VERSION[version]));
     byId.set(s.id, known);
   }
-  const map: FcsMap = { version, ids: 0, scripts: scripts.length, covered: 0, partial: 0, notApplicable: 0, uncovered: 0, entries: [], unknownTags: [], overclaims: [], inapplicableTags: [], undefinedSteps: [], judgesChecked: !!o.judgesOf && !!o.assertions };
+  const map: FcsMap = { version, ids: 0, scripts: scripts.length, covered: 0, partial: 0, notApplicable: 0, uncovered: 0, entries: [], unknownTags: [], overclaims: [], inapplicableTags: [], undefinedSteps: [], judgesChecked: !!o.judgesOf && !!o.assertions && !o.partialOnly };
   const reasonOf = (id: string, applicable: boolean[]) => FCS_NOT_APPLICABLE[id]
     ?? (applicable.every((a) => !a) ? `the suite runs it only where ${[...new Set(scripts.filter((s) => s.id === id).map((s) => `apiVersion ${s.apiVersion}`))].join(' or ')}: a bank at v${FCS_API_VERSION[version]} is not tested with it` : undefined);
   const judgedOf = new Map<FcsCover, Set<string>>();
@@ -434,11 +438,13 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
         continue;
       }
       const cover: FcsCover = { feature: sc.feature, scenario: sc.scenario, ...(sc.rule ? { rule: sc.rule } : {}) };
-      for (const step of o.judgesOf ? sc.steps.filter((t) => o.judgesOf!(t) === undefined) : []) {
+      // A run's report needs only what a partial scenario misses (the map test checks every claim).
+      const judgesOf = o.partialOnly && COVER_TAG.test(tag) ? undefined : o.judgesOf;
+      for (const step of judgesOf ? sc.steps.filter((t) => judgesOf(t) === undefined) : []) {
         if (!map.undefinedSteps.some((u) => u.feature === sc.feature && u.scenario === sc.scenario && u.step === step)) map.undefinedSteps.push({ feature: sc.feature, scenario: sc.scenario, step });
       }
-      if (o.judgesOf && o.assertions) {
-        const judged = judgedBy(sc, o.judgesOf);
+      if (judgesOf && o.assertions) {
+        const judged = judgedBy(sc, judgesOf);
         judgedOf.set(cover, judged);
         // The script of the id this scenario comes closest to (an id with two scripts has a scenario for each).
         const missing = known.kinds.filter((_, i) => known.applicable[i]).map((kinds) => kinds.filter((k) => !judged.has(k)))
@@ -476,7 +482,7 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
 }
 
 /** The map from the suite's folder, the package's features and its step definitions. */
-export async function fcsMap(root: string, dir: string, version: FcsVersion = '3.1', o: { judges?: boolean } = {}): Promise<FcsMap> {
+export async function fcsMap(root: string, dir: string, version: FcsVersion = '3.1', o: { judges?: boolean | 'partial' } = {}): Promise<FcsMap> {
   // The ids of the other versions' manifests, where they lie: a tag naming one is theirs, not unknown.
   const elsewhere = new Set<string>();
   for (const other of Object.keys(FCS_MANIFESTS) as FcsVersion[]) {
@@ -484,9 +490,10 @@ export async function fcsMap(root: string, dir: string, version: FcsVersion = '3
     for (const s of await readFcsScripts(dir, other).catch(() => [])) elsewhere.add(s.id);
   }
   const [scripts, assertions, scenarios, judgesOf] = await Promise.all([
-    readFcsScripts(dir, version), readFcsAssertions(dir), readScenarios(root), o.judges === false ? undefined : stepJudges(root),
+    // Only the features that tag an FCS test are parsed.
+    readFcsScripts(dir, version), readFcsAssertions(dir), readScenarios(root, (text) => text.includes('@fcs')), o.judges === false ? undefined : stepJudges(root),
   ]);
-  return buildFcsMap(scripts, scenarios, version, { knownElsewhere: elsewhere, assertions, ...(judgesOf ? { judgesOf } : {}) });
+  return buildFcsMap(scripts, scenarios, version, { knownElsewhere: elsewhere, assertions, ...(judgesOf ? { judgesOf } : {}), ...(o.judges === 'partial' ? { partialOnly: true } : {}) });
 }
 
 const where = (c: FcsCover) => `${c.feature}${c.rule ? ` ${c.rule}` : ''}: ${c.scenario}`;

@@ -20,6 +20,7 @@ import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
 import type { PsuBrowser } from '../psu/index.ts';
+import type { FcsMap, FcsVersion } from './fcs-map.ts';
 
 /** Options of {@link runConformance}. Every one has a default. */
 export interface RunConformanceOptions {
@@ -508,11 +509,11 @@ class ConformanceRun {
       setupProblems().delete(parameters.evidenceDir);
       throw setupProblem;
     }
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() });
+    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
     for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
@@ -523,6 +524,16 @@ class ConformanceRun {
     const result: ConformanceResult = { summary, reportDir, exitCode, ...(internalErrors.length ? { internalErrors } : {}) };
     this.emit({ type: 'done', result });
     return result;
+  }
+
+  /** A run of a UK standard lists every FCS test of its version: the suite's files where they lie (fcs-map.ts), else the scenarios' tags. */
+  private async fcsInput(): Promise<{ version: FcsVersion; map?: FcsMap } | undefined> {
+    const { fcsVersionOf, fcsMap, fcsDir } = await import('./fcs-map.ts');
+    const version = fcsVersionOf(this.plan.standard);
+    if (!version) return undefined;
+    // What each @fcs: scenario judges is the map test's to prove; a run needs what a partial one misses.
+    const map = await fcsMap(this.plan.root, fcsDir(this.plan.root, this.plan.env, this.plan.cwd), version, { judges: 'partial' }).catch(() => undefined);
+    return { version, ...(map ? { map } : {}) };
   }
 
   /** Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report. */
@@ -543,7 +554,7 @@ class ConformanceRun {
     const notRun = this.builder.notRun(this.plan.planned.length);
     const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
     await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
