@@ -11,18 +11,19 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
     "uk basic" — ReadAccountsBasic, ReadBeneficiariesBasic, ReadScheduledPaymentsBasic,
                  ReadStandingOrdersBasic, ReadStatementsBasic, ReadTransactionsBasic,
                  ReadTransactionsCredits and ReadTransactionsDebits (no Detail, no other resource).
+  Each FCS test has a scenario or an Examples row of its own (its verdict is its own in the reports).
   OB-301-PRO-103403 is not covered: it calls /product, a path v3.1.11 does not define (the bulk read
   of products is /products, whose x-fapi-interaction-id play-back the UKAIS-14 scenarios judge);
   nor is its v4.0 twin OB-400-PRO-103403, for the same reason (v4.0 defines no /product either).
 
   @UKAIS-01 @level-MUST @source-standard
-  Rule: UKAIS-01 — The consent's permissions bound the resources: a read whose permission the consent lacks is refused
+  Rule: UKAIS-01 — The consent's permissions bound the resources: a read whose permission the consent lacks is refused with 403 (or 400), never answered
 
     @A
     Scenario Outline: Without its permission, <what> is refused
       Given the PSU has authorised the "uk basic" consent of UK Read/Write
       When the AISP requests <what> under the "uk basic" consent
-      Then the bank refuses the request because the consent does not cover it
+      Then the bank refuses the request with 400 or 403
 
       @fcs:OB-301-BAL-101400 @fcs:OB-400-BAL-101400
       Examples:
@@ -160,7 +161,7 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the first account | uk full |
 
-      @fcs:OB-301-ACC-100300 @fcs:OB-400-ACC-100300 @fcs:OB-313-ACC-000100
+      @fcs:OB-301-ACC-100300 @fcs:OB-400-ACC-100300
       Examples:
         | what | consent |
         | the account list | uk basic |
@@ -210,8 +211,13 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the offers of every account | uk full |
 
-      @fcs:OB-301-PAR-102900 @fcs:OB-400-PAR-102900 @fcs:OB-301-PAR-103000 @fcs:OB-400-PAR-103000
-      Examples:
+      @fcs:OB-301-PAR-102900 @fcs:OB-400-PAR-102900
+      Examples: the party, with additional schema checks
+        | what | consent |
+        | the party of the first account | uk full |
+
+      @fcs:OB-301-PAR-103000 @fcs:OB-400-PAR-103000
+      Examples: the party, all data with ReadParty
         | what | consent |
         | the party of the first account | uk full |
 
@@ -250,8 +256,13 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the standing orders of the first account | uk full |
 
-      @fcs:OB-301-STO-103900 @fcs:OB-400-STO-103900 @fcs:OB-301-STO-103901 @fcs:OB-400-STO-103901
-      Examples:
+      @fcs:OB-301-STO-103900 @fcs:OB-400-STO-103900
+      Examples: every standing order, with ReadStandingOrdersDetail
+        | what | consent |
+        | the standing orders of every account | uk full |
+
+      @fcs:OB-301-STO-103901 @fcs:OB-400-STO-103901
+      Examples: every standing order, once more
         | what | consent |
         | the standing orders of every account | uk full |
 
@@ -294,6 +305,15 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the file of the first statement of the first account | uk full |
 
+    @A @fcs:OB-313-ACC-000100
+    Scenario: The account list is read without x-fapi-financial-id, which the standard no longer has
+      Given the PSU has authorised the "uk basic" consent of UK Read/Write
+      When the AISP requests the account list under the "uk basic" consent, without x-fapi-financial-id
+      Then the request carried no x-fapi-financial-id header
+      And the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
+      And the body is valid against the standard's schema of that read
+
     @A
     Scenario Outline: The booking-date filters are accepted in the standard's date-time forms
       Given the PSU has authorised the "uk full" consent of UK Read/Write
@@ -303,12 +323,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the body is valid against the standard's schema of that read
 
       @fcs:OB-301-TRA-105110 @fcs:OB-400-TRA-105110
-      Examples:
+      Examples: whole seconds
         | what | query |
         | the transactions of the first account | fromBookingDateTime=2020-04-23T15:47:00&toBookingDateTime=2020-04-23T15:48:00 |
 
       @fcs:OB-301-TRA-105120 @fcs:OB-400-TRA-105120
-      Examples:
+      Examples: fractional seconds
         | what | query |
         | the transactions of the first account | fromBookingDateTime=2020-04-23T15:47:00.999&toBookingDateTime=2020-04-23T15:48:00.999 |
 
@@ -321,13 +341,23 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       When the AISP requests <what> without an access token
       Then the bank refuses the request with 401
 
-      @fcs:OB-301-ACC-100500 @fcs:OB-400-ACC-100500 @fcs:OB-301-ACC-101000 @fcs:OB-400-ACC-101000
-      Examples:
+      @fcs:OB-301-ACC-100500 @fcs:OB-400-ACC-100500
+      Examples: the suite's incorrect-permissions case, which asserts 401
         | what |
         | the first account |
 
-      @fcs:OB-301-ACC-100600 @fcs:OB-400-ACC-100600 @fcs:OB-301-ACC-101100 @fcs:OB-400-ACC-101100
-      Examples:
+      @fcs:OB-301-ACC-101000 @fcs:OB-400-ACC-101000
+      Examples: the suite's no-token case
+        | what |
+        | the first account |
+
+      @fcs:OB-301-ACC-100600 @fcs:OB-400-ACC-100600
+      Examples: the suite's incorrect-permissions case, which asserts 401
+        | what |
+        | the account list |
+
+      @fcs:OB-301-ACC-101100 @fcs:OB-400-ACC-101100
+      Examples: the suite's no-token case
         | what |
         | the account list |
 
@@ -336,8 +366,13 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what |
         | the balances of every account |
 
-      @fcs:OB-301-BEN-102000 @fcs:OB-400-BEN-102000 @fcs:OB-301-PAR-103103 @fcs:OB-400-PAR-103103
-      Examples:
+      @fcs:OB-301-BEN-102000 @fcs:OB-400-BEN-102000
+      Examples: the suite's incorrect-permissions case for beneficiaries, which asserts 401
+        | what |
+        | the beneficiaries of every account |
+
+      @fcs:OB-301-PAR-103103 @fcs:OB-400-PAR-103103
+      Examples: the suite's incorrect-permissions case for party, which asserts 401
         | what |
         | the beneficiaries of every account |
 
@@ -555,12 +590,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the response carries the x-fapi-interaction-id the TPP sent
 
       @fcs:OB-301-ACC-100700 @fcs:OB-400-ACC-100700
-      Examples:
+      Examples: an account
         | what | id |
         | the first account | f5a10e5e-0c46-41c5-a7b7-c8f56020520c |
 
       @fcs:OB-301-ACC-100800 @fcs:OB-400-ACC-100800
-      Examples:
+      Examples: an account, the id given
         | what | id |
         | the first account | f5a10e5e-0c46-41c5-a7b7-c8f560205200 |
 
@@ -663,26 +698,26 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the body is valid against the standard's schema of that read
 
       @fcs:OB-301-STA-105900 @fcs:OB-400-STA-105900
-      Examples:
+      Examples: 2016-01-01T10:40:00
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:00 | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106000 @fcs:OB-400-STA-106000
-      Examples:
+      Examples: 20160101T104012.345Z
         | query | id |
         | fromStatementDateTime=20160101T104012.345Z | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106100 @fcs:OB-400-STA-106100
-      Examples:
+      Examples: 2016-01-01T10:40:12.34567Z
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:12.34567Z | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106200 @fcs:OB-400-STA-106200
-      Examples:
+      Examples: 2016-01-01T10:40:12.34567+01
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:12.34567+01 | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106300 @fcs:OB-400-STA-106300
-      Examples:
+      Examples: 20160101T104012.567+01
         | query | id |
         | fromStatementDateTime=20160101T104012.567+01 | 93bac548-d2de-4546-b106-880a5018460d |

@@ -1,7 +1,7 @@
 // Variable Recurring Payments (features/obie/uk-vrp.feature): a VRP consent with control
 // parameters, authorised once by the PSU, then payments without the PSU, each judged against the
 // consent's limits. Consents are shared by name within a run, like the payment-order consents.
-import { Given, When, Then } from '../support/define.ts';
+import { Given, When, Then, statusKind } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, newIdempotencyKey, sharedSetup, SHARED_GIVENS, sleepUntil, tokenOf } from '../support/setups.ts';
 import { describeAnswer, expectRefusal, expectStatus, expectedStatus, parseStatuses, quote, sameJson, versionOfWorld, warn } from '../support/judge.ts';
@@ -106,7 +106,7 @@ Then('the VRP consent\'s status is {string}', function (this: ConformanceWorld, 
   const got = (r.body as any)?.Data?.Status;
   const want = expectedStatus(this, expected);
   if (got !== want.value) throw this.violation(`expected the VRP consent's Data.Status ${want.words}, got ${quote(got)} in ${describeAnswer(r)}`);
-});
+}, (s) => [`field:Data.Status=${s}`]);
 
 Then('the VRP consent\'s control parameters are exactly those requested', function (this: ConformanceWorld) {
   const r = this.answer();
@@ -135,6 +135,59 @@ async function pay(world: ConformanceWorld, amount: string, o: { key?: string; u
 
 When(/^the PISP pays ([\d.]+) under the VRP consent$/, async function (this: ConformanceWorld, amount: string) {
   await pay(this, amount);
+});
+
+/**
+ * The first or second payment under the scenario's VRP consent, made once for the run: each
+ * judged by a scenario of its own, then read back by others (the second waits for the first).
+ */
+function sharedPayment(world: ConformanceWorld, nth: string, amount: string): Promise<{ result: ApiResult }> {
+  const consent = state(world).consent!;
+  return sharedSetup(world, `${world.variant}:vrp-payment:${consent.id}:${nth}`, async () => {
+    if (nth === 'second') await sharedPayment(world, 'first', amount);
+    return { result: await pay(world, amount) };
+  });
+}
+
+function remember(world: ConformanceWorld, result: ApiResult): void {
+  const s = state(world);
+  if (!s.payments.includes(result)) s.payments.push(result);
+  world.last = result;
+}
+
+When(/^the PISP makes the (first|second) payment of ([\d.]+) under the VRP consent$/, async function (this: ConformanceWorld, nth: string, amount: string) {
+  remember(this, (await sharedPayment(this, nth, amount)).result);
+});
+
+Given(/^the (first|second) payment of ([\d.]+) under the VRP consent was accepted$/, async function (this: ConformanceWorld, nth: string, amount: string) {
+  const { result } = await sharedPayment(this, nth, amount);
+  if (result.status !== 201) throw this.blocked('VRP-02', `the ${nth} payment under the VRP consent (a set-up of this scenario) was not accepted: ${describeAnswer(result)}`);
+  remember(this, result);
+});
+
+/** The scenario's VRP consent deleted once for the run, after a first payment under it (which shows the consent paid before). */
+function deletedVrp(world: ConformanceWorld): Promise<{ before: ApiResult; deleted: ApiResult }> {
+  const consent = state(world).consent!;
+  return sharedSetup(world, `${world.variant}:vrp-deleted:${consent.id}`, async () => {
+    const before = await pay(world, '1.00');
+    const deleted = await world.call('deleting the VRP consent', async (c) => c.deleteVrpConsent(consent.id, { token: await world.ccToken('pis') }));
+    return { before, deleted };
+  });
+}
+
+When('the PISP deletes the VRP consent after a first payment under it', async function (this: ConformanceWorld) {
+  this.last = (await deletedVrp(this)).deleted;
+});
+
+Given('the PISP has deleted the VRP consent after a first payment under it', async function (this: ConformanceWorld) {
+  const { deleted } = await deletedVrp(this);
+  if (deleted.status !== 204) throw this.blocked('VRP-06', `deleting the VRP consent (a set-up of this scenario) failed: ${describeAnswer(deleted)}`);
+});
+
+Then('the payment made before the deletion was accepted', async function (this: ConformanceWorld) {
+  const { before } = await deletedVrp(this);
+  // The refusals after the deletion say something only if the consent paid before it.
+  if (before.status !== 201) throw this.blocked('VRP-02', `the payment before the deletion was not accepted, so the refusals after it prove nothing: ${describeAnswer(before)}`);
 });
 
 When(/^the PISP pays ([\d.]+) under the VRP consent without an x-jws-signature$/, async function (this: ConformanceWorld, amount: string) {
@@ -201,7 +254,7 @@ Then('both VRP answers name the same payment', function (this: ConformanceWorld)
 // Where the standard (or its conformance suite) allows one of several answers, e.g. a second DELETE: 400 or 204.
 Then(/^the bank answers (\d{3}(?:(?:, | or )\d{3})+)$/, function (this: ConformanceWorld, list: string) {
   expectStatus(this, this.answer(), parseStatuses(list));
-});
+}, (list) => [statusKind(parseStatuses(list!))]);
 
 Then('the bank refuses the payment for failing the control parameters', function (this: ConformanceWorld) {
   const r = this.answer();

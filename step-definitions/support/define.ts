@@ -49,6 +49,22 @@ function wrap(body: Body) {
   return wrapped;
 }
 
-export const Given = (pattern: string | RegExp, body: Body) => G(pattern, wrap(body));
-export const When = (pattern: string | RegExp, body: Body) => W(pattern, wrap(body));
-export const Then = (pattern: string | RegExp, body: Body) => T(pattern, wrap(body));
+/**
+ * The kinds of assertion a step makes, as the official suites' tests name theirs (the FCS map,
+ * src/conformance/fcs-map.ts, reads them to prove what an `@fcs:` scenario claims): a list, or a
+ * function of the step's arguments (`the bank answers 201 Created` → `status:201`). The words are
+ * {@link import('../../src/conformance/fcs-map.ts').AssertionKind}'s.
+ */
+export type Judges = readonly string[] | ((...args: Array<string | undefined>) => readonly string[]);
+
+/** A step's options as cucumber keeps them on its definition (read back by the FCS map). */
+const declare = (judges: Judges | undefined) => (judges ? { wrapperOptions: { judges } } : {});
+
+export const Given = (pattern: string | RegExp, body: Body, judges?: Judges) => G(pattern, declare(judges), wrap(body));
+export const When = (pattern: string | RegExp, body: Body, judges?: Judges) => W(pattern, declare(judges), wrap(body));
+export const Then = (pattern: string | RegExp, body: Body, judges?: Judges) => T(pattern, declare(judges), wrap(body));
+
+/** The kind a judgement of the answer's status declares: `status:400|403`. */
+export const statusKind = (codes: Iterable<number | string>): string => `status:${[...new Set([...codes].map(String))].sort().join('|')}`;
+/** The kind a judgement of the error body's codes declares (v3.1.11's codes): `error-code:UK.OBIE.Field.Invalid|UK.OBIE.Resource.NotFound`. */
+export const errorCodeKind = (codes: Iterable<string>): string => `error-code:${[...new Set(codes)].sort().join('|')}`;

@@ -202,3 +202,23 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, norm(x)])) : v);
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
+
+/**
+ * What the answer's Content-Type must be: application/json, in UTF-8 where a charset is named (the
+ * FCS asserts "application/json; charset=utf-8" is present; no charset is a SHOULD warning).
+ */
+export function expectJsonContentType(world: ConformanceWorld, r: ApiResult): void {
+  const type = r.headers['content-type'];
+  const [media, ...params] = (type ?? '').split(';').map((s) => s.trim());
+  if (media?.toLowerCase() !== 'application/json') {
+    throw world.violation(`expected Content-Type application/json (the standard's; the FCS asserts "application/json; charset=utf-8"), got ${type === undefined ? 'none' : JSON.stringify(type)} on ${describeAnswer(r)}`);
+  }
+  const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '');
+  // JSON between systems is UTF-8 (RFC 8259 §8.1): another charset is wrong, none only less explicit than the FCS asks.
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw world.violation(`JSON must be UTF-8, but the Content-Type of ${describeAnswer(r)} names charset ${charset}`);
+  }
+  if (charset === undefined) {
+    warn(world, `the Content-Type of ${describeAnswer(r)}`, [{ text: `"${type}" names no charset; the FCS asserts "application/json; charset=utf-8"`, source: 'FCS v3.1 OB3GLOAssertContentType' }]);
+  }
+}

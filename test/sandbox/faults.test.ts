@@ -6,6 +6,7 @@ import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/i
 import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index.ts';
 import type { DataFaultName } from '../../src/sandbox/faults.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp, tppSignature } from './tpp.ts';
+import { fetch as undiciFetch } from 'undici';
 import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { V4_PIS_PROOFS } from './v4-pis-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
@@ -249,6 +250,17 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const r = await tpp.api('A', 'POST', '/domestic-payments', { token: await tpp.cc('payments'), body: paymentBody(), headers: { 'x-idempotency-key': 'k1' }, sign: false });
     assert.equal(r.status, 201);
   },
+  // The suite's OB-301-DOP-100110: a well-formed signature without its iss claim (UK layout).
+  'signature-iss-claim-ignored': async (w) => {
+    const ob = 'http://openbanking.org.uk/';
+    const text = JSON.stringify(paymentBody());
+    const header = { alg: 'PS256', kid: w.sb.tppSigning.kid, [`${ob}iat`]: Math.floor(Date.now() / 1000), [`${ob}tan`]: 'openbanking.org.uk', crit: [`${ob}iat`, `${ob}tan`] };
+    const res = await undiciFetch(`${w.sb.issuer}/open-banking/v3.1/pisp/domestic-payment-consents`, {
+      method: 'POST', body: text, dispatcher: w.tpp.dispatcher,
+      headers: { authorization: `Bearer ${await w.tpp.cc('payments')}`, 'content-type': 'application/json', 'x-idempotency-key': 'iss-1', 'x-jws-signature': await tppSignature(w.sb, text, { header }) },
+    });
+    assert.equal(res.status, 201, await res.text());
+  },
   'intent-not-bound': async (w) => {
     const cc = await w.tpp.cc('accounts');
     const asked = await w.tpp.api('A', 'POST', '/account-access-consents', { token: cc, body: aisBody({ permissions: ['ReadAccountsBasic'] }) });
@@ -324,6 +336,10 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'uk-resource-permission-not-enforced': async (w) => {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
     assert.equal((await ukGet(w, '/direct-debits', token)).status, 200);
+  },
+  'uk-missing-permission-401': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
+    assert.equal((await ukGet(w, '/direct-debits', token)).status, 401);
   },
   'basic-shows-account-detail': async (w) => {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
@@ -415,6 +431,25 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
     assert.equal((await v.pay('1.00')).status, 201);
     assert.equal((await v.pay('1.00')).status, 400, 'the consent was consumed by the first payment');
+  },
+  'vrp-reads-unsigned': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const read = await v.client.getVrpConsent(v.id, { token: await w.tpp.cc('payments') });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.headers['x-jws-signature'], undefined);
+  },
+  'vrp-reads-latin1': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const read = await v.client.getVrpConsent(v.id, { token: await w.tpp.cc('payments') });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.headers['content-type'], 'application/json; charset=iso-8859-1');
+  },
+  'vrp-deleted-consent-bare-400': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const cc = await w.tpp.cc('payments');
+    assert.equal((await v.client.deleteVrpConsent(v.id, { token: cc })).status, 204);
+    const read = await v.client.getVrpConsent(v.id, { token: cc });
+    assert.deepEqual([read.status, read.text], [400, '']);
   },
   'vrp-individual-limit-ignored': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });

@@ -17,6 +17,7 @@ import { A, ApiError, forbidden, iso, links, notFound, parseDateTime, route, typ
 /** The faults of these routes, in the order of docs/rules.md. */
 export const AIS_UK_FAULTS = [
   { name: 'uk-resource-permission-not-enforced', rule: 'UKAIS-01', description: 'direct debits, standing orders, scheduled payments, offers, party, product and statements are answered without their permission', kind: 'rule' },
+  { name: 'uk-missing-permission-401', rule: 'UKAIS-01', description: 'the reads only the UK layout has (bulk balances, direct debits, offers, party, product, statements…) refuse a permission the consent lacks with 401, as if the token were not valid, not 403 (the suite asserts 400 or 403)', kind: 'rule' },
   { name: 'basic-shows-statement-amounts', rule: 'UKAIS-02', description: 'statements read under ReadStatementsBasic carry their StatementAmount, which only ReadStatementsDetail opens', kind: 'rule' },
   { name: 'basic-shows-payee-detail', rule: 'UKAIS-02', description: 'standing orders and scheduled payments read under their Basic permission carry the payee\'s CreditorAccount, which only the Detail permission opens', kind: 'rule' },
   { name: 'statements-outside-period', rule: 'UKAIS-03', description: 'statements and scheduled payments are not bounded by the consent\'s TransactionFromDateTime and TransactionToDateTime', kind: 'rule' },
@@ -41,6 +42,7 @@ const isCurrent = (a: FixtureAccount) => a.AccountSubType === 'CurrentAccount';
 /** A resource refused without one of its permissions, unless the fault hands it out anyway. */
 function needs(k: ResourceContext, c: AisConsent, ...permissions: string[]): void {
   if (has(c, ...permissions) || k.faults.has('uk-resource-permission-not-enforced')) return;
+  if (k.faults.has('uk-missing-permission-401')) throw new ApiError(401, 'UK.OBIE.Unauthorised', `the consent does not grant ${permissions.join(' or ')}`);
   throw forbidden(`the consent does not grant ${permissions.join(' or ')}`);
 }
 
