@@ -37,23 +37,28 @@ test('a second run on the report folder a run is writing is refused in one line 
   const firstExit = new Promise<number | null>((r) => first.on('exit', r));
   // The first run holds the folder's lock from before it starts the bank to after it wrote the
   // report; the second starts once the first has begun writing into the folder.
-  const writing = async () => existsSync(`${reportDir}.lock`) && (await readdir(reportDir).catch(() => [])).length > 0 && !existsSync(join(reportDir, 'summary.json'));
-  while (!(await writing())) {
-    assert.equal(first.exitCode, null, `the first run ended before it wrote into the folder: ${out}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const second = await runObtpp(['conform', '--variant', 'A', '--tags', '@AIS-01', '--report-dir', reportDir], { cwd: dir, timeoutMs: 60_000 });
-  assert.equal(second.code, 2, second.stderr);
-  assert.equal(second.stderr.trim().split('\n').length, 1, second.stderr);
-  assert.match(second.stderr, new RegExp(`^obtpp: --report-dir \\S+ is in use by another obtpp conform run \\(process ${first.pid}, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; lock \\S+\\.lock\\)`));
-  assert.doesNotMatch(second.stderr, /not empty/);
-  assert.equal(second.stdout, '');
+  try {
+    const writing = async () => existsSync(`${reportDir}.lock`) && (await readdir(reportDir).catch(() => [])).length > 0 && !existsSync(join(reportDir, 'summary.json'));
+    while (!(await writing())) {
+      assert.equal(first.exitCode, null, `the first run ended before it wrote into the folder: ${out}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const second = await runObtpp(['conform', '--variant', 'A', '--tags', '@AIS-01', '--report-dir', reportDir], { cwd: dir, timeoutMs: 60_000 });
+    assert.equal(second.code, 2, second.stderr);
+    assert.equal(second.stderr.trim().split('\n').length, 1, second.stderr);
+    assert.match(second.stderr, new RegExp(`^obtpp: --report-dir \\S+ is in use by another obtpp conform run \\(process ${first.pid}, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; lock \\S+\\.lock\\)`));
+    assert.doesNotMatch(second.stderr, /not empty/);
+    assert.equal(second.stdout, '');
 
-  assert.equal(await firstExit, 0, out);
-  const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8'));
-  assert.equal(summary.verdict, 'pass');
-  for (const line of (await readFile(join(reportDir, 'messages.ndjson'), 'utf8')).trim().split('\n')) JSON.parse(line);
-  assert.match(await readFile(join(reportDir, 'junit.xml'), 'utf8'), /<\/testsuite>\s*$/);
+    assert.equal(await firstExit, 0, out);
+    const summary = JSON.parse(await readFile(join(reportDir, 'summary.json'), 'utf8'));
+    assert.equal(summary.verdict, 'pass');
+    for (const line of (await readFile(join(reportDir, 'messages.ndjson'), 'utf8')).trim().split('\n')) JSON.parse(line);
+    assert.match(await readFile(join(reportDir, 'junit.xml'), 'utf8'), /<\/testsuite>\s*$/);
+  } finally {
+    // A failed assertion must not leave the first run behind (its folder goes with the test's).
+    if (first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
+  }
   assert.equal(existsSync(`${reportDir}.lock`), false, 'the lock outlived the run');
 });
 
