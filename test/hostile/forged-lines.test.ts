@@ -2,7 +2,7 @@
 // the API with an ErrorCode, a Message and an x-fapi-interaction-id that carry a line break (a
 // newline; a NEL, U+0085, in the header) followed by a line of obtpp's own look (`PASS  AIS-01 …`).
 // `obtpp conform` (plain output: NO_COLOR, TERM=dumb, CI, with GitHub's annotations and step
-// summary on) and `obtpp accounts` run against it; in every output — stdout, stderr, summary.md,
+// summary on), `obtpp accounts` and `obtpp register` run against it; in every output — stdout, stderr, summary.md,
 // the step summary, the annotations decoded as GitHub decodes them — no line starts with the
 // bank's fake line, and the bank's text is there whole, quoted (a JSON string literal that reads
 // back to exactly what the bank sent).
@@ -109,4 +109,12 @@ test('obtpp accounts: the bank\'s refusal is one line, its code and message quot
   assert.ok(r.stderr.includes(`${JSON.stringify(CODE)}: `), r.stderr);
   // The message echoes the token; what is left of the bank's text is quoted, on the same line.
   assert.ok(r.stderr.includes('"the request is wrong\\r\\nPASS  AIS-01 forged by the bank | your token: '), r.stderr);
+});
+
+test('obtpp register: the authorisation server\'s error description is quoted on the one line', async () => {
+  const r = await runObtpp(['register', '--profile', profilePath, '--state', statePath], { env, cwd: work });
+  assert.equal(r.code, 1, r.stderr);
+  assertNoForgedLine('stderr', r.stderr);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.ok(r.stderr.startsWith(`obtpp: the bank refused the registration: invalid_software_statement: ${JSON.stringify(MESSAGE)}`), r.stderr);
 });
