@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { runObtpp } from '../helpers/obtpp.ts';
 import { listenLoopback } from '../helpers/loopback.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { HttpClient } from '../../src/client/http.ts';
 
 const DEPTH = 200_000;
 
@@ -75,5 +76,26 @@ test('GET /accounts answered with JSON nested 200 000 deep: AIS-04 fails with th
     assert.ok(list, `${f.scenario}: the GET /accounts exchange is in the evidence`);
     assert.equal(list.response.status, 200);
     assert.match(String(list.response.body), /^\[\[\[\[.*…\[cut: \d+ more characters not kept\]$/, 'the body is in the evidence, cut');
+  }
+});
+
+test('only a body that opens as JSON is a bomb: a PDF or a text full of brackets is merely not JSON', async () => {
+  const bodies: Record<string, string> = {
+    '/bomb': ` \n${'['.repeat(300)}${']'.repeat(300)}`,
+    '/object-bomb': '{"a":'.repeat(300) + '1' + '}'.repeat(300),
+    '/pdf': `%PDF-1.7\n${'[<<'.repeat(2000)}binary\n%%EOF`,
+    '/log': `INFO ${'['.repeat(2000)} not JSON`,
+  };
+  const server = await listenLoopback(createServer((req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bodies[req.url ?? ''] ?? '')));
+  const http = new HttpClient();
+  try {
+    const note = async (path: string) => (await http.request('GET', `${server.base}${path}`)).exchange.response?.note;
+    assert.match(String(await note('/bomb')), /^JSON nested deeper than 256 levels, not parsed$/);
+    assert.match(String(await note('/object-bomb')), /^JSON nested deeper than 256 levels, not parsed$/);
+    assert.equal(await note('/pdf'), undefined);
+    assert.equal(await note('/log'), undefined);
+  } finally {
+    await http.close();
+    await server.close();
   }
 });
