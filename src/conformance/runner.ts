@@ -11,7 +11,7 @@ export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile, baseUrlFor } from '../profile/load.ts';
 import { CATALOGUES, type Catalogue } from '../dialects/catalogue.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
-import { lockReportDir } from './report-lock.ts';
+import { lockReportDir, refuseIfInUse } from './report-lock.ts';
 import { FOREIGN_RULE_REASON, judgedStandard, SummaryBuilder, type BankLocation, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
@@ -763,6 +763,8 @@ async function checkReportDir(dir: string, flag: string | undefined): Promise<vo
   if (!info.isDirectory()) throw new UsageError(`--report-dir ${name} is a file, not a directory`);
   const entries = (await readdir(dir)).filter((e) => !e.startsWith('.'));
   if (entries.length && !(await isObtppReportDir(dir))) {
+    // A run in progress has begun to fill it: said as such (and which process), not as a stranger's folder.
+    await refuseIfInUse(dir, flag);
     throw new UsageError(`--report-dir ${name} is not empty and is not an earlier obtpp report dir (no obtpp summary.json): its files are left alone`, {
       hint: 'choose an empty or new directory',
     });

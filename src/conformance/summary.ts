@@ -1,5 +1,6 @@
 import { STANDARDS, type Variant } from '../profile/types.ts';
 import { ruleIdOf } from './rule-id.ts';
+import { keepOnLine } from '../outside-text.ts';
 import { SEQUENCE_MEDIA_TYPE, placeSequence, timeSplit, type ScenarioSequence, type SequenceItem } from './sequence.ts';
 import { fcsVerdicts, type FcsSection } from './fcs-verdicts.ts';
 import type { FcsMap, FcsVersion } from './fcs-map.ts';
@@ -259,8 +260,13 @@ export class SummaryBuilder {
       return;
     }
     if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure && !r.crash && step) {
-      const message = (f.testStepResult.message ?? f.testStepResult.exception?.message ?? status.toLowerCase())
-        .split('\n').filter((l: string) => !/^\s+at /.test(l)).join('\n').replace(/^(RuleViolation|Error): /, '').trim();
+      // A finding's line breaks are obtpp's own (RuleViolation keeps the bank's text on its line);
+      // the message of any other error may quote a bank's text raw, so it is shown on one line.
+      const other = type !== undefined && type !== 'RuleViolation' && typeof f.testStepResult.exception?.message === 'string';
+      const message = other
+        ? `${type === 'Error' ? '' : `${type}: `}${keepOnLine(String(f.testStepResult.exception.message).trim())}`
+        : (f.testStepResult.message ?? f.testStepResult.exception?.message ?? status.toLowerCase())
+          .split('\n').filter((l: string) => !/^\s+at /.test(l)).join('\n').replace(/^(RuleViolation|Error): /, '').trim();
       r.failure = {
         scenario: step.pickle.name,
         step: step.text,
@@ -285,7 +291,8 @@ export class SummaryBuilder {
         : { message: String(cause?.message ?? 'not judged'), blockedBy: cause?.blockedBy, step: this.stepOf(a.testCaseStartedId, a.testStepId)?.text };
     } else if (a.mediaType === PROBLEMS) {
       const p = parse(a.body) as { summary?: string; problems?: unknown };
-      if (p && typeof p === 'object' && Array.isArray(p.problems)) r.problems = { summary: p.summary, problems: p.problems.map(String) };
+      // Each problem one line, as each warning below: whatever of the bank's they quote stays on it.
+      if (p && typeof p === 'object' && Array.isArray(p.problems)) r.problems = { summary: p.summary, problems: p.problems.map((x) => keepOnLine(String(x))) };
     } else if (a.mediaType === WARNING) {
       const w = parse(a.body) as { level?: Level; source?: string; message?: string; problems?: unknown };
       const step = this.stepOf(a.testCaseStartedId, a.testStepId);
@@ -293,10 +300,10 @@ export class SummaryBuilder {
         r.warnings.push({
           scenario: step?.pickle?.name ?? '',
           step: step?.text ?? '(unknown step)',
-          message: String(w.message ?? 'warning'),
+          message: keepOnLine(String(w.message ?? 'warning')),
           level: w.level ?? 'SHOULD',
           ...(w.source ? { source: w.source } : {}),
-          problems: Array.isArray(w.problems) ? w.problems.map(String) : [],
+          problems: Array.isArray(w.problems) ? w.problems.map((x) => keepOnLine(String(x))) : [],
         });
       }
     }

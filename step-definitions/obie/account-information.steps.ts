@@ -427,7 +427,7 @@ Then('every answer is 200 OK with a body valid against the standard\'s schema fo
   this.attach(`${this.ruleId}: ${judged.length} resources judged:\n${report.join('\n')}`, 'text/plain');
   if (bad.length) {
     const problems = bad.flatMap((x) => x.must.map((p) => `${x.what.split(' → ')[0]}: ${p}`));
-    throw violationWithProblems(this, `${bad.length} of ${judged.length} resources are not valid:\n${report.join('\n')}\nProblems:`, problems);
+    throw violationWithProblems(this, [`${bad.length} of ${judged.length} resources are not valid:`, ...report, 'Problems:'], problems);
   }
 });
 

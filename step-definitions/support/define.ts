@@ -1,6 +1,6 @@
 import { Given as G, When as W, Then as T } from '@cucumber/cucumber';
 import { NotApplicableError, UnfilledPathError } from '../../src/client/operations.ts';
-import { NotJudgeable, type ConformanceWorld } from './world.ts';
+import { NotJudgeable, UnusableAnswer, type ConformanceWorld } from './world.ts';
 
 /** Attachment media type marking a scenario that does not apply to the bank or variant. */
 export const NOT_APPLICABLE_MEDIA_TYPE = 'text/x.obtpp.not-applicable';
@@ -31,8 +31,9 @@ function wrap(body: Body) {
       if (error instanceof NotJudgeable || error instanceof UnfilledPathError) {
         const blockedBy = error instanceof NotJudgeable ? error.blockedBy : undefined;
         for (const shot of (error as NotJudgeable).screenshots ?? []) if (!this.screenshots.includes(shot)) this.screenshots.push(shot);
-        if (blockedBy && blockedBy === this.ruleId) {
-          const violation = this.violation(error.message);
+        // An answer nothing can be read from fails the rule that needed it, whichever rule that is.
+        if ((blockedBy && blockedBy === this.ruleId) || error instanceof UnusableAnswer) {
+          const violation = this.violation(error.message.split('\n'));
           if (this.screenshots.length) (violation as { screenshots?: string[] }).screenshots = this.screenshots;
           throw violation;
         }
