@@ -18,6 +18,7 @@ interface Options {
   standard?: 'uk-3.1' | 'uk-4.0';
   sca?: string[];
   signatures?: boolean;
+  security?: string;
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
@@ -100,6 +101,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.standard ? { standard: options.standard } : {}),
     ...(options.sca ? { sandboxSca: options.sca } : {}),
+    ...(options.security ? { sandboxSecurity: options.security } : {}),
     ...(options.signatures ? { sandboxSignatures: true } : {}),
     strict: options.strict,
     cwd: io.cwd,
