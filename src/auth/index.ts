@@ -404,7 +404,8 @@ export class Auth implements AuthorisationServer {
     config[client.customFetch] = this.http.fetch as unknown as client.CustomFetch;
     config.timeout = Math.ceil(this.http.timeoutMs / 1000);
     try {
-      return this.toTokenSet(await client.clientCredentialsGrant(config, { scope }), 'client_credentials');
+      // The registered client's tokens are bound as the security profile binds them (it registered so).
+      return this.toTokenSet(await client.clientCredentialsGrant(config, { scope }, await this.dpopOption()), 'client_credentials');
     } catch (error) {
       throw this.http.redactor.error(mapError(error, 'client credentials grant (registered client)'));
     }

@@ -44,12 +44,12 @@ export interface AuthServerOptions {
   dpopNonceSecret: Buffer;
   /** The directory key whose software statements registration trusts (DCR). */
   directory: RsaKey;
-  /** The security profile the server runs (security.ts); absent: code with PKCE, and the hybrid flow for FAPI 1.0 Advanced clients. */
+  /** The security profile the server runs (security.ts); absent: the code flow with PKCE, PAR offered. */
   security?: SandboxSecurityInfo;
 }
 
 
-/** Whether an authorization request asks for the hybrid flow (it is then served as FAPI 1.0 Advanced asks). */
+/** Whether an authorization request asks for the hybrid flow (the hybrid-id-token-without-s-hash fault bends those). */
 function hybridAsked(ctx: KoaContextWithOIDC): boolean {
   const type = (ctx.oidc as { params?: { response_type?: unknown } } | undefined)?.params?.response_type;
   return typeof type === 'string' && type.includes('id_token');
@@ -127,7 +127,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
   // FAPI 1.0's detached signature carries s_hash; the fault serves the hybrid flow as plain OIDC does, without it.
   const fapiProfile = (ctx: KoaContextWithOIDC): '1.0 Final' | '2.0' | undefined => {
     if (faults.has('hybrid-id-token-without-s-hash') && hybridAsked(ctx)) return undefined;
-    return sec ? sec.fapi : hybridAsked(ctx) ? '1.0 Final' : undefined;
+    return sec?.fapi;
   };
   const configuration: Configuration = {
     adapter: memoryAdapter(o.issued),
@@ -139,7 +139,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', ...(o.tls ? ['tls_client_auth' as const] : [])],
     // FAPI: PKCE with S256 on every authorisation request (pushed or not); the fault drops the requirement.
     pkce: { required: () => !faults.has('pkce-not-required') },
-    responseTypes: sec ? [...sec.responseTypes] : ['code', 'code id_token'],
+    responseTypes: sec ? [...sec.responseTypes] : ['code'],
     acrValues: [SANDBOX_ACR, 'urn:openbanking:psd2:ca'],
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // Every authorisation is for one consent: never reuse an earlier grant of the session.

@@ -76,7 +76,7 @@ export interface SandboxOptions {
    * The security profile the authorisation server runs (`SANDBOX_SECURITY`: fapi1-advanced,
    * fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls, fapi2-message-signing); the written profiles
    * say it in their `security` block and use the private_key_jwt client. An mTLS one serves TLS.
-   * Default: the code flow with PKCE (PAR offered), and the hybrid flow to a FAPI 1.0 Advanced client.
+   * Default: the code flow with PKCE, PAR offered (no FAPI profile: the UK layouts' profiles then ask for code too).
    */
   security?: SandboxSecurityName;
 }
@@ -344,7 +344,7 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
   const common = {
     redirect_uris: redirectUris,
     grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
-    response_types: sec ? [...sec.responseTypes] : ['code', 'code id_token'],
+    response_types: sec ? [...sec.responseTypes] : ['code'],
     id_token_signed_response_alg: 'PS256',
     // Every client may sign request objects with the sandbox-made key.
     jwks: { keys: [key.publicJwk] },

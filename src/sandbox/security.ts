@@ -2,8 +2,7 @@
  * The security profiles the sandbox's authorisation server can run (`obtpp sandbox --security …`),
  * each as real banks' servers run it (FACTS-security §1): the sandbox's own choices, written apart
  * from the harness's (src/auth/security.ts) so that the bank and its examiner share no mistake.
- * Without one, the sandbox serves the code flow with PKCE (PAR offered) and, to the UK layouts'
- * FAPI 1.0 Advanced clients, the hybrid flow.
+ * Without one, the sandbox serves the code flow with PKCE (PAR offered), as it always has.
  */
 import { UsageError } from '../errors.ts';
 
