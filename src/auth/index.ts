@@ -698,8 +698,10 @@ export function mapError(error: unknown, doing: string): Error {
     const desc = challenge?.parameters.error_description ? `: ${challenge.parameters.error_description}` : '';
     return new AuthorisationError(code, `${doing}: the bank answered ${error.status} with a WWW-Authenticate challenge ${code}${desc}`, { cause: error });
   }
-  const e = error as { code?: string; message?: string };
-  const message = e?.message ?? String(error);
+  const e = error as { code?: string; message?: string; cause?: { message?: unknown } };
+  // openid-client words its errors generally ("invalid response encountered"); what failed is in the cause.
+  const detail = typeof e?.cause?.message === 'string' && e.cause.message !== e.message ? e.cause.message : undefined;
+  const message = `${e?.message ?? String(error)}${detail ? `: ${detail}` : ''}`;
   const code = e?.code ?? '';
   if (/"state" response parameter|response parameter "state"/.test(message)) {
     return new AuthorisationError('state_mismatch', `${doing}: the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session): ${message}`, { cause: error });
@@ -708,7 +710,7 @@ export function mapError(error: unknown, doing: string): Error {
     return new AuthorisationError('invalid_response', `${doing}: the authorization response's iss (RFC 9207) ${/missing/.test(message) ? 'is missing' : 'is not the issuer obtpp asked'}: ${message} (the code is not used)`, { cause: error });
   }
   if (/JWT|ID_TOKEN|CLAIM|SIGNATURE|JWS/i.test(code) || /id_token|"nonce"|JWT/i.test(message)) {
-    return new AuthorisationError('invalid_id_token', `${doing}: the bank's id_token failed a check: ${message}`, { cause: error });
+    return new AuthorisationError('invalid_id_token', `${doing}: the bank's ${/JARM/.test(doing) && !/id_token|ID Token/i.test(message) ? 'JARM response' : 'id_token'} failed a check: ${message}`, { cause: error });
   }
   return new AuthorisationError('invalid_response', `${doing}: ${message}${code ? ` (${code})` : ''}`, { cause: error });
 }

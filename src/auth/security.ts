@@ -238,3 +238,26 @@ export function securitySummary(r: ResolvedSecurity): Record<string, unknown> {
   const { from, notes, signingAlgs: _a, ...choices } = r;
   return { ...choices, description: describeSecurity(r), from, ...(notes.length ? { notes } : {}) };
 }
+
+/**
+ * The profile field a refusal of obtpp's own flow points at, when the bank's answer is one (an OAuth
+ * error code and its description, or obtpp's own check of the answer): a response type or mode the
+ * server does not serve, DPoP or a client certificate it wants and did not get (or got and does not
+ * take), PAR or a request object it requires, PKCE, the iss parameter. Undefined: not a refusal of
+ * the flow (a verdict for the rules to give, or another set-up error).
+ */
+export function refusedField(oauthError: string, text: string): string | undefined {
+  if (oauthError === 'unsupported_response_type') return 'security.responseType';
+  if (oauthError === 'unsupported_response_mode') return 'security.responseMode';
+  if (oauthError === 'invalid_dpop_proof' || oauthError === 'use_dpop_nonce' || /\bDPoP\b/.test(text)) return 'security.senderConstraint';
+  if (/mutual TLS client certificate|certificate[- ]bound/i.test(text)) return 'security.senderConstraint';
+  if (oauthError === 'invalid_request' || oauthError === 'invalid_request_object' || oauthError === 'invalid_response') {
+    if (/response_mode/.test(text)) return 'security.responseMode';
+    if (/response_type/.test(text)) return 'security.responseType';
+    if (/pushed authorization request|request_uri/i.test(text) && /(must|required|only)/i.test(text)) return 'security.par';
+    if (/request object/i.test(text) && /(must|required|signed)/i.test(text)) return 'security.requestObject';
+    if (/"iss" \(issuer\)|iss \(RFC 9207\)/.test(text) && /missing/.test(text)) return 'security.issParameter';
+    if (/PKCE|code_challenge/.test(text)) return 'security.pkce';
+  }
+  return undefined;
+}
