@@ -191,7 +191,7 @@ function checkBankServes(r: ResolvedSecurity, meta: ServerMetadata, ctx: Resolve
   const listed = (field: keyof ServerMetadata) => (Array.isArray(meta[field]) ? (meta[field] as string[]) : undefined);
   const types = listed('response_types_supported');
   if (types && !types.includes(r.responseType)) {
-    throw new FlowRefusedError('security.responseType', `the bank's authorisation server (${issuer}) does not offer response_type=${r.responseType} (${r.from.responseType}); its discovery offers ${types.join(', ')}`);
+    throw new FlowRefusedError('security.responseType', `the bank's authorisation server (${issuer}) does not offer response_type=${r.responseType} (${r.from.responseType}); its discovery offers ${types.join(', ')}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
   }
   const modes = listed('response_modes_supported');
   if (modes && r.responseMode.endsWith('jwt') && !modes.includes(r.responseMode)) {
