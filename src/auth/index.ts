@@ -252,6 +252,25 @@ export class Auth implements AuthorisationServer {
     return p;
   }
 
+  /**
+   * Whether the bank's token endpoint grants a client-credentials token to a request with a DPoP
+   * proof (a throwaway key), for a set-up check that asked without one and was refused: a bank that
+   * binds its tokens by DPoP refuses a request without a proof, often in words that do not say so.
+   */
+  async grantsWithDpop(fn: Fn): Promise<boolean> {
+    const advertised = this.config.serverMetadata().dpop_signing_alg_values_supported;
+    if (!Array.isArray(advertised) || !advertised.length) return false;
+    try {
+      const handle = client.getDPoPHandle(this.config, await client.randomDPoPKeyPair(advertised.includes('ES256') ? 'ES256' : advertised[0]));
+      const params: Record<string, string> = { scope: this.profile.auth.scopes[fn] };
+      if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
+      await client.clientCredentialsGrant(this.config, params, { DPoP: handle });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Forgets cached client-credentials tokens (e.g. after the bank revoked one). */
   forgetClientCredentials(): void {
     this.ccCache.clear();

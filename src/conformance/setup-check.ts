@@ -93,6 +93,10 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
     if (error instanceof SetupError) throw error;
     const problem = setupProblemOf(error, profile, fn);
     if (problem) throw problem;
+    // A bank that binds its tokens by DPoP refuses a request without a proof, in words of its own: asked again with one.
+    if (error instanceof AuthorisationError && auth.security.senderConstraint !== 'dpop' && await auth.grantsWithDpop(fn)) {
+      throw new SetupError('security.senderConstraint', `the bank's token endpoint refused obtpp's request without a DPoP proof (${error.oauthError}: ${error.message}) and granted the same request with one: its tokens are DPoP-bound; set security.senderConstraint: dpop`, error);
+    }
     return;
   }
   let intentId: string | undefined;
