@@ -75,9 +75,10 @@ async function signingKey(sb: Sandbox, index: number) {
 export const SECURITY_PROOFS = {
   /** The hybrid flow's ID token (the fragment) carries c_hash but no s_hash, although a state was sent. */
   'hybrid-id-token-without-s-hash': async ({ sb }: { sb: Sandbox }) => {
-    const tpp = await Tpp.connect(sb, 1);
+    // The tls_client_auth client: the set-up binds tokens to the client certificate, which it holds.
+    const tpp = await Tpp.connect(sb, 2);
     const p = await params(tpp, await consent(tpp), { response_type: 'code id_token' });
-    const url = await client.buildAuthorizationUrlWithJAR(tpp.config, p, await signingKey(sb, 1));
+    const url = await client.buildAuthorizationUrlWithJAR(tpp.config, p, await signingKey(sb, 2));
     const back = await formJourney(tpp, url);
     const idToken = new URLSearchParams(back.hash.slice(1)).get('id_token');
     assert.ok(idToken, `the hybrid answer carries an ID token in the fragment: ${back.hash.slice(0, 80)}`);
@@ -87,9 +88,9 @@ export const SECURITY_PROOFS = {
   },
   /** The JARM response (an error answer will do) is signed with RS256. */
   'jarm-signed-rs256': async ({ sb }: { sb: Sandbox }) => {
-    const tpp = await Tpp.connect(sb, 1);
+    const tpp = await Tpp.connect(sb, 2);
     const p = await params(tpp, await consent(tpp), { response_mode: 'jwt', prompt: 'none' });
-    const url = await client.buildAuthorizationUrlWithPAR(tpp.config, await client.buildAuthorizationUrlWithJAR(tpp.config, p, await signingKey(sb, 1)).then((u) => u.searchParams));
+    const url = await client.buildAuthorizationUrlWithPAR(tpp.config, await client.buildAuthorizationUrlWithJAR(tpp.config, p, await signingKey(sb, 2)).then((u) => u.searchParams));
     const res = await undiciFetch(url, { redirect: 'manual', dispatcher: tpp.dispatcher });
     await res.arrayBuffer();
     const response = new URL(res.headers.get('location')!).searchParams.get('response');
@@ -122,7 +123,7 @@ export const SECURITY_PROOFS = {
 
 /** A consent created with a DPoP-bound token (openid-client makes the proof and honours the nonce). */
 async function consentWithDpop(tpp: Tpp, dpop: client.DPoPHandle, token: string): Promise<string> {
-  const res = await client.fetchProtectedResource(tpp.config, token, new URL(`${tpp.sb.baseUrls.A}/account-access-consents`), 'POST', JSON.stringify(aisBody()), new Headers({ 'content-type': 'application/json', 'x-idempotency-key': client.randomState() }), { DPoP: dpop }).catch(async (error) => {
+  const res = await client.fetchProtectedResource(tpp.config, token, new URL(`${tpp.sb.baseUrls.A}/account-access-consents`), 'POST', JSON.stringify(aisBody()), new Headers({ 'content-type': 'application/json', 'x-idempotency-key': client.randomState().slice(0, 32) }), { DPoP: dpop }).catch(async (error) => {
     if (!client.WWWAuthenticateChallengeError || !(error instanceof client.WWWAuthenticateChallengeError)) throw error;
     throw new Error(`the consent was refused: ${error.message}`);
   });
