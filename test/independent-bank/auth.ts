@@ -90,7 +90,7 @@ export function makeProvider(o: AuthServerSetup): Provider {
       grant_types: ['client_credentials', 'authorization_code', 'refresh_token'],
       response_types: [flow === 'hybrid' ? 'code id_token' : 'code'],
       token_endpoint_auth_method: 'client_secret_post',
-      id_token_signed_response_alg: 'PS256',
+      ...(flow === 'code' ? {} : { id_token_signed_response_alg: 'PS256' }),
       // The TPP's key its request objects are signed with, registered with the bank.
       ...(o.client.publicJwk ? { jwks: { keys: [o.client.publicJwk] }, request_object_signing_alg: 'PS256' } : {}),
       ...(flow === 'dpop' ? { dpop_bound_access_tokens: true } : {}),
@@ -144,10 +144,13 @@ export function makeProvider(o: AuthServerSetup): Provider {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       claimsParameter: { enabled: true },
-      ...(flow === 'code' ? {} : { fapi: { enabled: true, profile: flow === 'hybrid' ? '1.0 Final' as const : '2.0' as const } }),
-      requestObjects: { enabled: flow !== 'code', requireSignedRequestObject: flow === 'hybrid' },
-      pushedAuthorizationRequests: { enabled: flow !== 'hybrid', requirePushedAuthorizationRequests: flow === 'dpop' },
-      dPoP: { enabled: flow === 'dpop' },
+      // The code flow's bank is configured as it always was; the others as FAPI's profiles say.
+      ...(flow === 'code' ? {} : {
+        fapi: { enabled: true, profile: flow === 'hybrid' ? '1.0 Final' as const : '2.0' as const },
+        requestObjects: { enabled: true, requireSignedRequestObject: flow === 'hybrid' },
+        pushedAuthorizationRequests: { enabled: flow === 'dpop', requirePushedAuthorizationRequests: flow === 'dpop' },
+        dPoP: { enabled: flow === 'dpop' },
+      }),
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => API_AUDIENCE,
