@@ -248,6 +248,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const certs = options.signatures ? await signatureCertificates() : undefined;
   const bg = bgStore ? createBerlinGroupBank({
     provider, store: bgStore, issuer, baseUrls, faults: bgFaults ?? new Set(), approaches: new Set(sca!.map((a) => a.toUpperCase() as ScaApproach)),
+    // The NextGenPSD2 bank checks DPoP proofs too (no nonce of its own: its nonce-free path is the other resource server's).
+    dpop: dpopVerifier({ requireNonce: false }),
     ...(certs ? { signatures: { tppCertPem: certs.tpp, bankCertPem: certs.bank, bankKey: createPrivateKey(signingKey.privatePem) } } : {}),
   }) : undefined;
   const oidc = provider.callback();
