@@ -8,7 +8,7 @@
 // profile's flow stops the run with exit 3 naming the field to change.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBrowser, runConformance, startSandbox } from '../../src/index.ts';
@@ -47,6 +47,7 @@ describe('obtpp conform --security …: the sandbox in each security profile pas
       assert.match(String(summary.security?.description), s.profile);
       assert.ok(notes.some((n) => /^authorisation server: /.test(n) && s.profile.test(n.slice('authorisation server: '.length))), `the console names the profile judged: ${notes.join(' | ')}`);
       for (const id of ['SEC-14', 'SEC-15'].filter((x) => !s.judged.includes(x))) assert.equal(rules.get(id)?.status, 'not-applicable', id);
+      assert.match(await readFile(join(dir, s.security, 'summary.md'), 'utf8'), /^Authorisation server: FAPI /m, 'summary.md names it too');
     });
   }
 

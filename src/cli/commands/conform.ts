@@ -144,6 +144,9 @@ export async function run(io: Io, options: Options): Promise<void> {
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
   io.stdout.write(forTerminal(`\n${verdict}: ${totalsLine(s)} — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s`) + '\n');
+  // The security profile the bank's authorisation server was judged under (docs/security.md).
+  const security = (s.security as { description?: unknown } | undefined)?.description;
+  if (typeof security === 'string') io.stdout.write(forTerminal(`authorisation server: ${security}`, 'inline') + '\n');
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,summary.md,junit.xml,report.html,messages.ndjson}\n`);
   for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
 }
