@@ -26,7 +26,7 @@ export interface SandboxSecurityInfo {
   /** How tokens are bound: mTLS (the sandbox serves TLS) or DPoP (with a nonce to honour). */
   senderConstraint: 'mtls' | 'dpop';
   /** What the written profile's `security` says (the harness resolves the rest from discovery). */
-  profile: { profile: 'fapi1-advanced' | 'fapi2' | 'fapi2-message-signing'; senderConstraint: 'mtls' | 'dpop' };
+  profile: { profile: 'fapi1-advanced' | 'fapi2' | 'fapi2-message-signing'; senderConstraint: 'mtls' | 'dpop'; acr?: string[] };
 }
 
 export const SANDBOX_SECURITY: readonly SandboxSecurityInfo[] = [
@@ -34,7 +34,8 @@ export const SANDBOX_SECURITY: readonly SandboxSecurityInfo[] = [
     name: 'fapi1-advanced',
     description: 'FAPI 1.0 Advanced as UK Open Banking runs it: a signed request object by value, response_type code id_token (the answer in the fragment, the ID token a detached signature), no PAR, no JARM; tokens bound to the client certificate (the sandbox serves TLS)',
     fapi: '1.0 Final', responseTypes: ['code id_token'], par: 'off', jarm: false, signedRequestObject: true, senderConstraint: 'mtls',
-    profile: { profile: 'fapi1-advanced', senderConstraint: 'mtls' },
+    // As UK TPPs ask it: the SCA acr, essential (the sandbox's sign-in reaches it).
+    profile: { profile: 'fapi1-advanced', senderConstraint: 'mtls', acr: [SANDBOX_ACR] },
   },
   {
     name: 'fapi1-advanced-par-jarm',

@@ -27,7 +27,7 @@ describe('obtpp conform --security …: the sandbox in each security profile pas
   });
 
   const SET_UPS: Array<{ security: string; profile: RegExp; judged: string[] }> = [
-    { security: 'fapi1-advanced', profile: /^FAPI 1\.0 Advanced \(fapi1-advanced\): response_type=code id_token \(in the fragment\), a signed request object by value, .*tokens bound to the client certificate \(mTLS\)/, judged: ['SEC-14'] },
+    { security: 'fapi1-advanced', profile: /^FAPI 1\.0 Advanced \(fapi1-advanced\): response_type=code id_token \(in the fragment\), a signed request object by value, .*tokens bound to the client certificate \(mTLS\), client auth private_key_jwt, acr urn:openbanking:psd2:sca essential$/, judged: ['SEC-14'] },
     { security: 'fapi1-advanced-par-jarm', profile: /^FAPI 1\.0 Advanced \(fapi1-advanced\): response_type=code \(JARM, response_mode=jwt\), pushed \(PAR\) as a signed request object, PKCE S256, .*\(mTLS\)/, judged: ['SEC-14'] },
     { security: 'fapi2-dpop', profile: /^FAPI 2\.0 Security Profile \(fapi2\): response_type=code, pushed \(PAR\), PKCE S256, iss checked \(RFC 9207\), tokens bound by DPoP/, judged: ['SEC-14', 'SEC-15'] },
     { security: 'fapi2-mtls', profile: /^FAPI 2\.0 Security Profile \(fapi2\): response_type=code, pushed \(PAR\), PKCE S256, iss checked \(RFC 9207\), tokens bound to the client certificate \(mTLS\)/, judged: ['SEC-14'] },
