@@ -12,9 +12,9 @@ import type { Exchange } from '../client/exchange.ts';
 import type { HttpClient, HttpResult } from '../client/http.ts';
 import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
-import { FlowRefusedError, resolveSecurity, type ResolvedSecurity } from './security.ts';
+import { resolveSecurity, type ResolvedSecurity } from './security.ts';
 
-import type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, TokenSet } from './types.ts';
+import type { AuthorisationServer, BeginOptions, PendingAuthorisation, TokenSet } from './types.ts';
 
 export { authorise } from './authorise.ts';
 export type { AuthoriseContext, AuthoriseOptions, AuthoriseResult, WithJourney } from './authorise.ts';
@@ -578,8 +578,9 @@ export class Auth implements AuthorisationServer {
 
   /**
    * The authorization response's parameters, from where the security profile says they come (the
-   * fragment for the hybrid flow and `fragment.jwt`, else the query; the other part when that one
-   * is empty: a bank may send an early error to either), and the redirect URI they came to.
+   * fragment for the hybrid flow and `fragment.jwt`, else the query; an error in the other part when
+   * that one is empty: a bank may refuse a request before it reads its response mode), and the
+   * redirect URI they came to.
    */
   readResponse(callbackUrl: string, security: Pick<ResolvedSecurity, 'responseMode'> = this.security): { params: URLSearchParams; base: string } {
     let url: URL;
@@ -592,7 +593,9 @@ export class Auth implements AuthorisationServer {
     const query = url.searchParams;
     const answers = (p: URLSearchParams) => ['code', 'error', 'response', 'state', 'id_token'].some((k) => p.has(k));
     const preferFragment = security.responseMode === 'fragment' || security.responseMode === 'fragment.jwt';
-    const params = preferFragment ? (answers(fragment) || !answers(query) ? fragment : query) : (answers(query) || !answers(fragment) ? query : fragment);
+    const [asked, other] = preferFragment ? [fragment, query] : [query, fragment];
+    // Only an error may come back in the other part (a bank refusing the request before it reads the mode); a code never.
+    const params = !answers(asked) && other.has('error') && !other.has('code') ? other : asked;
     return { params: new URLSearchParams(params), base: `${url.origin}${url.pathname}` };
   }
 
