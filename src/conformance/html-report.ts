@@ -2,6 +2,7 @@ import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redactor } from '../client/redact.ts';
+import { baseStandard } from '../standards/registry.ts';
 
 /*
  * report.html: the document a bank hands to its regulator or partner. One self-contained page
@@ -336,7 +337,7 @@ export function renderHtmlReport(input: ReportSummary, options: HtmlReportOption
     <div><dt>Tool</dt><dd>${escapeHtml(tool)}</dd></div>
   </dl>
   <dl class="meta meta-wide">
-    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.layout ? ` ${clean(summary.standard.layout)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === 'obie' && !summary.standard.layout ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
+    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.layout ? ` ${clean(summary.standard.layout)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === baseStandard().name && !summary.standard.layout ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
     <div><dt>Bank as configured</dt><dd id="bank-urls">${bankUrls()}</dd></div>
   </dl>
   ${timeChart()}

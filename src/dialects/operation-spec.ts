@@ -10,8 +10,6 @@ export type Layout = 'spec' | Standard;
 /** The layout a profile is judged in. */
 export const layoutOf = (profile: { standard?: Standard }): Layout => profile.standard ?? 'spec';
 
-/** What a layout is called in messages. */
-export const LAYOUT_WORDS: Readonly<Record<Layout, string>> = { spec: "the spec's layout", 'uk-3.1': 'UK Read/Write v3.1.11', 'uk-4.0': 'UK Read/Write v4.0' };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

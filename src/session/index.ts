@@ -20,6 +20,7 @@ import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/b
 import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
 import { quoteOutside } from '../outside-text.ts';
+import { baseStandard, findStandard, standardOf, standards } from '../standards/registry.ts';
 import {
   StateFile, emptyProfileState, profileKey, statePath,
   type AccountSummary, type ConsentRecord, type ProfileState, type StoredRegistration, type StoredToken,
@@ -53,10 +54,20 @@ export const FN_NAMES: Record<Fn, string> = {
   pis: 'payment-order consent',
 };
 
-/** What a record is called in the profile's standard: NextGenPSD2 has consents and payments, no "payment-order consent". */
+/** What a record is called in the profile's standard (its words: NextGenPSD2 has consents and payments, no "payment-order consent"). */
 export function kindOf(dialect: string | undefined, fn: Fn): string {
-  if (dialect !== 'berlin-group') return FN_NAMES[fn];
-  return fn === 'ais' ? 'consent' : fn === 'pis' ? 'payment' : 'funds confirmation';
+  return findStandard(dialect)?.words.kinds?.[fn] ?? FN_NAMES[fn];
+}
+
+/**
+ * Whether the profile's standard speaks a terminal command; a profile of one that does not is
+ * told which commands the other standards speak.
+ */
+function refuseUnspoken(profile: Profile, command: string | undefined): void {
+  const standard = standardOf(profile.dialect);
+  if (command === undefined ? standard === baseStandard() : standard.terminal?.speaks(command)) return;
+  const others = standards().filter((s) => s.words.commands).map((s) => `with ${s.name}: ${s.words.commands}`);
+  throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: this command speaks only the ${baseStandard().name} dialect so far${others.length ? ` (${others.join('; ')})` : ''}`);
 }
 
 export interface SessionOptions {
@@ -70,8 +81,8 @@ export interface SessionOptions {
   /** Every redacted exchange, as it happens (--verbose). */
   onExchange?: (exchange: Exchange) => void;
   warn?: (message: string) => void;
-  /** The dialects the command speaks; a profile in another is refused in one line. Default obie only. */
-  dialects?: ReadonlyArray<Profile['dialect']>;
+  /** The terminal command (`consent create ais`): a profile whose standard does not speak it is refused in one line. Default: a command of the base standard only. */
+  command?: string;
 }
 
 export interface AuthoriseRequest {
@@ -153,9 +164,7 @@ export class Session {
     if (!name) throw new UsageError('no profile: pass --profile FILE (e.g. one written by obtpp sandbox --write-profile)');
     const path = statePath(options.state, options.env, options.cwd);
     const profile = await loadProfile(name, { env: options.env, cwd: options.cwd });
-    if (!(options.dialects ?? ['obie']).includes(profile.dialect)) {
-      throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: this command speaks only the obie dialect so far (with berlin-group: consent create ais|pis, consent authorise|list|get|delete, accounts, balances, transactions, transaction, funds confirm, payment get|status; see docs/berlin-group.md)`);
-    }
+    refuseUnspoken(profile, options.command);
     let variant = profile.variants[0];
     if (options.variant !== undefined) {
       const v = options.variant.toUpperCase();
@@ -215,7 +224,7 @@ export class Session {
     const chosen = id ?? (fn ? ps.current[fn] : ps.last);
     if (!chosen) {
       const what = fn ? `no current ${kindOf(this.profile.dialect, fn)}` : 'no consent';
-      throw new StateError('no_consent', `${what} for profile ${this.profile.name} (variant ${this.variant}): pass --consent ID or create one with obtpp consent create ${fn ?? (this.profile.dialect === 'berlin-group' ? 'ais|pis' : 'ais|cof|pis')}`);
+      throw new StateError('no_consent', `${what} for profile ${this.profile.name} (variant ${this.variant}): pass --consent ID or create one with obtpp consent create ${fn ?? standardOf(this.profile.dialect).words.consentKinds ?? 'ais|cof|pis'}`);
     }
     const record = ps.consents[chosen];
     if (!record) {
@@ -526,8 +535,7 @@ export function refusal(baseUrl: string, result: ApiResult, http: HttpClient, di
     line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${quoteOutside(m.code)}: ${quoteOutside(m.text)}` : quoteOutside(m.code))).join('; ')}`;
   }
   line = http.redactor.text(line);
-  const hint = result.status !== 401 ? undefined : dialect === 'berlin-group'
-    ? 'the bank no longer accepts the consent: it may have expired (authorising a newer recurring consent of the PSU ends the former one), been revoked or deleted; obtpp consent list reads each one\'s status from the bank, obtpp consent create ais makes a new one'
-    : 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)';
+  // Why a token was refused, in the standard's words.
+  const hint = result.status !== 401 ? undefined : findStandard(dialect)?.unauthorisedHint ?? baseStandard().unauthorisedHint;
   return new BankError(result.status, line, { bankCode: codes[0], exchange: ex, hint });
 }

@@ -12,12 +12,13 @@ import * as obieBuilders from '../../src/dialects/obie/builders.ts';
 import * as bgBuilders from '../../src/dialects/berlin-group/builders.ts';
 import { profileSchema } from '../../src/profile/schema.ts';
 import { DEFAULTS, profileFromObject } from '../../src/profile/load.ts';
+import { standardOf } from '../../src/standards/registry.ts';
 import { NotApplicableError, TppClient, UnfilledPathError, UnusableIdError } from '../../src/client/operations.ts';
 import type { HttpClient } from '../../src/client/http.ts';
 
 const SCHEMAS: Record<DialectName, readonly string[]> = { obie: SCHEMA_NAMES, 'berlin-group': BG_SCHEMA_NAMES };
 const BUILDERS: Record<DialectName, Record<string, unknown>> = { obie: obieBuilders, 'berlin-group': bgBuilders };
-const PATH_DEFAULTS: Record<DialectName, Record<string, string>> = { obie: DEFAULTS.paths, 'berlin-group': { ...DEFAULTS.paths, ...DEFAULTS.berlinGroup.paths } };
+const PATH_DEFAULTS: Record<DialectName, Record<string, string>> = { obie: DEFAULTS.paths, 'berlin-group': { ...DEFAULTS.paths, ...standardOf('berlin-group').profile.paths!(undefined) } };
 
 test('each catalogue names only schemas, builders and profile paths its standard has', () => {
   const schemaPaths = Object.keys((profileSchema.properties.paths as { properties: Record<string, unknown> }).properties);

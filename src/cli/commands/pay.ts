@@ -12,7 +12,7 @@ import type { Io } from '../io.ts';
 import type { CommonFlags, Out } from '../output.ts';
 import { str } from '../output.ts';
 import { consentArg, withSession } from './common.ts';
-import { debtorFrom } from './consent.ts';
+import { debtorFrom } from '../obie/consent.ts';
 import { BankError, StateError, UsageError } from '../../errors.ts';
 import { parseAmount, parseCurrency, parseWhen, required, text35 } from '../../session/parse.ts';
 import type { ConsentRecord, Session } from '../../session/index.ts';
