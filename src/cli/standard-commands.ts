@@ -55,5 +55,5 @@ export interface StandardCommands {
 export async function commandsOf(session: Session): Promise<StandardCommands> {
   const terminal = standardOf(session.profile.dialect).terminal;
   if (!terminal) throw new RangeError(`the ${session.profile.dialect} standard has no terminal commands`);
-  return terminal.commands();
+  return (await terminal.commands()) as StandardCommands;
 }

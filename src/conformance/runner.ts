@@ -44,11 +44,11 @@ export interface RunConformanceOptions {
   journeys?: number;
   /**
    * The dialect of the embedded sandbox bank: a registered standard's name (default the base
-   * standard's, `obie`; `berlin-group`); only without `profile` (a profile names its own dialect).
+   * standard's, obie; berlin-group); only without `profile` (a profile names its own dialect).
    */
   dialect?: Dialect;
   /**
-   * The embedded sandbox serves a published standard at its official paths (`uk-3.1`) instead of
+   * The embedded sandbox serves a published standard at its official paths (uk-3.1) instead of
    * the spec's layout; only without `profile` (a profile names its own standard).
    */
   standard?: Standard;
@@ -63,12 +63,12 @@ export interface RunConformanceOptions {
   /**
    * The SCA approaches the embedded berlin-group sandbox offers (`redirect`, `oauth`, `decoupled`,
    * `embedded`; default redirect and oauth); without oauth its profile has no auth block. Only
-   * with the dialect whose sandbox takes them (`berlin-group`) and without `profile`.
+   * with the dialect whose sandbox takes them (berlin-group) and without `profile`.
    */
   sandboxSca?: string[];
   /**
    * The embedded berlin-group sandbox requires the NextGenPSD2 HTTP signature on requests and signs
-   * its answers (BG-50, BG-51 judged). Only with the dialect whose sandbox takes it (`berlin-group`) and without `profile`.
+   * its answers (BG-50, BG-51 judged). Only with the dialect whose sandbox takes it (berlin-group) and without `profile`.
    */
   sandboxSignatures?: boolean;
   /**

@@ -24,8 +24,8 @@ export interface SandboxOptions {
   /** The bank's clock for consent dates and expiry, in ms; default Date.now (tests drive expiry with it). */
   clock?: () => number;
   /**
-   * The standard the bank speaks, a registered standard with a sandbox bank: `obie` (UK Open
-   * Banking v3.1, the default) or `berlin-group` (NextGenPSD2 XS2A 1.3.x under `/{A|B}/xs2a/v1/…`,
+   * The standard the bank speaks, a registered standard with a sandbox bank: obie (UK Open
+   * Banking v3.1, the default) or berlin-group (NextGenPSD2 XS2A 1.3.x under `/{A|B}/xs2a/v1/…`,
    * SCA by redirect or OAuth2). Each has its own faults: with berlin-group they are those of
    * `listBgFaults()` (berlin-group/faults.ts).
    */
@@ -104,8 +104,8 @@ export interface Sandbox {
   registration: { softwareStatement: string; keyPem: string; kid: string };
   /**
    * A raw profile object for this sandbox (what a profile file holds; give it to profileFromObject).
-   * `variant` picks A, B or both ('all', the default), or `uk-3.1`: the same bank as UK Read/Write
-   * v3.1.11 publishes it (under {issuer}/open-banking/v3.1), or `uk-4.0` (under {issuer}/open-banking/v4.0); `clientIndex` picks the client (default 0,
+   * `variant` picks A, B or both ('all', the default), or uk-3.1: the same bank as UK Read/Write
+   * v3.1.11 publishes it (under {issuer}/open-banking/v3.1), or uk-4.0 (under {issuer}/open-banking/v4.0); `clientIndex` picks the client (default 0,
    * the client_secret_basic one).
    */
   profile(variant?: Variant | 'all' | Standard, clientIndex?: number): Record<string, unknown>;

@@ -133,12 +133,19 @@ export interface SandboxPart {
 export interface TerminalPart {
   /** Whether it speaks a command (`consent create ais`, `basket authorise`): a profile of a standard that does not is refused in one line. */
   speaks(command: string): boolean;
-  /** Its commands' work, each optional: a command it does not specialise runs the shared one. */
-  commands(): Promise<import('../cli/standard-commands.ts').StandardCommands>;
+  /**
+   * Its commands' work (a `StandardCommands` of src/cli/standard-commands.ts: typed there, so that
+   * this module, which the CLI's types read, reads none of the CLI's).
+   */
+  commands(): Promise<object>;
 }
 
-/** The run's set-up check of a standard against a real bank before judging (src/conformance/preflight.ts). */
-export type SetupCheck = (profile: Profile, auth: import('../auth/index.ts').Auth, http: import('../client/http.ts').HttpClient) => Promise<void>;
+/**
+ * The run's set-up check of a standard against a real bank before judging (src/conformance/preflight.ts):
+ * the bank's authorisation server (an `Auth`) and the HTTP client it used, opaque here so that the
+ * registry reads no module of the client or the authorisation server.
+ */
+export type SetupCheck = (profile: Profile, auth: object, http: object) => Promise<void>;
 
 /** A standard: everything the shared code needs of it. */
 export interface StandardModule<N extends string = string, C extends Catalogue = Catalogue> {

@@ -6,8 +6,12 @@ import { checkSetup } from '../../conformance/setup-check.ts';
 import { TppClient } from '../../client/operations.ts';
 import { buildAccountAccessConsent, consentIdOf, isoDateTime } from '../../dialects/obie/index.ts';
 import type { SetupCheck } from '../standard.ts';
+import type { Auth } from '../../auth/index.ts';
+import type { HttpClient } from '../../client/http.ts';
 
-export const ukSetupCheck: SetupCheck = async (profile, auth, http) => {
+export const ukSetupCheck: SetupCheck = async (profile, authorisationServer, httpClient) => {
+  const auth = authorisationServer as Auth;
+  const http = httpClient as HttpClient;
   const client = new TppClient(profile, profile.variants[0]!, http);
   if (!client.supports('createAccountAccessConsent')) return;
   await checkSetup(profile, auth, http, async (token) => {
