@@ -455,10 +455,10 @@ function fcsSection(k: ReportContext): string {
 <thead><tr><th scope="col">FCS id</th><th scope="col" class="title-col">Test</th><th scope="col" class="variant">Verdict</th><th scope="col">Why, and the obtpp scenario</th></tr></thead>
 <tbody>
 ${fcs.tests.map((t) => `<tr id="${anchor('fcs', t.id ?? '')}">
-<th scope="row" class="rule-id">${clean(t.id)}</th>
-<td class="title-col">${clean(t.test ?? '')}</td>
-<td class="status status-${escapeHtml(t.status ?? 'none')}">${escapeHtml(label(t))}</td>
-<td>${t.reason ? `${clean(t.reason)}<br>` : ''}${t.notJudged?.length ? `<span class="sub">not judged here: ${clean(t.notJudged.join(', '))}</span><br>` : ''}<span class="sub">${clean((t.scenarios ?? []).join('; '))}</span></td>
+  <th scope="row" class="rule-id">${clean(t.id)}</th>
+  <td class="title-col">${clean(t.test ?? '')}</td>
+  <td class="status status-${escapeHtml(t.status ?? 'none')}">${escapeHtml(label(t))}</td>
+  <td>${t.reason ? `${clean(t.reason)}<br>` : ''}${t.notJudged?.length ? `<span class="sub">not judged here: ${clean(t.notJudged.join(', '))}</span><br>` : ''}<span class="sub">${clean((t.scenarios ?? []).join('; '))}</span></td>
 </tr>`).join('\n')}
 </tbody>
 </table>
