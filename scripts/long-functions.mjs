@@ -3,6 +3,9 @@
 //
 //   node scripts/long-functions.mjs [LINES] [--count] [--root DIR]
 //
+// A function whose comment gives the reason it is long (a line with `Long:` in the comment right
+// above it) is listed as such, and `--count` counts only the others.
+//
 // A function is a body in braces after a parameter list (a declaration, a method, an accessor, a
 // constructor, a function expression) or after `=>` (a nested one is counted on its own too); its
 // length is from the line of its opening brace to the line of its closing one. The scanner knows
@@ -97,11 +100,17 @@ for (const dir of ['src', 'step-definitions']) {
   for (const f of readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })) {
     if (!f.endsWith('.ts') || f.endsWith('.d.ts')) continue;
     const file = join(root, dir, f);
-    for (const [name, start, end] of functionsOf(readFileSync(file, 'utf8'))) {
-      if (end - start + 1 > limit) found.push({ lines: end - start + 1, where: `${relative(root, file)}:${start}`, name });
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    for (const [name, start, end] of functionsOf(text)) {
+      if (end - start + 1 <= limit) continue;
+      // The comment right above the function's first lines (its signature may take a few).
+      const above = lines.slice(Math.max(0, start - 12), start).join('\n');
+      const reason = /(\/\/|\*)[^\n]*\bLong:/.test(above.slice(above.lastIndexOf('/**') >= 0 ? above.lastIndexOf('/**') : 0));
+      found.push({ lines: end - start + 1, where: `${relative(root, file)}:${start}`, name, reason });
     }
   }
 }
 found.sort((a, b) => b.lines - a.lines);
-if (args.includes('--count')) console.log(found.length);
-else for (const f of found) console.log(`${String(f.lines).padStart(4)}  ${f.name}  ${f.where}`);
+if (args.includes('--count')) console.log(`${found.filter((f) => !f.reason).length} without a reason (${found.length} over ${limit} lines)`);
+else for (const f of found) console.log(`${String(f.lines).padStart(4)}  ${f.name}  ${f.where}${f.reason ? '  (its comment says why)' : ''}`);

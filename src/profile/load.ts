@@ -208,7 +208,6 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
   const found = p.discovery ? await discover(p, standard, paths, baseDir, source) : undefined;
   // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
   const absentApis = found ? found.absent : p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
-  const intentBinding = standard.profile.intentBinding;
   return {
     name: p.name,
     dialect: standard.name,
@@ -223,22 +222,7 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
     implements: found ? { A: found.operations } : implementsOf(p.implements, variants),
     ...(absentApis.length ? { absentApis } : {}),
     paths,
-    auth: {
-      ...(absent ? { absent: true as const } : {}),
-      issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
-      discoveryUrl: auth.discoveryUrl,
-      clientId: auth.clientId ?? '',
-      clientAuth,
-      ...(registered ? { clientFrom: 'registration' as const } : {}),
-      // TPP-Redirect-URI: the standard's own when given (a bank without OAuth has no other).
-      redirectUri: standard.profile.redirectUri?.(p) ?? auth.redirectUri,
-      scopes: { ...(standard.profile.scopes ?? DEFAULTS.scopes), ...(auth.scopes ?? {}) },
-      intentBinding: auth.intentBinding ?? (intentBinding ? { ...intentBinding } : { method: 'claims' }),
-      resource: auth.resource,
-      offlineAccess: absent ? false : auth.offlineAccess ?? true,
-      par: absent ? 'never' : auth.par ?? 'auto',
-      ...(auth.pkce ? { pkce: auth.pkce } : {}),
-    },
+    auth: authOf(auth, clientAuth, { absent, registered, standard, p }),
     ...(signing ? { signing } : {}),
     bank: {
       ...(bankJwks ? { jwks: bankJwks } : {}),
@@ -256,6 +240,28 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
     tppName: p.tppName,
     source,
     secrets: [...secrets].filter((s) => s.length >= 4),
+  };
+}
+
+/** The profile's auth block, completed: the client, the redirect URI, and the scopes and intent binding of its standard unless it says its own. */
+function authOf(auth: Record<string, any>, clientAuth: Record<string, any>, o: { absent: boolean; registered: boolean; standard: StandardModule; p: Record<string, any> }): Profile['auth'] {
+  const { absent, registered, standard, p } = o;
+  const intentBinding = standard.profile.intentBinding;
+  return {
+    ...(absent ? { absent: true as const } : {}),
+    issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
+    discoveryUrl: auth.discoveryUrl,
+    clientId: auth.clientId ?? '',
+    clientAuth: clientAuth as Profile['auth']['clientAuth'],
+    ...(registered ? { clientFrom: 'registration' as const } : {}),
+    // TPP-Redirect-URI: the standard's own when given (a bank without OAuth has no other).
+    redirectUri: standard.profile.redirectUri?.(p) ?? auth.redirectUri,
+    scopes: { ...(standard.profile.scopes ?? DEFAULTS.scopes), ...(auth.scopes ?? {}) },
+    intentBinding: auth.intentBinding ?? (intentBinding ? { ...intentBinding } : { method: 'claims' }),
+    resource: auth.resource,
+    offlineAccess: absent ? false : auth.offlineAccess ?? true,
+    par: absent ? 'never' : auth.par ?? 'auto',
+    ...(auth.pkce ? { pkce: auth.pkce } : {}),
   };
 }
 

@@ -92,7 +92,10 @@ const PROFILE_SCHEMA_FRAME = {
   then: { properties: { auth: { required: ['clientId'] } } },
 } as const;
 
-/** The shared fields, in the order the schema lists them (and a profile's problems follow). */
+/**
+ * The shared fields, in the order the schema lists them (and a profile's problems follow).
+ * Long: a table of the profile's fields (one JSON Schema entry each, with its documentation), not a procedure.
+ */
 function sharedProperties(registered: readonly StandardModule[], operationList: ReturnType<typeof operationListOf>) {
   const base = registered[0] ?? baseStandard();
   return {

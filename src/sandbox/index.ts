@@ -12,6 +12,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type Provider from 'oidc-provider';
 import type { ClientMetadata } from 'oidc-provider';
 import { acceptUnsignedRequestObject, createAuthServer } from './auth-server.ts';
 import { MISMATCHED_NAME, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, type Faults } from './faults.ts';
@@ -23,7 +24,8 @@ import { issueSoftwareStatement } from './registration.ts';
 import type { Variant } from '../profile/types.ts';
 import { sandboxSecurity, type SandboxSecurityInfo } from './security.ts';
 import { dpopVerifier } from './dpop.ts';
-import type { SandboxBank } from './bank.ts';
+import type { BankConfig, MountedBank, SandboxBank } from './bank.ts';
+import type { FixturePsu } from './fixtures.ts';
 import type { Sandbox, SandboxClient, SandboxOptions } from './sandbox-types.ts';
 import { baseStandard, findStandard, orList, sandboxStandards, versionOf } from '../standards/registry.ts';
 
@@ -128,9 +130,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dpop: dpopVerifier,
     dpopBound: sec?.senderConstraint === 'dpop',
   });
-  const oidc = provider.callback();
 
-  handler = (req, res) => {
+  handler = frontDoor(issuer, mounted, faults, provider.callback());
+
+  // The directory's software statement for the TPP's software, signed by the key registration trusts.
+  const softwareStatement = await issueSoftwareStatement(directorySigner, {
+    softwareId: 'obtpp-reference-tpp', clientName: 'obtpp reference TPP (registered)', redirectUris, jwks: { keys: [clientKey.publicJwk as never] },
+  });
+  return sandboxOf({ issuer, dialect, sec, config, certs, baseUrls, clients, fixtures, bank, clientKey, pki, softwareStatement, issued, mounted, server });
+}
+
+/**
+ * What the server answers: the standard's bank its API and PSU pages, the sandbox the TPP's
+ * callback page, and the authorisation server the rest.
+ */
+function frontDoor(issuer: string, mounted: MountedBank, faults: Faults, oidc: ReturnType<Provider['callback']>): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const url = new URL(req.url ?? '/', issuer);
     const done = (error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -149,20 +164,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       oidc(req, res);
     }
   };
+}
 
-  // The directory's software statement for the TPP's software, signed by the key registration trusts.
-  const softwareStatement = await issueSoftwareStatement(directorySigner, {
-    softwareId: 'obtpp-reference-tpp', clientName: 'obtpp reference TPP (registered)', redirectUris, jwks: { keys: [clientKey.publicJwk as never] },
-  });
+/** The running sandbox, as its users see it: its URLs, clients, PSUs and keys, its profile writer, and its stop. */
+function sandboxOf(o: {
+  issuer: string; dialect: string; sec: SandboxSecurityInfo | undefined; config: BankConfig; certs: { tpp: string; bank: string } | undefined;
+  baseUrls: Record<Variant, string>; clients: ReturnType<typeof makeClients>; fixtures: FixturePsu[]; bank: SandboxBank; clientKey: RsaKey;
+  pki: TlsMaterial | undefined; softwareStatement: string; issued: Set<string>; mounted: MountedBank; server: Server;
+}): Sandbox {
+  const { issuer, sec, config, certs, bank, clientKey, pki, server } = o;
   const sandbox: Sandbox = {
     issuer,
-    dialect,
+    dialect: o.dialect,
     ...(sec ? { security: sec } : {}),
     ...(config.sca ? { sca: config.sca } : {}),
     ...(certs ? { signatureCertificates: certs } : {}),
-    baseUrls,
-    clients: clients.map((c) => c.client),
-    psus: fixtures.map((p) => ({
+    baseUrls: o.baseUrls,
+    clients: o.clients.map((c) => c.client),
+    psus: o.fixtures.map((p) => ({
       username: p.username, password: p.password, name: p.name,
       accounts: p.accounts.map((a) => ({ AccountId: a.AccountId, Identification: a.Identification, SchemeName: a.SchemeName, Name: a.Name, ...bank.account(a) })),
     })),
@@ -170,11 +189,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     jwksUri: `${issuer}/jwks`,
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
     faults: config.names,
-    registration: { softwareStatement, keyPem: clientKey.privatePem, kid: clientKey.kid },
+    registration: { softwareStatement: o.softwareStatement, keyPem: clientKey.privatePem, kid: clientKey.kid },
     // A FAPI set-up's profiles use the private_key_jwt client (FAPI allows no client secrets).
     profile: (variant = 'all', clientIndex = sec ? 1 : 0) => profileFor(sandbox, bank, variant, clientIndex),
-    issuedTokens: () => [...issued],
-    psuRevoke: (consentId) => mounted.psuRevoke?.(consentId) ?? false,
+    issuedTokens: () => [...o.issued],
+    psuRevoke: (consentId) => o.mounted.psuRevoke?.(consentId) ?? false,
     stop: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
