@@ -78,7 +78,7 @@ async function startPool(): Promise<void> {
 }
 
 export async function globalTeardown(): Promise<void> {
-  pool?.close();
+  await pool?.close();
   pool = undefined;
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;

@@ -265,8 +265,11 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
     variants = ['A'];
   }
-  const sources = await instantiateFeatures(root, ['A', 'B'], dialect);
-  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  const all = await instantiateFeatures(root, ['A', 'B'], dialect);
+  const { tags, planned } = await select(all, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  // A feature of published standards the run does not judge (uk-*.feature in a spec-layout run)
+  // has no rule in its report and no scenario it selects: cucumber and the reports do without it.
+  const sources = all.filter((s) => servesStandard(s.data, standard));
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
   const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
@@ -669,6 +672,16 @@ async function instantiateFeatures(root: string, variants: Variant[], dialect: D
     uri: `features/${v}/${file}`,
     data: `@variant-${v}\n` + texts[i]!.replace(/^(\s*Feature:\s*)(.*)$/m, `$1$2 (variant ${v})`),
   })));
+}
+
+/**
+ * Whether a feature file can count in a run of `standard` (undefined: the spec's layout): a
+ * Feature tagged with published standards (`@uk-3.1 @uk-4.0`) counts only in a run of one of them.
+ */
+function servesStandard(text: string, standard: Standard | undefined): boolean {
+  const head = text.slice(0, text.search(/^\s*Feature:/m));
+  const named = STANDARDS.filter((s) => new RegExp(`(^|\\s)@${s.replace('.', '\\.')}(?=\\s|$)`, 'm').test(head));
+  return !named.length || (standard !== undefined && named.includes(standard));
 }
 
 /** The fault names of the embedded sandbox of a dialect, checked (an unknown one is a usage error naming the valid ones). */

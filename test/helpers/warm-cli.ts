@@ -117,14 +117,22 @@ export class WorkerPool {
     });
   }
 
-  /** Ends every worker (a task still running ends with its worker). */
-  close(): void {
+  /**
+   * Ends every worker (a task still running ends with its worker) and waits, at most `boundMs`,
+   * until each has exited: a worker reaped here has its CPU counted in this process's children's.
+   */
+  async close(boundMs = 10_000): Promise<void> {
     this.closed = true;
-    for (const w of this.workers) {
+    const exits = [...this.workers].map((w) => new Promise<void>((resolve) => {
+      if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve();
+      w.child.once('exit', () => resolve());
       if (w.child.connected) w.child.disconnect();
       w.child.kill('SIGTERM');
-    }
+    }));
     this.workers.clear();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(exits), new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)))]);
+    clearTimeout(timer);
   }
 
   private spawn(): Worker {
