@@ -3,6 +3,7 @@ import type { AccountChoice, Fn, Profile } from '../profile/types.ts';
 import { parseAccountChoice } from '../profile/load.ts';
 import type { PsuBrowser, JourneyResult } from '../psu/index.ts';
 import type { AuthorisationServer, BeginOptions, PendingAuthorisation, TokenSet } from './types.ts';
+import { quoteOutside } from '../outside-text.ts';
 
 export interface AuthoriseContext {
   auth: AuthorisationServer;
@@ -100,5 +101,5 @@ export async function authorise(
 
 function describeError(callback: URL): string {
   const d = callback.searchParams.get('error_description');
-  return d ? `: ${d}` : '';
+  return d ? `: ${quoteOutside(d)}` : '';
 }

@@ -14,6 +14,7 @@ import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
 
 import type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, TokenSet } from './types.ts';
+import { quoteOutside } from '../outside-text.ts';
 
 export { authorise } from './authorise.ts';
 export type { AuthoriseContext, AuthoriseOptions, AuthoriseResult, WithJourney } from './authorise.ts';
@@ -409,7 +410,7 @@ export class Auth implements AuthorisationServer {
     const error = params.get('error');
     if (error) {
       const description = params.get('error_description');
-      throw new AuthorisationError(error, `the bank answered the authorisation with error=${error}${description ? `: ${description}` : ''}`);
+      throw new AuthorisationError(error, `the bank answered the authorisation with error=${quoteOutside(error)}${description ? `: ${quoteOutside(description)}` : ''}`);
     }
     const code = params.get('code');
     if (!code) throw new AuthorisationError('invalid_response', 'the redirect back from the bank has neither a code nor an error');
@@ -511,19 +512,20 @@ export function mapError(error: unknown, doing: string): Error {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof HttpError) return e;
   }
+  // The bank's error code and description quoted (src/outside-text.ts): on this line, visibly its.
   if (error instanceof client.ResponseBodyError) {
-    const desc = error.error_description ? `: ${error.error_description}` : '';
-    return new AuthorisationError(error.error, `${doing}: the bank answered ${error.status} ${error.error}${desc}`, { cause: error });
+    const desc = error.error_description ? `: ${quoteOutside(error.error_description)}` : '';
+    return new AuthorisationError(error.error, `${doing}: the bank answered ${error.status} ${quoteOutside(error.error)}${desc}`, { cause: error });
   }
   if (error instanceof client.AuthorizationResponseError) {
-    const desc = error.error_description ? `: ${error.error_description}` : '';
-    return new AuthorisationError(error.error, `${doing}: the bank answered the authorisation with error=${error.error}${desc}`, { cause: error });
+    const desc = error.error_description ? `: ${quoteOutside(error.error_description)}` : '';
+    return new AuthorisationError(error.error, `${doing}: the bank answered the authorisation with error=${quoteOutside(error.error)}${desc}`, { cause: error });
   }
   if (error instanceof client.WWWAuthenticateChallengeError) {
     const challenge = error.cause[0];
     const code = String(challenge?.parameters.error ?? 'invalid_client');
-    const desc = challenge?.parameters.error_description ? `: ${challenge.parameters.error_description}` : '';
-    return new AuthorisationError(code, `${doing}: the bank answered ${error.status} with a WWW-Authenticate challenge ${code}${desc}`, { cause: error });
+    const desc = challenge?.parameters.error_description ? `: ${quoteOutside(challenge.parameters.error_description)}` : '';
+    return new AuthorisationError(code, `${doing}: the bank answered ${error.status} with a WWW-Authenticate challenge ${quoteOutside(code)}${desc}`, { cause: error });
   }
   const e = error as { code?: string; message?: string };
   const message = e?.message ?? String(error);

@@ -11,6 +11,7 @@ import { ObtppError, ExitCode, ProfileError } from '../errors.ts';
 import type { HttpClient, HttpResult } from '../client/http.ts';
 import type { Profile, RegistrationSettings } from '../profile/types.ts';
 import { importSigningKey } from './keys.ts';
+import { quoteOutside } from '../outside-text.ts';
 
 /** What a successful registration gave: the client, and how to manage it (RFC 7592) where offered. */
 export interface Registration {
@@ -107,7 +108,7 @@ export function registrationFrom(result: HttpResult): Registration {
   if (result.status !== 201 || typeof b?.client_id !== 'string') {
     // The bank's words as captured (redacted): an error answer may echo the software statement.
     const said = result.exchange.response?.body as Record<string, unknown> | undefined;
-    const error = typeof said?.error === 'string' ? `${said.error}${typeof said.error_description === 'string' ? `: ${said.error_description}` : ''}` : `HTTP ${result.status}`;
+    const error = typeof said?.error === 'string' ? `${quoteOutside(said.error)}${typeof said.error_description === 'string' ? `: ${quoteOutside(said.error_description)}` : ''}` : `HTTP ${result.status}`;
     throw new ObtppError('registration_refused', `the bank refused the registration: ${error}`, { exitCode: ExitCode.nonConformant });
   }
   const { client_secret: secret, registration_access_token: rat, ...metadata } = b;

@@ -85,10 +85,15 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** JSON.parse that never throws: undefined for a body that is not JSON, or nested too deep to handle. */
+/**
+ * JSON.parse that never throws: undefined for a body that is not JSON, or nested too deep to handle.
+ * Only a body that opens as nesting JSON does (`[` or `{`) is measured: a PDF or an XML document
+ * full of brackets is merely not JSON, never "nested too deep".
+ */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why?: string } {
-  if (text.trim().length === 0) return { ok: false };
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { ok: false, why: `JSON nested deeper than ${MAX_JSON_DEPTH} levels, not parsed` };
+  const start = text.trimStart();
+  if (start.length === 0) return { ok: false };
+  if ((start[0] === '[' || start[0] === '{') && nestsDeeperThan(text, MAX_JSON_DEPTH)) return { ok: false, why: `JSON nested deeper than ${MAX_JSON_DEPTH} levels, not parsed` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

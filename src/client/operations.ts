@@ -93,6 +93,8 @@ export interface CallOptions {
   token?: string | null;
   /** Extra or overriding headers for this call. */
   headers?: Record<string, string>;
+  /** Headers this call leaves out, whatever the profile's `headers` add (a header the standard no longer has: x-fapi-financial-id). */
+  omitHeaders?: string[];
   /** x-fapi-interaction-id to send; default a fresh UUID; `false` sends none. */
   interactionId?: string | false;
   /** x-idempotency-key on creates; default a fresh UUID; `false` sends none. */
@@ -327,6 +329,7 @@ export class TppClient {
       headers['x-jws-signature'] = typeof o.signature === 'string' ? o.signature : await (await import('./jws.ts')).signDetached(text, await this.messageSigner());
     }
     Object.assign(headers, lowerKeys(o.headers ?? {}));
+    for (const name of o.omitHeaders ?? []) delete headers[name.toLowerCase()];
     const hs = this.profile.dialect === 'berlin-group' ? await import('./http-signature.ts') : undefined;
     if (hs && this.httpSigns && o.httpSignature !== false) {
       headers.date ??= new Date().toUTCString();

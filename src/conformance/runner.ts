@@ -11,7 +11,7 @@ export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile, baseUrlFor } from '../profile/load.ts';
 import { CATALOGUES, type Catalogue } from '../dialects/catalogue.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
-import { lockReportDir } from './report-lock.ts';
+import { lockReportDir, refuseIfInUse } from './report-lock.ts';
 import { FOREIGN_RULE_REASON, judgedStandard, SummaryBuilder, type BankLocation, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
@@ -20,7 +20,7 @@ import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
 import type { PsuBrowser } from '../psu/index.ts';
-import type { ISupportCodeLibrary } from '@cucumber/cucumber/api';
+import type { FcsMap, FcsVersion } from './fcs-map.ts';
 
 /** Options of {@link runConformance}. Every one has a default. */
 export interface RunConformanceOptions {
@@ -153,13 +153,6 @@ export function packageRoot(): string {
 
 /** The run was stopped by its AbortSignal; caught inside runConformance. */
 class Interrupted extends Error {}
-
-/**
- * The step definitions, as cucumber collected them in this thread's first run. They are ES
- * modules, which run once per process: a second run that imported them again would find no step
- * defined, so it reuses the library (keyed by the files it was loaded from).
- */
-const supportLibraries = new Map<string, ISupportCodeLibrary>();
 
 /** True while a run is going on in this thread (the step definitions' run context is one per thread). */
 let active = false;
@@ -434,8 +427,9 @@ class ConformanceRun {
 
     // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
     runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
-    const supportKey = JSON.stringify(runConfiguration.support);
-    const support = supportLibraries.get(supportKey);
+    // The step definitions, loaded once per process (ES modules run once): support-library.ts.
+    const loading = (await import('./support-library.ts')).supportLibrary(runConfiguration.support, root);
+    loading.catch(() => undefined);
     // Warming and stopping share the context with the step definitions only when this is the compiled runner.
     const sameThread = (this.options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js');
     const RunContext = sameThread ? (await import('./context.ts')).RunContext : undefined;
@@ -448,8 +442,7 @@ class ConformanceRun {
     const recorder = this.recorder();
     const { waitListeners } = await import('./context.ts');
     waitListeners().set(parameters.evidenceDir, (note) => this.emit({ type: 'wait', ...note, what: this.redactor.text(note.what) }));
-    const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
-    void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
+    const running = runCucumber({ ...runConfiguration, support: await loading }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
     const stop = async () => {
       recorder.stop();
       // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…
@@ -519,11 +512,11 @@ class ConformanceRun {
       setupProblems().delete(parameters.evidenceDir);
       throw setupProblem;
     }
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() });
+    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
     for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
@@ -534,6 +527,16 @@ class ConformanceRun {
     const result: ConformanceResult = { summary, reportDir, exitCode, ...(internalErrors.length ? { internalErrors } : {}) };
     this.emit({ type: 'done', result });
     return result;
+  }
+
+  /** A run of a UK standard lists every FCS test of its version: the suite's files where they lie (fcs-map.ts), else the scenarios' tags. */
+  private async fcsInput(): Promise<{ version: FcsVersion; map?: FcsMap } | undefined> {
+    const { fcsVersionOf, fcsMap, fcsDir } = await import('./fcs-map.ts');
+    const version = fcsVersionOf(this.plan.standard);
+    if (!version) return undefined;
+    // What each @fcs: scenario judges is the map test's to prove; a run needs what a partial one misses.
+    const map = await fcsMap(this.plan.root, fcsDir(this.plan.root, this.plan.env, this.plan.cwd), version, { judges: 'partial' }).catch(() => undefined);
+    return { version, ...(map ? { map } : {}) };
   }
 
   /** Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report. */
@@ -554,7 +557,7 @@ class ConformanceRun {
     const notRun = this.builder.notRun(this.plan.planned.length);
     const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
     await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
@@ -773,6 +776,8 @@ async function checkReportDir(dir: string, flag: string | undefined): Promise<vo
   if (!info.isDirectory()) throw new UsageError(`--report-dir ${name} is a file, not a directory`);
   const entries = (await readdir(dir)).filter((e) => !e.startsWith('.'));
   if (entries.length && !(await isObtppReportDir(dir))) {
+    // A run in progress has begun to fill it: said as such (and which process), not as a stranger's folder.
+    await refuseIfInUse(dir, flag);
     throw new UsageError(`--report-dir ${name} is not empty and is not an earlier obtpp report dir (no obtpp summary.json): its files are left alone`, {
       hint: 'choose an empty or new directory',
     });

@@ -55,6 +55,8 @@ export const SANDBOX_TIMEOUTS = { requestMs: 3_000, browserStepMs: 5_000, author
 export const SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
 /** How much later than the profile's request time-out the slow-response fault answers. */
 export const SLOW_BY_MS = 2_000;
+/** How deep the json-bomb fault nests its answer (a JSON bomb: `[` that many times, then `]`). */
+export const JSON_BOMB_DEPTH = 200_000;
 /** Where the redirect-other-host fault sends the TPP (a reserved name: nothing there answers). */
 export const OTHER_HOST = 'https://gateway.other-bank.invalid';
 /** The only name in the certificate of the tls-host-mismatch fault. */
@@ -83,6 +85,7 @@ const CHAOS_TABLE = [
   ['slow-response', 'CHAOS', `balances: GET /accounts/{AccountId}/balances answers only after ${requestMs + SLOW_BY_MS} ms, ${SLOW_BY_MS} ms past the sandbox profile's timeouts.requestMs (${requestMs} ms)`],
   ['connection-reset', 'CHAOS', 'transactions: GET /accounts/{AccountId}/transactions sends its headers and half its body, then resets the connection'],
   ['html-body', 'CHAOS', 'account detail: GET /accounts/{AccountId} answers an HTML page (text/html) in place of its JSON body, status unchanged'],
+  ['json-bomb', 'CHAOS', `account list: GET /accounts answers 200 with JSON nested ${JSON_BOMB_DEPTH} levels deep (a JSON bomb of ${JSON_BOMB_DEPTH * 2 / 1000} KB) in place of the account list; a refusal keeps its error body`],
   ['invalid-json', 'CHAOS', 'funds confirmations: POST /funds-confirmations answers a JSON body cut in half, still labelled application/json'],
   ['wrong-content-type', 'CHAOS', 'payment status: GET /{payment-product}/{paymentId}/status answers its JSON body labelled text/plain'],
   ['oversized-body', 'CHAOS', `transaction detail (A): GET /{account-id}/transactions/{resourceId} answers a ${MiB(2 * SANDBOX_MAX_BODY_BYTES)} body, over the sandbox profile's limits.maxBodyBytes (${MiB(SANDBOX_MAX_BODY_BYTES)})`],

@@ -18,6 +18,7 @@ import { consentIdOf, errorCodesOf, statusOf } from '../dialects/obie/builders.t
 import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/builders.ts';
 import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
+import { quoteOutside } from '../outside-text.ts';
 import {
   StateFile, emptyProfileState, profileKey, statePath,
   type AccountSummary, type ConsentRecord, type ProfileState, type StoredRegistration, type StoredToken,
@@ -502,14 +503,15 @@ export function refusal(baseUrl: string, result: ApiResult, http: HttpClient, di
   let codes = errorCodesOf(body);
   const first = Array.isArray(body?.Errors) ? body.Errors.find((e) => typeof e?.Message === 'string')?.Message : undefined;
   const message = typeof first === 'string' ? first : typeof body?.Message === 'string' ? body.Message : undefined;
-  let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.join(', ')}` : ''}${message ? `: ${message}` : ''}`;
+  // The bank's words quoted (src/outside-text.ts): plain text as it is, anything else a JSON string on this one line.
+  let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.map((c) => quoteOutside(c)).join(', ')}` : ''}${message ? `: ${quoteOutside(message)}` : ''}`;
   // A NextGenPSD2 bank's words: each tppMessage's code and text (or an RFC 7807 problem's).
   const messages = codes.length || message ? [] : bgErrorMessagesOf(result.body);
   if (messages.length) {
     codes = messages.map((m) => m.code);
-    line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${m.code}: ${m.text}` : m.code)).join('; ')}`;
+    line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${quoteOutside(m.code)}: ${quoteOutside(m.text)}` : quoteOutside(m.code))).join('; ')}`;
   }
-  line = http.redactor.text(line.replace(/\s+/g, ' '));
+  line = http.redactor.text(line);
   const hint = result.status !== 401 ? undefined : dialect === 'berlin-group'
     ? 'the bank no longer accepts the consent: it may have expired (authorising a newer recurring consent of the PSU ends the former one), been revoked or deleted; obtpp consent list reads each one\'s status from the bank, obtpp consent create ais makes a new one'
     : 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)';

@@ -49,6 +49,7 @@ const EXPECT: Record<Exclude<ChaosFaultName, 'tls-host-mismatch'>, Expectation> 
   'slow-response': { scope: '@ais', cause: /the bank gave no usable answer: time-out after 3000 ms/, exchange: { path: /\/balances$/, error: 'timeout' } },
   'connection-reset': { scope: '@ais', cause: /the bank gave no usable answer: connection to \S+ was closed before the response was complete/, exchange: { path: /\/transactions$/, error: 'connection_reset' } },
   'html-body': { scope: '@ais', cause: /body is not JSON: Content-Type text\/html/, exchange: { path: /\/accounts\/[^/]+$/, status: 200 } },
+  'json-bomb': { scope: '@ais', cause: /listing the accounts: the bank answered GET \S*\/accounts with 200 and a body obtpp cannot use \(JSON nested deeper than 256 levels, not parsed\)/, exchange: { path: /\/accounts$/, status: 200 } },
   'invalid-json': { scope: '@cof', cause: /body is not JSON although its Content-Type is application\/json/, exchange: { path: /\/funds-confirmations$/, status: 201 } },
   'wrong-content-type': { scope: '@pis', cause: /Content-Type text\/plain.*must come with Content-Type application\/json/, exchange: { path: /\/status$/, status: 200 } },
   'oversized-body': { scope: '@ais', cause: /the bank gave no usable answer: response body over 1048576 bytes/, exchange: { path: /\/transactions\/[^/]+$/, error: 'body_too_large' } },

@@ -75,7 +75,7 @@ const FAULT_SUITES: FaultSuite[] = [
     minimum: 24,
     // A rule of a published standard's operations (UKAIS-, UKCOF-, UKPIS-, VRP-) is judged in a run of that standard's layout.
     options: (f) => {
-      const standard = f.standard ?? (f.rule.startsWith('UK') ? 'uk-3.1' as const : undefined);
+      const standard = f.standard ?? (/^(UK|VRP-)/.test(f.rule) ? 'uk-3.1' as const : undefined);
       return { ...(standard ? { standard } : { variant: 'A' as const }), parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}` };
     },
   },

@@ -5,6 +5,7 @@ import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 import { forTerminal, inline, jsonForTerminal, painter } from '../terminal.ts';
 import { WaitProgress } from '../progress.ts';
+import { fcsCountsLine, fcsVerdictText, type FcsSection } from '../../conformance/fcs-verdicts.ts';
 
 interface Options {
   profile?: string;
@@ -19,6 +20,7 @@ interface Options {
   sca?: string[];
   signatures?: boolean;
   json?: boolean;
+  fcs?: boolean;
   verbose?: boolean;
   strict?: boolean;
   attest?: string;
@@ -141,7 +143,9 @@ export async function run(io: Io, options: Options): Promise<void> {
   const verdict = s.verdict === 'pass' ? c.bold(c.green('CONFORMANT')) : (s.verdict as string) === 'incomplete' ? c.bold(c.yellow('INCOMPLETE')) : c.bold(c.red('NOT CONFORMANT'));
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
+  if (s.fcs && options.fcs) io.stdout.write(forTerminal(`\n${fcsList(s.fcs, c)}`) + '\n');
   io.stdout.write(forTerminal(`\n${verdict}: ${totalsLine(s)} — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s`) + '\n');
+  if (s.fcs) io.stdout.write(forTerminal(`${fcsCountsLine(s.fcs)}${options.fcs ? '' : ' (--fcs lists each)'}`) + '\n');
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,summary.md,junit.xml,report.html,messages.ndjson}\n`);
   for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
 }
@@ -204,6 +208,18 @@ async function ciOutputs(io: Io, result: { summary: Summary; reportDir: string; 
       io.stderr.write(forTerminal(`warning: GITHUB_STEP_SUMMARY ${target}: summary.md not appended: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'inline') + '\n');
     }
   }
+}
+
+/** Every official test of the run's version with its verdict, in the suite's order: one line each. */
+function fcsList(fcs: FcsSection, c: any): string {
+  const width = Math.max(...fcs.tests.map((t) => t.id.length)) + 2;
+  const mark = (t: FcsSection['tests'][number]) => (t.status === 'passed' ? c.green('pass') : t.status === 'failed' ? c.red('FAIL') : t.status === 'not-judged' ? c.yellow('not judged') : c.dim('n/a'));
+  const lines = [c.bold(`The official suite's tests (FCS v${fcs.version}), in its order:`)];
+  for (const t of fcs.tests) {
+    const text = fcsVerdictText(t).replace(/^(pass|FAIL|not judged|not applicable)(: )?/, '');
+    lines.push(`${t.id.padEnd(width)}${mark(t)}${text ? `  ${inline(text.length > 160 ? `${text.slice(0, 159)}…` : text)}` : ''}`);
+  }
+  return lines.join('\n');
 }
 
 /** The one line an interrupted run leaves on stderr. */

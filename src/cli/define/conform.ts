@@ -29,6 +29,7 @@ export function defineConform(program: Command, io: Io): void {
     .option('--attest <key>', 'sign the report dir: attestation.jws, with this private key (PEM/JWK file, or ${env:NAME}); check it with obtpp verify')
     .option('--waivers <file>', 'expected failures (YAML/JSON: rule, variant?, scenario?, reason, owner, expires) are reported as waived; an expired waiver fails the run')
     .option('--baseline <dir>', 'an earlier report dir: print what changed since, and exit 1 when a rule newly fails or is newly not judged')
+    .option('--fcs', 'after the table, list every official FCS test of the run\'s version (standard uk-3.1 or uk-4.0) with its verdict, in the suite\'s order')
     .option('--json', 'print summary.json on stdout instead of the table')
     .option('-v, --verbose', 'also print the run\'s notes (set-up, browser, reports) on stderr')
     .option('--state <file>', 'accepted like every command\'s; conform keeps no session state, so it is not read')
@@ -45,6 +46,7 @@ Examples:
   $ obtpp conform --sandbox-fault funds-answer-wrong
   $ obtpp conform --standard uk-3.1                 the embedded bank at UK Read/Write v3.1.11's paths
   $ obtpp conform --standard uk-4.0                 the embedded bank at UK Read/Write v4.0
+  $ obtpp conform --standard uk-3.1 --fcs           … and each FCS v3.1 test's verdict, to set beside the suite's export
   $ obtpp conform --dialect berlin-group            the embedded NextGenPSD2 sandbox bank
   $ obtpp conform --dialect berlin-group --sca embedded   the same bank offering only embedded SCA
   $ obtpp conform --profile bg.yaml                 a profile with dialect: berlin-group`)
