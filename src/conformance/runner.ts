@@ -88,7 +88,17 @@ export interface RunConformanceOptions {
   transformSummary?: (summary: Summary) => Summary;
   /** Runs once the reports are written (e.g. to sign them); gets the bank's loaded profile, the embedded sandbox's too. */
   afterReports?: (run: { summary: Summary; reportDir: string; profile?: Profile }) => Promise<void>;
+  /**
+   * The reports written beside summary.json and summary.md (always written): `junit` (junit.xml),
+   * `messages` (cucumber's messages.ndjson) and `html` (report.html). Default: all three. A caller
+   * that reads only the summary (a script, a sweep of many runs) saves each one's work.
+   */
+  reports?: ReportKind[];
 }
+
+/** The reports a run can write beside its summary. */
+export type ReportKind = 'junit' | 'messages' | 'html';
+const REPORT_KINDS: readonly ReportKind[] = ['junit', 'messages', 'html'];
 
 /** What {@link runConformance} reports while it runs. */
 export type ConformanceEvent =
@@ -316,6 +326,11 @@ class ConformanceRun {
     }
   }
 
+  /** Whether the run writes this report (RunConformanceOptions.reports). */
+  private wants(kind: ReportKind): boolean {
+    return (this.options.reports ?? REPORT_KINDS).includes(kind);
+  }
+
   private checkAbort(): void {
     if (this.signal?.aborted) throw new Interrupted();
   }
@@ -418,8 +433,8 @@ class ConformanceRun {
         worldParameters: parameters as never,
         format: [
           // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
-          [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))],
-          ['message', rel(join(reportDir, 'messages.ndjson'))],
+          ...(this.wants('junit') ? [[pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))] as [string, string]] : []),
+          ...(this.wants('messages') ? [['message', rel(join(reportDir, 'messages.ndjson'))] as [string, string]] : []),
         ],
         formatOptions: { junit: { suiteName: 'obtpp conformance' } },
       },
@@ -516,9 +531,9 @@ class ConformanceRun {
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
+    if (this.wants('junit')) await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
-    for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
+    for (const f of [...(this.wants('junit') ? ['junit.xml'] : []), ...(this.wants('messages') ? ['messages.ndjson'] : [])]) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
     const summary = await this.finish(transformed);
     // obtpp itself failed somewhere: whatever the bank did, the run is not a verdict (exit 3).
@@ -556,7 +571,7 @@ class ConformanceRun {
     // that had not finished skipped as not run, so that a CI server shows what was and was not judged.
     const notRun = this.builder.notRun(this.plan.planned.length);
     const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
-    await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
+    if (this.wants('junit')) await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
     const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
@@ -572,7 +587,7 @@ class ConformanceRun {
     summary.standard ??= judgedStandard(this.plan.dialect, this.plan.standard);
     if (this.bankProfile) summary.bank ??= bankLocation(this.bankProfile, this.plan.variants, this.plan.dialect, this.redactor);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
-    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), extra);
+    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), { ...extra, html: this.wants('html') });
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
@@ -628,11 +643,11 @@ export const conform = runConformance;
  * Writes summary.json and the reports made from it. Every report of a finished or interrupted run
  * comes from here, so a run never ends with a summary but without its reports.
  */
-async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number } = {}): Promise<void> {
+async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number; html?: boolean } = {}): Promise<void> {
   await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   // For GitHub's step summary and GitLab's job reports; made from the redacted summary, and redacted once more.
   await writeFile(join(reportDir, 'summary.md'), redact(summaryMarkdown(summary, extra)));
-  await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
+  if (extra.html !== false) await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
 }
 
 function exitCodeOf(summary: Summary, strict: boolean | undefined): number {
