@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpError } from '../errors.ts';
 import type { Exchange } from './exchange.ts';
 import { Redactor } from './redact.ts';
+import { DpopKey } from './dpop-key.ts';
 
 export interface HttpOptions {
   /** PEM strings for mTLS and private CAs. */
@@ -19,6 +20,8 @@ export interface HttpOptions {
   redactor?: Redactor;
   /** Called with every captured (redacted) exchange. */
   onExchange?: (exchange: Exchange) => void;
+  /** The DPoP key shared with other clients of one run or session (its tokens are bound to it); default a new one, made on first use. */
+  dpop?: DpopKey;
   /** Where warnings go (stderr in the CLI). */
   warn?: (message: string) => void;
 }
@@ -112,6 +115,8 @@ export class HttpClient {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly exchanges: Exchange[] = [];
+  /** The DPoP key (RFC 9449) the tokens sent through this client are bound to, when the bank binds them so. */
+  readonly dpop: DpopKey;
   private seq = 0;
   private readonly onExchange?: (exchange: Exchange) => void;
 
@@ -122,6 +127,7 @@ export class HttpClient {
     for (const secret of options.secrets ?? []) this.redactor.add(secret);
     if (options.key) this.redactor.add(options.key);
     this.onExchange = options.onExchange;
+    this.dpop = options.dpop ?? new DpopKey();
     if (options.insecure) {
       (options.warn ?? ((m: string) => process.stderr.write(m + '\n')))(
         'WARNING: TLS certificate verification is OFF for this profile (tls.insecure: true). Never use this against a production bank.',
@@ -332,6 +338,8 @@ export class HttpClient {
       const v = (body as Record<string, unknown>)[key];
       if (typeof v === 'string') this.redactor.add(v);
     }
+    const b = body as { access_token?: unknown; token_type?: unknown };
+    if (typeof b.access_token === 'string' && typeof b.token_type === 'string' && b.token_type.toLowerCase() === 'dpop') this.dpop.bound.add(b.access_token);
   }
 
   async close(): Promise<void> {

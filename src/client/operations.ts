@@ -110,6 +110,11 @@ export interface CallOptions {
    * that text instead of the body (a request whose Digest does not match its body).
    */
   httpSignature?: false | { digestOf: string };
+  /**
+   * `false`: a token the bank bound to the run's DPoP key is sent as given (a `Bearer` header,
+   * without a proof), as the SEC-15 check sends it; default: with a fresh DPoP proof.
+   */
+  dpop?: false;
 }
 
 export interface ApiResult<T = any> extends HttpResult<T> {
@@ -335,7 +340,11 @@ export class TppClient {
       headers.date ??= new Date().toUTCString();
       Object.assign(headers, hs.signRequest(this.httpSigner(hs), headers, text ?? '', o.httpSignature ? o.httpSignature.digestOf : undefined));
     }
-    const result = await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
+    // A token the bank bound to the run's DPoP key goes with a fresh proof and the DPoP scheme, whoever set the header.
+    const bound = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+    const result = bound && o.dpop !== false && this.http.dpop.bound.has(bound)
+      ? await (await import('./dpop.ts')).dpopRequest(this.http, this.http.dpop, bound, method, url, headers, text)
+      : await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
     const out: ApiResult = { ...result, operation, sentInteractionId: interactionId, ...(headers['x-jws-signature'] ? { sentSignature: headers['x-jws-signature'] } : {}) };
     const bankCert = this.profile.bank?.signingCertificate;
     if (hs && bankCert) out.httpSignature = hs.verifyAnswer(result.headers as Record<string, string | undefined>, result.text, new (await import('node:crypto')).X509Certificate(bankCert));

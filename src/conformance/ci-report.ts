@@ -48,6 +48,8 @@ export function summaryMarkdown(summary: Summary, extra: { notRun?: number } = {
     `## obtpp conformance: ${VERDICT_WORDS[summary.verdict] ?? summary.verdict}`,
     '',
     `Bank: ${mdText(summary.profile)} · obtpp ${mdText(summary.tool.version)} · started ${mdText(summary.startedAt)} · ${(summary.durationMs / 1000).toFixed(1)} s`,
+    // The security profile its authorisation server was judged under (docs/security.md).
+    ...(typeof summary.security?.description === 'string' ? ['', `Authorisation server: ${mdText(summary.security.description)}`] : []),
     '',
     '| rule results | count |',
     '|---|---:|',

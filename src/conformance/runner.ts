@@ -49,6 +49,12 @@ export interface RunConformanceOptions {
   /** Faults to switch on in the embedded sandbox (see `listFaults()`); only without `profile`. */
   sandboxFaults?: string[];
   /**
+   * The security profile the embedded sandbox's authorisation server runs (`SANDBOX_SECURITY`:
+   * fapi1-advanced, fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls, fapi2-message-signing); its
+   * profile says it. Only without `profile` (a profile says its bank's `security`).
+   */
+  sandboxSecurity?: string;
+  /**
    * The SCA approaches the embedded berlin-group sandbox offers (`redirect`, `oauth`, `decoupled`,
    * `embedded`; default redirect and oauth); without oauth its profile has no auth block. Only
    * with `dialect: 'berlin-group'` and without `profile`.
@@ -239,6 +245,10 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   let dialect: Dialect = options.dialect ?? 'obie';
   if (options.sandboxSignatures && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--signatures works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says bank.requiresSignedRequests)');
   if (options.sandboxSca !== undefined && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--sca works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says sca.approaches)');
+  if (options.sandboxSecurity !== undefined) {
+    if (options.profile) throw new UsageError('--security works only with the embedded sandbox (run without --profile; a profile says its bank\'s security)');
+    (await import('../sandbox/security.ts')).sandboxSecurity(options.sandboxSecurity);
+  }
   if (!options.profile) {
     if (faults.length) await parseSandboxFaults(dialect, faults);
     variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
@@ -263,6 +273,8 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     const { listFaults } = await import('../sandbox/faults.ts');
     const elsewhere = listFaults().find((f) => faults.includes(f.name) && f.standard !== undefined && f.standard !== standard);
     if (elsewhere) throw new UsageError(`--sandbox-fault ${elsewhere.name} bends only the ${elsewhere.standard} layout of the sandbox: add --standard ${elsewhere.standard}`);
+    const otherFlow = listFaults().find((f) => faults.includes(f.name) && f.security !== undefined && f.security !== options.sandboxSecurity);
+    if (otherFlow) throw new UsageError(`--sandbox-fault ${otherFlow.name} bends only the ${otherFlow.security} security profile of the sandbox: add --security ${otherFlow.security}`);
   }
   if (standard && !profile) {
     if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
@@ -275,7 +287,7 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   const sources = all.filter((s) => servesStandard(s.data, standard));
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
-  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${options.sandboxSecurity ? ` (security ${options.sandboxSecurity})` : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
   return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, standard, sources, tags, planned, reportDir, profileName };
 }
 
@@ -300,6 +312,8 @@ class ConformanceRun {
   /** The bank's loaded profile (the embedded sandbox's too, once it started). */
   private bankProfile?: Profile;
   private sandbox?: { stop(): Promise<void> };
+  /** The security profile the bank's authorisation server was found to run (preflight), for the report. */
+  private security?: Record<string, unknown>;
   /** Takes a lent browser back from the registry the step definitions find it in. */
   private unlend?: () => void;
   /** The step definitions' run context (browser, lanes), when it lives in this thread. */
@@ -370,13 +384,13 @@ class ConformanceRun {
   private async startBank(): Promise<string> {
     const { env, cwd, faults, dialect, profile } = this.plan;
     if (profile) {
-      await abortable(preflight(profile, env), this.signal);
+      this.noteSecurity(await abortable(preflight(profile, env), this.signal));
       return profile.source;
     }
     await requireBrowser(env);
     this.checkAbort();
     const { startSandbox } = await import('../sandbox/index.ts');
-    const sb = await startSandbox({ faults, quiet: true, dialect, ...(this.plan.options.sandboxSca ? { sca: this.plan.options.sandboxSca as never } : {}), ...(this.plan.options.sandboxSignatures ? { signatures: true } : {}) });
+    const sb = await startSandbox({ faults, quiet: true, dialect, ...(this.plan.options.sandboxSecurity ? { security: this.plan.options.sandboxSecurity as never } : {}), ...(this.plan.options.sandboxSca ? { sca: this.plan.options.sandboxSca as never } : {}), ...(this.plan.options.sandboxSignatures ? { signatures: true } : {}) });
     this.sandbox = sb;
     this.checkAbort();
     const profilePath = join(this.work, 'sandbox-profile.json');
@@ -384,9 +398,17 @@ class ConformanceRun {
     // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
     this.bankProfile = await loadProfile(profilePath, { env, cwd });
     for (const secret of this.bankProfile.secrets) this.redactor.add(secret);
-    await abortable(preflight(this.bankProfile, env), this.signal);
-    this.emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
+    const security = await abortable(preflight(this.bankProfile, env), this.signal);
+    this.emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${sb.security ? `, security ${sb.security.name}` : ''}${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
+    this.noteSecurity(security);
     return profilePath;
+  }
+
+  /** Names the security profile judged, on the console and (summary.json) in the report. */
+  private noteSecurity(security: { summary: Record<string, unknown>; line: string } | undefined): void {
+    if (!security) return;
+    this.security = security.summary;
+    this.emit({ type: 'note', message: `authorisation server: ${security.line}` });
   }
 
   /** Step 3: the same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so. */
@@ -585,6 +607,7 @@ class ConformanceRun {
     for (const s of this.bankProfile?.secrets ?? []) this.redactor.add(s);
     // What was judged, and where: the standard of the profile's dialect and the bank's URLs as configured.
     summary.standard ??= judgedStandard(this.plan.dialect, this.plan.standard);
+    if (this.security) summary.security ??= this.security;
     if (this.bankProfile) summary.bank ??= bankLocation(this.bankProfile, this.plan.variants, this.plan.dialect, this.redactor);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
     await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), { ...extra, html: this.wants('html') });
@@ -821,19 +844,19 @@ async function requireBrowser(env: Record<string, string | undefined>): Promise<
 }
 
 /** Before a run against a real bank: the browser exists and the authorisation server answers. */
-async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: Record<string, string | undefined>): Promise<void> {
+async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: Record<string, string | undefined>): Promise<{ summary: Record<string, unknown>; line: string } | undefined> {
   if (profile.psu.driver.kind !== 'manual') await requireBrowser(env);
   const { httpFromProfile } = await import('../client/factory.ts');
   const { Auth } = await import('../auth/index.ts');
   // A bank without an authorisation server (a berlin-group profile without auth): nothing to discover.
-  if (profile.auth.absent) return;
+  if (profile.auth.absent) return undefined;
   const http = httpFromProfile(profile);
   try {
     let auth: Awaited<ReturnType<typeof Auth.create>>;
     try {
       auth = await Auth.create(profile, http);
     } catch (error) {
-      if (error instanceof ObtppError && error.exitCode !== ExitCode.cannotRun) throw error;
+      if (error instanceof ObtppError && (error.exitCode !== ExitCode.cannotRun || error.code === 'flow_refused')) throw error;
       // The one line names the field that points at the discovery document.
       const field = profile.auth.discoveryUrl ? 'auth.discoveryUrl' : 'auth.issuer';
       throw new ObtppError('bank_unreachable', `${field}: the bank's authorisation server cannot be used: ${(error as Error).message}`, {
@@ -860,6 +883,8 @@ async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: 
         });
       }
     }
+    const { describeSecurity, securitySummary } = await import('../auth/security.ts');
+    return { summary: securitySummary(auth.security), line: describeSecurity(auth.security) };
   } finally {
     await http.close();
   }

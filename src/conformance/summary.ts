@@ -129,6 +129,8 @@ export interface Summary {
   standard?: JudgedStandard;
   /** The bank's base URLs as configured, masked (absent in older summaries). */
   bank?: BankLocation;
+  /** The security profile the bank's authorisation server was judged under, resolved (src/auth/security.ts; absent without an authorisation server, and in older summaries). */
+  security?: Record<string, unknown>;
   /** The run's wall time split by what it waited for (absent in older summaries). */
   timeSplit?: TimeSplit;
   startedAt: string;

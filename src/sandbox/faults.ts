@@ -44,6 +44,8 @@ export interface FaultInfo {
   sca?: string[];
   /** berlin-group: the fault shows only in a bank that signs (its run's `--signatures`). */
   signatures?: boolean;
+  /** The sandbox security profile whose flow the fault bends (its run's `--security`). */
+  security?: string;
 }
 
 /**
@@ -98,9 +100,20 @@ const CHAOS_TABLE = [
   ['no-approve-button', 'CHAOS', `payment authorisations: the consent page has no Approve button (the PSU driver waits for it ${browserStepMs} ms, the sandbox profile's timeouts.browserStepMs)`],
 ] as const;
 
+/**
+ * Rule faults of the authorisation server's security profile (SEC-14): each shows only in the
+ * sandbox set-up (`--security`) whose flow it bends.
+ */
+const SECURITY_FAULTS = [
+  { name: 'hybrid-id-token-without-s-hash', rule: 'SEC-14', kind: 'rule', security: 'fapi1-advanced', description: 'the hybrid flow\'s ID token carries no s_hash: the authorization response is served as plain OpenID Connect, not as FAPI 1.0 Advanced\'s detached signature' },
+  { name: 'jarm-signed-rs256', rule: 'SEC-14', kind: 'rule', security: 'fapi1-advanced-par-jarm', description: 'JARM responses are signed with RS256, an algorithm FAPI refuses' },
+  { name: 'authorization-response-iss-wrong', rule: 'SEC-14', kind: 'rule', security: 'fapi2-dpop', description: 'the authorization response\'s iss (RFC 9207) names another issuer' },
+] as const satisfies readonly FaultDeclaration[];
+
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
+  ...SECURITY_FAULTS,
   ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...VRP_FAULTS, ...VRP_V4_FAULTS, ...V4_FAULTS, ...V4_PIS_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
@@ -135,7 +148,7 @@ const TABLE: readonly FaultDeclaration[] = orderFaults<FaultDeclaration>(DECLARE
 
 /** Every fault: the rule faults in the order of docs/rules.md, then the chaos faults, then the data faults. */
 export function listFaults(): FaultInfo[] {
-  return TABLE.map(({ name, rule, description, kind, level, standard }) => ({ name, rule, description, kind, ...(level ? { level } : {}), ...(standard ? { standard } : {}) }));
+  return TABLE.map(({ name, rule, description, kind, level, standard, security }) => ({ name, rule, description, kind, ...(level ? { level } : {}), ...(standard ? { standard } : {}), ...(security ? { security } : {}) }));
 }
 
 /** Thrown for a `--fault` that does not exist; the CLI exits 2 with one line naming the valid ones. */

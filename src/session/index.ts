@@ -11,6 +11,7 @@ import { AuthorisationError, BankError, ObtppError, StateError, UsageError, Exit
 import { loadProfile } from '../profile/load.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { httpFromProfile } from '../client/factory.ts';
+import { DpopKey, exportDpopKey, importDpopKey } from '../client/dpop-key.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { TppClient, type ApiResult } from '../client/operations.ts';
@@ -126,7 +127,18 @@ export class Session {
     this.profile = profile;
     this.variant = variant;
     this.env = options.env;
-    this.http = httpFromProfile(profile, { onExchange: options.onExchange, warn: options.warn });
+    // DPoP-bound tokens outlive the process: the key they are bound to is kept in the state file (0600) with them.
+    const dpop = new DpopKey({
+      saved: async () => {
+        const jwk = (await this.read()).dpopKey;
+        return jwk ? importDpopKey(jwk) : undefined;
+      },
+      onMade: async (pair) => {
+        const jwk = await exportDpopKey(pair);
+        await this.update((s) => void (s.dpopKey = jwk));
+      },
+    });
+    this.http = httpFromProfile(profile, { onExchange: options.onExchange, warn: options.warn, dpop });
     this.client = new TppClient(profile, variant, this.http);
     this.warn = options.warn;
     this.state = state;
@@ -182,6 +194,8 @@ export class Session {
     for (const t of [...Object.values(ps.tokens), ...Object.values(ps.clientCredentials)]) {
       this.http.redactor.add(t?.accessToken);
       this.http.redactor.add(t?.refreshToken);
+      // A token the bank bound to the session's DPoP key goes out with a proof of it.
+      if (t?.accessToken && (t.senderConstraint === 'dpop' || t.tokenType?.toLowerCase() === 'dpop')) this.http.dpop.bound.add(t.accessToken);
     }
     this.http.redactor.add(ps.registration?.clientSecret);
     this.http.redactor.add(ps.registration?.registrationAccessToken);
@@ -479,7 +493,7 @@ function fresh(token: StoredToken): boolean {
 }
 
 function toStored(tokens: TokenSet): StoredToken {
-  const out: StoredToken = { accessToken: tokens.accessToken, tokenType: tokens.tokenType, obtainedAt: Date.now() };
+  const out: StoredToken = { accessToken: tokens.accessToken, tokenType: tokens.tokenType, obtainedAt: Date.now(), ...(tokens.senderConstraint ? { senderConstraint: tokens.senderConstraint } : {}) };
   if (tokens.refreshToken) out.refreshToken = tokens.refreshToken;
   if (tokens.expiresAt !== undefined) out.expiresAt = tokens.expiresAt;
   if (tokens.scope) out.scope = tokens.scope;

@@ -9,6 +9,7 @@ import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp, tppSignat
 import { fetch as undiciFetch } from 'undici';
 import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { V4_PIS_PROOFS } from './v4-pis-proofs.ts';
+import { SECURITY_PROOFS } from './security-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
@@ -64,7 +65,9 @@ interface World {
 /** A read of the UK layout's account-information API (…/open-banking/v3.1/aisp). */
 async function ukGet(w: World, path: string, token: string | null) {
   const res = await fetch(`${w.sb.issuer}/open-banking/v3.1/aisp${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, body: await res.json() as any };
+  const text = await res.text();
+  // A refusal may come without a body (a 401, say): its status is what the proof reads.
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
 /** An authorised payment-order consent, its PSU token and the payment order that matches it. */
@@ -426,6 +429,8 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   ...PIS_FAMILY_PROOFS,
   // The payment families at UK Read/Write v4.0.
   ...V4_PIS_PROOFS,
+  // The security profiles' flows (SEC-14, SEC-15), each in the sandbox set-up it bends.
+  ...SECURITY_PROOFS,
   // VRP (UK Read/Write v3.1.11, below /pisp): an authorised consent, then payments without the PSU.
   'vrp-consent-consumed': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
@@ -616,10 +621,11 @@ describe('sandbox faults', () => {
       error instanceof UnknownFaultError && error.exitCode === 2 && error.message.includes('create-200'));
   });
 
-  for (const { name, rule } of ruleFaults()) {
+  for (const { name, rule, security } of ruleFaults()) {
     test(`${name} breaks ${rule}`, async () => {
       let clock = Date.now();
-      const sb = await startSandbox({ faults: [name], clock: () => clock });
+      // A fault of a security profile's flow shows only where the authorisation server runs that profile.
+      const sb = await startSandbox({ faults: [name], clock: () => clock, ...(security ? { security: security as never } : {}) });
       try {
         const tpp = await Tpp.connect(sb);
         const world: World = {

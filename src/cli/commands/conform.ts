@@ -19,6 +19,7 @@ interface Options {
   standard?: 'uk-3.1' | 'uk-4.0';
   sca?: string[];
   signatures?: boolean;
+  security?: string;
   json?: boolean;
   fcs?: boolean;
   verbose?: boolean;
@@ -102,6 +103,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.standard ? { standard: options.standard } : {}),
     ...(options.sca ? { sandboxSca: options.sca } : {}),
+    ...(options.security ? { sandboxSecurity: options.security } : {}),
     ...(options.signatures ? { sandboxSignatures: true } : {}),
     strict: options.strict,
     cwd: io.cwd,
@@ -146,6 +148,9 @@ export async function run(io: Io, options: Options): Promise<void> {
   if (s.fcs && options.fcs) io.stdout.write(forTerminal(`\n${fcsList(s.fcs, c)}`) + '\n');
   io.stdout.write(forTerminal(`\n${verdict}: ${totalsLine(s)} — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s`) + '\n');
   if (s.fcs) io.stdout.write(forTerminal(`${fcsCountsLine(s.fcs)}${options.fcs ? '' : ' (--fcs lists each)'}`) + '\n');
+  // The security profile the bank's authorisation server was judged under (docs/security.md).
+  const security = (s.security as { description?: unknown } | undefined)?.description;
+  if (typeof security === 'string') io.stdout.write(forTerminal(`authorisation server: ${security}`, 'inline') + '\n');
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,summary.md,junit.xml,report.html,messages.ndjson}\n`);
   for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
 }
