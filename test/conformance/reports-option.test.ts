@@ -17,7 +17,7 @@ test('reports: only the reports asked for are written beside the summary; the ve
       { options: { ...options, reports: ['junit'] }, reportDir: dirs[1]! },
       { options: { ...options, reports: [] }, reportDir: dirs[2]! },
     ];
-    const results = await runInWorkers(jobs, 3);
+    const results = await runInWorkers(jobs, 2);
     for (const r of results) {
       assert.equal(r.error, undefined, r.error);
       assert.equal(r.exitCode, 1);
