@@ -15,7 +15,7 @@ import { baseStandard, dialectNames, findStandard, orList, standardOf, standards
 import { lockReportDir } from './report-lock.ts';
 import { checkReportDir, clearOutputs, prepareReportDir } from './report-dir.ts';
 import { preflight, requireBrowser } from './preflight.ts';
-import { instantiateFeatures, select } from './selection.ts';
+import { instantiateFeatures, select, servesStandard } from './selection.ts';
 import { FOREIGN_RULE_REASON, judgedStandard, SummaryBuilder, type BankLocation, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
@@ -100,7 +100,17 @@ export interface RunConformanceOptions {
   transformSummary?: (summary: Summary) => Summary;
   /** Runs once the reports are written (e.g. to sign them); gets the bank's loaded profile, the embedded sandbox's too. */
   afterReports?: (run: { summary: Summary; reportDir: string; profile?: Profile }) => Promise<void>;
+  /**
+   * The reports written beside summary.json and summary.md (always written): `junit` (junit.xml),
+   * `messages` (cucumber's messages.ndjson) and `html` (report.html). Default: all three. A caller
+   * that reads only the summary (a script, a sweep of many runs) saves each one's work.
+   */
+  reports?: ReportKind[];
 }
+
+/** The reports a run can write beside its summary. */
+export type ReportKind = 'junit' | 'messages' | 'html';
+const REPORT_KINDS: readonly ReportKind[] = ['junit', 'messages', 'html'];
 
 /** What {@link runConformance} reports while it runs. */
 export type ConformanceEvent =
@@ -250,8 +260,11 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
     variants = ['A'];
   }
-  const sources = await instantiateFeatures(root, ['A', 'B'], dialect);
-  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  const all = await instantiateFeatures(root, ['A', 'B'], dialect);
+  const { tags, planned } = await select(all, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  // A feature of published standards the run does not judge (uk-*.feature in a spec-layout run)
+  // has no rule in its report and no scenario it selects: cucumber and the reports do without it.
+  const sources = all.filter((s) => servesStandard(s.data, standard));
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
   const named = dialect === baseStandard().name ? '' : ` (${dialect})`;
@@ -356,6 +369,11 @@ class ConformanceRun {
     } catch {
       // A broken listener must not break the run.
     }
+  }
+
+  /** Whether the run writes this report (RunConformanceOptions.reports). */
+  private wants(kind: ReportKind): boolean {
+    return (this.options.reports ?? REPORT_KINDS).includes(kind);
   }
 
   private checkAbort(): void {
@@ -469,8 +487,8 @@ class ConformanceRun {
         worldParameters: parameters as never,
         format: [
           // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
-          [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))],
-          ['message', rel(join(reportDir, 'messages.ndjson'))],
+          ...(this.wants('junit') ? [[pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))] as [string, string]] : []),
+          ...(this.wants('messages') ? [['message', rel(join(reportDir, 'messages.ndjson'))] as [string, string]] : []),
         ],
         formatOptions: { junit: { suiteName: 'obtpp conformance' } },
       },
@@ -567,9 +585,9 @@ class ConformanceRun {
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
+    if (this.wants('junit')) await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
-    for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
+    for (const f of [...(this.wants('junit') ? ['junit.xml'] : []), ...(this.wants('messages') ? ['messages.ndjson'] : [])]) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
     const summary = await this.finish(transformed);
     // obtpp itself failed somewhere: whatever the bank did, the run is not a verdict (exit 3).
@@ -607,7 +625,7 @@ class ConformanceRun {
     // that had not finished skipped as not run, so that a CI server shows what was and was not judged.
     const notRun = this.builder.notRun(this.plan.planned.length);
     const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
-    await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
+    if (this.wants('junit')) await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
     const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
@@ -624,7 +642,7 @@ class ConformanceRun {
     if (this.security) summary.security ??= this.security;
     if (this.bankProfile) summary.bank ??= bankLocation(this.bankProfile, this.plan.variants, this.plan.dialect, this.redactor);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
-    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), extra);
+    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), { ...extra, html: this.wants('html') });
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
@@ -680,11 +698,11 @@ export const conform = runConformance;
  * Writes summary.json and the reports made from it. Every report of a finished or interrupted run
  * comes from here, so a run never ends with a summary but without its reports.
  */
-async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number } = {}): Promise<void> {
+async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number; html?: boolean } = {}): Promise<void> {
   await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   // For GitHub's step summary and GitLab's job reports; made from the redacted summary, and redacted once more.
   await writeFile(join(reportDir, 'summary.md'), redact(summaryMarkdown(summary, extra)));
-  await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
+  if (extra.html !== false) await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
 }
 
 function exitCodeOf(summary: Summary, strict: boolean | undefined): number {

@@ -88,3 +88,12 @@ export async function select(sources: Array<FeatureSource & { variant: Variant }
   });
 }
 
+/**
+ * Whether a feature file can count in a run of `standard` (undefined: the spec's layout): a
+ * Feature tagged with published versions (`@uk-3.1 @uk-4.0`) counts only in a run of one of them.
+ */
+export function servesStandard(text: string, standard: string | undefined): boolean {
+  const head = text.slice(0, text.search(/^\s*Feature:/m));
+  const named = versionNames().filter((s) => new RegExp(`(^|\\s)@${s.replace('.', '\\.')}(?=\\s|$)`, 'm').test(head));
+  return !named.length || (standard !== undefined && named.includes(standard));
+}
