@@ -11,7 +11,8 @@ import { BUILT_IN, findStandard, standards, type DialectName, type StandardModul
 
 export type { Catalogue, OperationSpec, HttpMethod, TokenKind, Layout } from './operation-spec.ts';
 export { layoutOf } from './operation-spec.ts';
-export { fillPath, pathKeysOf, MissingPathId, ID_ALIASES } from './operation-spec.ts';
+export { fillPath, pathKeysOf, MissingPathId, ID_ALIASES, groupOf, groupsOf } from './operation-spec.ts';
+export type { OperationGroup } from './operation-spec.ts';
 export type { DialectName } from '../standards/registry.ts';
 
 /** The catalogue of each of the package's standards, by the profile's `dialect`. */

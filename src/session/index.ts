@@ -14,7 +14,7 @@ import { httpFromProfile } from '../client/factory.ts';
 import { DpopKey, exportDpopKey, importDpopKey } from '../client/dpop-key.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { TppClient, type ApiResult } from '../client/operations.ts';
+import { TppClient, type ApiResult, type CallOptions, type Operation } from '../client/operations.ts';
 import { consentIdOf, errorCodesOf, statusOf } from '../dialects/obie/builders.ts';
 import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/builders.ts';
 import type { Auth, TokenSet } from '../auth/index.ts';
@@ -306,6 +306,24 @@ export class Session {
       if (!(error instanceof BankError) || error.status !== 401 || refreshedJustNow || !canRefresh) throw error;
       return work((await this.refresh(record.id)).accessToken);
     }
+  }
+
+  /**
+   * Calls one operation under the token its catalogue entry names (`token`): its API's
+   * client-credentials token, the PSU's token of `record`'s consent, or none. The answer is checked
+   * against `expected` within the token's retry (a refused cached or expired token is renewed once,
+   * as withClientToken and withUserToken do). `args` are the operation's ids and body, as its
+   * method takes them; `options` the call's other options.
+   */
+  async invoke(operation: Operation, args: readonly unknown[], expected: number[], options: CallOptions & { record?: ConsentRecord } = {}): Promise<ApiResult> {
+    const spec = this.client.specOf(operation);
+    if (!spec) throw this.client.unsupported(operation);
+    const { record, ...o } = options;
+    const send = (token: string | null) => this.client.invoke(operation, [...args, { ...o, token }]);
+    if (spec.token === 'client') return this.check(await this.withClientToken(spec.api, send), expected);
+    if (spec.token === 'none') return this.check(await send(null), expected);
+    if (!record) throw new Error(`${operation} is called under the PSU's token: the caller names the consent`);
+    return this.withUserToken(record, async (token) => this.check(await send(token), expected));
   }
 
   /** The PSU's access token for a consent, refreshed (and saved) when it has expired. */

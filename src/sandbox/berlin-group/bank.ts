@@ -11,10 +11,9 @@ import { parseFaults } from '../faults.ts';
 import type { SandboxPsu } from '../sandbox-types.ts';
 import { BgStore, createBerlinGroupBank, ibanOf, SANDBOX_OTP, XS2A_PATH, type ScaApproach } from './index.ts';
 import { parseBgFaults, type BgFaults } from './faults.ts';
+import { servedOperations } from './xs2a.ts';
 
 const SCA_APPROACHES: readonly ScaApproachName[] = ['redirect', 'oauth', 'decoupled', 'embedded'];
-/** The NextGenPSD2 card-account reads the bank offers in both variants. */
-const CARD_OPERATIONS = ['listCardAccounts', 'getCardAccount', 'getCardBalances', 'getCardTransactions'];
 
 /** The bank's SCA approaches: known, each once, at least one; default redirect and oauth. */
 function parseSca(sca: readonly string[] | undefined): ScaApproachName[] {
@@ -86,13 +85,7 @@ export const berlinGroupBank: SandboxBank = {
       paymentProducts: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers', 'pain.001-sepa-credit-transfers', 'pain.001-instant-sepa-credit-transfers', 'pain.001-target-2-payments', 'pain.001-cross-border-credit-transfers'],
     };
   },
-  profileOperations: () => ({
-    // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B.
-    implements: {
-      A: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'listConsentAuthorisations', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', 'getTransaction', ...CARD_OPERATIONS, 'confirmFunds', 'createPaymentConsent', 'getPayment', 'getPaymentStatus', 'startPaymentAuthorisation', 'updatePaymentPsuData', 'listPaymentAuthorisations', 'getPaymentScaStatus', 'cancelPayment', 'startPaymentCancellationAuthorisation', 'listPaymentCancellationAuthorisations', 'getPaymentCancellationScaStatus', 'updatePaymentCancellationPsuData', 'createPeriodicPayment', 'getPeriodicPayment', 'getPeriodicPaymentStatus', 'createBulkPayment', 'getBulkPayment', 'getBulkPaymentStatus',
-        'createSigningBasket', 'getSigningBasket', 'getSigningBasketStatus', 'deleteSigningBasket', 'startSigningBasketAuthorisation', 'listSigningBasketAuthorisations', 'getSigningBasketScaStatus', 'updateSigningBasketPsuData'],
-      B: ['createAccountAccessConsent', 'getAccountAccessConsent', 'getConsentStatus', 'deleteAccountAccessConsent', 'startConsentAuthorisation', 'listConsentAuthorisations', 'updateConsentPsuData', 'getConsentScaStatus', 'listAccounts', 'getAccount', 'getBalances', 'getTransactions', ...CARD_OPERATIONS, 'confirmFunds'],
-    },
-  }),
+  // NextGenPSD2 1.3.x: /v1/… paths, no funds-confirmation consent, no transaction detail in B: what its routes serve.
+  profileOperations: () => ({ implements: { A: servedOperations('A'), B: servedOperations('B') } }),
   profileAuth: () => ({ scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' }, intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' }, offlineAccess: false }),
 };

@@ -82,12 +82,15 @@ export interface Req {
 }
 
 export type Handler = (k: Xs2aContext, r: Req) => Promise<Reply> | Reply;
-/** One XS2A operation: where it answers (variants, method, path pattern with `:param`s) and its handler. */
-export interface BgRoute { variants: Variant[]; method: string; pattern: string[]; handler: Handler; xml?: boolean }
+/**
+ * One XS2A operation: where it answers (variants, method, path pattern with `:param`s), its handler,
+ * and the name a profile's `implements` gives it (the sandbox's profile lists what its routes name).
+ */
+export interface BgRoute { variants: Variant[]; method: string; pattern: string[]; handler: Handler; operation?: string; xml?: boolean }
 
 export const AB: Variant[] = ['A', 'B'];
 export const A: Variant[] = ['A'];
-export const route = (variants: Variant[], method: string, path: string, handler: Handler): BgRoute => ({ variants, method, pattern: path.split('/').filter(Boolean), handler });
+export const route = (variants: Variant[], method: string, path: string, handler: Handler, operation?: string): BgRoute => ({ variants, method, pattern: path.split('/').filter(Boolean), handler, ...(operation ? { operation } : {}) });
 
 /** Faults that bend every XS2A route alike (the error body, the request id). */
 export const PLUMBING_FAULTS = [
