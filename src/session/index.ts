@@ -6,7 +6,6 @@
  * Heavy parts load only when needed: openid-client (discovery, grants) only when a token must be
  * fetched or refreshed, puppeteer only for a PSU journey.
  */
-import { randomUUID } from 'node:crypto';
 import { AuthorisationError, BankError, ObtppError, StateError, UsageError, ExitCode } from '../errors.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
@@ -15,7 +14,7 @@ import { DpopKey, exportDpopKey, importDpopKey } from '../client/dpop-key.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { TppClient, type ApiResult, type CallOptions, type Operation } from '../client/operations.ts';
-import { consentIdOf, errorCodesOf, statusOf } from '../dialects/obie/builders.ts';
+import { errorCodesOf } from '../dialects/obie/builders.ts';
 import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/builders.ts';
 import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
@@ -392,27 +391,6 @@ export class Session {
     throw refusal(this.client.baseUrl, result, this.http, this.profile.dialect);
   }
 
-  /** Creates a consent (body from the dialect's builder), remembers it, makes it current. */
-  async createConsent(fn: Fn, body: unknown, summary: Partial<ConsentRecord>, idempotencyKey?: string): Promise<{ result: ApiResult; record: ConsentRecord }> {
-    // One idempotency key for both tries: a retry after a refused token must not create twice.
-    const key = idempotencyKey ?? randomUUID();
-    const result = this.check(await this.withClientToken(fn, (token) => {
-      const options = { token, idempotencyKey: key };
-      return fn === 'ais' ? this.client.createAccountAccessConsent(body, options)
-        : fn === 'cof' ? this.client.createFundsConsent(body, options)
-          : this.client.createPaymentConsent(body, options);
-    }), [200, 201]);
-    const id = consentIdOf(result.body);
-    if (!id) throw new BankError(result.status, `the bank answered the ${FN_NAMES[fn]} with ${result.status} but no Data.ConsentId`, { exchange: result.exchange });
-    const record: ConsentRecord = { ...summary, id, fn, status: statusOf(result.body) ?? 'unknown', createdAt: new Date().toISOString() };
-    await this.update((s) => {
-      s.consents[id] = record;
-      s.current[fn] = id;
-      s.last = id;
-    });
-    return { result, record };
-  }
-
   /** The PSU journey for one consent (Chromium, or manual); saves the tokens and makes the consent current. */
   async authorise(record: ConsentRecord, request: AuthoriseRequest): Promise<AuthoriseOutcome> {
     const [{ authorise }, { PsuBrowser }] = await Promise.all([import('../auth/index.ts'), import('../psu/index.ts')]);
@@ -483,29 +461,6 @@ export class Session {
   }
 
   /** Updates the status obtpp remembers for a consent (after a read of it). */
-  /**
-   * Submits the payment order of an authorised payment-order consent: the consent as the bank holds
-   * it gives the Initiation and Risk, sent unchanged with its ConsentId under the PSU's token.
-   */
-  async submitPayment(record: ConsentRecord, idempotencyKey?: string): Promise<{ result: ApiResult; orderId: string }> {
-    const { buildPaymentOrder, paymentOrderIdOf } = await import('../dialects/obie/builders.ts');
-    const consent = this.check(await this.withClientToken('pis', (token) => this.client.getPayment(record.id, { token })), [200]);
-    const data = (consent.body as { Data?: { Initiation?: unknown } } | undefined)?.Data;
-    const risk = (consent.body as { Risk?: unknown } | undefined)?.Risk;
-    if (!data?.Initiation) throw new BankError(consent.status, `the bank's payment-order consent ${record.id} has no Data.Initiation to submit`, { exchange: consent.exchange });
-    const order = buildPaymentOrder(record.id, { Data: { Initiation: data.Initiation as never }, Risk: (risk ?? {}) as Record<string, unknown> });
-    // One key for both tries: a retry after a refreshed token must not pay twice.
-    const key = idempotencyKey ?? randomUUID();
-    const result = await this.withUserToken(record, async (token) => this.check(await this.client.submitPayment(order, { token, idempotencyKey: key }), [201]));
-    const orderId = paymentOrderIdOf(result.body);
-    if (!orderId) throw new BankError(result.status, `the bank accepted the payment order but gave no Data.DomesticPaymentId`, { exchange: result.exchange });
-    await this.update((s) => {
-      const r = s.consents[record.id];
-      if (r) r.paymentOrderId = orderId;
-    });
-    return { result, orderId };
-  }
-
   async rememberStatus(consentId: string, status: string | undefined): Promise<void> {
     if (!status) return;
     await this.update((s) => {

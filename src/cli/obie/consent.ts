@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Out } from '../output.ts';
 import type { AisFlags, CofFlags, PisFlags } from '../flags.ts';
 import { FN_NAMES, type ConsentRecord, type Session } from '../../session/index.ts';
+import { createConsent } from '../../session/obie.ts';
 import { parseAmount, parseCurrency, parsePermissions, parseWhen, required, text35 } from '../../session/parse.ts';
 import { buildAccountAccessConsent, buildFundsConsent, buildPaymentConsent, statusOf, type AccountRef } from '../../dialects/obie/builders.ts';
 import { versionOf } from '../../dialects/obie/versions.ts';
@@ -77,21 +78,21 @@ function created(out: Out, record: ConsentRecord): void {
 
 export async function createAis(session: Session, out: Out, flags: AisFlags): Promise<void> {
   const { body, summary } = aisConsent(flags);
-  const { result, record } = await out.step('creating the account-access consent', () => session.createConsent('ais', body, summary));
+  const { result, record } = await out.step('creating the account-access consent', () => createConsent(session, 'ais', body, summary));
   if (out.json) return out.document(result.body);
   created(out, record);
 }
 
 export async function createCof(session: Session, out: Out, flags: CofFlags): Promise<void> {
   const { body, summary } = await cofConsent(session, flags);
-  const { result, record } = await out.step('creating the funds-confirmation consent', () => session.createConsent('cof', body, summary));
+  const { result, record } = await out.step('creating the funds-confirmation consent', () => createConsent(session, 'cof', body, summary));
   if (out.json) return out.document(result.body);
   created(out, record);
 }
 
 export async function createPis(session: Session, out: Out, flags: PisFlags): Promise<void> {
   const { body, summary } = await pisConsent(session, flags);
-  const { result, record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey));
+  const { result, record } = await out.step('creating the payment-order consent', () => createConsent(session, 'pis', body, summary, flags.idempotencyKey));
   if (out.json) return out.document(result.body);
   created(out, record);
   out.line(`PaymentId ${record.id}: obtpp payment get ${record.id} once authorised`);

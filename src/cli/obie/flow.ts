@@ -3,6 +3,7 @@ import type { Out } from '../output.ts';
 import type { AisFlags, CofFlags, PisFlags } from '../flags.ts';
 import { approve, type Journey } from '../commands/consent.ts';
 import { FN_NAMES, type ConsentRecord, type Session } from '../../session/index.ts';
+import { createConsent, submitPayment } from '../../session/obie.ts';
 import { accountsOf, fundsAvailableOf, permissionRules, statusOf } from '../../dialects/obie/builders.ts';
 import { ObtppError, ExitCode } from '../../errors.ts';
 import { aisConsent, cofConsent, pisConsent } from './consent.ts';
@@ -15,7 +16,7 @@ const created = (record: ConsentRecord) => `created ${FN_NAMES[record.fn]} ${rec
 /** The account-access consent, the PSU's authorisation, the accounts, the first one's balances and transactions (as the permissions allow). */
 export async function ais(session: Session, out: Out, flags: AisFlags & Journey & { accounts?: string }): Promise<void> {
   const { body, summary } = aisConsent(flags);
-  const { record } = await out.step('creating the account-access consent', () => session.createConsent('ais', body, summary), (r) => created(r.record));
+  const { record } = await out.step('creating the account-access consent', () => createConsent(session, 'ais', body, summary), (r) => created(r.record));
   const authorisation = await approve(session, out, record, flags);
   const token = await session.userToken(record);
   const accounts = await out.step('reading the accounts', () => readAccounts(session, record, token), (r) => `read ${accountsOf(r.body).length} account(s)`);
@@ -56,7 +57,7 @@ async function debtorOf(session: Session, out: Out, flags: CofFlags & Journey & 
   let known = Object.values(ps.consents).flatMap((c) => c.accounts ?? []).find((a) => a.Identification);
   if (!known) {
     const { body, summary } = aisConsent({ permissions: 'ReadAccountsDetail' });
-    const { record } = await out.step('no --debtor-id: creating an account-access consent to find the PSU\'s account', () => session.createConsent('ais', body, summary), (r) => created(r.record));
+    const { record } = await out.step('no --debtor-id: creating an account-access consent to find the PSU\'s account', () => createConsent(session, 'ais', body, summary), (r) => created(r.record));
     aisConsentId = record.id;
     await approve(session, out, record, { ...flags, accounts: undefined });
     const token = await session.userToken(record);
@@ -72,7 +73,7 @@ export async function cof(session: Session, out: Out, flags: CofFlags & Journey 
   const args = confirmArgs(flags, '10.00');
   const { debtorFlags, currency, aisConsentId } = await debtorOf(session, out, flags);
   const { body, summary } = await cofConsent(session, debtorFlags);
-  const { record } = await out.step('creating the funds-confirmation consent', () => session.createConsent('cof', body, summary), (r) => `${created(r.record)} for debtor ${summary.debtor.Identification}`);
+  const { record } = await out.step('creating the funds-confirmation consent', () => createConsent(session, 'cof', body, summary), (r) => `${created(r.record)} for debtor ${summary.debtor.Identification}`);
   const authorisation = await approve(session, out, record, flags);
   const confirmation = { ...args, currency: currency ?? args.currency };
   const result = await out.step(`confirming funds for ${confirmation.amount} ${confirmation.currency}`, () => confirmFunds(session, record, confirmation), (r) => `funds available: ${fundsAvailableOf(r.body)}`);
@@ -86,10 +87,10 @@ export async function cof(session: Session, out: Out, flags: CofFlags & Journey 
 /** The payment-order consent, the PSU's authorisation, its status, the order submitted and read back. */
 export async function pis(session: Session, out: Out, flags: PisFlags & Journey & { debtor?: string }): Promise<void> {
   const { body, summary } = await pisConsent(session, { ...flags, amount: flags.amount ?? '10.00' });
-  const { record } = await out.step('creating the payment-order consent', () => session.createConsent('pis', body, summary, flags.idempotencyKey), (r) => created(r.record));
+  const { record } = await out.step('creating the payment-order consent', () => createConsent(session, 'pis', body, summary, flags.idempotencyKey), (r) => created(r.record));
   const authorisation = await approve(session, out, record, flags);
   const status = await out.step(`reading the status of payment ${record.id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentStatus(record.id, { token })), [200]), (r) => `status: ${statusOf(r.body)}`);
-  const { result: submitted, orderId } = await out.step(`submitting the payment order of ${record.id}`, () => session.submitPayment(record), (r) => `payment order ${r.orderId}: ${statusOf(r.result.body)}`);
+  const { result: submitted, orderId } = await out.step(`submitting the payment order of ${record.id}`, () => submitPayment(session, record), (r) => `payment order ${r.orderId}: ${statusOf(r.result.body)}`);
   const payment = await out.step(`reading payment order ${orderId}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.getPaymentOrder(orderId, { token })), [200]), (r) => `payment order ${orderId}: ${statusOf(r.body)}`);
   await session.rememberStatus(record.id, 'Consumed');
   if (out.json) return out.document({ flow: 'pis', paymentId: record.id, authorisation, status: status.body, submitted: submitted.body, payment: payment.body });

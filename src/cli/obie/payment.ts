@@ -4,6 +4,7 @@ import { str } from '../output.ts';
 import type { CommonFlags } from '../flags.ts';
 import { consentArg } from '../commands/common.ts';
 import type { Session } from '../../session/index.ts';
+import { submitPayment } from '../../session/obie.ts';
 import { statusOf } from '../../dialects/obie/builders.ts';
 import { UsageError } from '../../errors.ts';
 
@@ -56,7 +57,7 @@ export async function status(session: Session, out: Out, id: string | undefined,
 
 export async function submit(session: Session, out: Out, id: string | undefined, flags: CommonFlags & { consent?: string; idempotencyKey?: string }): Promise<void> {
   const record = await session.consent('pis', consentArg(id, flags));
-  const { result, orderId } = await out.step(`submitting the payment order of ${record.id}`, () => session.submitPayment(record, flags.idempotencyKey), (r) => `payment order ${r.orderId}: ${statusOf(r.result.body)}`);
+  const { result, orderId } = await out.step(`submitting the payment order of ${record.id}`, () => submitPayment(session, record, flags.idempotencyKey), (r) => `payment order ${r.orderId}: ${statusOf(r.result.body)}`);
   await session.rememberStatus(record.id, 'Consumed');
   if (out.json) return out.document(result.body);
   printPaymentOrder(out, result.body);
