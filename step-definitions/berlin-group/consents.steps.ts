@@ -14,6 +14,7 @@ import {
   bankOffered, bg, consentRequest, consentThroughSca, consentUrl, dataOptions, expectBgError, expectBgSchema, fullConsent,
   plain, postConsent, approachOf, theConsent, expectScaLink, type BgConsent,
 } from './support.ts';
+import { givenAhead } from './ahead.ts';
 
 const FULL = () => bankOffered({ balances: true, transactions: true });
 
@@ -36,12 +37,13 @@ Given('a NextGenPSD2 consent the PSU has not authorised yet', async function (th
   await consentThroughSca(this, consentRequest(FULL()), { authorise: false });
 });
 
-Given('a NextGenPSD2 consent the PSU rejected', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(FULL()), { reject: true });
+// A rejected consent and a one-off one expire no other consent: each is prepared ahead of its scenario (ahead.ts).
+givenAhead('a NextGenPSD2 consent the PSU rejected', async (world) => {
+  await consentThroughSca(world, consentRequest(FULL()), { reject: true });
 });
 
-Given('a one-off NextGenPSD2 consent the PSU authorised', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { accounts: { pick: 'all' } });
+givenAhead('a one-off NextGenPSD2 consent the PSU authorised', async (world) => {
+  await consentThroughSca(world, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { accounts: { pick: 'all' } });
 });
 
 Given('a NextGenPSD2 consent to the PSU\'s first account by IBAN, which the PSU authorised', async function (this: ConformanceWorld) {

@@ -88,6 +88,13 @@ export interface BgState {
 
 const states = new WeakMap<ConformanceWorld, BgState>();
 
+/**
+ * The set-up worlds preparing a scenario's consent ahead of it (ahead.ts): their PSU journeys
+ * yield to those a running scenario waits for.
+ */
+export const preparedAhead = new WeakSet<ConformanceWorld>();
+const journeyPriority = (world: ConformanceWorld) => (preparedAhead.has(world) ? 3 : 2);
+
 /** The scenario's berlin-group state. */
 export function bg(world: ConformanceWorld): BgState {
   let s = states.get(world);
@@ -214,7 +221,7 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
   if (resource.approach === 'decoupled') return decoupledSca(world, resource, { reject: o.reject, fn, accounts: o.accounts, psu, of: o.of });
   try {
     if (resource.approach === 'oauth') {
-      const result = await ctx.authorise(world.lane, resource.id, fn, { accounts: o.accounts ?? { pick: 'all' }, reject: o.reject });
+      const result = await ctx.authorise(world.lane, resource.id, fn, { accounts: o.accounts ?? { pick: 'all' }, reject: o.reject, priority: journeyPriority(world) });
       if (result.outcome !== 'denied') resource.token = result.tokens.accessToken;
       resource.selected = [...result.journey.selectedAccounts];
       resource.offered = result.journey.offeredAccounts.map((a) => a.id);
@@ -237,7 +244,7 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
       evidenceDir: ctx.params.evidenceDir,
       urlName: 'scaRedirect',
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-    })), 2).then((j) => (noted(o.reject ? 'rejected' : 'authorised'), j), (e: unknown) => {
+    })), journeyPriority(world)).then((j) => (noted(o.reject ? 'rejected' : 'authorised'), j), (e: unknown) => {
       noted(`failed: ${ctx.redactor.text(String((e as Error)?.message ?? e)).split('\n')[0]!.slice(0, 200)}`);
       throw e;
     });
@@ -255,6 +262,9 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
 export interface ScaResource { id: string; created: ApiResult; approach: Approach; token?: string; selected?: string[]; offered?: string[]; trail?: ScaTrail }
 
 const FINAL_SCA = new Set(['finalised', 'failed', 'exempted']);
+/** The decoupled SCA's polls of the scaStatus: the first pause, and the longest. */
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 1_000;
 
 /**
  * What an authorisation authorises besides a consent or payment itself: a payment's cancellation
@@ -413,17 +423,28 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
     evidenceDir: ctx.params.evidenceDir,
     urlName: 'sca.decoupledUrl',
     trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-  }), 2).finally(() => (journeyDone = true));
+  }), journeyPriority(world)).finally(() => (journeyDone = true));
   journey.catch(() => undefined);
   // The TPP polls while the PSU is at it; the poll ends once the PSU is done and the status is final.
+  // NextGenPSD2 gives the scaStatus no Retry-After: the pause starts short and doubles up to a
+  // second, bounded by the profile's time-out, and the read after the PSU decided comes at once
+  // (the PSU's page is the TPP's to watch here), its pauses short again while the bank catches up.
   const deadline = Date.now() + p.timeouts.authorisationMs;
   // Once final is final: what the bank says after that is SCA-01's to judge, not a reason to poll on.
   const wasFinal = () => trail.sightings.some((x) => FINAL_SCA.has(x.status ?? ''));
+  const decided = journey.then(() => undefined, () => undefined);
+  let pause = FIRST_POLL_MS;
+  let sawDecision = false;
   while (Date.now() < deadline) {
     const done = journeyDone;
+    if (done && !sawDecision) [sawDecision, pause] = [true, FIRST_POLL_MS];
     await sight(done ? 'after the PSU decided' : 'polling while the PSU approves', done ? true : undefined);
     if (done && wasFinal()) break;
-    await new Promise((r) => setTimeout(r, 150));
+    let timer: NodeJS.Timeout | undefined;
+    const paused = new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, Math.min(pause, deadline - Date.now())))));
+    await (done ? paused : Promise.race([paused, decided]));
+    clearTimeout(timer);
+    pause = Math.min(2 * pause, MAX_POLL_MS);
   }
   try {
     const result = await journey;
