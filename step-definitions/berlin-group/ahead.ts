@@ -42,13 +42,16 @@ const adopters: Array<(from: ConformanceWorld, to: ConformanceWorld) => void> = 
 
 /**
  * Defines a Given step (no parameters) whose consent is prepared ahead of its scenario. `make`
- * does on the world it is given everything the step does.
+ * does on the world it is given what the step prepares; `then`, what the step does after, in the
+ * scenario (what cannot be prepared: a recurring consent).
  */
-export function givenAhead(expression: string, make: Make): void {
+export function givenAhead(expression: string, make: Make, then?: Make): void {
   // The step's text in a pickle: the cucumber expression without its escapes.
-  preparable.set(expression.replace(/\\(.)/g, '$1'), make);
+  const text = expression.replace(/\\(.)/g, '$1');
+  preparable.set(text, make);
   Given(expression, async function (this: ConformanceWorld) {
-    await takeOrMake(this, expression.replace(/\\(.)/g, '$1'), make);
+    await takeOrMake(this, text, make);
+    await then?.(this);
   });
 }
 
@@ -120,9 +123,12 @@ function adoptBg(from: ConformanceWorld, to: ConformanceWorld): void {
   if (s.askedValidUntil) t.askedValidUntil = s.askedValidUntil;
 }
 
-/** Starts waiting set-ups while fewer than the run's journeys at once are being prepared. */
+/**
+ * Starts waiting set-ups while fewer than the run's journeys at once less one are being prepared:
+ * one journey is left to the running scenario, which would otherwise wait for a prepared one to end.
+ */
 function pump(queue: Queue): void {
-  const limit = Math.max(1, queue.parameters.journeys);
+  const limit = Math.max(1, queue.parameters.journeys - 1);
   while (queue.running < limit && queue.waiting.length && !queue.ctx.closed) start(queue, queue.waiting.shift()!);
 }
 

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiResult, CallOptions } from '../../src/client/operations.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
 import { NotApplicableError, type Operation } from '../../src/client/operations.ts';
 import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
@@ -489,12 +490,14 @@ export function theConsent(world: ConformanceWorld): BgConsent {
 interface RecurringLedger {
   authorised: number;
   full: Map<Variant, { after: number; made: Promise<BgFullConsent> }>;
+  /** The recurring consent each sharing Given made last, by variant and Given ({@link sharedRecurring}). */
+  shared: Map<string, { after: number; consent: BgConsent }>;
 }
 const ledgers = new WeakMap<RunContext, RecurringLedger>();
 
 function ledger(ctx: RunContext): RecurringLedger {
   let l = ledgers.get(ctx);
-  if (!l) ledgers.set(ctx, (l = { authorised: 0, full: new Map() }));
+  if (!l) ledgers.set(ctx, (l = { authorised: 0, full: new Map(), shared: new Map() }));
   return l;
 }
 
@@ -535,6 +538,73 @@ export function fullConsent(world: ConformanceWorld, o: { accountsOnly?: boolean
   entry.made.catch(() => undefined);
   l.full.set(world.variant, entry);
   return entry.made;
+}
+
+/** Consents a scenario deleted (DELETE /v1/consents/{consentId} sent): no later scenario shares them. */
+export const deletedConsents = new WeakSet<BgConsent>();
+
+/**
+ * A consent another scenario made, as this scenario's own: the current consent, its creation in
+ * this scenario's evidence.
+ */
+function adoptConsent(world: ConformanceWorld, consent: BgConsent): BgConsent {
+  const state = bg(world);
+  state.askedValidUntil = consent.request.validUntil;
+  state.consent = consent;
+  if (!state.consents.includes(consent)) state.consents.push(consent);
+  if (!world.exchanges.includes(consent.created.exchange)) world.exchanges.push(consent.created.exchange);
+  return consent;
+}
+
+/**
+ * A recurring consent through the PSU's SCA, shared by the scenarios that ask for it by the same
+ * Given (`name`) for as long as the standard keeps it as it was: until the PSU authorises another
+ * recurring consent (which expires it: POST /v1/consents, "Side Effects") or a scenario deletes it.
+ * The scenarios that share it read through it (its status, its accounts, their data); a scenario
+ * that deletes it takes it too, and the next one gets a new one.
+ */
+export async function sharedRecurring(world: ConformanceWorld, name: string, request: () => ConsentRequestBody, o: { accounts: AccountChoice }): Promise<BgConsent> {
+  const l = ledger(world.ctx);
+  const key = `${world.variant}:${name}`;
+  const known = l.shared.get(key);
+  if (known && known.after === l.authorised && !deletedConsents.has(known.consent)) return adoptConsent(world, known.consent);
+  const consent = await consentThroughSca(world, request(), o);
+  if (consent.request.recurringIndicator) l.shared.set(key, { after: l.authorised, consent });
+  return consent;
+}
+
+/**
+ * A consent the PSU rejected, one per run and variant for every scenario that asks for one
+ * (`make` on a set-up world of its own): a rejected consent stays as it is (no SCA, access or
+ * expiry moves it), so each scenario judges it as it would its own.
+ */
+export async function sharedRejected(world: ConformanceWorld, make: (setup: ConformanceWorld) => Promise<BgConsent>): Promise<BgConsent> {
+  const made = world.ctx.shared(`${world.variant}:bg:rejected`, async () => {
+    const setup = ConformanceWorld.forSetup(world.ctx, world.variant, world.parameters, world.ruleId);
+    if (preparedAhead.has(world)) preparedAhead.add(setup);
+    const exchanges: Exchange[] = [];
+    const stop = setup.lane.record(exchanges);
+    try {
+      return { consent: await make(setup), exchanges };
+    } catch (error) {
+      throw Object.assign(error as object, { exchanges });
+    } finally {
+      stop();
+    }
+  });
+  const evidence = (exchanges: Exchange[] = []) => {
+    for (const ex of exchanges) if (!world.exchanges.includes(ex)) world.exchanges.push(ex);
+  };
+  try {
+    const { consent, exchanges } = await made;
+    evidence(exchanges);
+    return adoptConsent(world, consent);
+  } catch (error) {
+    evidence((error as { exchanges?: Exchange[] }).exchanges);
+    // A verdict met while making it is each sharing scenario's, under its own rule.
+    if (error instanceof Error && error.name === 'RuleViolation') throw world.violation(error.message.replace(/^[A-Z]{2,5}-\d{2,3}: /, ''));
+    throw error;
+  }
 }
 
 /**
