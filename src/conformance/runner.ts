@@ -395,7 +395,7 @@ class ConformanceRun {
     // Set-ups the selected scenarios will ask for start together with the first scenario.
     const prewarm = [...new Set(planned.flatMap((p) => p.steps.map((s) => `${p.tags.includes('@variant-B') ? 'B' : 'A'}|${s}`)))];
     // The scenarios in the order they will run (the order plugin's), for set-ups prepared one per scenario.
-    const scenarios = runOrder(planned, (p) => p.tags).map((p) => ({ tags: p.tags, steps: p.steps }));
+    const scenarios = runOrder(planned, (p) => p.tags, (p) => p.steps[0]).map((p) => ({ tags: p.tags, steps: p.steps }));
     const parameters: RunParameters = { profilePath, evidenceDir: join(reportDir, 'evidence'), variants, prewarm, scenarios, journeys: this.options.journeys ?? 2 };
     if (this.options.browser) {
       parameters.browserKey = `browser-${randomUUID()}`;

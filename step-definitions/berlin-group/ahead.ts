@@ -15,6 +15,7 @@
  * as without preparation. What the preparation met (an answer, an error) is what the Given step
  * would have met: it is handed over as is, and the scenario is judged on it.
  */
+import { isMainThread } from 'node:worker_threads';
 import type { Exchange } from '../../src/client/exchange.ts';
 import type { Lane, RunContext } from '../../src/conformance/context.ts';
 import type { Profile, Variant } from '../../src/profile/types.ts';
@@ -105,7 +106,8 @@ async function takeOrMake(world: ConformanceWorld, text: string, make: Make): Pr
     return void (await make(world));
   }
   const prepared = await entry.result;
-  for (const ex of prepared.exchanges) if (!world.exchanges.includes(ex)) world.exchanges.push(ex);
+  // What its lane sent, and what it took as its own evidence from a set-up shared with others.
+  for (const ex of [...prepared.exchanges, ...prepared.setup.exchanges]) if (!world.exchanges.includes(ex)) world.exchanges.push(ex);
   if (prepared.setup.last) world.last = prepared.setup.last;
   adoptBg(prepared.setup, world);
   for (const adopt of adopters) adopt(prepared.setup, world);
@@ -152,7 +154,8 @@ function start(queue: Queue, entry: Entry): void {
 /** With the run's first scenario: every prepared Given of the plan, queued in run order. */
 function prepare(world: ConformanceWorld): void {
   const ctx = world.ctx;
-  if (ctx.profile.dialect !== 'berlin-group' || queues.has(ctx)) return;
+  // A worker thread of a parallel run runs only some of the scenarios: it prepares nothing.
+  if (ctx.profile.dialect !== 'berlin-group' || queues.has(ctx) || !isMainThread) return;
   const queue: Queue = { ctx, parameters: world.parameters, waiting: [], byStep: new Map(), running: 0, lanes: [] };
   queues.set(ctx, queue);
   for (const scenario of world.parameters.scenarios ?? []) {
