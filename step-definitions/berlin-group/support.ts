@@ -411,7 +411,14 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
   await sight('before the PSU acted', false);
   const url = p.sca!.decoupledUrl!.split('{authorisationId}').join(encodeURIComponent(id));
   let journeyDone = false;
+  // Each step of the PSU's on the bank's page (a step starts once the one before is done) wakes the poll.
+  let acted = false;
+  let wake: (() => void) | undefined;
   const journey = ctx.withJourneySlot(() => ctx.browser().journey(url, {
+    onStep: () => {
+      acted = true;
+      wake?.();
+    },
     redirectUri: p.auth.redirectUri,
     doneSelector: p.sca?.decoupledDoneSelector ?? '[data-testid="sca-done"]',
     driver: p.psu.driver,
@@ -427,25 +434,31 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
   }), journeyPriority(world)).finally(() => (journeyDone = true));
   journey.catch(() => undefined);
   // The TPP polls while the PSU is at it; the poll ends once the PSU is done and the status is final.
-  // NextGenPSD2 gives the scaStatus no Retry-After: the pause starts short and doubles up to a
-  // second, bounded by the profile's time-out, and the read after the PSU decided comes at once
-  // (the PSU's page is the TPP's to watch here), its pauses short again while the bank catches up.
+  // NextGenPSD2 gives the scaStatus no Retry-After. The PSU's page is the TPP's to watch here, so
+  // the TPP reads soon after each thing the PSU did (a step of the page done, the decision) and,
+  // in between, after a pause that starts short and doubles up to a second, bounded by the
+  // profile's time-out: the reads follow the PSU and the bank, and a quiet spell costs few.
   const deadline = Date.now() + p.timeouts.authorisationMs;
   // Once final is final: what the bank says after that is SCA-01's to judge, not a reason to poll on.
   const wasFinal = () => trail.sightings.some((x) => FINAL_SCA.has(x.status ?? ''));
   const decided = journey.then(() => undefined, () => undefined);
   let pause = FIRST_POLL_MS;
-  let sawDecision = false;
   while (Date.now() < deadline) {
     const done = journeyDone;
-    if (done && !sawDecision) [sawDecision, pause] = [true, FIRST_POLL_MS];
+    acted = false;
     await sight(done ? 'after the PSU decided' : 'polling while the PSU approves', done ? true : undefined);
     if (done && wasFinal()) break;
-    let timer: NodeJS.Timeout | undefined;
-    const paused = new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, Math.min(pause, deadline - Date.now())))));
-    await (done ? paused : Promise.race([paused, decided]));
-    clearTimeout(timer);
-    pause = Math.min(2 * pause, MAX_POLL_MS);
+    if (!acted && !(journeyDone && !done)) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, Math.min(pause, deadline - Date.now()))))),
+        ...(journeyDone ? [] : [decided, new Promise<void>((r) => (wake = r))]),
+      ]);
+      wake = undefined;
+      clearTimeout(timer);
+    }
+    // The PSU did something (or decided) since the last read: the next pause is short again.
+    pause = acted || journeyDone !== done ? FIRST_POLL_MS : Math.min(2 * pause, MAX_POLL_MS);
   }
   try {
     const result = await journey;
