@@ -87,6 +87,8 @@ interface Queue {
   waiting: Entry[];
   byStep: Map<string, Entry[]>;
   running: number;
+  /** Scenarios waiting for the set-up prepared for them (each leaves its journey slot to preparing). */
+  waited: number;
   /** Lanes of finished set-ups, free for the next (one set-up at a time each, so that its exchanges are its own). */
   lanes: Lane[];
 }
@@ -105,7 +107,10 @@ async function takeOrMake(world: ConformanceWorld, text: string, make: Make): Pr
     queue!.waiting.splice(queue!.waiting.indexOf(entry), 1);
     return void (await make(world));
   }
-  const prepared = await entry.result;
+  // The scenario waits for its set-up: its own journey slot is free for preparing meanwhile.
+  queue!.waited++;
+  pump(queue!);
+  const prepared = await entry.result.finally(() => queue!.waited--);
   // What its lane sent, and what it took as its own evidence from a set-up shared with others.
   for (const ex of [...prepared.exchanges, ...prepared.setup.exchanges]) if (!world.exchanges.includes(ex)) world.exchanges.push(ex);
   if (prepared.setup.last) world.last = prepared.setup.last;
@@ -127,10 +132,11 @@ function adoptBg(from: ConformanceWorld, to: ConformanceWorld): void {
 
 /**
  * Starts waiting set-ups while fewer than the run's journeys at once less one are being prepared:
- * one journey is left to the running scenario, which would otherwise wait for a prepared one to end.
+ * one journey is left to the running scenario, which would otherwise wait for a prepared one to
+ * end, unless the scenario is itself waiting for a prepared one.
  */
 function pump(queue: Queue): void {
-  const limit = Math.max(1, queue.parameters.journeys - 1);
+  const limit = Math.max(1, queue.parameters.journeys - (queue.waited > 0 ? 0 : 1));
   while (queue.running < limit && queue.waiting.length && !queue.ctx.closed) start(queue, queue.waiting.shift()!);
 }
 
@@ -156,7 +162,7 @@ function prepare(world: ConformanceWorld): void {
   const ctx = world.ctx;
   // A worker thread of a parallel run runs only some of the scenarios: it prepares nothing.
   if (ctx.profile.dialect !== 'berlin-group' || queues.has(ctx) || !isMainThread) return;
-  const queue: Queue = { ctx, parameters: world.parameters, waiting: [], byStep: new Map(), running: 0, lanes: [] };
+  const queue: Queue = { ctx, parameters: world.parameters, waiting: [], byStep: new Map(), running: 0, waited: 0, lanes: [] };
   queues.set(ctx, queue);
   for (const scenario of world.parameters.scenarios ?? []) {
     if (!scenario.tags.includes('@dialect-berlin-group')) continue;
