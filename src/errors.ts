@@ -116,6 +116,25 @@ export class AuthorisationError extends ObtppError {
   }
 }
 
+/**
+ * The bank's authorisation server refuses the flow the profile asked of it (a response type or mode
+ * it does not offer, DPoP it does not take, a sender constraint it does not bind, PAR it lacks or
+ * requires): obtpp cannot get a token its way, so nothing can be judged. A set-up error (exit 3)
+ * naming the profile field to change, never a bank failure.
+ */
+export class FlowRefusedError extends ObtppError {
+  /** The profile field to change, e.g. `security.responseType`. */
+  readonly field: string;
+  constructor(field: string, message: string, options: Omit<ObtppErrorOptions, 'exitCode' | 'hint'> = {}) {
+    super('flow_refused', `set-up error, nothing was judged: ${field}: ${message}`, {
+      ...options,
+      exitCode: ExitCode.cannotRun,
+      hint: `change ${field} in the profile to what the bank's authorisation server runs (docs/security.md), then run again`,
+    });
+    this.field = field;
+  }
+}
+
 /** Renders an error as the one line the CLI prints. */
 export function oneLine(error: unknown): string {
   if (error instanceof ObtppError) {

@@ -204,3 +204,23 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
       And the bank requires PKCE
       When the TPP sends the PSU to the bank for the consent "plain pkce" with the plain code_challenge_method
       Then the bank refuses the plain method, as FAPI asks
+
+  @SEC-14 @level-MUST @source-standard
+  Rule: SEC-14 — The authorization response comes back protected as the bank's security profile says, and is checked before the code is used
+
+    @A @B
+    Scenario: The PSU's authorisation comes back protected as the bank's security profile says
+      Given the bank's authorisation server runs a FAPI security profile
+      And the AISP has created a consent "protected" with permissions "ReadAccountsBasic"
+      When the PSU authorises the consent "protected", and the TPP checks the authorization response before it uses the code
+      Then the authorization response was checked as the security profile says before the code was used
+
+  @SEC-15 @level-MUST @source-standard
+  Rule: SEC-15 — A DPoP-bound access token is honoured only with a proof of the key it is bound to
+
+    @A @B
+    Scenario: A DPoP-bound access token sent as a bearer token, without a proof, is refused
+      Given the bank binds its access tokens to the TPP's DPoP key
+      And the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected
+      When the AISP lists the accounts with that consent's DPoP-bound token sent as a bearer token, without a DPoP proof
+      Then the bank refuses the request with 401

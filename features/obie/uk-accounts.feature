@@ -11,18 +11,19 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
     "uk basic" — ReadAccountsBasic, ReadBeneficiariesBasic, ReadScheduledPaymentsBasic,
                  ReadStandingOrdersBasic, ReadStatementsBasic, ReadTransactionsBasic,
                  ReadTransactionsCredits and ReadTransactionsDebits (no Detail, no other resource).
+  Each FCS test has a scenario or an Examples row of its own (its verdict is its own in the reports).
   OB-301-PRO-103403 is not covered: it calls /product, a path v3.1.11 does not define (the bulk read
   of products is /products, whose x-fapi-interaction-id play-back the UKAIS-14 scenarios judge);
   nor is its v4.0 twin OB-400-PRO-103403, for the same reason (v4.0 defines no /product either).
 
   @UKAIS-01 @level-MUST @source-standard
-  Rule: UKAIS-01 — The consent's permissions bound the resources: a read whose permission the consent lacks is refused
+  Rule: UKAIS-01 — The consent's permissions bound the resources: a read whose permission the consent lacks is refused with 403 (or 400), never answered
 
     @A
     Scenario Outline: Without its permission, <what> is refused
       Given the PSU has authorised the "uk basic" consent of UK Read/Write
       When the AISP requests <what> under the "uk basic" consent
-      Then the bank refuses the request because the consent does not cover it
+      Then the bank refuses the request with 400 or 403
 
       @fcs:OB-301-BAL-101400 @fcs:OB-400-BAL-101400
       Examples:
@@ -85,6 +86,16 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       Then the bank answers 200 OK
       And no transaction carries a field that only ReadTransactionsDetail unlocks
 
+    # Every read of the standard's catalogue that the consent's permissions open (per account, in
+    # bulk, a statement and its transactions), each judged by the permission table of the Account and
+    # Transaction API profile (FACTS §2.3): Account and Servicer of an account, the Detail fields of a
+    # transaction, a payee's account and agent, a statement's StatementAmount.
+    @A
+    Scenario: Under Basic permissions no read carries a field that only a Detail permission opens
+      Given the PSU has authorised the "uk basic" consent of UK Read/Write
+      When the AISP makes every read the "uk basic" consent permits
+      Then every answer is 200 OK and none carries a field that only a Detail permission opens
+
   @UKAIS-03 @level-MUST @source-standard
   Rule: UKAIS-03 — The consent's TransactionFromDateTime and TransactionToDateTime bound statements and scheduled payments
 
@@ -102,6 +113,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | the scheduled payments of every account |
         | the scheduled payments of the first account |
 
+    @A
+    Scenario: Each statement's transactions lie inside the consent's transaction period
+      Given the PSU has authorised the "uk full" consent of UK Read/Write
+      When the AISP reads the transactions of each statement of the first account under the "uk full" consent
+      Then every answer is 200 OK and every transaction's BookingDateTime falls inside the consent's transaction period
+
   @UKAIS-04 @level-MUST @source-standard
   Rule: UKAIS-04 — The bulk reads cover exactly the accounts the PSU selected for the consent
 
@@ -110,6 +127,18 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       Given the PSU has authorised the "uk full" consent of UK Read/Write
       When the AISP requests every bulk read of the standard under the "uk full" consent
       Then every resource listed belongs to an account of the consent's account list
+
+  @UKAIS-05 @level-MUST @source-standard
+  Rule: UKAIS-05 — Without ReadPAN every PAN comes back masked, in whatever read it appears
+
+    # A card's number (a transaction's CardInstrument.Identification, an account identified by
+    # UK.OBIE.PAN) in the clear is 12 to 19 digits ending in its Luhn check digit. A bank whose reads
+    # carry no PAN at all gives nothing to judge.
+    @A
+    Scenario: Under a consent without ReadPAN no read names a card number in the clear
+      Given the PSU has authorised the "uk basic" consent of UK Read/Write
+      When the AISP makes every read the "uk basic" consent permits
+      Then no answer carries a PAN in the clear
 
   @UKAIS-10 @level-MUST @source-official-schema
   Rule: UKAIS-10 — Every read of the standard answers 200 with a body valid against its official schema, and an x-fapi-interaction-id
@@ -132,7 +161,7 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the first account | uk full |
 
-      @fcs:OB-301-ACC-100300 @fcs:OB-400-ACC-100300 @fcs:OB-313-ACC-000100
+      @fcs:OB-301-ACC-100300 @fcs:OB-400-ACC-100300
       Examples:
         | what | consent |
         | the account list | uk basic |
@@ -182,8 +211,13 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the offers of every account | uk full |
 
-      @fcs:OB-301-PAR-102900 @fcs:OB-400-PAR-102900 @fcs:OB-301-PAR-103000 @fcs:OB-400-PAR-103000
-      Examples:
+      @fcs:OB-301-PAR-102900 @fcs:OB-400-PAR-102900
+      Examples: the party, with additional schema checks
+        | what | consent |
+        | the party of the first account | uk full |
+
+      @fcs:OB-301-PAR-103000 @fcs:OB-400-PAR-103000
+      Examples: the party, all data with ReadParty
         | what | consent |
         | the party of the first account | uk full |
 
@@ -222,8 +256,13 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the standing orders of the first account | uk full |
 
-      @fcs:OB-301-STO-103900 @fcs:OB-400-STO-103900 @fcs:OB-301-STO-103901 @fcs:OB-400-STO-103901
-      Examples:
+      @fcs:OB-301-STO-103900 @fcs:OB-400-STO-103900
+      Examples: every standing order, with ReadStandingOrdersDetail
+        | what | consent |
+        | the standing orders of every account | uk full |
+
+      @fcs:OB-301-STO-103901 @fcs:OB-400-STO-103901
+      Examples: every standing order, once more
         | what | consent |
         | the standing orders of every account | uk full |
 
@@ -266,6 +305,15 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what | consent |
         | the file of the first statement of the first account | uk full |
 
+    @A @fcs:OB-313-ACC-000100
+    Scenario: The account list is read without x-fapi-financial-id, which the standard no longer has
+      Given the PSU has authorised the "uk basic" consent of UK Read/Write
+      When the AISP requests the account list under the "uk basic" consent, without x-fapi-financial-id
+      Then the request carried no x-fapi-financial-id header
+      And the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
+      And the body is valid against the standard's schema of that read
+
     @A
     Scenario Outline: The booking-date filters are accepted in the standard's date-time forms
       Given the PSU has authorised the "uk full" consent of UK Read/Write
@@ -275,12 +323,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the body is valid against the standard's schema of that read
 
       @fcs:OB-301-TRA-105110 @fcs:OB-400-TRA-105110
-      Examples:
+      Examples: whole seconds
         | what | query |
         | the transactions of the first account | fromBookingDateTime=2020-04-23T15:47:00&toBookingDateTime=2020-04-23T15:48:00 |
 
       @fcs:OB-301-TRA-105120 @fcs:OB-400-TRA-105120
-      Examples:
+      Examples: fractional seconds
         | what | query |
         | the transactions of the first account | fromBookingDateTime=2020-04-23T15:47:00.999&toBookingDateTime=2020-04-23T15:48:00.999 |
 
@@ -293,13 +341,23 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       When the AISP requests <what> without an access token
       Then the bank refuses the request with 401
 
-      @fcs:OB-301-ACC-100500 @fcs:OB-400-ACC-100500 @fcs:OB-301-ACC-101000 @fcs:OB-400-ACC-101000
-      Examples:
+      @fcs:OB-301-ACC-100500 @fcs:OB-400-ACC-100500
+      Examples: the suite's incorrect-permissions case, which asserts 401
         | what |
         | the first account |
 
-      @fcs:OB-301-ACC-100600 @fcs:OB-400-ACC-100600 @fcs:OB-301-ACC-101100 @fcs:OB-400-ACC-101100
-      Examples:
+      @fcs:OB-301-ACC-101000 @fcs:OB-400-ACC-101000
+      Examples: the suite's no-token case
+        | what |
+        | the first account |
+
+      @fcs:OB-301-ACC-100600 @fcs:OB-400-ACC-100600
+      Examples: the suite's incorrect-permissions case, which asserts 401
+        | what |
+        | the account list |
+
+      @fcs:OB-301-ACC-101100 @fcs:OB-400-ACC-101100
+      Examples: the suite's no-token case
         | what |
         | the account list |
 
@@ -308,8 +366,13 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
         | what |
         | the balances of every account |
 
-      @fcs:OB-301-BEN-102000 @fcs:OB-400-BEN-102000 @fcs:OB-301-PAR-103103 @fcs:OB-400-PAR-103103
-      Examples:
+      @fcs:OB-301-BEN-102000 @fcs:OB-400-BEN-102000
+      Examples: the suite's incorrect-permissions case for beneficiaries, which asserts 401
+        | what |
+        | the beneficiaries of every account |
+
+      @fcs:OB-301-PAR-103103 @fcs:OB-400-PAR-103103
+      Examples: the suite's incorrect-permissions case for party, which asserts 401
         | what |
         | the beneficiaries of every account |
 
@@ -527,12 +590,12 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the response carries the x-fapi-interaction-id the TPP sent
 
       @fcs:OB-301-ACC-100700 @fcs:OB-400-ACC-100700
-      Examples:
+      Examples: an account
         | what | id |
         | the first account | f5a10e5e-0c46-41c5-a7b7-c8f56020520c |
 
       @fcs:OB-301-ACC-100800 @fcs:OB-400-ACC-100800
-      Examples:
+      Examples: an account, the id given
         | what | id |
         | the first account | f5a10e5e-0c46-41c5-a7b7-c8f560205200 |
 
@@ -635,26 +698,26 @@ Feature: Account information of UK Read/Write v3.1.11 and v4.0
       And the body is valid against the standard's schema of that read
 
       @fcs:OB-301-STA-105900 @fcs:OB-400-STA-105900
-      Examples:
+      Examples: 2016-01-01T10:40:00
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:00 | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106000 @fcs:OB-400-STA-106000
-      Examples:
+      Examples: 20160101T104012.345Z
         | query | id |
         | fromStatementDateTime=20160101T104012.345Z | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106100 @fcs:OB-400-STA-106100
-      Examples:
+      Examples: 2016-01-01T10:40:12.34567Z
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:12.34567Z | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106200 @fcs:OB-400-STA-106200
-      Examples:
+      Examples: 2016-01-01T10:40:12.34567+01
         | query | id |
         | fromStatementDateTime=2016-01-01T10:40:12.34567+01 | 93bac548-d2de-4546-b106-880a5018460d |
 
       @fcs:OB-301-STA-106300 @fcs:OB-400-STA-106300
-      Examples:
+      Examples: 20160101T104012.567+01
         | query | id |
         | fromStatementDateTime=20160101T104012.567+01 | 93bac548-d2de-4546-b106-880a5018460d |

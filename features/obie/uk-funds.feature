@@ -6,35 +6,56 @@ Feature: Confirmation of funds at UK Read/Write v3.1.11's and v4.0's paths, as i
   the suite's request, with the same token and inputs, and judges at least every assertion of the
   suite's test (its ids are the scenario's @fcs: tags). Every answer is judged on its status, on the
   x-fapi-interaction-id the CBPII sent coming back, on its Content-Type and on the official schema.
-  These scenarios run only for a profile with standard uk-3.1 or uk-4.0.
+  Each FCS test has a scenario of its own; the consent the PSU authorises is one for the run, created,
+  read, used and deleted by the scenarios in this order. These scenarios run only for a profile with
+  standard uk-3.1 or uk-4.0.
 
   @UKCOF-01 @level-MUST @source-standard
   Rule: UKCOF-01 — The funds-confirmation consent is created, read, used and deleted at the standard's paths, each answer with its status, the TPP's x-fapi-interaction-id, application/json and its official schema
 
-    @A @fcs:OB-301-CBPII-000001 @fcs:OB-400-CBPII-000001 @fcs:OB-312-CBPII-000100
-    Scenario: A consent is created under the CBPII's client-credentials token, without x-fapi-financial-id, and awaits authorisation
+    @A @fcs:OB-301-CBPII-000001 @fcs:OB-400-CBPII-000001
+    Scenario: A consent is created under the CBPII's client-credentials token and awaits authorisation
       When the CBPII creates a funds-confirmation consent for the PSU's first account, expiring tomorrow
+      Then the bank answers 201 Created, with the x-fapi-interaction-id the CBPII sent, as application/json
+      And the body is a valid "OBFundsConfirmationConsentResponse1"
+      And the consent has a ConsentId
+      And the consent's status is "AwaitingAuthorisation"
+
+    @A @fcs:OB-312-CBPII-000100
+    Scenario: A consent is created without x-fapi-financial-id, which the standard no longer has
+      When the CBPII creates a funds-confirmation consent for the PSU's first account, expiring tomorrow, without x-fapi-financial-id
       Then the request carried no x-fapi-financial-id header
       And the bank answers 201 Created, with the x-fapi-interaction-id the CBPII sent, as application/json
       And the body is a valid "OBFundsConfirmationConsentResponse1"
       And the consent has a ConsentId
       And the consent's status is "AwaitingAuthorisation"
 
-    @A @fcs:OB-301-CBPII-000002 @fcs:OB-400-CBPII-000002 @fcs:OB-301-CBPII-000003 @fcs:OB-400-CBPII-000003 @fcs:OB-301-CBPII-000004 @fcs:OB-400-CBPII-000004 @fcs:OB-301-CBPII-000005 @fcs:OB-400-CBPII-000005
-    Scenario: A consent the PSU authorises reads as Authorised, confirms funds, and is deleted
-      When the CBPII creates a funds-confirmation consent for the PSU's first account, expiring tomorrow
+    @A @fcs:OB-301-CBPII-000002 @fcs:OB-400-CBPII-000002
+    Scenario: The consent the PSU will authorise is created awaiting authorisation
+      When the CBPII creates the funds-confirmation consent "lifecycle" for the PSU's first account, expiring tomorrow
       Then the bank answers 201 Created, with the x-fapi-interaction-id the CBPII sent, as application/json
       And the body is a valid "OBFundsConfirmationConsentResponse1"
       And the consent has a ConsentId
       And the consent's status is "AwaitingAuthorisation"
-      When the PSU authorises that funds-confirmation consent
-      And the CBPII reads that consent
+
+    @A @fcs:OB-301-CBPII-000003 @fcs:OB-400-CBPII-000003
+    Scenario: The consent the PSU authorised reads as Authorised
+      Given the PSU has authorised the funds-confirmation consent "lifecycle"
+      When the CBPII reads that consent
       Then the bank answers 200 OK, with the x-fapi-interaction-id the CBPII sent, as application/json
       And the body is a valid "OBFundsConfirmationConsentResponse1"
       And the consent's status is "Authorised"
+
+    @A @fcs:OB-301-CBPII-000004 @fcs:OB-400-CBPII-000004
+    Scenario: The consent the PSU authorised confirms funds
+      Given the PSU has authorised the funds-confirmation consent "lifecycle"
       When the CBPII asks whether 1.00 in the account's currency is available
       Then the bank answers 201 Created, with the x-fapi-interaction-id the CBPII sent, as application/json
       And the body is a valid "OBFundsConfirmationResponse1"
+
+    @A @fcs:OB-301-CBPII-000005 @fcs:OB-400-CBPII-000005
+    Scenario: The consent the PSU authorised is deleted
+      Given the PSU has authorised the funds-confirmation consent "lifecycle"
       When the CBPII deletes that consent
       Then the bank answers 204 No Content, with the x-fapi-interaction-id the CBPII sent
 

@@ -7,7 +7,9 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
   payment scripts, with their inputs (the minimal consents: no debtor account, the PSU chooses it
   at the bank; Risk {}), and judge every assertion of each script they name in an @fcs tag.
   Each family's authorised consent is shared by its scenarios, in the order they are written here:
-  what it must refuse first, then its order, then what a consumed consent must refuse.
+  what it must refuse first, then its order, then what a consumed consent must refuse. Each FCS test
+  has a scenario or an Examples row of its own, judging that test's call only (its verdict is its own
+  in the reports); what obtpp judges beyond the suite has scenarios of its own.
 
   @UKPIS-10 @level-MUST @source-standard
   Rule: UKPIS-10 — A payment request of any family without a valid x-jws-signature is refused
@@ -21,7 +23,7 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
 
     @A @fcs:OB-301-DOP-100110 @fcs:OB-400-DOP-100110
     Scenario: A domestic payment consent whose signature lacks a critical claim is refused
-      When the PISP creates a domestic payment consent with an x-jws-signature whose header lacks the claim http://openbanking.org.uk/tan
+      When the PISP creates a domestic payment consent with an x-jws-signature whose header lacks the claim http://openbanking.org.uk/iss
       Then the bank refuses the request with 400
       And the refusal's error code is UK.OBIE.Signature.InvalidClaim, UK.OBIE.Signature.MissingClaim or UK.OBIE.Signature.Malformed
 
@@ -30,6 +32,40 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       When the PISP creates a domestic scheduled payment consent without an x-jws-signature
       Then the bank refuses the request with 400
       And the refusal's error code is UK.OBIE.Signature.Missing
+
+    # Every family's consent and order is a payment request that must be signed (the PIS file:
+    # x-jws-signature is required on all fifteen POSTs).
+    @A
+    Scenario Outline: A <family> consent without a signature is refused
+      When the PISP creates a <family> consent without an x-jws-signature
+      Then the bank refuses the request with 400
+      And the refusal's error code is UK.OBIE.Signature.Missing
+
+      Examples:
+        | family                          |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |
+
+    @A
+    Scenario Outline: A <family> order without a signature is refused
+      Given the PSU has authorised the shared <family> consent
+      And its order has not been submitted yet
+      When the PISP submits the order without an x-jws-signature
+      Then the bank refuses the request with 400
+      And the refusal's error code is UK.OBIE.Signature.Missing
+
+      Examples:
+        | family                          |
+        | domestic payment                |
+        | domestic scheduled payment      |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |
 
   @UKPIS-02 @level-MUST @source-standard
   Rule: UKPIS-02 — A scheduled payment's RequestedExecutionDateTime is any ISO 8601 date-time with its offset, kept as the same instant
@@ -125,6 +161,20 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       And the answer keeps the CurrencyOfTransfer
       And the answer's rate, where it gives one, is Indicative, with the bank's quoted rate
 
+    # The standard's International Payment Consents page: with an Actual or Indicative RateType the
+    # PISP names neither ExchangeRate nor ContractIdentification; a consent that does is refused.
+    @A
+    Scenario Outline: An <rate> rate naming <what> of its own is refused
+      When the PISP creates an international payment consent with an <rate> exchange rate naming <what>
+      Then the bank refuses the request with 400
+      And the body is a valid "OBErrorResponse1"
+
+      Examples:
+        | rate       | what                     |
+        | Indicative | a ContractIdentification |
+        | Actual     | a ContractIdentification |
+        | Indicative | an ExchangeRate          |
+
   @UKPIS-06 @level-MUST @source-standard
   Rule: UKPIS-06 — A file payment's file matches its consent: FileHash, NumberOfTransactions and ControlSum; it reads back as uploaded
 
@@ -154,6 +204,17 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       When the PISP creates a file payment consent whose NumberOfTransactions and ControlSum are not its file's
       And the PISP uploads its file
       Then the bank refuses the request with 400
+
+    @A
+    Scenario Outline: A file whose payments do not match the consent's <total> alone is refused
+      When the PISP creates a file payment consent whose <total> is not its file's
+      And the PISP uploads its file
+      Then the bank refuses the request with 400
+
+      Examples:
+        | total                |
+        | NumberOfTransactions |
+        | ControlSum           |
 
   @UKPIS-07 @level-MUST @source-standard
   Rule: UKPIS-07 — Every consent create is idempotent: the same request under the same x-idempotency-key is the same consent
@@ -202,6 +263,11 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       Then the bank refuses the request with 400
       And the body is a valid "OBErrorResponse1"
       And the answer carries an x-jws-signature that verifies with the bank's keys
+
+    @A
+    Scenario: A domestic standing order whose amount or Risk is not its consent's is refused
+      Given the PSU has authorised the shared domestic standing order consent
+      And its order has not been submitted yet
       When the PISP submits the order with a different amount instead of the consent's
       Then the bank refuses it with 400 or 403 and an OBIE error body
       When the PISP submits the order with a different Risk instead of the consent's
@@ -217,233 +283,242 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
   @UKPIS-01 @level-MUST @source-official-schema
   Rule: UKPIS-01 — Every payment family: the consent is created awaiting authorisation, reads back authorised, and its order is accepted and can be read, every answer signed and valid
 
-    @A @fcs:OB-301-DOP-100100 @fcs:OB-301-DOP-100300 @fcs:OB-313-DOP-100100 @fcs:OB-301-DOP-100400 @fcs:OB-301-DOP-100500 @fcs:OB-301-DOP-100600 @fcs:OB-301-DOP-100700 @fcs:OB-400-DOP-100100 @fcs:OB-400-DOP-100300 @fcs:OB-400-DOP-100400 @fcs:OB-400-DOP-100500 @fcs:OB-400-DOP-100600 @fcs:OB-400-DOP-100700
-    Scenario: Domestic payments
-      When the PISP creates a domestic payment consent
+    @A
+    Scenario Outline: A <family> consent is created awaiting authorisation
+      When the PISP creates a <family> consent
       Then the bank answers 201 Created
       And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticConsentResponse5"
+      And the body is a valid "<consent schema>"
       And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
-      Given the PSU has authorised the shared domestic payment consent
-      When the PISP reads the domestic payment consent
-      Then the bank answers 200 OK
+      And the payment consent has a ConsentId and the status "<status>"
+
+      @fcs:OB-301-DOP-100100 @fcs:OB-400-DOP-100100
+      Examples: a domestic payment consent
+        | family           | consent schema                  | status                |
+        | domestic payment | OBWriteDomesticConsentResponse5 | AwaitingAuthorisation |
+
+      @fcs:OB-301-DOP-100300 @fcs:OB-400-DOP-100300
+      Examples: the minimal data set, with additional schema checks
+        | family           | consent schema                  | status                |
+        | domestic payment | OBWriteDomesticConsentResponse5 | AwaitingAuthorisation |
+
+      @fcs:OB-301-DOP-100800 @fcs:OB-400-DOP-100800
+      Examples: a domestic scheduled payment consent
+        | family                     | consent schema                           | status                |
+        | domestic scheduled payment | OBWriteDomesticScheduledConsentResponse5 | AwaitingAuthorisation |
+
+      @fcs:OB-301-DOP-101000 @fcs:OB-400-DOP-101000
+      Examples: the minimal data set, with additional schema checks
+        | family                     | consent schema                           | status                |
+        | domestic scheduled payment | OBWriteDomesticScheduledConsentResponse5 | AwaitingAuthorisation |
+
+      @fcs:OB-301-DOP-101200 @fcs:OB-400-DOP-101200
+      Examples: a domestic standing order consent
+        | family                  | consent schema                               | status                |
+        | domestic standing order | OBWriteDomesticStandingOrderConsentResponse6 | AwaitingAuthorisation |
+
+      @fcs:OB-301-DOP-101600 @fcs:OB-400-DOP-101600
+      Examples: an international payment consent
+        | family                | consent schema                       | status                |
+        | international payment | OBWriteInternationalConsentResponse6 | AwaitingAuthorisation |
+
+      @fcs:OB-301-DOP-102000 @fcs:OB-400-DOP-102000
+      Examples: an international scheduled payment consent
+        | family                          | consent schema                                | status                |
+        | international scheduled payment | OBWriteInternationalScheduledConsentResponse6 | AwaitingAuthorisation |
+
+      Examples: the families the suite does not test
+        | family                       | consent schema                                    | status                |
+        | international standing order | OBWriteInternationalStandingOrderConsentResponse7 | AwaitingAuthorisation |
+        | file payment                 | OBWriteFileConsentResponse4                       | AwaitingUpload        |
+
+    @A @fcs:OB-313-DOP-100100
+    Scenario: A domestic payment consent is created without x-fapi-financial-id, which the standard no longer has
+      When the PISP creates a domestic payment consent, without x-fapi-financial-id
+      Then the request carried no x-fapi-financial-id header
+      And the bank answers 201 Created
       And the response carries the x-fapi-interaction-id the TPP sent
       And the body is a valid "OBWriteDomesticConsentResponse5"
+      And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
+
+    @A
+    Scenario Outline: The authorised <family> consent reads back Authorised
+      Given the PSU has authorised the shared <family> consent
+      When the PISP reads the <family> consent
+      Then the bank answers 200 OK
+      And the response carries the x-fapi-interaction-id the TPP sent
+      And the body is a valid "<consent schema>"
       And the answer carries an x-jws-signature that verifies with the bank's keys
       And the payment's status is "Authorised"
-      When the PISP checks the funds of the domestic payment consent with the PSU's token
+
+      @fcs:OB-301-DOP-100400 @fcs:OB-400-DOP-100400
+      Examples: a domestic payment consent
+        | family           | consent schema                  |
+        | domestic payment | OBWriteDomesticConsentResponse5 |
+
+      @fcs:OB-301-DOP-100900 @fcs:OB-400-DOP-100900
+      Examples: a domestic scheduled payment consent
+        | family                     | consent schema                           |
+        | domestic scheduled payment | OBWriteDomesticScheduledConsentResponse5 |
+
+      @fcs:OB-301-DOP-101100 @fcs:OB-400-DOP-101100
+      Examples: a domestic scheduled payment consent, under the PISP's client-credentials token
+        | family                     | consent schema                           |
+        | domestic scheduled payment | OBWriteDomesticScheduledConsentResponse5 |
+
+      @fcs:OB-301-DOP-101300 @fcs:OB-400-DOP-101300
+      Examples: a domestic standing order consent
+        | family                  | consent schema                               |
+        | domestic standing order | OBWriteDomesticStandingOrderConsentResponse6 |
+
+      @fcs:OB-301-DOP-101700 @fcs:OB-400-DOP-101700
+      Examples: an international payment consent
+        | family                | consent schema                       |
+        | international payment | OBWriteInternationalConsentResponse6 |
+
+      @fcs:OB-301-DOP-102100 @fcs:OB-400-DOP-102100
+      Examples: an international scheduled payment consent
+        | family                          | consent schema                                |
+        | international scheduled payment | OBWriteInternationalScheduledConsentResponse6 |
+
+      Examples: the families the suite does not test
+        | family                       | consent schema                                    |
+        | international standing order | OBWriteInternationalStandingOrderConsentResponse7 |
+        | file payment                 | OBWriteFileConsentResponse4                       |
+
+    @A
+    Scenario Outline: The funds of the authorised <family> consent are available
+      Given the PSU has authorised the shared <family> consent
+      When the PISP checks the funds of the <family> consent with the PSU's token
       Then the bank answers 200 OK
       And the body is a valid "OBWriteFundsConfirmationResponse1"
       And the answer carries an x-jws-signature that verifies with the bank's keys
       And funds are available for the payment
-      When the PISP submits the order of the domestic payment consent with the consent's Initiation and Risk
+
+      @fcs:OB-301-DOP-100500 @fcs:OB-400-DOP-100500
+      Examples: a domestic payment
+        | family           |
+        | domestic payment |
+
+      Examples: the families the suite does not test
+        | family                          |
+        | international payment           |
+        | international scheduled payment |
+
+    @A
+    Scenario Outline: The order of the authorised <family> consent is accepted
+      Given the PSU has authorised the shared <family> consent
+      And its order has not been submitted yet
+      When the PISP submits the order of the <family> consent with the consent's Initiation and Risk
       Then the bank answers 201 Created
       And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticResponse5"
+      And the body is a valid "<order schema>"
       And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the order names its consent and carries its own id
-      When the PISP reads the order of the domestic payment consent
+      And the answer names the order's id in Data.<order id>
+
+      @fcs:OB-301-DOP-100600 @fcs:OB-400-DOP-100600
+      Examples: a domestic payment
+        | family           | order schema              | order id          |
+        | domestic payment | OBWriteDomesticResponse5  | DomesticPaymentId |
+
+      @fcs:OB-301-DOP-101101 @fcs:OB-400-DOP-101101
+      Examples: a domestic scheduled payment
+        | family                     | order schema                      | order id                   |
+        | domestic scheduled payment | OBWriteDomesticScheduledResponse5 | DomesticScheduledPaymentId |
+
+      @fcs:OB-301-DOP-101401 @fcs:OB-400-DOP-101401
+      Examples: a domestic standing order
+        | family                  | order schema                          | order id                |
+        | domestic standing order | OBWriteDomesticStandingOrderResponse6 | DomesticStandingOrderId |
+
+      @fcs:OB-301-DOP-101800 @fcs:OB-400-DOP-101800
+      Examples: an international payment
+        | family                | order schema                  | order id               |
+        | international payment | OBWriteInternationalResponse5 | InternationalPaymentId |
+
+      @fcs:OB-301-DOP-102200 @fcs:OB-400-DOP-102200
+      Examples: an international scheduled payment
+        | family                          | order schema                           | order id                        |
+        | international scheduled payment | OBWriteInternationalScheduledResponse6 | InternationalScheduledPaymentId |
+
+      Examples: the families the suite does not test
+        | family                       | order schema                               | order id                     |
+        | international standing order | OBWriteInternationalStandingOrderResponse7 | InternationalStandingOrderId |
+        | file payment                 | OBWriteFileResponse3                       | FilePaymentId                |
+
+    @A
+    Scenario Outline: The order of the <family> consent reads back
+      Given the PSU has authorised the shared <family> consent
+      And its order has been submitted
+      When the PISP reads the order of the <family> consent
       Then the bank answers 200 OK
-      And the body is a valid "OBWriteDomesticResponse5"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the answer carries the consent's Initiation unchanged
-      When the PISP reads the details of the order of the domestic payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWritePaymentDetailsResponse1"
+      And the body is a valid "<order schema>"
       And the answer carries an x-jws-signature that verifies with the bank's keys
 
-    @A @fcs:OB-301-DOP-100800 @fcs:OB-301-DOP-101000 @fcs:OB-301-DOP-100900 @fcs:OB-301-DOP-101100 @fcs:OB-301-DOP-101101 @fcs:OB-400-DOP-100800 @fcs:OB-400-DOP-101000 @fcs:OB-400-DOP-100900 @fcs:OB-400-DOP-101100 @fcs:OB-400-DOP-101101
-    Scenario: Domestic scheduled payments
-      When the PISP creates a domestic scheduled payment consent
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticScheduledConsentResponse5"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
-      Given the PSU has authorised the shared domestic scheduled payment consent
-      When the PISP reads the domestic scheduled payment consent
-      Then the bank answers 200 OK
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticScheduledConsentResponse5"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment's status is "Authorised"
-      When the PISP submits the order of the domestic scheduled payment consent with the consent's Initiation and Risk
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticScheduledResponse5"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the order names its consent and carries its own id
-      When the PISP reads the order of the domestic scheduled payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteDomesticScheduledResponse5"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the answer carries the consent's Initiation unchanged
-      When the PISP reads the details of the order of the domestic scheduled payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWritePaymentDetailsResponse1"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
+      @fcs:OB-301-DOP-100700 @fcs:OB-400-DOP-100700
+      Examples: a domestic payment
+        | family           | order schema             |
+        | domestic payment | OBWriteDomesticResponse5 |
 
-    @A @fcs:OB-301-DOP-101200 @fcs:OB-301-DOP-101300 @fcs:OB-301-DOP-101401 @fcs:OB-301-DOP-101500 @fcs:OB-301-DOP-1015001 @fcs:OB-301-DOP-1015002 @fcs:OB-400-DOP-101200 @fcs:OB-400-DOP-101300 @fcs:OB-400-DOP-101401 @fcs:OB-400-DOP-101500 @fcs:OB-400-DOP-1015002
-    Scenario: Domestic standing orders
-      When the PISP creates a domestic standing order consent
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticStandingOrderConsentResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
+      @fcs:OB-301-DOP-101500 @fcs:OB-400-DOP-101500
+      Examples: a domestic standing order
+        | family                  | order schema                          |
+        | domestic standing order | OBWriteDomesticStandingOrderResponse6 |
+
+      @fcs:OB-301-DOP-101900 @fcs:OB-400-DOP-101900
+      Examples: an international payment
+        | family                | order schema                  |
+        | international payment | OBWriteInternationalResponse5 |
+
+      @fcs:OB-301-DOP-102300 @fcs:OB-400-DOP-102300
+      Examples: an international scheduled payment
+        | family                          | order schema                           |
+        | international scheduled payment | OBWriteInternationalScheduledResponse6 |
+
+      Examples: the families the suite does not test
+        | family                       | order schema                               |
+        | domestic scheduled payment   | OBWriteDomesticScheduledResponse5          |
+        | international standing order | OBWriteInternationalStandingOrderResponse7 |
+        | file payment                 | OBWriteFileResponse3                       |
+
+    # OB-301-DOP-1015002 (and OB-400-DOP-1015002) is not applicable: its assertion reads
+    # FirstPaymentAmount where its text says FinalPaymentAmount, so it demands 403 for every
+    # open-ended standing order (docs/fcs-3.1.md says why).
+    @A @fcs:OB-301-DOP-1015001
+    Scenario: A domestic standing order ends by NumberOfPayments or by FinalPaymentDateTime, never both
       Given the PSU has authorised the shared domestic standing order consent
-      When the PISP reads the domestic standing order consent
-      Then the bank answers 200 OK
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticStandingOrderConsentResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment's status is "Authorised"
-      When the PISP submits the order of the domestic standing order consent with the consent's Initiation and Risk
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteDomesticStandingOrderResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the order names its consent and carries its own id
+      And its order has been submitted
       When the PISP reads the order of the domestic standing order consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteDomesticStandingOrderResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the answer carries the consent's Initiation unchanged
-      When the PISP reads the details of the order of the domestic standing order consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWritePaymentDetailsResponse1"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-
-    @A @fcs:OB-301-DOP-101600 @fcs:OB-301-DOP-101700 @fcs:OB-301-DOP-101800 @fcs:OB-301-DOP-101900 @fcs:OB-400-DOP-101600 @fcs:OB-400-DOP-101700 @fcs:OB-400-DOP-101800 @fcs:OB-400-DOP-101900
-    Scenario: International payments
-      When the PISP creates an international payment consent
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteInternationalConsentResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
-      Given the PSU has authorised the shared international payment consent
-      When the PISP reads the international payment consent
-      Then the bank answers 200 OK
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteInternationalConsentResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment's status is "Authorised"
-      When the PISP checks the funds of the international payment consent with the PSU's token
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteFundsConfirmationResponse1"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And funds are available for the payment
-      When the PISP submits the order of the international payment consent with the consent's Initiation and Risk
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteInternationalResponse5"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the order names its consent and carries its own id
-      When the PISP reads the order of the international payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteInternationalResponse5"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the answer carries the consent's Initiation unchanged
-      When the PISP reads the details of the order of the international payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWritePaymentDetailsResponse1"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-
-    @A @fcs:OB-301-DOP-102000 @fcs:OB-301-DOP-102100 @fcs:OB-301-DOP-102200 @fcs:OB-301-DOP-102300 @fcs:OB-400-DOP-102000 @fcs:OB-400-DOP-102100 @fcs:OB-400-DOP-102200 @fcs:OB-400-DOP-102300
-    Scenario: International scheduled payments
-      When the PISP creates an international scheduled payment consent
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteInternationalScheduledConsentResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
-      Given the PSU has authorised the shared international scheduled payment consent
-      When the PISP reads the international scheduled payment consent
-      Then the bank answers 200 OK
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteInternationalScheduledConsentResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment's status is "Authorised"
-      When the PISP checks the funds of the international scheduled payment consent with the PSU's token
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteFundsConfirmationResponse1"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And funds are available for the payment
-      When the PISP submits the order of the international scheduled payment consent with the consent's Initiation and Risk
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteInternationalScheduledResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the order names its consent and carries its own id
-      When the PISP reads the order of the international scheduled payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteInternationalScheduledResponse6"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the answer carries the consent's Initiation unchanged
-      When the PISP reads the details of the order of the international scheduled payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWritePaymentDetailsResponse1"
+      Then the standing order ends by NumberOfPayments or by FinalPaymentDateTime, never both, unless the bank refuses it with 403
+      And the body of the answer, whatever its status, is valid against the standard's schema for that status
       And the answer carries an x-jws-signature that verifies with the bank's keys
 
     @A
-    Scenario: International standing orders
-      When the PISP creates an international standing order consent
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteInternationalStandingOrderConsentResponse7"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment consent has a ConsentId and the status "AwaitingAuthorisation"
-      Given the PSU has authorised the shared international standing order consent
-      When the PISP reads the international standing order consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteInternationalStandingOrderConsentResponse7"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment's status is "Authorised"
-      When the PISP submits the order of the international standing order consent with the consent's Initiation and Risk
-      Then the bank answers 201 Created
-      And the body is a valid "OBWriteInternationalStandingOrderResponse7"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the order names its consent and carries its own id
-      When the PISP reads the order of the international standing order consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteInternationalStandingOrderResponse7"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the answer carries the consent's Initiation unchanged
-      When the PISP reads the details of the order of the international standing order consent
+    Scenario Outline: The <family> order names its consent, keeps the consent's Initiation, and its details read back
+      Given the PSU has authorised the shared <family> consent
+      And its order has been submitted
+      Then the order's answer named its consent and carried its own id
+      When the PISP reads the order of the <family> consent
+      Then the answer carries the consent's Initiation unchanged
+      When the PISP reads the details of the order of the <family> consent
       Then the bank answers 200 OK
       And the body is a valid "OBWritePaymentDetailsResponse1"
       And the answer carries an x-jws-signature that verifies with the bank's keys
 
+      Examples:
+        | family                          |
+        | domestic payment                |
+        | domestic scheduled payment      |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |
+
     @A
-    Scenario: File payments
-      When the PISP creates a file payment consent
-      Then the bank answers 201 Created
-      And the response carries the x-fapi-interaction-id the TPP sent
-      And the body is a valid "OBWriteFileConsentResponse4"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment consent has a ConsentId and the status "AwaitingUpload"
+    Scenario: The file payment's report file reads back signed
       Given the PSU has authorised the shared file payment consent
-      When the PISP reads the file payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteFileConsentResponse4"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the payment's status is "Authorised"
-      When the PISP submits the order of the file payment consent with the consent's Initiation and Risk
-      Then the bank answers 201 Created
-      And the body is a valid "OBWriteFileResponse3"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the order names its consent and carries its own id
-      When the PISP reads the order of the file payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWriteFileResponse3"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
-      And the answer carries the consent's Initiation unchanged
-      When the PISP reads the details of the order of the file payment consent
-      Then the bank answers 200 OK
-      And the body is a valid "OBWritePaymentDetailsResponse1"
-      And the answer carries an x-jws-signature that verifies with the bank's keys
+      And its order has been submitted
       When the PISP reads the report file of the file payment
       Then the bank answers 200 OK
       And the answer carries an x-jws-signature that verifies with the bank's keys
@@ -484,3 +559,33 @@ Feature: Payment initiation of UK Read/Write v3.1.11, every payment family
       Then the bank refuses the request with 400, 401 or 403
       When the PISP checks the funds of the international payment consent with its client-credentials token
       Then the bank refuses the request with 400, 401 or 403
+
+  @UKPIS-11 @level-MUST @source-official-schema
+  Rule: UKPIS-11 — An answer about a payment says something: a file payment's report file is never empty, and an order's payment details name its status
+
+    @A
+    Scenario: A file payment's report file has content
+      Given the PSU has authorised the shared file payment consent
+      And its order has been submitted
+      When the PISP reads the report file of the file payment
+      Then the bank answers 200 OK
+      And the report file is not empty
+
+    # The standard lets Data.PaymentStatus be empty (0..n): details naming no status are a warning.
+    @A
+    Scenario Outline: The payment details of the order of the <family> consent name where the payment stands
+      Given the PSU has authorised the shared <family> consent
+      And its order has been submitted
+      When the PISP reads the details of the order of the <family> consent
+      Then the bank answers 200 OK
+      And the payment details name at least one status of the payment
+
+      Examples:
+        | family                          |
+        | domestic payment                |
+        | domestic scheduled payment      |
+        | domestic standing order         |
+        | international payment           |
+        | international scheduled payment |
+        | international standing order    |
+        | file payment                    |

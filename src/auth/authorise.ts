@@ -3,6 +3,7 @@ import type { AccountChoice, Fn, Profile } from '../profile/types.ts';
 import { parseAccountChoice } from '../profile/load.ts';
 import type { PsuBrowser, JourneyResult } from '../psu/index.ts';
 import type { AuthorisationServer, BeginOptions, PendingAuthorisation, TokenSet } from './types.ts';
+import { quoteOutside } from '../outside-text.ts';
 
 export interface AuthoriseContext {
   auth: AuthorisationServer;
@@ -78,27 +79,33 @@ export async function authorise(
     trust: { caPem: profile.mtls?.ca, insecure: profile.tls.insecure },
   });
 
-  const callback = new URL(journey.callbackUrl);
-  const error = callback.searchParams.get('error');
+  // The answer where the request's security profile puts it: the query, the fragment (the hybrid
+  // flow: an access_denied there is the PSU's rejection too), or a JARM response (read once verified).
+  const { params } = auth.readResponse ? auth.readResponse(journey.callbackUrl, pending.security) : { params: new URL(journey.callbackUrl).searchParams };
+  const error = params.get('error');
   // The state is checked before anything in the answer is believed (finish checks it again).
-  if (callback.searchParams.get('state') === pending.state && error && options.reject) {
-    const description = callback.searchParams.get('error_description') ?? undefined;
+  if (params.get('state') === pending.state && error && options.reject) {
+    const description = params.get('error_description') ?? undefined;
     return { outcome: 'denied', error, description, journey, pending };
   }
   try {
     const tokens = await auth.finish(pending, journey.callbackUrl);
     return options.reject ? { outcome: 'code-after-reject', tokens, journey, pending } : { outcome: 'authorised', tokens, journey, pending };
   } catch (e) {
+    // A JARM answer's error is known only once verified (finish): a rejection all the same.
+    if (options.reject && e instanceof AuthorisationError && (e as { inResponse?: boolean }).inResponse && params.has('response')) {
+      return { outcome: 'denied', error: e.oauthError, journey, pending };
+    }
     let thrown = e;
-    if (e instanceof AuthorisationError && e.oauthError === 'access_denied' && error === 'access_denied') {
-      thrown = new AuthorisationError('access_denied', `the PSU rejected the consent (access_denied)${describeError(callback)}`, { cause: e });
+    if (e instanceof AuthorisationError && e.oauthError === 'access_denied' && (error === 'access_denied' || params.has('response'))) {
+      thrown = new AuthorisationError('access_denied', `the PSU rejected the consent (access_denied)${describeError(params)}`, { cause: e });
     }
     if (thrown instanceof AuthorisationError) Object.assign(thrown, { journey, pending });
     throw thrown;
   }
 }
 
-function describeError(callback: URL): string {
-  const d = callback.searchParams.get('error_description');
-  return d ? `: ${d}` : '';
+function describeError(params: URLSearchParams): string {
+  const d = params.get('error_description');
+  return d ? `: ${quoteOutside(d)}` : '';
 }

@@ -12,12 +12,15 @@ import type { Exchange } from '../client/exchange.ts';
 import type { HttpClient, HttpResult } from '../client/http.ts';
 import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
+import { resolveSecurity, type ResolvedSecurity } from './security.ts';
 
-import type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, TokenSet } from './types.ts';
+import type { AuthorisationServer, BeginOptions, PendingAuthorisation, TokenSet } from './types.ts';
+import { quoteOutside } from '../outside-text.ts';
 
 export { authorise } from './authorise.ts';
 export type { AuthoriseContext, AuthoriseOptions, AuthoriseResult, WithJourney } from './authorise.ts';
 export type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, TokenSet } from './types.ts';
+export { describeSecurity, FlowRefusedError, securitySummary, type ResolvedSecurity } from './security.ts';
 
 
 
@@ -55,16 +58,28 @@ export class Auth implements AuthorisationServer {
   readonly issuer: string;
   readonly authorizationEndpoint: string;
   readonly profile: Profile;
+  /**
+   * The security profile the bank's authorisation server runs, resolved from the profile and the
+   * discovery (src/auth/security.ts): every flow step below reads its choices from here, or from the
+   * pending request that varied them.
+   */
+  readonly security: ResolvedSecurity;
   private readonly config: client.Configuration;
   private readonly http: HttpClient;
   private readonly signingKey?: SigningKey;
   private readonly ccCache = new Map<Fn, Promise<TokenSet>>();
+  /** Configurations that validate one kind of authorization response (hybrid, JARM), made once each. */
+  private readonly flows = new Map<string, client.Configuration>();
+  private readonly makeConfig: (extra?: (config: client.Configuration) => void) => client.Configuration;
+  private dpopHandle?: Promise<client.DPoPHandle>;
 
-  private constructor(profile: Profile, http: HttpClient, config: client.Configuration, signingKey: SigningKey | undefined) {
+  private constructor(profile: Profile, http: HttpClient, config: client.Configuration, signingKey: SigningKey | undefined, security: ResolvedSecurity, makeConfig: Auth['makeConfig']) {
     this.profile = profile;
     this.http = http;
     this.config = config;
     this.signingKey = signingKey;
+    this.security = security;
+    this.makeConfig = makeConfig;
     const meta = config.serverMetadata();
     this.issuer = meta.issuer;
     if (!meta.authorization_endpoint) {
@@ -167,12 +182,50 @@ export class Auth implements AuthorisationServer {
       config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
       config.timeout = Math.ceil(http.timeoutMs / 1000);
     }
-    if (a.par === 'always' && !parEndpointOf(config.serverMetadata(), a.clientAuth.method)) {
+    const parEndpoint = parEndpointOf(config.serverMetadata(), a.clientAuth.method);
+    if (a.par === 'always' && !parEndpoint && !profile.security) {
       throw new ProfileError(`$.auth.par: always, but the bank's discovery document (${config.serverMetadata().issuer}) advertises no pushed_authorization_request_endpoint`, ['$.auth.par'], {
         hint: 'set auth.par to auto (PAR where the bank offers it) or never',
       });
     }
-    return new Auth(profile, http, config, signingKey);
+    const context = { clientCertificate: !!(profile.mtls?.cert && profile.mtls?.key), canSign: signingKey !== undefined, ...(parEndpoint ? { parEndpoint } : {}) };
+    let security: ResolvedSecurity;
+    try {
+      security = resolveSecurity(profile, config.serverMetadata(), context);
+    } catch (error) {
+      // Discovery for registration only (no client yet): nothing is asked of the bank but registration.
+      if (!clientless) throw error;
+      security = resolveSecurity({ ...profile, security: { profile: 'oauth2' } }, config.serverMetadata(), { ...context, clientCertificate: false });
+    }
+    // FAPI's algorithms only (8.6: PS256, ES256; FAPI 2.0 adds EdDSA) for the ID tokens and JARM
+    // responses; and the iss response parameter required where the security profile asks for it,
+    // whatever the discovery says (openid-client then refuses an answer without it).
+    const meta: client.ServerMetadata = { ...(config.serverMetadata() as client.ServerMetadata), ...(security.issParameter ? { authorization_response_iss_parameter_supported: true } : {}) };
+    const fapiMetadata = security.signingAlgs ? { id_token_signed_response_alg: security.signingAlgs, authorization_signed_response_alg: security.signingAlgs } as unknown as Partial<client.ClientMetadata> : {};
+    const mtlsAliases = a.clientAuth.method === 'tls_client_auth' && meta.mtls_endpoint_aliases ? { use_mtls_endpoint_aliases: true } : {};
+    const makeConfig = (extra?: (c: client.Configuration) => void) => {
+      const c = new client.Configuration({ ...meta }, clientId, { ...metadata, ...mtlsAliases, ...fapiMetadata }, clientAuth);
+      for (const fn of execute) fn(c);
+      c[client.customFetch] = http.fetch as unknown as client.CustomFetch;
+      c.timeout = Math.ceil(http.timeoutMs / 1000);
+      extra?.(c);
+      return c;
+    };
+    if (security.senderConstraint === 'dpop' && !http.dpop.made && security.dpopAlg) http.dpop.alg = security.dpopAlg;
+    return new Auth(profile, http, makeConfig(), signingKey, security, makeConfig);
+  }
+
+  /** The DPoP handle (openid-client's) of the run's key, when the tokens are DPoP-bound. */
+  private dpop(): Promise<client.DPoPHandle> | undefined {
+    if (this.security.senderConstraint !== 'dpop') return undefined;
+    this.dpopHandle ??= this.http.dpop.keyPair().then((pair) => client.getDPoPHandle(this.config, pair));
+    return this.dpopHandle;
+  }
+
+  /** The `DPoP` option of openid-client's grant calls (none without DPoP). */
+  private async dpopOption(): Promise<{ DPoP: client.DPoPHandle } | undefined> {
+    const handle = this.dpop();
+    return handle ? { DPoP: await handle } : undefined;
   }
 
   /** A client-credentials token for one function's scope, reused until ~30 s before it expires. */
@@ -187,8 +240,8 @@ export class Auth implements AuthorisationServer {
   private fetchClientCredentials(fn: Fn): Promise<TokenSet> {
     const params: Record<string, string> = { scope: this.profile.auth.scopes[fn] };
     if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
-    const p = client
-      .clientCredentialsGrant(this.config, params)
+    const p = this.dpopOption()
+      .then((dpop) => client.clientCredentialsGrant(this.config, params, dpop))
       .then((res) => this.toTokenSet(res, 'client_credentials'))
       .catch((error: unknown) => {
         throw this.http.redactor.error(mapError(error, 'client credentials grant'));
@@ -200,46 +253,84 @@ export class Auth implements AuthorisationServer {
     return p;
   }
 
+  /**
+   * Whether the bank's token endpoint grants a client-credentials token to a request with a DPoP
+   * proof (a throwaway key), for a set-up check that asked without one and was refused: a bank that
+   * binds its tokens by DPoP refuses a request without a proof, often in words that do not say so.
+   */
+  async grantsWithDpop(fn: Fn): Promise<boolean> {
+    const advertised = this.config.serverMetadata().dpop_signing_alg_values_supported;
+    if (!Array.isArray(advertised) || !advertised.length) return false;
+    try {
+      const handle = client.getDPoPHandle(this.config, await client.randomDPoPKeyPair(advertised.includes('ES256') ? 'ES256' : advertised[0]));
+      const params: Record<string, string> = { scope: this.profile.auth.scopes[fn] };
+      if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
+      await client.clientCredentialsGrant(this.config, params, { DPoP: handle });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Forgets cached client-credentials tokens (e.g. after the bank revoked one). */
   forgetClientCredentials(): void {
     this.ccCache.clear();
   }
 
   /**
-   * Builds the authorization URL for one consent: PKCE (S256), state, nonce, the function's scope
-   * with `openid` (and `offline_access` when the profile asks), the intent id bound as
-   * `profile.auth.intentBinding` says, and `resource` when the profile has one. Where the bank
-   * offers pushed authorization requests (and `auth.par` is not `never`), the parameters are
-   * pushed (RFC 9126) and the URL carries only the client id and the request_uri.
+   * Builds the authorization request for one consent, as the security profile says: state, nonce,
+   * PKCE, the function's scope with `openid` (and `offline_access` when the profile asks), the intent
+   * id bound as `profile.auth.intentBinding` says (and `acr` essential where asked), `resource` when
+   * the profile has one, the response type and mode; in a signed request object where the profile
+   * sends one, pushed (RFC 9126, with `dpop_jkt` and a DPoP proof where tokens are DPoP-bound)
+   * where it pushes, so that the URL carries only the client id and the request_uri.
    *
-   * `options` are for the conformance suite's checks (SEC-12, SEC-13): see BeginOptions.
+   * `options` vary one request for the conformance suite's checks (SEC-12, SEC-13 …): see BeginOptions.
    */
   async begin(intentId: string, fn: Fn, options: BeginOptions = {}): Promise<PendingAuthorisation> {
-    const par = options.par ?? this.usesPar;
-    const { params, state, nonce, codeVerifier } = await this.authorizationParams(intentId, fn, options.pkce ?? 'S256');
+    const security = this.securityFor(options);
+    const { params, state, nonce, codeVerifier } = await this.authorizationParams(intentId, fn, security);
     let url: URL;
     try {
-      url = await this.authorizationUrl(params);
-      if (par) url = await client.buildAuthorizationUrlWithPAR(this.config, url.searchParams);
+      // RFC 9449 §10: the code is bound to the DPoP key from the pushed request on (inside the request object, where there is one).
+      if (security.par && security.senderConstraint === 'dpop') params.dpop_jkt = await this.http.dpop.thumbprint();
+      url = await this.authorizationUrl(params, security.requestObject);
+      if (security.par) url = await this.push(url.searchParams);
     } catch (error) {
-      throw this.http.redactor.error(mapError(error, par ? 'the pushed authorization request' : 'building the authorization request'));
+      throw this.http.redactor.error(mapError(error, security.par ? 'the pushed authorization request' : 'building the authorization request'));
     }
-    return { url: url.href, state, nonce, ...(codeVerifier ? { codeVerifier } : {}), intentId, fn, redirectUri: this.profile.auth.redirectUri };
+    return { url: url.href, state, nonce, ...(codeVerifier ? { codeVerifier } : {}), intentId, fn, redirectUri: this.profile.auth.redirectUri, security };
   }
 
-  /** The authorization URL of these parameters: in a signed request object where the intent is bound so, else on the query. */
-  private async authorizationUrl(params: Record<string, string>): Promise<URL> {
-    const binding = this.profile.auth.intentBinding;
-    if (binding.method !== 'request-object') return client.buildAuthorizationUrl(this.config, params);
-    const typ = binding.requestObjectTyp;
+  /** The resolved security profile as one request varies it (BeginOptions). */
+  securityFor(options: BeginOptions = {}): ResolvedSecurity {
+    const s: ResolvedSecurity = { ...this.security, ...(options.flow ?? {}) };
+    if (options.pkce !== undefined) s.pkce = options.pkce;
+    if (options.par !== undefined) s.par = options.par;
+    if (options.flow?.responseType && !options.flow.responseMode) {
+      s.responseMode = options.flow.responseType === 'code id_token' ? 'fragment' : this.security.responseMode === 'fragment' ? 'query' : this.security.responseMode;
+    }
+    return s;
+  }
+
+  /** Pushes the request's parameters (RFC 9126) and returns the URL the PSU is sent to. */
+  private async push(params: URLSearchParams): Promise<URL> {
+    return client.buildAuthorizationUrlWithPAR(this.config, params, await this.dpopOption());
+  }
+
+  /** The authorization URL of these parameters: in a signed request object where the profile sends one, else on the query. */
+  private async authorizationUrl(params: Record<string, string>, requestObject: boolean): Promise<URL> {
+    if (!requestObject) return client.buildAuthorizationUrl(this.config, params);
+    if (!this.signingKey) throw new ProfileError('$.auth.clientAuth.privateKey: a key to sign the request object is needed', ['$.auth.clientAuth.privateKey']);
+    const typ = this.profile.auth.intentBinding.requestObjectTyp;
     const modify: client.ModifyAssertionOptions = typ
       ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
       : {};
-    return client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey!.key, kid: this.signingKey!.kid }, modify);
+    return client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey.key, kid: this.signingKey.kid }, modify);
   }
 
   /** The parameters of one authorisation request (before any request object or PAR). */
-  private async authorizationParams(intentId: string, fn: Fn, pkce: PkceMethod): Promise<{ params: Record<string, string>; state: string; nonce: string; codeVerifier?: string }> {
+  private async authorizationParams(intentId: string, fn: Fn, security: ResolvedSecurity): Promise<{ params: Record<string, string>; state: string; nonce: string; codeVerifier?: string }> {
     const a = this.profile.auth;
     const binding = a.intentBinding;
     const state = client.randomState();
@@ -254,8 +345,11 @@ export class Auth implements AuthorisationServer {
         .join(' ');
     }
     const scope = ['openid', fnScope, a.offlineAccess ? 'offline_access' : ''].filter(Boolean).join(' ');
-    const params: Record<string, string> = { redirect_uri: a.redirectUri, response_type: 'code', scope, state, nonce };
+    const params: Record<string, string> = { redirect_uri: a.redirectUri, response_type: security.responseType, scope, state, nonce };
+    // The hybrid flow answers in the fragment by default; a query answer (or JARM) is asked for by name.
+    if (security.responseMode !== (security.responseType === 'code id_token' ? 'fragment' : 'query')) params.response_mode = security.responseMode;
     let codeVerifier: string | undefined;
+    const pkce = security.pkce;
     if (pkce !== 'none') {
       codeVerifier = client.randomPKCECodeVerifier();
       this.http.redactor.add(codeVerifier);
@@ -263,10 +357,15 @@ export class Auth implements AuthorisationServer {
       params.code_challenge_method = pkce;
     }
     if (a.resource) params.resource = a.resource;
+    const idToken: Record<string, unknown> = {};
+    const userinfo: Record<string, unknown> = {};
     if (binding.method === 'claims' || binding.method === 'request-object') {
-      const claim = { openbanking_intent_id: { value: intentId, essential: true } };
-      params.claims = JSON.stringify({ id_token: claim, userinfo: claim });
+      const claim = { value: intentId, essential: true };
+      idToken.openbanking_intent_id = claim;
+      userinfo.openbanking_intent_id = claim;
     }
+    if (security.acr) idToken.acr = { essential: true, values: security.acr };
+    if (Object.keys(idToken).length) params.claims = JSON.stringify({ id_token: idToken, ...(Object.keys(userinfo).length ? { userinfo } : {}) });
     if (binding.method === 'query') params[binding.parameter ?? 'consent_id'] = intentId;
     return { params, state, nonce, ...(codeVerifier ? { codeVerifier } : {}) };
   }
@@ -277,12 +376,16 @@ export class Auth implements AuthorisationServer {
   }
 
   /**
-   * Whether obtpp pushes its authorization requests (PAR): `auth.par: auto` (the default) where the
-   * bank advertises a PAR endpoint, `always` (and `Auth.create` refused a bank without one), `never`.
+   * Whether obtpp pushes its authorization requests (PAR), as the security profile says (for
+   * oauth2: `auth.par: auto`, the default, where the bank advertises a PAR endpoint; `always`; `never`).
    */
   get usesPar(): boolean {
-    const par = this.profile.auth.par;
-    return par !== 'never' && this.parEndpoint !== undefined;
+    return this.security.par;
+  }
+
+  /** Whether the bank's discovery says it takes authorization requests only pushed (require_pushed_authorization_requests). */
+  get requiresPar(): boolean {
+    return this.config.serverMetadata().require_pushed_authorization_requests === true;
   }
 
   /** The PKCE methods the bank's discovery advertises (code_challenge_methods_supported). */
@@ -298,8 +401,9 @@ export class Auth implements AuthorisationServer {
   async unauthenticatedPar(intentId: string, fn: Fn): Promise<HttpResult> {
     const at = this.parEndpoint;
     if (!at) throw new ProfileError('the bank advertises no pushed_authorization_request_endpoint', ['$.auth.par']);
-    const { params } = await this.authorizationParams(intentId, fn, 'S256');
-    const body = (await this.authorizationUrl(params)).searchParams.toString();
+    const security = this.securityFor({ pkce: 'S256' });
+    const { params } = await this.authorizationParams(intentId, fn, security);
+    const body = (await this.authorizationUrl(params, security.requestObject)).searchParams.toString();
     return this.http.request('POST', at, { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body });
   }
 
@@ -320,7 +424,8 @@ export class Auth implements AuthorisationServer {
     config[client.customFetch] = this.http.fetch as unknown as client.CustomFetch;
     config.timeout = Math.ceil(this.http.timeoutMs / 1000);
     try {
-      return this.toTokenSet(await client.clientCredentialsGrant(config, { scope }), 'client_credentials');
+      // The registered client's tokens are bound as the security profile binds them (it registered so).
+      return this.toTokenSet(await client.clientCredentialsGrant(config, { scope }, await this.dpopOption()), 'client_credentials');
     } catch (error) {
       throw this.http.redactor.error(mapError(error, 'client credentials grant (registered client)'));
     }
@@ -349,10 +454,14 @@ export class Auth implements AuthorisationServer {
     const codeVerifier = client.randomPKCECodeVerifier();
     this.http.redactor.add(codeVerifier);
     const claim = { openbanking_intent_id: { value: intentId, essential: true } };
+    // The response type and mode of the security profile, so that only the defect differs from obtpp's own request.
+    const security = this.security;
+    const mode: Record<string, string> = security.responseMode !== (security.responseType === 'code id_token' ? 'fragment' : 'query') ? { response_mode: security.responseMode } : {};
     const params: Record<string, string> = {
       client_id: a.clientId,
       redirect_uri: a.redirectUri,
-      response_type: 'code',
+      response_type: security.responseType,
+      ...mode,
       scope: ['openid', a.scopes[fn]].join(' '),
       state,
       nonce: client.randomNonce(),
@@ -378,56 +487,145 @@ export class Auth implements AuthorisationServer {
       request = await new SignJWT(payload).setProtectedHeader(header).sign(this.signingKey.key);
     }
     const url = new URL(this.authorizationEndpoint);
-    for (const [k, v] of Object.entries({ client_id: a.clientId, response_type: 'code', scope: params.scope, redirect_uri: a.redirectUri, request })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({ client_id: a.clientId, response_type: security.responseType, ...mode, scope: params.scope, redirect_uri: a.redirectUri, request })) url.searchParams.set(k, v);
     return { url: url.href, state };
   }
 
   /**
-   * Turns the redirect back from the bank into tokens. The state is checked first (a forged or
-   * mixed-up one → `state_mismatch`), then an `error=` answer becomes AuthorisationError(<error>),
-   * then the code is exchanged with the PKCE verifier and the id_token checked (signature, iss,
-   * aud, exp, nonce). `openbanking_intent_id` is returned in `claims` when the bank echoes it; its
-   * absence is for the conformance suite to judge, not an error here.
+   * Turns the redirect back from the bank into tokens, each step as the request's security profile
+   * says: {@link readResponse} takes the answer from the query, the fragment or a JARM `response`;
+   * the state is checked first (a forged or mixed-up one → `state_mismatch`), then an `error=`
+   * answer becomes AuthorisationError(<error>) (access_denied is the PSU's rejection); the hybrid
+   * flow's ID token is validated as a detached signature (openid-client: PS256/ES256 against the
+   * bank's JWKS, iss, aud, exp/iat, nonce, c_hash, s_hash) and its `acr` and
+   * `openbanking_intent_id` checked, a JARM answer's signature, iss, aud and exp, the `iss`
+   * parameter where the profile requires it (RFC 9207) — all before the code is used; then the
+   * code is exchanged (PKCE verifier, DPoP proof where tokens are DPoP-bound) and the token
+   * endpoint's ID token checked the same way. An absent `openbanking_intent_id` is for the
+   * conformance suite to judge, not an error here; another consent's is.
    */
   async finish(pending: PendingAuthorisation, callbackUrl: string): Promise<TokenSet> {
+    const security = pending.security ?? this.security;
+    const { params, base } = this.readResponse(callbackUrl, security);
+    const jarm = params.has('response');
+    let frontClaims: Record<string, unknown> | undefined;
+    if (jarm) {
+      // An encrypted JARM response (a JWE: five parts) needs a decryption key obtpp does not take yet: obtpp's limit, not the bank's failure.
+      if (params.get('response')!.split('.').length === 5) {
+        throw new AuthorisationError('unsupported_response_mode', 'the bank encrypted its JARM response (a JWE), and obtpp does not decrypt JARM responses yet: ask the bank for signed-only JARM, or another response mode');
+      }
+      // Its code is learnt for redaction now; what the JWT says is believed only once openid-client verified it.
+      const { decodeJwt } = await import('jose');
+      try {
+        const code = decodeJwt(params.get('response')!).code;
+        if (typeof code === 'string') this.http.redactor.add(code);
+      } catch {
+        // openid-client refuses it below, in its own words
+      }
+    } else {
+      const state = params.get('state');
+      if (state !== pending.state) {
+        throw new AuthorisationError(
+          'state_mismatch',
+          state === null
+            ? 'the redirect back from the bank carries no state (possible forgery or a mixed-up session)'
+            : 'the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session)',
+        );
+      }
+      const error = params.get('error');
+      if (error) {
+        const description = params.get('error_description');
+        throw Object.assign(new AuthorisationError(error, `the bank answered the authorisation with error=${quoteOutside(error)}${description ? `: ${quoteOutside(description)}` : ''}`), { inResponse: true });
+      }
+      const code = params.get('code');
+      if (!code) throw new AuthorisationError('invalid_response', 'the redirect back from the bank has neither a code nor an error');
+      this.http.redactor.add(code);
+      const idToken = params.get('id_token');
+      if (idToken) {
+        this.http.redactor.add(idToken);
+        const { decodeJwt } = await import('jose');
+        try {
+          frontClaims = decodeJwt(idToken);
+        } catch {
+          frontClaims = undefined;
+        }
+        // Refused here before openid-client verifies the signature: a refusal never uses the code either.
+        if (frontClaims) this.checkIdTokenClaims(frontClaims, pending, security, 'the authorization endpoint\'s ID token');
+      }
+    }
+    const kind = jarm ? 'jarm' : params.has('id_token') || security.responseType === 'code id_token' ? 'hybrid' : 'plain';
+    const current = new URL(base);
+    if (kind === 'hybrid') current.hash = params.toString();
+    else current.search = params.toString();
+    const tokenParams: Record<string, string> = {};
+    if (this.profile.auth.resource) tokenParams.resource = this.profile.auth.resource;
+    let tokens: TokenSet;
+    try {
+      const res = await client.authorizationCodeGrant(
+        this.flowConfig(kind),
+        current,
+        { pkceCodeVerifier: pending.codeVerifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true },
+        tokenParams,
+        await this.dpopOption(),
+      );
+      tokens = this.toTokenSet(res, 'authorization_code');
+    } catch (e) {
+      throw this.http.redactor.error(mapError(e, kind === 'plain' ? 'authorization code exchange' : `the authorization response (${kind === 'jarm' ? 'JARM' : 'the hybrid flow\'s detached signature'}) or the code exchange`));
+    }
+    if (frontClaims) tokens.authorizationClaims = { ...frontClaims };
+    if (tokens.claims) this.checkIdTokenClaims(tokens.claims, pending, security, 'the token endpoint\'s ID token');
+    return tokens;
+  }
+
+  /**
+   * The authorization response's parameters, from where the security profile says they come (the
+   * fragment for the hybrid flow and `fragment.jwt`, else the query; an error in the other part when
+   * that one is empty: a bank may refuse a request before it reads its response mode), and the
+   * redirect URI they came to.
+   */
+  readResponse(callbackUrl: string, security: Pick<ResolvedSecurity, 'responseMode'> = this.security): { params: URLSearchParams; base: string } {
     let url: URL;
     try {
       url = new URL(callbackUrl);
     } catch {
       throw new AuthorisationError('invalid_response', 'the redirect back from the bank is not a URL');
     }
-    const params = url.searchParams;
-    const state = params.get('state');
-    if (state !== pending.state) {
-      throw new AuthorisationError(
-        'state_mismatch',
-        state === null
-          ? 'the redirect back from the bank carries no state (possible forgery or a mixed-up session)'
-          : 'the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session)',
-      );
-    }
-    const error = params.get('error');
-    if (error) {
-      const description = params.get('error_description');
-      throw new AuthorisationError(error, `the bank answered the authorisation with error=${error}${description ? `: ${description}` : ''}`);
-    }
-    const code = params.get('code');
-    if (!code) throw new AuthorisationError('invalid_response', 'the redirect back from the bank has neither a code nor an error');
-    this.http.redactor.add(code);
+    const fragment = new URLSearchParams(url.hash.slice(1));
+    const query = url.searchParams;
+    const answers = (p: URLSearchParams) => ['code', 'error', 'response', 'state', 'id_token'].some((k) => p.has(k));
+    const preferFragment = security.responseMode === 'fragment' || security.responseMode === 'fragment.jwt';
+    const [asked, other] = preferFragment ? [fragment, query] : [query, fragment];
+    // Only an error may come back in the other part (a bank refusing the request before it reads the mode); a code never.
+    const params = !answers(asked) && other.has('error') && !other.has('code') ? other : asked;
+    return { params: new URLSearchParams(params), base: `${url.origin}${url.pathname}` };
+  }
 
-    const tokenParams: Record<string, string> = {};
-    if (this.profile.auth.resource) tokenParams.resource = this.profile.auth.resource;
-    try {
-      const res = await client.authorizationCodeGrant(
-        this.config,
-        url,
-        { pkceCodeVerifier: pending.codeVerifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true },
-        tokenParams,
-      );
-      return this.toTokenSet(res, 'authorization_code');
-    } catch (e) {
-      throw this.http.redactor.error(mapError(e, 'authorization code exchange'));
+  /** The UK claims of an ID token: one of the essential acr values asked for, and the consent this authorisation was for (when it names one). */
+  private checkIdTokenClaims(claims: Record<string, unknown>, pending: PendingAuthorisation, security: ResolvedSecurity, which: string): void {
+    if (security.acr && !(typeof claims.acr === 'string' && security.acr.includes(claims.acr))) {
+      throw new AuthorisationError('invalid_id_token', `${which} carries acr ${claims.acr === undefined ? '(none)' : JSON.stringify(claims.acr)}, not one of ${security.acr.join(', ')} asked for as essential (security.acr): the code is not used`);
     }
+    const intent = claims.openbanking_intent_id;
+    if (intent !== undefined && intent !== pending.intentId) {
+      throw new AuthorisationError('invalid_id_token', `${which} names consent ${JSON.stringify(intent)} in openbanking_intent_id, not ${pending.intentId}, the consent this authorisation was for: the code is not used`);
+    }
+  }
+
+  /** The configuration that validates one kind of authorization response (openid-client's hybrid or JARM checks), made once. */
+  private flowConfig(kind: 'hybrid' | 'jarm' | 'plain'): client.Configuration {
+    if (kind === 'plain') return this.config;
+    let c = this.flows.get(kind);
+    if (!c) {
+      c = this.makeConfig((cfg) => {
+        if (kind === 'hybrid') {
+          client.useCodeIdTokenResponseType(cfg);
+          // FAPI 1.0 Advanced 5.2.2.1: the ID token is a detached signature over code and state (c_hash, s_hash).
+          client.enableDetachedSignatureResponseChecks(cfg);
+        } else client.useJwtResponseMode(cfg);
+      });
+      this.flows.set(kind, c);
+    }
+    return c;
   }
 
   /** A refresh-token grant; the new tokens replace the old ones (and are taught to redaction). */
@@ -436,7 +634,7 @@ export class Auth implements AuthorisationServer {
     const params: Record<string, string> = {};
     if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
     try {
-      const res = await client.refreshTokenGrant(this.config, refreshToken, params);
+      const res = await client.refreshTokenGrant(this.config, refreshToken, params, await this.dpopOption());
       return this.toTokenSet(res, 'refresh_token');
     } catch (error) {
       throw this.http.redactor.error(mapError(error, 'refresh token grant'));
@@ -447,7 +645,9 @@ export class Auth implements AuthorisationServer {
     this.http.learnTokens(res);
     const expiresIn = res.expiresIn();
     const claims = res.claims();
-    const tokens: TokenSet = { accessToken: res.access_token, tokenType: res.token_type, grant };
+    const dpop = res.token_type.toLowerCase() === 'dpop';
+    const tokens: TokenSet = { accessToken: res.access_token, tokenType: dpop ? 'DPoP' : res.token_type, grant };
+    tokens.senderConstraint = dpop ? 'dpop' : this.security.senderConstraint === 'mtls' ? 'mtls' : 'none';
     if (res.refresh_token) tokens.refreshToken = res.refresh_token;
     if (res.id_token) tokens.idToken = res.id_token;
     if (expiresIn !== undefined) tokens.expiresAt = Date.now() + expiresIn * 1000;
@@ -511,25 +711,34 @@ export function mapError(error: unknown, doing: string): Error {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof HttpError) return e;
   }
+  // The bank's error code and description quoted (src/outside-text.ts): on this line, visibly its.
   if (error instanceof client.ResponseBodyError) {
-    const desc = error.error_description ? `: ${error.error_description}` : '';
-    return new AuthorisationError(error.error, `${doing}: the bank answered ${error.status} ${error.error}${desc}`, { cause: error });
+    const desc = error.error_description ? `: ${quoteOutside(error.error_description)}` : '';
+    return new AuthorisationError(error.error, `${doing}: the bank answered ${error.status} ${quoteOutside(error.error)}${desc}`, { cause: error });
   }
   if (error instanceof client.AuthorizationResponseError) {
-    const desc = error.error_description ? `: ${error.error_description}` : '';
-    return new AuthorisationError(error.error, `${doing}: the bank answered the authorisation with error=${error.error}${desc}`, { cause: error });
+    const desc = error.error_description ? `: ${quoteOutside(error.error_description)}` : '';
+    return Object.assign(new AuthorisationError(error.error, `${doing}: the bank answered the authorisation with error=${quoteOutside(error.error)}${desc}`, { cause: error }), { inResponse: true });
   }
   if (error instanceof client.WWWAuthenticateChallengeError) {
     const challenge = error.cause[0];
     const code = String(challenge?.parameters.error ?? 'invalid_client');
-    const desc = challenge?.parameters.error_description ? `: ${challenge.parameters.error_description}` : '';
-    return new AuthorisationError(code, `${doing}: the bank answered ${error.status} with a WWW-Authenticate challenge ${code}${desc}`, { cause: error });
+    const desc = challenge?.parameters.error_description ? `: ${quoteOutside(challenge.parameters.error_description)}` : '';
+    return new AuthorisationError(code, `${doing}: the bank answered ${error.status} with a WWW-Authenticate challenge ${quoteOutside(code)}${desc}`, { cause: error });
   }
-  const e = error as { code?: string; message?: string };
-  const message = e?.message ?? String(error);
+  const e = error as { code?: string; message?: string; cause?: { message?: unknown } };
+  // openid-client words its errors generally ("invalid response encountered"); what failed is in the cause.
+  const detail = typeof e?.cause?.message === 'string' && e.cause.message !== e.message ? e.cause.message : undefined;
+  const message = `${e?.message ?? String(error)}${detail ? `: ${detail}` : ''}`;
   const code = e?.code ?? '';
+  if (/"state" response parameter|response parameter "state"/.test(message)) {
+    return new AuthorisationError('state_mismatch', `${doing}: the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session): ${message}`, { cause: error });
+  }
+  if (/"iss" \(issuer\)/.test(message)) {
+    return new AuthorisationError('invalid_response', `${doing}: the authorization response's iss (RFC 9207) ${/missing/.test(message) ? 'is missing' : 'is not the issuer obtpp asked'}: ${message} (the code is not used)`, { cause: error });
+  }
   if (/JWT|ID_TOKEN|CLAIM|SIGNATURE|JWS/i.test(code) || /id_token|"nonce"|JWT/i.test(message)) {
-    return new AuthorisationError('invalid_id_token', `${doing}: the bank's id_token failed a check: ${message}`, { cause: error });
+    return new AuthorisationError('invalid_id_token', `${doing}: the bank's ${/JARM/.test(doing) && !/id_token|ID Token/i.test(message) ? 'JARM response' : 'id_token'} failed a check: ${message}`, { cause: error });
   }
   return new AuthorisationError('invalid_response', `${doing}: ${message}${code ? ` (${code})` : ''}`, { cause: error });
 }

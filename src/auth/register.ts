@@ -9,8 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { ObtppError, ExitCode, ProfileError } from '../errors.ts';
 import type { HttpClient, HttpResult } from '../client/http.ts';
+import type { ResolvedSecurity } from './security.ts';
 import type { Profile, RegistrationSettings } from '../profile/types.ts';
 import { importSigningKey } from './keys.ts';
+import { quoteOutside } from '../outside-text.ts';
 
 /** What a successful registration gave: the client, and how to manage it (RFC 7592) where offered. */
 export interface Registration {
@@ -41,7 +43,8 @@ export function registrationOf(profile: Profile): RegistrationSettings {
 }
 
 /** What the request JWT (or JSON) carries. `softwareStatement: null` leaves the SSA out (the refusal checks). */
-export function registrationClaims(profile: Profile, issuer: string, o: { softwareStatement?: string | null } = {}): Record<string, unknown> {
+export function registrationClaims(profile: Profile, issuer: string, o: { softwareStatement?: string | null; security?: ResolvedSecurity } = {}): Record<string, unknown> {
+  const sec = o.security;
   const r = registrationOf(profile);
   const now = Math.floor(Date.now() / 1000);
   const ssa = o.softwareStatement === undefined ? r.softwareStatement : o.softwareStatement;
@@ -56,7 +59,11 @@ export function registrationClaims(profile: Profile, issuer: string, o: { softwa
     token_endpoint_auth_method: r.tokenEndpointAuthMethod,
     ...(r.tokenEndpointAuthMethod === 'private_key_jwt' ? { token_endpoint_auth_signing_alg: r.alg } : {}),
     grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
-    response_types: ['code'],
+    // The flow the bank's security profile runs (the hybrid flow, JARM, sender-constrained tokens), so that the client may use it.
+    response_types: [sec?.responseType ?? 'code'],
+    ...(sec?.responseMode.endsWith('jwt') ? { authorization_signed_response_alg: 'PS256' } : {}),
+    ...(sec?.senderConstraint === 'mtls' ? { tls_client_certificate_bound_access_tokens: true } : {}),
+    ...(sec?.senderConstraint === 'dpop' ? { dpop_bound_access_tokens: true } : {}),
     redirect_uris: r.redirectUris,
     scope: r.scope,
     application_type: 'web',
@@ -107,7 +114,7 @@ export function registrationFrom(result: HttpResult): Registration {
   if (result.status !== 201 || typeof b?.client_id !== 'string') {
     // The bank's words as captured (redacted): an error answer may echo the software statement.
     const said = result.exchange.response?.body as Record<string, unknown> | undefined;
-    const error = typeof said?.error === 'string' ? `${said.error}${typeof said.error_description === 'string' ? `: ${said.error_description}` : ''}` : `HTTP ${result.status}`;
+    const error = typeof said?.error === 'string' ? `${quoteOutside(said.error)}${typeof said.error_description === 'string' ? `: ${quoteOutside(said.error_description)}` : ''}` : `HTTP ${result.status}`;
     throw new ObtppError('registration_refused', `the bank refused the registration: ${error}`, { exitCode: ExitCode.nonConformant });
   }
   const { client_secret: secret, registration_access_token: rat, ...metadata } = b;
@@ -142,8 +149,8 @@ const NOT_IN_UPDATE = ['registration_access_token', 'registration_client_uri', '
  * What the profile decides of a registered client, as an update would set it: its redirect URIs,
  * scope, token endpoint auth method (and its signing alg), grant and response types.
  */
-export function updatableMetadata(profile: Profile): Record<string, unknown> {
-  const claims = registrationClaims(profile, '');
+export function updatableMetadata(profile: Profile, security?: ResolvedSecurity): Record<string, unknown> {
+  const claims = registrationClaims(profile, '', { ...(security ? { security } : {}) });
   const keys = ['redirect_uris', 'scope', 'token_endpoint_auth_method', 'token_endpoint_auth_signing_alg', 'grant_types', 'response_types'];
   return Object.fromEntries(keys.filter((k) => claims[k] !== undefined).map((k) => [k, claims[k]]));
 }

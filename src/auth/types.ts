@@ -4,6 +4,7 @@
  * Auth class) so that authorise.ts, which drives a journey with them, does not import it back.
  */
 import type { Fn } from '../profile/types.ts';
+import type { ResolvedSecurity } from './security.ts';
 
 export interface TokenSet {
   accessToken: string;
@@ -15,6 +16,10 @@ export interface TokenSet {
   scope?: string;
   /** The id_token's claims (validated), when there was one. */
   claims?: Record<string, unknown>;
+  /** The claims of the ID token the authorization endpoint returned (the hybrid flow's detached signature), validated before the code was used. */
+  authorizationClaims?: Record<string, unknown>;
+  /** How the token is bound to the TPP: its client certificate (mtls), the run's DPoP key (dpop), or not at all. */
+  senderConstraint?: 'mtls' | 'dpop' | 'none';
   grant: 'client_credentials' | 'authorization_code' | 'refresh_token';
 }
 
@@ -29,6 +34,8 @@ export interface PendingAuthorisation {
   intentId: string;
   fn: Fn;
   redirectUri: string;
+  /** What this request asked of the authorisation server (the resolved security profile, as varied for this request). */
+  security?: ResolvedSecurity;
 }
 
 /** How an authorisation request carries PKCE: S256 (always, for obtpp's own), or the bad ones SEC-13 sends. */
@@ -38,8 +45,14 @@ export type PkceMethod = 'S256' | 'plain' | 'none';
 export interface BeginOptions {
   /** `plain` sends the verifier as the challenge, `none` no code_challenge (and `finish` then no verifier). Default S256. */
   pkce?: PkceMethod;
-  /** Push the request (true) or not (false) whatever `auth.par` says; default as `usesPar`. */
+  /** Push the request (true) or not (false) whatever the security profile says; default as `usesPar`. */
   par?: boolean;
+  /**
+   * Any other choice of the resolved security profile, varied for this one request (a check that
+   * asks for what the bank must refuse: response_type=code of a FAPI 1.0 bank, a request object by
+   * value of a FAPI 2.0 one …).
+   */
+  flow?: Partial<Pick<ResolvedSecurity, 'responseType' | 'responseMode' | 'requestObject' | 'acr'>>;
 }
 
 /** What a PSU journey needs of the authorisation server (the Auth class is one). */
@@ -48,4 +61,6 @@ export interface AuthorisationServer {
   begin(intentId: string, fn: Fn, options?: BeginOptions): Promise<PendingAuthorisation>;
   /** The bank's redirect back, checked against the pending request, and the code exchanged. */
   finish(pending: PendingAuthorisation, callbackUrl: string): Promise<TokenSet>;
+  /** The authorization response's parameters where the request's response mode puts them (query or fragment); default: the query. */
+  readResponse?(callbackUrl: string, security?: PendingAuthorisation['security']): { params: URLSearchParams; base: string };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpError } from '../errors.ts';
 import type { Exchange } from './exchange.ts';
 import { Redactor } from './redact.ts';
+import { DpopKey } from './dpop-key.ts';
 
 export interface HttpOptions {
   /** PEM strings for mTLS and private CAs. */
@@ -19,6 +20,8 @@ export interface HttpOptions {
   redactor?: Redactor;
   /** Called with every captured (redacted) exchange. */
   onExchange?: (exchange: Exchange) => void;
+  /** The DPoP key shared with other clients of one run or session (its tokens are bound to it); default a new one, made on first use. */
+  dpop?: DpopKey;
   /** Where warnings go (stderr in the CLI). */
   warn?: (message: string) => void;
 }
@@ -85,10 +88,15 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** JSON.parse that never throws: undefined for a body that is not JSON, or nested too deep to handle. */
+/**
+ * JSON.parse that never throws: undefined for a body that is not JSON, or nested too deep to handle.
+ * Only a body that opens as nesting JSON does (`[` or `{`) is measured: a PDF or an XML document
+ * full of brackets is merely not JSON, never "nested too deep".
+ */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why?: string } {
-  if (text.trim().length === 0) return { ok: false };
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { ok: false, why: `JSON nested deeper than ${MAX_JSON_DEPTH} levels, not parsed` };
+  const start = text.trimStart();
+  if (start.length === 0) return { ok: false };
+  if ((start[0] === '[' || start[0] === '{') && nestsDeeperThan(text, MAX_JSON_DEPTH)) return { ok: false, why: `JSON nested deeper than ${MAX_JSON_DEPTH} levels, not parsed` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -107,6 +115,8 @@ export class HttpClient {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly exchanges: Exchange[] = [];
+  /** The DPoP key (RFC 9449) the tokens sent through this client are bound to, when the bank binds them so. */
+  readonly dpop: DpopKey;
   private seq = 0;
   private readonly onExchange?: (exchange: Exchange) => void;
 
@@ -117,6 +127,7 @@ export class HttpClient {
     for (const secret of options.secrets ?? []) this.redactor.add(secret);
     if (options.key) this.redactor.add(options.key);
     this.onExchange = options.onExchange;
+    this.dpop = options.dpop ?? new DpopKey();
     if (options.insecure) {
       (options.warn ?? ((m: string) => process.stderr.write(m + '\n')))(
         'WARNING: TLS certificate verification is OFF for this profile (tls.insecure: true). Never use this against a production bank.',
@@ -327,6 +338,8 @@ export class HttpClient {
       const v = (body as Record<string, unknown>)[key];
       if (typeof v === 'string') this.redactor.add(v);
     }
+    const b = body as { access_token?: unknown; token_type?: unknown };
+    if (typeof b.access_token === 'string' && typeof b.token_type === 'string' && b.token_type.toLowerCase() === 'dpop') this.dpop.bound.add(b.access_token);
   }
 
   async close(): Promise<void> {

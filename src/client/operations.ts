@@ -93,6 +93,8 @@ export interface CallOptions {
   token?: string | null;
   /** Extra or overriding headers for this call. */
   headers?: Record<string, string>;
+  /** Headers this call leaves out, whatever the profile's `headers` add (a header the standard no longer has: x-fapi-financial-id). */
+  omitHeaders?: string[];
   /** x-fapi-interaction-id to send; default a fresh UUID; `false` sends none. */
   interactionId?: string | false;
   /** x-idempotency-key on creates; default a fresh UUID; `false` sends none. */
@@ -108,6 +110,11 @@ export interface CallOptions {
    * that text instead of the body (a request whose Digest does not match its body).
    */
   httpSignature?: false | { digestOf: string };
+  /**
+   * `false`: a token the bank bound to the run's DPoP key is sent as given (a `Bearer` header,
+   * without a proof), as the SEC-15 check sends it; default: with a fresh DPoP proof.
+   */
+  dpop?: false;
 }
 
 export interface ApiResult<T = any> extends HttpResult<T> {
@@ -327,12 +334,17 @@ export class TppClient {
       headers['x-jws-signature'] = typeof o.signature === 'string' ? o.signature : await (await import('./jws.ts')).signDetached(text, await this.messageSigner());
     }
     Object.assign(headers, lowerKeys(o.headers ?? {}));
+    for (const name of o.omitHeaders ?? []) delete headers[name.toLowerCase()];
     const hs = this.profile.dialect === 'berlin-group' ? await import('./http-signature.ts') : undefined;
     if (hs && this.httpSigns && o.httpSignature !== false) {
       headers.date ??= new Date().toUTCString();
       Object.assign(headers, hs.signRequest(this.httpSigner(hs), headers, text ?? '', o.httpSignature ? o.httpSignature.digestOf : undefined));
     }
-    const result = await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
+    // A token the bank bound to the run's DPoP key goes with a fresh proof and the DPoP scheme, whoever set the header.
+    const bound = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+    const result = bound && o.dpop !== false && this.http.dpop.bound.has(bound)
+      ? await (await import('./dpop.ts')).dpopRequest(this.http, this.http.dpop, bound, method, url, headers, text)
+      : await this.http.request(method, url, text === undefined ? { headers } : { headers, body: text });
     const out: ApiResult = { ...result, operation, sentInteractionId: interactionId, ...(headers['x-jws-signature'] ? { sentSignature: headers['x-jws-signature'] } : {}) };
     const bankCert = this.profile.bank?.signingCertificate;
     if (hs && bankCert) out.httpSignature = hs.verifyAnswer(result.headers as Record<string, string | undefined>, result.text, new (await import('node:crypto')).X509Certificate(bankCert));

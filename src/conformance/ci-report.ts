@@ -4,6 +4,7 @@
  * per SHOULD warning. Both are made from the summary as written (already redacted by the run).
  */
 import type { Finding, RuleResult, Summary } from './summary.ts';
+import { fcsCountsLine, fcsVerdictText } from './fcs-verdicts.ts';
 
 /** Rows of a list shown in full before "… and N more". */
 const LIST_LIMIT = 50;
@@ -47,6 +48,8 @@ export function summaryMarkdown(summary: Summary, extra: { notRun?: number } = {
     `## obtpp conformance: ${VERDICT_WORDS[summary.verdict] ?? summary.verdict}`,
     '',
     `Bank: ${mdText(summary.profile)} · obtpp ${mdText(summary.tool.version)} · started ${mdText(summary.startedAt)} · ${(summary.durationMs / 1000).toFixed(1)} s`,
+    // The security profile its authorisation server was judged under (docs/security.md).
+    ...(typeof summary.security?.description === 'string' ? ['', `Authorisation server: ${mdText(summary.security.description)}`] : []),
     '',
     '| rule results | count |',
     '|---|---:|',
@@ -75,6 +78,11 @@ export function summaryMarkdown(summary: Summary, extra: { notRun?: number } = {
   section('Waived rules', firstOf('waived', (r) => r.failures));
   section('Not judged', firstOf('not-judged', (r) => r.notJudged));
   section('SHOULD warnings', warnings.map(({ variant, rule, w }) => ({ variant, rule, f: w })));
+  // Every official test of the run's version, in the suite's order, to set beside the suite's export.
+  if (summary.fcs) {
+    lines.push('', `### The official suite's tests (FCS v${mdText(summary.fcs.version)})`, '', mdText(fcsCountsLine(summary.fcs)), '', '| FCS id | verdict | obtpp scenario |', '|---|---|---|');
+    for (const t of summary.fcs.tests) lines.push(`| ${mdText(t.id)} | ${mdText(fcsVerdictText(t))} | ${mdText(t.scenarios.join('; '))} |`);
+  }
   lines.push('', 'Every finding with its evidence: report.html and summary.json in the report dir.', '');
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@ import { loadProfile } from '../profile/load.ts';
 import { httpFromProfile } from '../client/factory.ts';
 import type { HttpClient } from '../client/http.ts';
 import { Redactor } from '../client/redact.ts';
+import { DpopKey } from '../client/dpop-key.ts';
 import { TppClient } from '../client/operations.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { Auth, type BeginOptions } from '../auth/index.ts';
@@ -65,9 +66,9 @@ export class Lane {
   private readonly clients = new Map<Variant, TppClient>();
   private readonly profile: Profile;
 
-  constructor(profile: Profile, redactor?: Redactor) {
+  constructor(profile: Profile, redactor?: Redactor, dpop?: DpopKey) {
     this.profile = profile;
-    this.http = httpFromProfile(profile, { warn: () => undefined, ...(redactor ? { redactor } : {}) });
+    this.http = httpFromProfile(profile, { warn: () => undefined, ...(redactor ? { redactor } : {}), ...(dpop ? { dpop } : {}) });
   }
 
   client(variant: Variant): TppClient {
@@ -205,6 +206,8 @@ export class RunContext {
    * shows, and the step definitions scrub every failure message with it (step-definitions/support/define.ts).
    */
   readonly redactor: Redactor;
+  /** One DPoP key for every lane: a token one lane got (bound to it, where the bank binds by DPoP) works in any other. */
+  readonly dpop = new DpopKey();
 
   private static current?: Promise<RunContext>;
 
@@ -234,7 +237,7 @@ export class RunContext {
 
   /** A new lane (closed with the context). */
   lane(): Lane {
-    const lane = new Lane(this.profile, this.redactor);
+    const lane = new Lane(this.profile, this.redactor, this.dpop);
     this.lanes.push(lane);
     return lane;
   }

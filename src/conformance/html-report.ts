@@ -65,6 +65,8 @@ export interface ReportSummary {
   durationMs?: number;
   verdict?: string;
   variants?: Array<{ variant: string; rules?: ReportRule[] }>;
+  /** One verdict per official FCS test (summary.json's `fcs`, src/conformance/fcs-verdicts.ts). */
+  fcs?: { version?: string; source?: string; counts?: Partial<Record<string, number>>; tests?: Array<{ id?: string; test?: string; status?: string; reason?: string; scenarios?: string[]; notJudged?: string[] }> };
   totals?: {
     rules?: Partial<Record<string, number>>;
     scenarios?: Partial<Record<string, number>>;
@@ -89,7 +91,7 @@ export interface HtmlReportOptions {
 }
 
 /**
- * What each mark of the rule table means: the report's legend, and the README's (test/conformance/
+ * What each mark of the rule table means: the report's legend, and docs/ci.md's (test/conformance/
  * legend.test.ts keeps the two the same).
  */
 export const VERDICT_LEGEND: ReadonlyArray<readonly [mark: string, meaning: string]> = [
@@ -236,6 +238,13 @@ function normalise(summary: ReportSummary): ReportSummary {
         })),
       })),
     })),
+    fcs: s.fcs && typeof s.fcs === 'object' ? {
+      version: str(s.fcs.version), source: str(s.fcs.source), counts: s.fcs.counts && typeof s.fcs.counts === 'object' ? s.fcs.counts : undefined,
+      tests: objects(s.fcs.tests).filter((t) => str(t.id)).map((t) => ({
+        id: str(t.id), test: str(t.test), status: str(t.status), reason: str(t.reason),
+        scenarios: Array.isArray(t.scenarios) ? t.scenarios.map(String) : [], notJudged: Array.isArray(t.notJudged) ? t.notJudged.map(String) : undefined,
+      })),
+    } : undefined,
     totals: s.totals && typeof s.totals === 'object' ? {
       rules: s.totals.rules && typeof s.totals.rules === 'object' ? s.totals.rules : undefined,
       scenarios: s.totals.scenarios && typeof s.totals.scenarios === 'object' ? s.totals.scenarios : undefined,
@@ -373,7 +382,7 @@ ${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') :
 <h2>5. Scenario sequences</h2>
 ${sequencesSection()}
 </section>
-<footer>
+${fcsSection()}<footer>
   <p>Generated ${escapeHtml(formatDate((options.generatedAt ?? new Date()).toISOString()))} by ${escapeHtml(tool)}. Exchanges are shown as captured, with credentials and tokens redacted; the machine-readable results are in summary.json, junit.xml and messages.ndjson beside this file.</p>
 </footer>
 </main>
@@ -381,6 +390,30 @@ ${sequencesSection()}
 </html>
 `);
   return parts.join('');
+
+  /** 6. One row per official FCS test, in the suite's order, to set beside the suite's export (UK runs only). */
+  function fcsSection(): string {
+    const fcs = summary.fcs;
+    if (!fcs?.tests?.length) return '';
+    const c = fcs.counts ?? {};
+    const label = (t: NonNullable<typeof fcs.tests>[number]) => t.status === 'passed' && t.notJudged?.length ? 'pass (in part)' : STATUS_LABEL[t.status ?? ''] ?? t.status ?? '';
+    return `<section id="fcs">
+<h2>6. The official suite's tests (FCS v${clean(fcs.version)})</h2>
+<p class="totals"><b>${c.passed ?? 0}</b> passed · <b>${c.failed ?? 0}</b> failed · <b>${c.notJudged ?? 0}</b> not judged · <b>${c.notApplicable ?? 0}</b> not applicable, of ${fcs.tests.length} test ids, in the suite's order${fcs.source === 'tags' ? ' (ids from the scenarios\' tags: the suite\'s files were not found)' : ''}.</p>
+<table class="rules fcs">
+<thead><tr><th scope="col">FCS id</th><th scope="col" class="title-col">Test</th><th scope="col" class="variant">Verdict</th><th scope="col">Why, and the obtpp scenario</th></tr></thead>
+<tbody>
+${fcs.tests.map((t) => `<tr id="${anchor('fcs', t.id ?? '')}">
+  <th scope="row" class="rule-id">${clean(t.id)}</th>
+  <td class="title-col">${clean(t.test ?? '')}</td>
+  <td class="status status-${escapeHtml(t.status ?? 'none')}">${escapeHtml(label(t))}</td>
+  <td>${t.reason ? `${clean(t.reason)}<br>` : ''}${t.notJudged?.length ? `<span class="sub">not judged here: ${clean(t.notJudged.join(', '))}</span><br>` : ''}<span class="sub">${clean((t.scenarios ?? []).join('; '))}</span></td>
+</tr>`).join('\n')}
+</tbody>
+</table>
+</section>
+`;
+  }
 
   function timeChart(): string {
     const t = summary.timeSplit;

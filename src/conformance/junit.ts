@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import type { FcsSection } from './fcs-verdicts.ts';
 
 /**
  * cucumber's JUnit report marks a scenario that was neither passed nor failed with a bare
@@ -31,6 +32,31 @@ export function appendForeignRules(xml: string, rules: readonly ForeignRule[]): 
   const bump = (name: string) => (head: string) => head.replace(new RegExp(`\\b${name}="(\\d+)"`), (_m, n: string) => `${name}="${Number(n) + rules.length}"`);
   return xml
     .replace(/<testsuite\b[^>]*>/, (head) => bump('skipped')(bump('tests')(head)))
+    .replace(/<\/testsuite>\s*$/, `${cases}</testsuite>\n`);
+}
+
+/**
+ * Adds one test case per official FCS test of the run's version, in the suite's order (classname
+ * `FCS v3.1`), passed, failed (`<failure type="FcsTestFailed">` with the finding), or skipped with
+ * `not judged: …` / `not applicable: …`: a CI server lists them beside the rules, as the suite's
+ * export lists them.
+ */
+export function appendFcsTests(xml: string, fcs: FcsSection | undefined): string {
+  if (!fcs?.tests.length) return xml;
+  const classname = escapeXml(`FCS v${fcs.version}`);
+  const cases = fcs.tests.map((t) => {
+    const head = `  <testcase classname="${classname}" name="${escapeXml(t.test ? `${t.id} — ${t.test}` : t.id)}" time="0">`;
+    if (t.status === 'passed') return `${head}\n  </testcase>\n`;
+    if (t.status === 'failed') {
+      const text = [`FCS test: ${t.id}`, `finding: ${t.reason ?? 'failed'}`, ...t.scenarios.map((s) => `scenario: ${s}`)].join('\n');
+      return `${head}\n    <failure type="FcsTestFailed" message="${escapeXml(t.reason ?? 'failed')}"><![CDATA[${cdataSafe(text)}]]></failure>\n  </testcase>\n`;
+    }
+    return `${head}\n    <skipped message="${escapeXml(`${t.status === 'not-judged' ? 'not judged' : 'not applicable'}: ${t.reason ?? ''}`)}"/>\n  </testcase>\n`;
+  }).join('');
+  const skipped = fcs.counts.notJudged + fcs.counts.notApplicable;
+  const bump = (name: string, by: number) => (head: string) => head.replace(new RegExp(`\\b${name}="(\\d+)"`), (_m, n: string) => `${name}="${Number(n) + by}"`);
+  return xml
+    .replace(/<testsuite\b[^>]*>/, (head) => bump('failures', fcs.counts.failed)(bump('skipped', skipped)(bump('tests', fcs.tests.length)(head))))
     .replace(/<\/testsuite>\s*$/, `${cases}</testsuite>\n`);
 }
 
@@ -92,8 +118,8 @@ function withoutInternals(text: string, localPaths: readonly string[]): string {
  * Rewrites junit.xml in place with the causes of its skipped test cases, the texts of its failures
  * and the rules of another dialect. A missing file is left missing.
  */
-export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>, foreign: readonly ForeignRule[] = [], failures?: { texts: ReadonlyMap<string, string>; localPaths: readonly string[]; errors?: ReadonlyMap<string, string> }): Promise<void> {
-  if (!causes.size && !foreign.length && !failures) return;
+export async function annotateJunitFile(file: string, causes: ReadonlyMap<string, string>, foreign: readonly ForeignRule[] = [], failures?: { texts: ReadonlyMap<string, string>; localPaths: readonly string[]; errors?: ReadonlyMap<string, string> }, fcs?: FcsSection): Promise<void> {
+  if (!causes.size && !foreign.length && !failures && !fcs) return;
   let xml: string;
   try {
     xml = await readFile(file, 'utf8');
@@ -102,6 +128,7 @@ export async function annotateJunitFile(file: string, causes: ReadonlyMap<string
   }
   let annotated = appendForeignRules(annotateSkipped(xml, causes), foreign);
   if (failures) annotated = rewriteFailures(annotated, failures.texts, failures.localPaths, failures.errors);
+  annotated = appendFcsTests(annotated, fcs);
   if (annotated !== xml) await writeFile(file, annotated);
 }
 

@@ -11,7 +11,7 @@ export type Dialect = 'obie' | 'berlin-group';
 import { loadProfile, baseUrlFor } from '../profile/load.ts';
 import { CATALOGUES, type Catalogue } from '../dialects/catalogue.ts';
 import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
-import { lockReportDir } from './report-lock.ts';
+import { lockReportDir, refuseIfInUse } from './report-lock.ts';
 import { FOREIGN_RULE_REASON, judgedStandard, SummaryBuilder, type BankLocation, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
@@ -21,7 +21,7 @@ import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
 import { runOrder } from './order-plugin.ts';
 import type { PsuBrowser } from '../psu/index.ts';
-import type { ISupportCodeLibrary } from '@cucumber/cucumber/api';
+import type { FcsMap, FcsVersion } from './fcs-map.ts';
 
 /** Options of {@link runConformance}. Every one has a default. */
 export interface RunConformanceOptions {
@@ -49,6 +49,12 @@ export interface RunConformanceOptions {
   standard?: Standard;
   /** Faults to switch on in the embedded sandbox (see `listFaults()`); only without `profile`. */
   sandboxFaults?: string[];
+  /**
+   * The security profile the embedded sandbox's authorisation server runs (`SANDBOX_SECURITY`:
+   * fapi1-advanced, fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls, fapi2-message-signing); its
+   * profile says it. Only without `profile` (a profile says its bank's `security`).
+   */
+  sandboxSecurity?: string;
   /**
    * The SCA approaches the embedded berlin-group sandbox offers (`redirect`, `oauth`, `decoupled`,
    * `embedded`; default redirect and oauth); without oauth its profile has no auth block. Only
@@ -89,7 +95,17 @@ export interface RunConformanceOptions {
   transformSummary?: (summary: Summary) => Summary;
   /** Runs once the reports are written (e.g. to sign them); gets the bank's loaded profile, the embedded sandbox's too. */
   afterReports?: (run: { summary: Summary; reportDir: string; profile?: Profile }) => Promise<void>;
+  /**
+   * The reports written beside summary.json and summary.md (always written): `junit` (junit.xml),
+   * `messages` (cucumber's messages.ndjson) and `html` (report.html). Default: all three. A caller
+   * that reads only the summary (a script, a sweep of many runs) saves each one's work.
+   */
+  reports?: ReportKind[];
 }
+
+/** The reports a run can write beside its summary. */
+export type ReportKind = 'junit' | 'messages' | 'html';
+const REPORT_KINDS: readonly ReportKind[] = ['junit', 'messages', 'html'];
 
 /** What {@link runConformance} reports while it runs. */
 export type ConformanceEvent =
@@ -154,13 +170,6 @@ export function packageRoot(): string {
 
 /** The run was stopped by its AbortSignal; caught inside runConformance. */
 class Interrupted extends Error {}
-
-/**
- * The step definitions, as cucumber collected them in this thread's first run. They are ES
- * modules, which run once per process: a second run that imported them again would find no step
- * defined, so it reuses the library (keyed by the files it was loaded from).
- */
-const supportLibraries = new Map<string, ISupportCodeLibrary>();
 
 /** True while a run is going on in this thread (the step definitions' run context is one per thread). */
 let active = false;
@@ -237,6 +246,10 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   let dialect: Dialect = options.dialect ?? 'obie';
   if (options.sandboxSignatures && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--signatures works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says bank.requiresSignedRequests)');
   if (options.sandboxSca !== undefined && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--sca works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says sca.approaches)');
+  if (options.sandboxSecurity !== undefined) {
+    if (options.profile) throw new UsageError('--security works only with the embedded sandbox (run without --profile; a profile says its bank\'s security)');
+    (await import('../sandbox/security.ts')).sandboxSecurity(options.sandboxSecurity);
+  }
   if (!options.profile) {
     if (faults.length) await parseSandboxFaults(dialect, faults);
     variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
@@ -261,16 +274,21 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     const { listFaults } = await import('../sandbox/faults.ts');
     const elsewhere = listFaults().find((f) => faults.includes(f.name) && f.standard !== undefined && f.standard !== standard);
     if (elsewhere) throw new UsageError(`--sandbox-fault ${elsewhere.name} bends only the ${elsewhere.standard} layout of the sandbox: add --standard ${elsewhere.standard}`);
+    const otherFlow = listFaults().find((f) => faults.includes(f.name) && f.security !== undefined && f.security !== options.sandboxSecurity);
+    if (otherFlow) throw new UsageError(`--sandbox-fault ${otherFlow.name} bends only the ${otherFlow.security} security profile of the sandbox: add --security ${otherFlow.security}`);
   }
   if (standard && !profile) {
     if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
     variants = ['A'];
   }
-  const sources = await instantiateFeatures(root, ['A', 'B'], dialect);
-  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  const all = await instantiateFeatures(root, ['A', 'B'], dialect);
+  const { tags, planned } = await select(all, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  // A feature of published standards the run does not judge (uk-*.feature in a spec-layout run)
+  // has no rule in its report and no scenario it selects: cucumber and the reports do without it.
+  const sources = all.filter((s) => servesStandard(s.data, standard));
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
-  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${options.sandboxSecurity ? ` (security ${options.sandboxSecurity})` : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
   return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, standard, sources, tags, planned, reportDir, profileName };
 }
 
@@ -295,6 +313,8 @@ class ConformanceRun {
   /** The bank's loaded profile (the embedded sandbox's too, once it started). */
   private bankProfile?: Profile;
   private sandbox?: { stop(): Promise<void> };
+  /** The security profile the bank's authorisation server was found to run (preflight), for the report. */
+  private security?: Record<string, unknown>;
   /** Takes a lent browser back from the registry the step definitions find it in. */
   private unlend?: () => void;
   /** The step definitions' run context (browser, lanes), when it lives in this thread. */
@@ -319,6 +339,11 @@ class ConformanceRun {
     } catch {
       // A broken listener must not break the run.
     }
+  }
+
+  /** Whether the run writes this report (RunConformanceOptions.reports). */
+  private wants(kind: ReportKind): boolean {
+    return (this.options.reports ?? REPORT_KINDS).includes(kind);
   }
 
   private checkAbort(): void {
@@ -360,13 +385,13 @@ class ConformanceRun {
   private async startBank(): Promise<string> {
     const { env, cwd, faults, dialect, profile } = this.plan;
     if (profile) {
-      await abortable(preflight(profile, env), this.signal);
+      this.noteSecurity(await abortable(preflight(profile, env), this.signal));
       return profile.source;
     }
     await requireBrowser(env);
     this.checkAbort();
     const { startSandbox } = await import('../sandbox/index.ts');
-    const sb = await startSandbox({ faults, quiet: true, dialect, ...(this.plan.options.sandboxSca ? { sca: this.plan.options.sandboxSca as never } : {}), ...(this.plan.options.sandboxSignatures ? { signatures: true } : {}) });
+    const sb = await startSandbox({ faults, quiet: true, dialect, ...(this.plan.options.sandboxSecurity ? { security: this.plan.options.sandboxSecurity as never } : {}), ...(this.plan.options.sandboxSca ? { sca: this.plan.options.sandboxSca as never } : {}), ...(this.plan.options.sandboxSignatures ? { signatures: true } : {}) });
     this.sandbox = sb;
     this.checkAbort();
     const profilePath = join(this.work, 'sandbox-profile.json');
@@ -374,9 +399,17 @@ class ConformanceRun {
     // The embedded bank is checked like any other: a bank nobody can talk to is exit 3, in one line.
     this.bankProfile = await loadProfile(profilePath, { env, cwd });
     for (const secret of this.bankProfile.secrets) this.redactor.add(secret);
-    await abortable(preflight(this.bankProfile, env), this.signal);
-    this.emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
+    const security = await abortable(preflight(this.bankProfile, env), this.signal);
+    this.emit({ type: 'note', message: `sandbox bank started at ${sb.issuer} (variants A and B)${sb.security ? `, security ${sb.security.name}` : ''}${faults.length ? `, faults on: ${faults.join(', ')}` : ''}` });
+    this.noteSecurity(security);
     return profilePath;
+  }
+
+  /** Names the security profile judged, on the console and (summary.json) in the report. */
+  private noteSecurity(security: { summary: Record<string, unknown>; line: string } | undefined): void {
+    if (!security) return;
+    this.security = security.summary;
+    this.emit({ type: 'note', message: `authorisation server: ${security.line}` });
   }
 
   /** Step 3: the same Gherkin, instantiated once per variant: each copy carries @variant-X and its name says so. */
@@ -425,8 +458,8 @@ class ConformanceRun {
         worldParameters: parameters as never,
         format: [
           // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
-          [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))],
-          ['message', rel(join(reportDir, 'messages.ndjson'))],
+          ...(this.wants('junit') ? [[pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))] as [string, string]] : []),
+          ...(this.wants('messages') ? [['message', rel(join(reportDir, 'messages.ndjson'))] as [string, string]] : []),
         ],
         formatOptions: { junit: { suiteName: 'obtpp conformance' } },
       },
@@ -434,8 +467,9 @@ class ConformanceRun {
 
     // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
     runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
-    const supportKey = JSON.stringify(runConfiguration.support);
-    const support = supportLibraries.get(supportKey);
+    // The step definitions, loaded once per process (ES modules run once): support-library.ts.
+    const loading = (await import('./support-library.ts')).supportLibrary(runConfiguration.support, root);
+    loading.catch(() => undefined);
     // Warming and stopping share the context with the step definitions only when this is the compiled runner.
     const sameThread = (this.options.parallel ?? 1) <= 1 && import.meta.url.endsWith('.js');
     const RunContext = sameThread ? (await import('./context.ts')).RunContext : undefined;
@@ -448,8 +482,7 @@ class ConformanceRun {
     const recorder = this.recorder();
     const { waitListeners } = await import('./context.ts');
     waitListeners().set(parameters.evidenceDir, (note) => this.emit({ type: 'wait', ...note, what: this.redactor.text(note.what) }));
-    const running = runCucumber({ ...runConfiguration, support: support ?? runConfiguration.support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
-    void running.then((r) => void (support ?? supportLibraries.set(supportKey, r.support)), () => undefined);
+    const running = runCucumber({ ...runConfiguration, support: await loading }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
     const stop = async () => {
       recorder.stop();
       // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…
@@ -519,13 +552,13 @@ class ConformanceRun {
       setupProblems().delete(parameters.evidenceDir);
       throw setupProblem;
     }
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() });
+    if (this.wants('junit')) await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
-    for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
+    for (const f of [...(this.wants('junit') ? ['junit.xml'] : []), ...(this.wants('messages') ? ['messages.ndjson'] : [])]) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
     const summary = await this.finish(transformed);
     // obtpp itself failed somewhere: whatever the bank did, the run is not a verdict (exit 3).
@@ -534,6 +567,16 @@ class ConformanceRun {
     const result: ConformanceResult = { summary, reportDir, exitCode, ...(internalErrors.length ? { internalErrors } : {}) };
     this.emit({ type: 'done', result });
     return result;
+  }
+
+  /** A run of a UK standard lists every FCS test of its version: the suite's files where they lie (fcs-map.ts), else the scenarios' tags. */
+  private async fcsInput(): Promise<{ version: FcsVersion; map?: FcsMap } | undefined> {
+    const { fcsVersionOf, fcsMap, fcsDir } = await import('./fcs-map.ts');
+    const version = fcsVersionOf(this.plan.standard);
+    if (!version) return undefined;
+    // What each @fcs: scenario judges is the map test's to prove; a run needs what a partial one misses.
+    const map = await fcsMap(this.plan.root, fcsDir(this.plan.root, this.plan.env, this.plan.cwd), version, { judges: 'partial' }).catch(() => undefined);
+    return { version, ...(map ? { map } : {}) };
   }
 
   /** Interrupted: what had finished, verdict `interrupted`, and no half-written cucumber report. */
@@ -553,8 +596,8 @@ class ConformanceRun {
     // that had not finished skipped as not run, so that a CI server shows what was and was not judged.
     const notRun = this.builder.notRun(this.plan.planned.length);
     const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
-    await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
-    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard });
+    if (this.wants('junit')) await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
+    const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
     const result: ConformanceResult = { summary, reportDir, exitCode: reason === 'SIGTERM' ? 143 : 130, interrupted: reason };
@@ -567,9 +610,10 @@ class ConformanceRun {
     for (const s of this.bankProfile?.secrets ?? []) this.redactor.add(s);
     // What was judged, and where: the standard of the profile's dialect and the bank's URLs as configured.
     summary.standard ??= judgedStandard(this.plan.dialect, this.plan.standard);
+    if (this.security) summary.security ??= this.security;
     if (this.bankProfile) summary.bank ??= bankLocation(this.bankProfile, this.plan.variants, this.plan.dialect, this.redactor);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
-    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), extra);
+    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), { ...extra, html: this.wants('html') });
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
@@ -625,11 +669,11 @@ export const conform = runConformance;
  * Writes summary.json and the reports made from it. Every report of a finished or interrupted run
  * comes from here, so a run never ends with a summary but without its reports.
  */
-async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number } = {}): Promise<void> {
+async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number; html?: boolean } = {}): Promise<void> {
   await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   // For GitHub's step summary and GitLab's job reports; made from the redacted summary, and redacted once more.
   await writeFile(join(reportDir, 'summary.md'), redact(summaryMarkdown(summary, extra)));
-  await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
+  if (extra.html !== false) await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
 }
 
 function exitCodeOf(summary: Summary, strict: boolean | undefined): number {
@@ -672,6 +716,16 @@ async function instantiateFeatures(root: string, variants: Variant[], dialect: D
     uri: `features/${v}/${file}`,
     data: `@variant-${v}\n` + texts[i]!.replace(/^(\s*Feature:\s*)(.*)$/m, `$1$2 (variant ${v})`),
   })));
+}
+
+/**
+ * Whether a feature file can count in a run of `standard` (undefined: the spec's layout): a
+ * Feature tagged with published standards (`@uk-3.1 @uk-4.0`) counts only in a run of one of them.
+ */
+function servesStandard(text: string, standard: Standard | undefined): boolean {
+  const head = text.slice(0, text.search(/^\s*Feature:/m));
+  const named = STANDARDS.filter((s) => new RegExp(`(^|\\s)@${s.replace('.', '\\.')}(?=\\s|$)`, 'm').test(head));
+  return !named.length || (standard !== undefined && named.includes(standard));
 }
 
 /** The fault names of the embedded sandbox of a dialect, checked (an unknown one is a usage error naming the valid ones). */
@@ -763,6 +817,8 @@ async function checkReportDir(dir: string, flag: string | undefined): Promise<vo
   if (!info.isDirectory()) throw new UsageError(`--report-dir ${name} is a file, not a directory`);
   const entries = (await readdir(dir)).filter((e) => !e.startsWith('.'));
   if (entries.length && !(await isObtppReportDir(dir))) {
+    // A run in progress has begun to fill it: said as such (and which process), not as a stranger's folder.
+    await refuseIfInUse(dir, flag);
     throw new UsageError(`--report-dir ${name} is not empty and is not an earlier obtpp report dir (no obtpp summary.json): its files are left alone`, {
       hint: 'choose an empty or new directory',
     });
@@ -791,19 +847,19 @@ async function requireBrowser(env: Record<string, string | undefined>): Promise<
 }
 
 /** Before a run against a real bank: the browser exists and the authorisation server answers. */
-async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: Record<string, string | undefined>): Promise<void> {
+async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: Record<string, string | undefined>): Promise<{ summary: Record<string, unknown>; line: string } | undefined> {
   if (profile.psu.driver.kind !== 'manual') await requireBrowser(env);
   const { httpFromProfile } = await import('../client/factory.ts');
   const { Auth } = await import('../auth/index.ts');
   // A bank without an authorisation server (a berlin-group profile without auth): nothing to discover.
-  if (profile.auth.absent) return;
+  if (profile.auth.absent) return undefined;
   const http = httpFromProfile(profile);
   try {
     let auth: Awaited<ReturnType<typeof Auth.create>>;
     try {
       auth = await Auth.create(profile, http);
     } catch (error) {
-      if (error instanceof ObtppError && error.exitCode !== ExitCode.cannotRun) throw error;
+      if (error instanceof ObtppError && (error.exitCode !== ExitCode.cannotRun || error.code === 'flow_refused')) throw error;
       // The one line names the field that points at the discovery document.
       const field = profile.auth.discoveryUrl ? 'auth.discoveryUrl' : 'auth.issuer';
       throw new ObtppError('bank_unreachable', `${field}: the bank's authorisation server cannot be used: ${(error as Error).message}`, {
@@ -830,6 +886,8 @@ async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: 
         });
       }
     }
+    const { describeSecurity, securitySummary } = await import('../auth/security.ts');
+    return { summary: securitySummary(auth.security), line: describeSecurity(auth.security) };
   } finally {
     await http.close();
   }

@@ -9,6 +9,7 @@
 import { AuthorisationError, ExitCode, ObtppError } from '../errors.ts';
 import type { Fn, Profile } from '../profile/types.ts';
 import type { Auth } from '../auth/index.ts';
+import { refusedField } from '../auth/security.ts';
 import type { HttpClient } from '../client/http.ts';
 
 /** The profile or the registration keeps the authorisation from starting: exit 3, naming the field. */
@@ -45,6 +46,11 @@ export function setupProblemOf(error: unknown, profile: Profile, fn: Fn): SetupE
   }
   if (code === 'invalid_scope') {
     return new SetupError(`auth.scopes.${fn}`, `the bank does not know the scope "${profile.auth.scopes[fn]}" (invalid_scope): ${error.message}`, error);
+  }
+  // The bank's authorisation server refuses the flow the profile asked (FACTS-security; docs/security.md).
+  const field = refusedField(code, text);
+  if (field) {
+    return new SetupError(field, `the bank's authorisation server refused obtpp's own flow (${code}): ${error.message}; set ${field} to what the bank runs`, error);
   }
   if (code === 'login_failed') {
     return new SetupError('psu.username / psu.password', `the bank's sign-in page refused the PSU's credentials: ${error.message}`, error);
@@ -87,6 +93,10 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
     if (error instanceof SetupError) throw error;
     const problem = setupProblemOf(error, profile, fn);
     if (problem) throw problem;
+    // A bank that binds its tokens by DPoP refuses a request without a proof, in words of its own: asked again with one.
+    if (error instanceof AuthorisationError && auth.security.senderConstraint !== 'dpop' && await auth.grantsWithDpop(fn)) {
+      throw new SetupError('security.senderConstraint', `the bank's token endpoint refused obtpp's request without a DPoP proof (${error.oauthError}: ${error.message}) and granted the same request with one: its tokens are DPoP-bound; set security.senderConstraint: dpop`, error);
+    }
     return;
   }
   let intentId: string | undefined;
@@ -119,9 +129,11 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
     } catch {
       back = undefined;
     }
-    const error = back?.searchParams.get('error');
-    if (back && error && location.startsWith(profile.auth.redirectUri)) {
-      const problem = setupProblemOf(new AuthorisationError(error, `the authorization request was answered with error=${error}${back.searchParams.get('error_description') ? `: ${back.searchParams.get('error_description')}` : ''}`), profile, fn);
+    // The error where the response mode puts it: the query, or the fragment (the hybrid flow).
+    const answer = back && (back.searchParams.get('error') ? back.searchParams : new URLSearchParams(back.hash.slice(1)));
+    const error = answer?.get('error');
+    if (back && answer && error && location.startsWith(profile.auth.redirectUri)) {
+      const problem = setupProblemOf(new AuthorisationError(error, `the authorization request was answered with error=${error}${answer.get('error_description') ? `: ${answer.get('error_description')}` : ''}`), profile, fn);
       if (problem) throw problem;
     }
     return;
@@ -129,7 +141,7 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
   if (answer.status >= 400 && answer.status < 500) {
     // The bank's own error page: it names the parameter it refused.
     const page = answer.text.replace(/<(style|script|head)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-    const code = /\b(invalid_redirect_uri|invalid_client|unauthorized_client|invalid_scope)\b/.exec(page)?.[1]
+    const code = /\b(invalid_redirect_uri|invalid_client|unauthorized_client|invalid_scope|unsupported_response_type|unsupported_response_mode|invalid_request_object|invalid_request)\b/.exec(page)?.[1]
       ?? (REDIRECT_REFUSED.test(page) ? 'invalid_redirect_uri' : undefined);
     if (code) {
       const problem = setupProblemOf(new AuthorisationError(code, `the authorization request was answered ${answer.status}: ${page.slice(0, 300)}`), profile, fn);

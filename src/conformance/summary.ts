@@ -1,6 +1,9 @@
 import { STANDARDS, type Variant } from '../profile/types.ts';
 import { ruleIdOf } from './rule-id.ts';
+import { keepOnLine } from '../outside-text.ts';
 import { SEQUENCE_MEDIA_TYPE, placeSequence, timeSplit, type ScenarioSequence, type SequenceItem } from './sequence.ts';
+import { fcsVerdicts, type FcsSection } from './fcs-verdicts.ts';
+import type { FcsMap, FcsVersion } from './fcs-map.ts';
 
 /**
  * A rule's verdict in one variant. `not-judged`: no scenario failed, but at least one applicable
@@ -126,6 +129,8 @@ export interface Summary {
   standard?: JudgedStandard;
   /** The bank's base URLs as configured, masked (absent in older summaries). */
   bank?: BankLocation;
+  /** The security profile the bank's authorisation server was judged under, resolved (src/auth/security.ts; absent without an authorisation server, and in older summaries). */
+  security?: Record<string, unknown>;
   /** The run's wall time split by what it waited for (absent in older summaries). */
   timeSplit?: TimeSplit;
   startedAt: string;
@@ -133,6 +138,8 @@ export interface Summary {
   /** `incomplete`: no rule failed, but some rule could not be judged. */
   verdict: 'pass' | 'fail' | 'incomplete' | 'interrupted';
   variants: Array<{ variant: Variant; rules: RuleResult[] }>;
+  /** A run of a UK standard: one verdict per official FCS test of its version, in the suite's order (docs/summary.md). */
+  fcs?: FcsSection;
   totals: {
     rules: Record<RuleStatus, number>;
     scenarios: { passed: number; failed: number; notJudged: number; notApplicable: number; skipped: number };
@@ -255,8 +262,13 @@ export class SummaryBuilder {
       return;
     }
     if ((status === 'FAILED' || status === 'UNDEFINED' || status === 'AMBIGUOUS') && !r.failure && !r.crash && step) {
-      const message = (f.testStepResult.message ?? f.testStepResult.exception?.message ?? status.toLowerCase())
-        .split('\n').filter((l: string) => !/^\s+at /.test(l)).join('\n').replace(/^(RuleViolation|Error): /, '').trim();
+      // A finding's line breaks are obtpp's own (RuleViolation keeps the bank's text on its line);
+      // the message of any other error may quote a bank's text raw, so it is shown on one line.
+      const other = type !== undefined && type !== 'RuleViolation' && typeof f.testStepResult.exception?.message === 'string';
+      const message = other
+        ? `${type === 'Error' ? '' : `${type}: `}${keepOnLine(String(f.testStepResult.exception.message).trim())}`
+        : (f.testStepResult.message ?? f.testStepResult.exception?.message ?? status.toLowerCase())
+          .split('\n').filter((l: string) => !/^\s+at /.test(l)).join('\n').replace(/^(RuleViolation|Error): /, '').trim();
       r.failure = {
         scenario: step.pickle.name,
         step: step.text,
@@ -281,7 +293,8 @@ export class SummaryBuilder {
         : { message: String(cause?.message ?? 'not judged'), blockedBy: cause?.blockedBy, step: this.stepOf(a.testCaseStartedId, a.testStepId)?.text };
     } else if (a.mediaType === PROBLEMS) {
       const p = parse(a.body) as { summary?: string; problems?: unknown };
-      if (p && typeof p === 'object' && Array.isArray(p.problems)) r.problems = { summary: p.summary, problems: p.problems.map(String) };
+      // Each problem one line, as each warning below: whatever of the bank's they quote stays on it.
+      if (p && typeof p === 'object' && Array.isArray(p.problems)) r.problems = { summary: p.summary, problems: p.problems.map((x) => keepOnLine(String(x))) };
     } else if (a.mediaType === WARNING) {
       const w = parse(a.body) as { level?: Level; source?: string; message?: string; problems?: unknown };
       const step = this.stepOf(a.testCaseStartedId, a.testStepId);
@@ -289,10 +302,10 @@ export class SummaryBuilder {
         r.warnings.push({
           scenario: step?.pickle?.name ?? '',
           step: step?.text ?? '(unknown step)',
-          message: String(w.message ?? 'warning'),
+          message: keepOnLine(String(w.message ?? 'warning')),
           level: w.level ?? 'SHOULD',
           ...(w.source ? { source: w.source } : {}),
-          problems: Array.isArray(w.problems) ? w.problems.map(String) : [],
+          problems: Array.isArray(w.problems) ? w.problems.map((x) => keepOnLine(String(x))) : [],
         });
       }
     }
@@ -326,7 +339,7 @@ export class SummaryBuilder {
    * `dialect`: the standard the bank speaks (default obie). A rule whose scenarios are all of
    * another dialect (features tagged `@dialect-…`) is not-applicable, with the reason.
    */
-  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string; standard?: string }): Summary {
+  build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string; standard?: string; fcs?: { version: FcsVersion; map?: FcsMap } }): Summary {
     const runs: Array<PickleRun & { tags: string[] }> = [];
     const allItems: SequenceItem[] = [];
     for (const [startedId, r] of this.results) {
@@ -408,8 +421,38 @@ export class SummaryBuilder {
       ...(allItems.length ? { timeSplit: timeSplit(allItems, durationMs) } : {}),
       verdict: totals.rules.failed > 0 ? 'fail' : totals.rules['not-judged'] > 0 ? 'incomplete' : 'pass',
       variants,
+      ...(meta.fcs ? { fcs: this.fcsSection(meta.fcs.version, runs, meta.fcs.map) } : {}),
       totals,
     };
+  }
+
+  /** One verdict per FCS test of the run's version, from the scenarios tagged with it (fcs-verdicts.ts). */
+  private fcsSection(version: FcsVersion, runs: ReadonlyArray<PickleRun & { tags: string[] }>, map?: FcsMap): FcsSection {
+    const blocks = this.examplesNames();
+    return fcsVerdicts(version, runs.map((x) => {
+      const pickle = this.pickles.get(x.pickleId);
+      const block = blocks.get(pickle?.astNodeIds?.[1] ?? '');
+      const rule = ruleTag(x.tags);
+      return {
+        tags: x.tags,
+        name: `${rule ? `${rule}: ` : ''}${x.name}${block ? ` (${block})` : ''}`,
+        status: x.status,
+        reason: x.status === 'failed' ? x.failure?.message : x.status === 'not-judged' ? x.notJudged?.message : x.status === 'not-applicable' ? x.notApplicable : undefined,
+      };
+    }), map);
+  }
+
+  /** The name of each outline row's Examples block, where it has one (by the row's id). */
+  private examplesNames(): Map<string, string> {
+    const names = new Map<string, string>();
+    const note = (scenario: any) => (scenario?.examples ?? []).forEach((ex: any) => (ex.tableBody ?? []).forEach((row: any) => ex.name && names.set(row.id, ex.name)));
+    for (const doc of this.docs) {
+      for (const child of doc.feature?.children ?? []) {
+        note(child.scenario);
+        for (const c of child.rule?.children ?? []) note(c.scenario);
+      }
+    }
+    return names;
   }
 
   /** A scenario's picture: its steps (hooks left out) with their times, its items placed under them. */

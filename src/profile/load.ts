@@ -188,6 +188,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       if (raw0.registration !== undefined) problems.push('$.registration: needs the bank\'s authorisation server (an auth block)');
     }
   }
+  if (schemaProblems.length === 0) problems.push(...securityProblems((interpolated as { security?: unknown })?.security));
   if (problems.length > 0) {
     // A profile of thousands of stray keys is told so in a screenful, not in thousands of lines.
     const shown = problems.length > MAX_PROBLEMS_SHOWN ? [...problems.slice(0, MAX_PROBLEMS_SHOWN), `… and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`] : problems;
@@ -257,6 +258,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     name: p.name,
     dialect,
     ...(uk ? { standard: p.standard as Standard } : {}),
+    ...(p.security !== undefined ? { security: typeof p.security === 'string' ? { profile: p.security } : { ...p.security } } : {}),
     ...(bg ? {
       sca: {
         // Without an authorisation server the default is the redirect approach alone.
@@ -385,6 +387,20 @@ async function discoveryDocument(ref: string, baseDir: string, source: string, t
   } catch (error) {
     throw new ProfileError(`profile ${source}: $.discovery: ${ref} is not JSON (${(error as Error).message})`, ['$.discovery']);
   }
+}
+
+/**
+ * What the schema cannot say of a `security` block: the combinations no authorisation server can
+ * serve (the hybrid flow answers in the fragment, never in the query or as a JWT: FAPI 1.0
+ * Advanced 5.2.2 offers JARM for `code` only).
+ */
+function securityProblems(security: unknown): string[] {
+  if (!security || typeof security !== 'object') return [];
+  const s = security as { responseType?: string; responseMode?: string };
+  if (s.responseType === 'code id_token' && s.responseMode !== undefined && s.responseMode !== 'fragment') {
+    return [`$.security.responseMode: ${s.responseMode} cannot carry a code id_token answer (the hybrid flow answers in the fragment; JARM is for response_type code)`];
+  }
+  return [];
 }
 
 /** Profiles this module validated and completed (a raw object handed to the library is validated first). */
@@ -522,6 +538,7 @@ function describe(e: { keyword: string; instancePath: string; message?: string; 
     case 'oneOf':
       if (at === '$.implements') return `${at}: expected a list of operation names, or { A: [...], B: [...] }`;
       if (at === '$.psu.accounts') return `${at}: expected all, first, first:N, or a list of account names`;
+      if (at === '$.security') return `${at}: expected fapi1-advanced, fapi2, fapi2-message-signing or oauth2, or an object { profile, responseType, responseMode, par, requestObject, pkce, senderConstraint, issParameter, acr, dpopAlg }`;
       return `${at}: expected one of the allowed forms`;
     default:
       return `${at}: ${e.message ?? 'is invalid'}`;

@@ -3,6 +3,7 @@
  * Each property documents its default where it has one.
  */
 import { OPERATION_IDS } from '../dialects/catalogue.ts';
+import { SECURITY_PROFILES } from './types.ts';
 
 const selector = { type: 'string', minLength: 1 } as const;
 const common = { optional: { type: 'boolean' }, name: { type: 'string' } } as const;
@@ -74,6 +75,27 @@ export const profileSchema = {
   properties: {
     $schema: { type: 'string' },
     name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
+    security: {
+      description: "The security profile the bank's authorisation server runs (docs/security.md, \"Authorisation-server security profiles\"): fapi1-advanced (FAPI 1.0 Advanced; as the UK runs it: a signed request object by value, response_type code id_token, the answer in the fragment, its ID token a detached signature), fapi2 (FAPI 2.0: PAR only, code with PKCE S256, the iss response parameter, DPoP- or mTLS-bound tokens), fapi2-message-signing (fapi2 with a signed request object at PAR and JARM) or oauth2 (the authorization code with PKCE, PAR where offered). A name alone, or an object whose profile field names it and whose other fields override what it implies. Default: fapi1-advanced for standard uk-3.1/uk-4.0 where the bank's discovery offers code id_token, fapi2 where it requires pushed authorization requests, else oauth2; each field not given is defaulted from the bank's discovery.",
+      oneOf: [
+        { enum: [...SECURITY_PROFILES] },
+        {
+          type: 'object', additionalProperties: false,
+          properties: {
+            profile: { enum: [...SECURITY_PROFILES] },
+            responseType: { enum: ['code', 'code id_token'], description: 'response_type. fapi1-advanced: code id_token where the bank offers it, else code with JARM; the others: code.' },
+            responseMode: { enum: ['query', 'fragment', 'jwt', 'query.jwt', 'fragment.jwt'], description: 'Where the answer comes back: fragment for code id_token; jwt (JARM) for code in fapi1-advanced and fapi2-message-signing; else query.' },
+            par: { type: 'boolean', description: 'Push the authorization request (RFC 9126). fapi2*: true; fapi1-advanced: where the bank requires it; oauth2: as auth.par.' },
+            requestObject: { type: 'boolean', description: 'Sign the parameters into a request object (JAR). fapi1-advanced and fapi2-message-signing: true (needs auth.clientAuth.privateKey); fapi2: false; oauth2: when auth.intentBinding is request-object.' },
+            pkce: { enum: ['S256', 'none'], description: 'PKCE. Default S256, except fapi1-advanced by value to a bank whose discovery advertises no S256.' },
+            senderConstraint: { enum: ['mtls', 'dpop', 'none'], description: 'How tokens are bound: mtls (the profile\'s client certificate, RFC 8705), dpop (a DPoP key obtpp makes, RFC 9449) or none. Default: mtls with a client certificate where the bank binds to it; dpop where the bank advertises dpop_signing_alg_values_supported (fapi2*); else none.' },
+            issParameter: { type: 'boolean', description: 'Require the authorization response\'s iss (RFC 9207) and check it before the code is used. fapi2*: true; else as the bank\'s authorization_response_iss_parameter_supported.' },
+            acr: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'acr values asked for as an essential claim (e.g. urn:openbanking:psd2:sca); the ID token must carry one of them. Default: not asked.' },
+            dpopAlg: { enum: ['ES256', 'PS256', 'EdDSA'], description: 'The DPoP proofs\' algorithm. Default ES256 (or the first the bank advertises).' },
+          },
+        },
+      ],
+    },
     dialect: {
       enum: ['obie', 'berlin-group'],
       description: "Wire format of the standard the bank speaks: 'obie' (UK Open Banking v3.1) or 'berlin-group' (NextGenPSD2 XS2A 1.3.x, preview: consent create ais, consent authorise and accounts speak it; the other commands and conform do not yet). Default 'obie'. berlin-group changes the defaults: paths /v1/consents, /v1/accounts, /v1/accounts/{AccountId}/transactions/{resourceId}, /v1/funds-confirmations, /v1/payments/sepa-credit-transfers; scopes AIS, PIIS, PIS bound as {scope}:{intentId}.",

@@ -5,6 +5,42 @@ export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'p
 export type IntentBindingMethod = 'claims' | 'request-object' | 'scope' | 'query';
 
 /**
+ * The security profiles of authorisation servers obtpp speaks (FACTS-security §1): FAPI 1.0
+ * Advanced (the UK's hybrid flow, or `code` with JARM), FAPI 2.0 Security Profile, FAPI 2.0 with
+ * Message Signing, and `oauth2`: the authorization code with PKCE, PAR where offered (obtpp's
+ * historical flow, for banks that follow no FAPI profile).
+ */
+export const SECURITY_PROFILES = ['fapi1-advanced', 'fapi2', 'fapi2-message-signing', 'oauth2'] as const;
+export type SecurityProfileName = (typeof SECURITY_PROFILES)[number];
+/** Where the authorization response comes back: the query, the fragment, or a JWT (JARM) in either. */
+export type ResponseMode = 'query' | 'fragment' | 'jwt' | 'query.jwt' | 'fragment.jwt';
+/** How access tokens are bound to the TPP: its TLS client certificate (RFC 8705), a DPoP key (RFC 9449), or not at all. */
+export type SenderConstraint = 'mtls' | 'dpop' | 'none';
+
+/**
+ * The profile's `security` block as written: the security profile the bank's authorisation server
+ * runs, and per-field overrides of what it implies. A field left out is defaulted from the security
+ * profile and the bank's discovery document (src/auth/security.ts resolves them).
+ */
+export interface SecuritySettings {
+  profile?: SecurityProfileName;
+  responseType?: 'code' | 'code id_token';
+  responseMode?: ResponseMode;
+  /** Push the authorization request (RFC 9126) rather than send it by value. */
+  par?: boolean;
+  /** Sign the authorization request's parameters into a request object (JAR, RFC 9101). */
+  requestObject?: boolean;
+  pkce?: 'S256' | 'none';
+  senderConstraint?: SenderConstraint;
+  /** Require the authorization response's `iss` (RFC 9207) and compare it with the issuer. */
+  issParameter?: boolean;
+  /** `acr` values asked for as an essential claim of the ID token (the UK's urn:openbanking:psd2:sca …). */
+  acr?: string[];
+  /** The DPoP proof's signing algorithm. */
+  dpopAlg?: 'ES256' | 'PS256' | 'EdDSA';
+}
+
+/**
  * An operation of the tpp client, as a profile's `implements` names it: an id of a standard's
  * catalogue (src/dialects/catalogue.ts; the profile's schema lists them).
  */
@@ -210,6 +246,8 @@ export interface Profile {
    * applicable; scenarios tagged with a standard (`@uk-3.1`) run only for it.
    */
   standard?: Standard;
+  /** How the bank's authorisation server wants to be asked (absent: defaulted from the standard and discovery). */
+  security?: SecuritySettings;
   /** berlin-group: the SCA approaches the bank offers, in the TPP's order of preference. */
   sca?: ScaSettings;
   /** berlin-group: the PSU-IP-Address sent on consent and payment creation. */

@@ -401,7 +401,7 @@ async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () 
   const prefix = target.origin + target.pathname;
   let resolve!: (url: string) => void;
   const caught = new Promise<string>((r) => (resolve = r));
-  const onPaused = (event: { requestId: string; request: { url: string } }) => {
+  const onPaused = (event: { requestId: string; request: { url: string; urlFragment?: string } }) => {
     let hit = false;
     try {
       const u = new URL(event.request.url);
@@ -415,7 +415,8 @@ async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () 
       onBlocked(event.request.url);
     } else if (hit) {
       onCaught();
-      resolve(event.request.url);
+      // The fragment never goes on the wire: DevTools gives it apart (the hybrid flow answers there).
+      resolve(event.request.url + (event.request.urlFragment ?? ''));
       void cdp
         .send('Fetch.fulfillRequest', {
           requestId: event.requestId,

@@ -32,9 +32,17 @@ export async function manualJourney(url: string, options: JourneyOptions, onList
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(PAGE(body));
     };
+    if (loopback && here.pathname === redirect.pathname && here.search === '' && here.searchParams.get('obtpp-fragment') === null) {
+      // An answer in the fragment (the hybrid flow) never reaches a server: the page sends it back here.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(PAGE(`<p>obtpp is reading the bank's answer…</p><script>location.replace(location.pathname + '?obtpp-fragment=' + encodeURIComponent(location.hash.slice(1)))</script>`));
+      return;
+    }
     if (loopback && here.pathname === redirect.pathname) {
       const full = new URL(options.redirectUri);
-      full.search = here.search;
+      const fragment = here.searchParams.get('obtpp-fragment');
+      if (fragment !== null) full.hash = fragment;
+      else full.search = here.search;
       answer(200, '<p>obtpp received the bank\'s answer. You can close this page.</p>');
       resolveUrl(full.href);
       return;

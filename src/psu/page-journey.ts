@@ -6,6 +6,7 @@ import { AuthorisationError } from '../errors.ts';
 import { Redactor } from '../client/redact.ts';
 import type { AccountChoice, JourneyOptions } from './types.ts';
 import { documentAllowed } from './url-policy.ts';
+import { quoteOutside } from '../outside-text.ts';
 
 /** How long the evidence of a failed step waits for the page's screenshot. */
 export const SCREENSHOT_MS = 5_000;
@@ -196,7 +197,8 @@ export class PageJourney {
 
   /** A watched error the page showed, as the journey's failure. */
   private shownError(found: { code: string; text: string }): AuthorisationError {
-    const text = this.redactor.text(found.text).replace(/\s+/g, ' ').slice(0, 500);
+    // The page's words, its layout's white space folded, quoted (src/outside-text.ts).
+    const text = quoteOutside(this.redactor.text(found.text).replace(/\s+/g, ' ').trim(), 500);
     if (found.code === 'login_failed') return new AuthorisationError('login_failed', `the bank refused the PSU login: ${text}`);
     return new AuthorisationError('consent_error', `the bank showed an error on the consent page: ${text}`);
   }

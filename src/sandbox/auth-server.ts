@@ -7,6 +7,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import Provider, { errors } from 'oidc-provider';
+import { defaults } from 'oidc-provider/lib/helpers/defaults.js';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { memoryAdapter } from './adapter.ts';
 import { registrationGate } from './registration.ts';
@@ -16,6 +17,7 @@ import { html, page } from './http.ts';
 import { sameDn } from './keys.ts';
 import type { RsaKey } from './keys.ts';
 import type { Store } from './store.ts';
+import { SANDBOX_ACR, type SandboxSecurityInfo } from './security.ts';
 
 /** Lifetime of access tokens (client credentials and authorization code), in seconds. */
 export const ACCESS_TOKEN_TTL = 300;
@@ -38,8 +40,19 @@ export interface AuthServerOptions {
   tls: boolean;
   /** Collects every token and code issued. */
   issued?: Set<string>;
+  /** The secret the server's DPoP nonces are made with (32 bytes). */
+  dpopNonceSecret: Buffer;
   /** The directory key whose software statements registration trusts (DCR). */
   directory: RsaKey;
+  /** The security profile the server runs (security.ts); absent: the code flow with PKCE, PAR offered. */
+  security?: SandboxSecurityInfo;
+}
+
+
+/** Whether an authorization request asks for the hybrid flow (the hybrid-id-token-without-s-hash fault bends those). */
+function hybridAsked(ctx: KoaContextWithOIDC): boolean {
+  const type = (ctx.oidc as { params?: { response_type?: unknown } } | undefined)?.params?.response_type;
+  return typeof type === 'string' && type.includes('id_token');
 }
 
 /** The consent an authorization-code grant was bound to, from the grant id of the current exchange. */
@@ -93,9 +106,29 @@ function peerCertificate(ctx: KoaContextWithOIDC): X509Certificate | undefined {
   return raw ? new X509Certificate(raw) : undefined;
 }
 
+/** The authorization-response-iss-wrong fault: every redirect back to the TPP names another issuer in its iss (RFC 9207). */
+async function wrongIssuer(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  await next();
+  const location = ctx.response.get('location');
+  if (!location || !/[?&#]iss=/.test(location)) return;
+  const url = new URL(location);
+  for (const part of [url.searchParams, new URLSearchParams(url.hash.slice(1))]) {
+    if (!part.has('iss')) continue;
+    part.set('iss', 'https://another-bank.invalid');
+    if (part !== url.searchParams) url.hash = part.toString();
+  }
+  ctx.response.set('location', url.href);
+}
+
 /** Builds the provider. Mount it with `provider.callback()` at the issuer's root. */
 export function createAuthServer(o: AuthServerOptions): Provider {
   const { store, faults } = o;
+  const sec = o.security;
+  // FAPI 1.0's detached signature carries s_hash; the fault serves the hybrid flow as plain OIDC does, without it.
+  const fapiProfile = (ctx: KoaContextWithOIDC): '1.0 Final' | '2.0' | undefined => {
+    if (faults.has('hybrid-id-token-without-s-hash') && hybridAsked(ctx)) return undefined;
+    return sec?.fapi;
+  };
   const configuration: Configuration = {
     adapter: memoryAdapter(o.issued),
     clients: o.clients,
@@ -106,7 +139,8 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', ...(o.tls ? ['tls_client_auth' as const] : [])],
     // FAPI: PKCE with S256 on every authorisation request (pushed or not); the fault drops the requirement.
     pkce: { required: () => !faults.has('pkce-not-required') },
-    responseTypes: ['code'],
+    responseTypes: sec ? [...sec.responseTypes] : ['code'],
+    acrValues: [SANDBOX_ACR, 'urn:openbanking:psd2:ca'],
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // Every authorisation is for one consent: never reuse an earlier grant of the session.
     loadExistingGrant: async (ctx) => {
@@ -116,7 +150,8 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     // UK banks give the TPP a refresh token with every PSU authorisation; tokens outlive the browser session.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
-    ttl: { AccessToken: ACCESS_TOKEN_TTL, ClientCredentials: ACCESS_TOKEN_TTL, AuthorizationCode: 120, IdToken: 3600, Interaction: 1800, Session: 3600, Grant: 86_400, RefreshToken: 86_400 },
+    // FAPI 2.0: authorization codes live at most 60 seconds.
+    ttl: { AccessToken: ACCESS_TOKEN_TTL, ClientCredentials: ACCESS_TOKEN_TTL, AuthorizationCode: sec?.fapi === '2.0' ? 60 : 120, IdToken: 3600, Interaction: 1800, Session: 3600, Grant: 86_400, RefreshToken: 86_400 },
     findAccount: async (ctx, sub) => {
       if (!store.psu(sub)) return undefined;
       return {
@@ -144,13 +179,20 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     },
     extraClientMetadata: { properties: ['software_statement'] },
     features: {
+      fapi: { enabled: true, profile: fapiProfile as never },
+      jwtResponseModes: { enabled: sec?.jarm === true },
+      // DPoP (RFC 9449): offered by every set-up; a DPoP one makes its clients' tokens DPoP-bound and demands a nonce.
+      dPoP: { enabled: true, nonceSecret: o.dpopNonceSecret, requireNonce: () => sec?.senderConstraint === 'dpop' },
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       claimsParameter: { enabled: true },
       requestObjects: {
         enabled: true,
         // FAPI as UK banks enforce it: a request object expires, and names a consent awaiting this client.
-        assertJwtClaimsAndHeader: async (_ctx, claims, _header, client) => {
+        ...(sec?.signedRequestObject ? { requireSignedRequestObject: true } : {}),
+        assertJwtClaimsAndHeader: async (ctx, claims, header, client) => {
+          // oidc-provider's own FAPI checks first (exp, nbf and aud required; exp at most 60 minutes after nbf).
+          if (sec) await defaults.features.requestObjects.assertJwtClaimsAndHeader(ctx, claims, header, client);
           if (claims.exp === undefined && !faults.has('request-object-exp-not-required')) throw new errors.InvalidRequestObject("Request Object is missing the 'exp' claim");
           if (faults.has('intent-not-bound')) return;
           const intent = requestObjectIntent(claims.claims);
@@ -163,7 +205,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
       },
       // RFC 9126, as a FAPI bank may offer it (FAPI 1 Advanced: "may support"); the TPP uses it where
       // advertised. Not required: SEC-11 judges request objects sent to the authorization endpoint itself.
-      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
+      pushedAuthorizationRequests: { enabled: sec?.par !== 'off', requirePushedAuthorizationRequests: sec?.par === 'required' },
       revocation: { enabled: true },
       // DCR (RFC 7591) and its management (RFC 7592); the software statement is checked in front (registration.ts).
       registration: { enabled: true, initialAccessToken: false },
@@ -196,6 +238,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
   const provider = new Provider(o.issuer, configuration);
   provider.use(registrationGate({ provider, issuer: o.issuer, directory: o.directory, faults }));
   if (faults.has('par-without-client-auth-accepted')) provider.use(unauthenticatedPar(provider));
+  if (faults.has('authorization-response-iss-wrong')) provider.use(wrongIssuer);
   // Errors are the client's business; the sandbox's terminal stays readable.
   provider.on('server_error', () => undefined);
   return provider;

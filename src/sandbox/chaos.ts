@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SwitchedFaults } from './fault-declaration.ts';
 import type { ChaosFaultName } from './faults.ts';
-import { OTHER_HOST, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, SLOW_BY_MS } from './faults.ts';
+import { JSON_BOMB_DEPTH, OTHER_HOST, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, SLOW_BY_MS } from './faults.ts';
 import { html, page } from './http.ts';
 
 /** One response, before it is written (the resource server's Reply). */
@@ -76,6 +76,11 @@ const ACTS: Record<Exclude<ChaosFaultName, 'tls-host-mismatch' | 'login-page-han
     operation: 'getAccount',
     write: (c) => writeWhole(c, c.reply.status, 'text/html; charset=utf-8',
       page('Service notice', `<p>Our online services are being updated. Please try again later.</p><p><small>ref ${html(c.headers['x-fapi-interaction-id'])}</small></p>`)),
+  },
+  'json-bomb': {
+    operation: 'listAccounts',
+    // Only the account lists: a refusal keeps its error body.
+    write: (c) => (c.reply.status === 200 ? writeWhole(c, 200, JSON_TYPE, '['.repeat(JSON_BOMB_DEPTH) + ']'.repeat(JSON_BOMB_DEPTH)) : c.send()),
   },
   'invalid-json': {
     operation: 'confirmFunds',

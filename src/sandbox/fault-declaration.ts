@@ -20,6 +20,8 @@ export interface FaultDeclaration {
   readonly sca?: readonly string[];
   /** berlin-group: the fault shows only in a bank that signs (the sandbox's `signatures` option). */
   readonly signatures?: boolean;
+  /** The sandbox security profile (`--security`) whose flow the fault bends (a fault of DPoP shows only where tokens are DPoP-bound). */
+  readonly security?: string;
 }
 
 /**

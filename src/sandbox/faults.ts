@@ -44,6 +44,8 @@ export interface FaultInfo {
   sca?: string[];
   /** berlin-group: the fault shows only in a bank that signs (its run's `--signatures`). */
   signatures?: boolean;
+  /** The sandbox security profile whose flow the fault bends (its run's `--security`). */
+  security?: string;
 }
 
 /**
@@ -55,6 +57,8 @@ export const SANDBOX_TIMEOUTS = { requestMs: 3_000, browserStepMs: 5_000, author
 export const SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
 /** How much later than the profile's request time-out the slow-response fault answers. */
 export const SLOW_BY_MS = 2_000;
+/** How deep the json-bomb fault nests its answer (a JSON bomb: `[` that many times, then `]`). */
+export const JSON_BOMB_DEPTH = 200_000;
 /** Where the redirect-other-host fault sends the TPP (a reserved name: nothing there answers). */
 export const OTHER_HOST = 'https://gateway.other-bank.invalid';
 /** The only name in the certificate of the tls-host-mismatch fault. */
@@ -83,6 +87,7 @@ const CHAOS_TABLE = [
   ['slow-response', 'CHAOS', `balances: GET /accounts/{AccountId}/balances answers only after ${requestMs + SLOW_BY_MS} ms, ${SLOW_BY_MS} ms past the sandbox profile's timeouts.requestMs (${requestMs} ms)`],
   ['connection-reset', 'CHAOS', 'transactions: GET /accounts/{AccountId}/transactions sends its headers and half its body, then resets the connection'],
   ['html-body', 'CHAOS', 'account detail: GET /accounts/{AccountId} answers an HTML page (text/html) in place of its JSON body, status unchanged'],
+  ['json-bomb', 'CHAOS', `account list: GET /accounts answers 200 with JSON nested ${JSON_BOMB_DEPTH} levels deep (a JSON bomb of ${JSON_BOMB_DEPTH * 2 / 1000} KB) in place of the account list; a refusal keeps its error body`],
   ['invalid-json', 'CHAOS', 'funds confirmations: POST /funds-confirmations answers a JSON body cut in half, still labelled application/json'],
   ['wrong-content-type', 'CHAOS', 'payment status: GET /{payment-product}/{paymentId}/status answers its JSON body labelled text/plain'],
   ['oversized-body', 'CHAOS', `transaction detail (A): GET /{account-id}/transactions/{resourceId} answers a ${MiB(2 * SANDBOX_MAX_BODY_BYTES)} body, over the sandbox profile's limits.maxBodyBytes (${MiB(SANDBOX_MAX_BODY_BYTES)})`],
@@ -95,9 +100,20 @@ const CHAOS_TABLE = [
   ['no-approve-button', 'CHAOS', `payment authorisations: the consent page has no Approve button (the PSU driver waits for it ${browserStepMs} ms, the sandbox profile's timeouts.browserStepMs)`],
 ] as const;
 
+/**
+ * Rule faults of the authorisation server's security profile (SEC-14): each shows only in the
+ * sandbox set-up (`--security`) whose flow it bends.
+ */
+const SECURITY_FAULTS = [
+  { name: 'hybrid-id-token-without-s-hash', rule: 'SEC-14', kind: 'rule', security: 'fapi1-advanced', description: 'the hybrid flow\'s ID token carries no s_hash: the authorization response is served as plain OpenID Connect, not as FAPI 1.0 Advanced\'s detached signature' },
+  { name: 'jarm-signed-rs256', rule: 'SEC-14', kind: 'rule', security: 'fapi1-advanced-par-jarm', description: 'JARM responses are signed with RS256, an algorithm FAPI refuses' },
+  { name: 'authorization-response-iss-wrong', rule: 'SEC-14', kind: 'rule', security: 'fapi2-dpop', description: 'the authorization response\'s iss (RFC 9207) names another issuer' },
+] as const satisfies readonly FaultDeclaration[];
+
 /** Every declared fault, in no particular order (`TABLE` orders them). */
 const DECLARED = [
   ...RULE_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'rule' as const })),
+  ...SECURITY_FAULTS,
   ...AIS_FAULTS, ...AIS_UK_FAULTS, ...CBPII_FAULTS, ...PIS_FAULTS, ...PIS_FAMILY_FAULTS, ...VRP_FAULTS, ...VRP_V4_FAULTS, ...V4_FAULTS, ...V4_PIS_FAULTS, ...PLUMBING_FAULTS,
   ...CHAOS_TABLE.map(([name, rule, description]) => ({ name, rule, description, kind: 'chaos' as const })),
 ] as const;
@@ -132,7 +148,7 @@ const TABLE: readonly FaultDeclaration[] = orderFaults<FaultDeclaration>(DECLARE
 
 /** Every fault: the rule faults in the order of docs/rules.md, then the chaos faults, then the data faults. */
 export function listFaults(): FaultInfo[] {
-  return TABLE.map(({ name, rule, description, kind, level, standard }) => ({ name, rule, description, kind, ...(level ? { level } : {}), ...(standard ? { standard } : {}) }));
+  return TABLE.map(({ name, rule, description, kind, level, standard, security }) => ({ name, rule, description, kind, ...(level ? { level } : {}), ...(standard ? { standard } : {}), ...(security ? { security } : {}) }));
 }
 
 /** Thrown for a `--fault` that does not exist; the CLI exits 2 with one line naming the valid ones. */

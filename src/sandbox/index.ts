@@ -27,9 +27,12 @@ import { createResourceServer } from './obie/index.ts';
 import type { Standard, Variant } from '../profile/types.ts';
 import { Store } from './store.ts';
 import { BgStore, createBerlinGroupBank, ibanOf, SANDBOX_OTP, XS2A_PATH, type ScaApproach } from './berlin-group/index.ts';
+import { sandboxSecurity, type SandboxSecurityInfo, type SandboxSecurityName } from './security.ts';
+import { dpopVerifier } from './dpop.ts';
 import type { ScaApproachName } from '../profile/types.ts';
 
 export { listFaults, parseFaults, UnknownFaultError, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS } from './faults.ts';
+export { SANDBOX_SECURITY, sandboxSecurity, type SandboxSecurityInfo, type SandboxSecurityName } from './security.ts';
 export type { ChaosFaultName, FaultInfo, FaultName } from './faults.ts';
 export type { Variant } from '../profile/types.ts';
 
@@ -69,6 +72,13 @@ export interface SandboxOptions {
    * signing certificate and the bank's. Default false.
    */
   signatures?: boolean;
+  /**
+   * The security profile the authorisation server runs (`SANDBOX_SECURITY`: fapi1-advanced,
+   * fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls, fapi2-message-signing); the written profiles
+   * say it in their `security` block and use the private_key_jwt client. An mTLS one serves TLS.
+   * Default: the code flow with PKCE, PAR offered (no FAPI profile: the UK layouts' profiles then ask for code too).
+   */
+  security?: SandboxSecurityName;
 }
 
 /** A client registered at the sandbox's authorisation server. */
@@ -103,6 +113,8 @@ export interface Sandbox {
   issuer: string;
   /** The dialect the bank speaks. */
   dialect: 'obie' | 'berlin-group';
+  /** The security profile its authorisation server runs, when one was asked for. */
+  security?: SandboxSecurityInfo;
   /** berlin-group: the SCA approaches the bank offers, in its profile's order. */
   sca?: ScaApproachName[];
   /** berlin-group with `signatures`: the TPP's signing certificate the bank knows and the bank's own (PEM). */
@@ -186,10 +198,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const bgFaults = dialect === 'berlin-group' ? parseBgFaults(options.faults) : undefined;
   const sca = dialect === 'berlin-group' ? parseSca(options.sca) : undefined;
   const faults = parseFaults(bgFaults ? [] : options.faults);
+  const sec = sandboxSecurity(options.security);
   const host = options.host ?? '127.0.0.1';
-  // tls-host-mismatch is about the certificate: it brings TLS with it.
+  // tls-host-mismatch is about the certificate: it brings TLS with it; so do tokens bound to a client certificate.
   const mismatch = faults.has('tls-host-mismatch');
-  const useTls = (options.tls ?? false) || mismatch;
+  const useTls = (options.tls ?? false) || mismatch || sec?.senderConstraint === 'mtls';
   const [signingKey, clientKey, strayKey, directorySigner, pki] = await Promise.all([
     // The stray key serves only its fault: each RSA key costs tens of milliseconds of CPU per start.
     processKey('signing'), processKey('client'), faults.has('bad-response-signature') ? rsaKey() : undefined, processKey('directory'),
@@ -223,10 +236,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const callback = `${issuer}/tpp/callback`;
   const redirectUris = [callback, ...(options.redirectUris ?? [])];
 
-  const clients = makeClients(redirectUris, clientKey, pki);
+  const clients = makeClients(redirectUris, clientKey, pki, sec, faults);
   const issued = new Set<string>();
   const provider = createAuthServer({
-    issued,
+    issued, security: sec, dpopNonceSecret: randomBytes(32),
     issuer, resources: [audience, baseUrls.A, baseUrls.B], signingKey, store: bgStore ?? store, faults, tls: useTls, directory: directorySigner,
     clients: clients.map((c) => c.metadata),
     ...(bgStore ? { resourceScopes: () => bgStore.scopes() } : {}),
@@ -235,6 +248,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const certs = options.signatures ? await signatureCertificates() : undefined;
   const bg = bgStore ? createBerlinGroupBank({
     provider, store: bgStore, issuer, baseUrls, faults: bgFaults ?? new Set(), approaches: new Set(sca!.map((a) => a.toUpperCase() as ScaApproach)),
+    // The NextGenPSD2 bank checks DPoP proofs too (no nonce of its own: its nonce-free path is the other resource server's).
+    dpop: dpopVerifier({ requireNonce: false }),
     ...(certs ? { signatures: { tppCertPem: certs.tpp, bankCertPem: certs.bank, bankKey: createPrivateKey(signingKey.privatePem) } } : {}),
   }) : undefined;
   const oidc = provider.callback();
@@ -249,6 +264,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       tppKeys: { keys: [clientKey.publicJwk as never] },
       issuer,
     },
+    // A DPoP set-up's resource server demands its nonce too, so that the TPP's one retry is exercised.
+    dpop: dpopVerifier({ requireNonce: sec?.senderConstraint === 'dpop' }),
   });
   const pagesContext = { provider, store, faults };
 
@@ -291,6 +308,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sandbox: Sandbox = {
     issuer,
     dialect,
+    ...(sec ? { security: sec } : {}),
     ...(sca ? { sca } : {}),
     ...(certs ? { signatureCertificates: certs } : {}),
     baseUrls,
@@ -307,7 +325,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(pki ? { tls: { caPem: pki.caPem, clientCertPem: pki.clientCertPem, clientKeyPem: pki.clientKeyPem } } : {}),
     faults: [...(bgFaults ?? faults)],
     registration: { softwareStatement, keyPem: clientKey.privatePem, kid: clientKey.kid },
-    profile: (variant = 'all', clientIndex = 0) => profileFor(sandbox, variant, clientIndex),
+    // A FAPI set-up's profiles use the private_key_jwt client (FAPI allows no client secrets).
+    profile: (variant = 'all', clientIndex = sec ? 1 : 0) => profileFor(sandbox, variant, clientIndex),
     issuedTokens: () => [...issued],
     psuRevoke: (consentId) => {
       const consent = bgStore?.consents.get(consentId);
@@ -323,14 +342,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return sandbox;
 }
 
-function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaKey>>, pki: TlsMaterial | undefined) {
+function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaKey>>, pki: TlsMaterial | undefined, sec: SandboxSecurityInfo | undefined, faults: ReturnType<typeof parseFaults>) {
   const common = {
     redirect_uris: redirectUris,
     grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
-    response_types: ['code'],
+    response_types: sec ? [...sec.responseTypes] : ['code'],
     id_token_signed_response_alg: 'PS256',
     // Every client may sign request objects with the sandbox-made key.
     jwks: { keys: [key.publicJwk] },
+    // The set-up's sender constraint holds for every client: tokens bound to its certificate, or to its DPoP key.
+    ...(sec?.senderConstraint === 'mtls' ? { tls_client_certificate_bound_access_tokens: true } : {}),
+    ...(sec?.senderConstraint === 'dpop' ? { dpop_bound_access_tokens: true } : {}),
+    ...(sec?.jarm ? { authorization_signed_response_alg: faults.has('jarm-signed-rs256') ? 'RS256' : 'PS256' } : {}),
   };
   const list: Array<{ metadata: ClientMetadata; client: SandboxClient }> = [];
   const secret = randomBytes(24).toString('base64url');
@@ -437,8 +460,9 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
     timeouts: { ...SANDBOX_TIMEOUTS },
     limits: { maxBodyBytes: SANDBOX_MAX_BODY_BYTES },
     ...(sb.tls ? {
-      mtls: { ca: sb.tls.caPem, ...(client.authMethod === 'tls_client_auth' ? { cert: sb.tls.clientCertPem, key: sb.tls.clientKeyPem } : {}) },
+      mtls: { ca: sb.tls.caPem, ...(client.authMethod === 'tls_client_auth' || sb.security?.senderConstraint === 'mtls' ? { cert: sb.tls.clientCertPem, key: sb.tls.clientKeyPem } : {}) },
     } : {}),
+    ...(sb.security ? { security: { ...sb.security.profile } } : {}),
     tls: { insecure: false },
   };
 }

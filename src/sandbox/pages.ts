@@ -9,6 +9,7 @@ import { money } from './fixtures.ts';
 import type { FixtureAccount, FixturePsu } from './fixtures.ts';
 import { html, page, readBody, sendHtml } from './http.ts';
 import type { Faults } from './faults.ts';
+import { SANDBOX_ACR } from './security.ts';
 import type { AisConsent, Consent, ConsentKind, Store } from './store.ts';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -92,7 +93,7 @@ export async function handleInteraction(ctx: PagesContext, req: IncomingMessage,
     const form = new URLSearchParams(await readBody(req));
     const psu = ctx.store.psu(form.get('username') ?? '');
     if (!psu || psu.password !== form.get('password')) return sendHtml(res, 200, loginPage(uid, tppName, 'The username or password is not right.'));
-    return void (await ctx.provider.interactionFinished(req, res, { login: { accountId: psu.username } }, { mergeWithLastSubmission: false }));
+    return void (await ctx.provider.interactionFinished(req, res, { login: { accountId: psu.username, acr: SANDBOX_ACR } }, { mergeWithLastSubmission: false }));
   }
   if (!loggedIn) {
     if (ctx.faults.has('login-page-hangs') && consent.kind === 'pis') return hang(res, loginPage(uid, tppName));

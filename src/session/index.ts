@@ -11,6 +11,7 @@ import { AuthorisationError, BankError, ObtppError, StateError, UsageError, Exit
 import { loadProfile } from '../profile/load.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { httpFromProfile } from '../client/factory.ts';
+import { DpopKey, exportDpopKey, importDpopKey } from '../client/dpop-key.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { TppClient, type ApiResult } from '../client/operations.ts';
@@ -18,6 +19,7 @@ import { consentIdOf, errorCodesOf, statusOf } from '../dialects/obie/builders.t
 import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/builders.ts';
 import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
+import { quoteOutside } from '../outside-text.ts';
 import {
   StateFile, emptyProfileState, profileKey, statePath,
   type AccountSummary, type ConsentRecord, type ProfileState, type StoredRegistration, type StoredToken,
@@ -125,7 +127,18 @@ export class Session {
     this.profile = profile;
     this.variant = variant;
     this.env = options.env;
-    this.http = httpFromProfile(profile, { onExchange: options.onExchange, warn: options.warn });
+    // DPoP-bound tokens outlive the process: the key they are bound to is kept in the state file (0600) with them.
+    const dpop = new DpopKey({
+      saved: async () => {
+        const jwk = (await this.read()).dpopKey;
+        return jwk ? importDpopKey(jwk) : undefined;
+      },
+      onMade: async (pair) => {
+        const jwk = await exportDpopKey(pair);
+        await this.update((s) => void (s.dpopKey = jwk));
+      },
+    });
+    this.http = httpFromProfile(profile, { onExchange: options.onExchange, warn: options.warn, dpop });
     this.client = new TppClient(profile, variant, this.http);
     this.warn = options.warn;
     this.state = state;
@@ -181,6 +194,8 @@ export class Session {
     for (const t of [...Object.values(ps.tokens), ...Object.values(ps.clientCredentials)]) {
       this.http.redactor.add(t?.accessToken);
       this.http.redactor.add(t?.refreshToken);
+      // A token the bank bound to the session's DPoP key goes out with a proof of it.
+      if (t?.accessToken && (t.senderConstraint === 'dpop' || t.tokenType?.toLowerCase() === 'dpop')) this.http.dpop.bound.add(t.accessToken);
     }
     this.http.redactor.add(ps.registration?.clientSecret);
     this.http.redactor.add(ps.registration?.registrationAccessToken);
@@ -478,7 +493,7 @@ function fresh(token: StoredToken): boolean {
 }
 
 function toStored(tokens: TokenSet): StoredToken {
-  const out: StoredToken = { accessToken: tokens.accessToken, tokenType: tokens.tokenType, obtainedAt: Date.now() };
+  const out: StoredToken = { accessToken: tokens.accessToken, tokenType: tokens.tokenType, obtainedAt: Date.now(), ...(tokens.senderConstraint ? { senderConstraint: tokens.senderConstraint } : {}) };
   if (tokens.refreshToken) out.refreshToken = tokens.refreshToken;
   if (tokens.expiresAt !== undefined) out.expiresAt = tokens.expiresAt;
   if (tokens.scope) out.scope = tokens.scope;
@@ -502,14 +517,15 @@ export function refusal(baseUrl: string, result: ApiResult, http: HttpClient, di
   let codes = errorCodesOf(body);
   const first = Array.isArray(body?.Errors) ? body.Errors.find((e) => typeof e?.Message === 'string')?.Message : undefined;
   const message = typeof first === 'string' ? first : typeof body?.Message === 'string' ? body.Message : undefined;
-  let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.join(', ')}` : ''}${message ? `: ${message}` : ''}`;
+  // The bank's words quoted (src/outside-text.ts): plain text as it is, anything else a JSON string on this one line.
+  let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.map((c) => quoteOutside(c)).join(', ')}` : ''}${message ? `: ${quoteOutside(message)}` : ''}`;
   // A NextGenPSD2 bank's words: each tppMessage's code and text (or an RFC 7807 problem's).
   const messages = codes.length || message ? [] : bgErrorMessagesOf(result.body);
   if (messages.length) {
     codes = messages.map((m) => m.code);
-    line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${m.code}: ${m.text}` : m.code)).join('; ')}`;
+    line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${quoteOutside(m.code)}: ${quoteOutside(m.text)}` : quoteOutside(m.code))).join('; ')}`;
   }
-  line = http.redactor.text(line.replace(/\s+/g, ' '));
+  line = http.redactor.text(line);
   const hint = result.status !== 401 ? undefined : dialect === 'berlin-group'
     ? 'the bank no longer accepts the consent: it may have expired (authorising a newer recurring consent of the PSU ends the former one), been revoked or deleted; obtpp consent list reads each one\'s status from the bank, obtpp consent create ais makes a new one'
     : 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)';

@@ -79,6 +79,8 @@ export interface StoredToken {
   expiresAt?: number;
   scope?: string;
   tokenType?: string;
+  /** How the token is bound to the TPP: its client certificate (mtls), the session's DPoP key (dpop), or not (none). */
+  senderConstraint?: 'mtls' | 'dpop' | 'none';
   /** The id_token's openbanking_intent_id claim, when the bank echoed it. */
   intentId?: string;
   /** The authorisation server that issued it (issuer, or discovery URL): a cached client-credentials token is reused only at the same one. */
@@ -119,6 +121,8 @@ export interface ProfileState {
   tokens: Record<string, StoredToken>;
   registration?: StoredRegistration;
   clientCredentials: Partial<Record<Fn, StoredToken>>;
+  /** The DPoP key (a private JWK) the session's DPoP-bound tokens are bound to, made on the first DPoP request. */
+  dpopKey?: JsonWebKey & { alg?: string };
 }
 
 export interface StateDocument {

@@ -67,7 +67,7 @@ Then('the consent\'s authorisations are listed with the one the TPP started', as
  */
 export function judgeTrailSchemas(world: ConformanceWorld, t: ScaTrail): void {
   const invalid = [...new Set(t.schemaProblems)];
-  if (invalid.length) throw world.violation(`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):\n${invalid.slice(0, 10).join('\n')}`);
+  if (invalid.length) throw world.violation([`the ${t.approach} authorisation's answers are not valid against the official schema (${invalid.length} problem${invalid.length === 1 ? '' : 's'}):`, ...invalid.slice(0, 10)]);
 }
 
 /**

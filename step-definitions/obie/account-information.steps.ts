@@ -54,14 +54,14 @@ Then('the consent has a ConsentId', function (this: ConformanceWorld) {
   const r = this.answer();
   const id = consentIdOf(r.body);
   if (typeof id !== 'string' || id.length < 1 || id.length > 128) throw this.violation(`expected Data.ConsentId (1–128 characters) in ${describeAnswer(r)}, got ${quote((r.body as any)?.Data?.ConsentId)}`);
-});
+}, ['field:Data.ConsentId']);
 
 Then('the consent\'s status is {string}', function (this: ConformanceWorld, expected: string) {
   const r = this.answer();
   const status = statusOf(r.body);
   const want = expectedStatus(this, expected);
   if (status !== want.value) throw this.violation(`expected Data.Status ${want.words}, got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
-});
+}, (s) => [`field:Data.Status=${s}`]);
 
 Then('the consent\'s permissions, expiration date and transaction period are exactly those requested', function (this: ConformanceWorld) {
   const r = this.answer();
@@ -427,7 +427,7 @@ Then('every answer is 200 OK with a body valid against the standard\'s schema fo
   this.attach(`${this.ruleId}: ${judged.length} resources judged:\n${report.join('\n')}`, 'text/plain');
   if (bad.length) {
     const problems = bad.flatMap((x) => x.must.map((p) => `${x.what.split(' → ')[0]}: ${p}`));
-    throw violationWithProblems(this, `${bad.length} of ${judged.length} resources are not valid:\n${report.join('\n')}\nProblems:`, problems);
+    throw violationWithProblems(this, [`${bad.length} of ${judged.length} resources are not valid:`, ...report, 'Problems:'], problems);
   }
 });
 

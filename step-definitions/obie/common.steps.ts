@@ -1,24 +1,43 @@
-import { Given, When, Then } from '../support/define.ts';
+import { Given, When, Then, statusKind } from '../support/define.ts';
 import type { ConformanceWorld } from '../support/world.ts';
 import { aisBody, splitList, createConsent, authoriseConsent, firstAccountId, tokenOf, fullConsent } from '../support/setups.ts';
-import { expectStatus, expectRefusal, expectSchema, parseStatuses, describeAnswer } from '../support/judge.ts';
+import { expectStatus, expectRefusal, expectSchema, expectJsonContentType, parseStatuses, describeAnswer } from '../support/judge.ts';
 import { AuthorisationError } from '../../src/errors.ts';
 
 // ── Answers ────────────────────────────────────────────────────────────────────────────────────
 
 Then(/^the bank answers (\d{3}) (?:Created|OK|No Content)$/, function (this: ConformanceWorld, status: string) {
   expectStatus(this, this.answer(), [Number(status)]);
-});
+}, (status) => [statusKind([status!])]);
 
 Then(/^the bank refuses the request with ([\d, or]+)$/, function (this: ConformanceWorld, list: string) {
   expectRefusal(this, this.answer(), parseStatuses(list), 'the request');
-});
+}, (list) => [statusKind(parseStatuses(list!))]);
 
 Then('the body is a valid {string}', function (this: ConformanceWorld, schema: string) {
   expectSchema(this, this.answer(), schema as never);
-});
+}, ['schema']);
+
+/**
+ * The schema of whatever came back (the suite's schema check): the operation's own for a success,
+ * the standard's OBErrorResponse1 for 400 and 500 (and for a 403 that has a body); 204, 401, 404
+ * and the other refusals the files give no body have none to judge.
+ */
+Then('the body of the answer, whatever its status, is valid against the standard\'s schema for that status', function (this: ConformanceWorld) {
+  const r = this.answer();
+  const declared = (this.client.specOf(r.operation)?.responses as Record<number, string | null> | undefined)?.[r.status];
+  if (declared) return expectSchema(this, r, declared as never);
+  if (r.status === 400 || r.status === 500 || (r.status === 403 && r.text.trim() !== '')) {
+    if (r.text.trim() === '') throw this.violation(`a ${r.status} answer carries the standard's error body (OBErrorResponse1), but ${describeAnswer(r)} has none`);
+    expectSchema(this, r, 'OBErrorResponse1' as never);
+  }
+}, ['schema']);
 
 // ── Headers ────────────────────────────────────────────────────────────────────────────────────
+
+Then(/^the answer comes as application\/json$/, function (this: ConformanceWorld) {
+  expectJsonContentType(this, this.answer());
+}, ['content-type']);
 
 Then('the response carries the x-fapi-interaction-id the TPP sent', function (this: ConformanceWorld) {
   const r = this.answer();
@@ -26,7 +45,7 @@ Then('the response carries the x-fapi-interaction-id the TPP sent', function (th
   if (got !== r.sentInteractionId) {
     throw this.violation(`expected x-fapi-interaction-id ${r.sentInteractionId} echoed, got ${got === undefined ? 'no such header' : JSON.stringify(got)} on ${describeAnswer(r)}`);
   }
-});
+}, ['interaction-id', 'interaction-id-echo']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

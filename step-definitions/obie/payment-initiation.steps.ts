@@ -58,7 +58,7 @@ Then('the payment\'s status is {string}', function (this: ConformanceWorld, expe
   const status = statusOf(r.body);
   const want = expectedStatus(this, expected);
   if (status !== want.value) throw this.violation(`expected the payment's Data.Status ${want.words}, got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
-});
+}, (s) => [`field:Data.Status=${s}`]);
 
 When('the PISP reads the payment by its PaymentId', async function (this: ConformanceWorld) {
   const id = this.payment!.id;

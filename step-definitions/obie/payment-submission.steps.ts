@@ -143,7 +143,7 @@ Then('the answer carries an x-jws-signature that verifies with the bank\'s keys'
     throw this.blocked(undefined, 'the answer carries an x-jws-signature, but the profile names no bank.jwks: whether it verifies cannot be checked without the bank\'s keys');
   }
   if (!r.signature.valid) throw this.violation(`the bank's x-jws-signature does not hold (UK.OBIE.Signature.${r.signature.code}): ${r.signature.problem} (${describeAnswer(r)})`);
-});
+}, ['signature']);
 
 When(/^the PISP creates a payment-order consent for ([\d.]+) in the account's currency to a creditor, from the PSU's first account, (without an x-jws-signature|with an x-jws-signature over another body|with an x-jws-signature made with a key the TPP never registered)$/, async function (this: ConformanceWorld, amount: string, how: string) {
   const body = await paymentBody(this, amount, true);

@@ -45,7 +45,7 @@ async function register(world: ConformanceWorld, variant: 'valid' | 'no-ssa' | '
     ssa = await signRegistration(profile, payload);
   }
   try {
-    const r = await sendRegistration(world.lane.http, at, await signRegistration(profile, registrationClaims(profile, auth.issuer, { softwareStatement: ssa })));
+    const r = await sendRegistration(world.lane.http, at, await signRegistration(profile, registrationClaims(profile, auth.issuer, { softwareStatement: ssa, security: auth.security })));
     world.last = { ...r, operation: 'createAccountAccessConsent' } as ApiResult;
     if (r.status === 201) {
       try {
@@ -126,7 +126,7 @@ async function manage(world: ConformanceWorld, method: Management): Promise<void
     throw new RegistrationNotConfigured(world.variant, 'the bank gave no registration_client_uri and registration access token: it does not offer RFC 7592 management');
   }
   try {
-    const changes = updatableMetadata(world.ctx.profile);
+    const changes = updatableMetadata(world.ctx.profile, (await world.lane.auth()).security);
     if (method === 'PUT') updates.set(world, changes);
     const r = method === 'PUT' ? await updateRegistration(world.lane.http, reg, changes)
       : method === 'GET without token' ? await manageWithoutToken(world.lane.http, reg, 'GET')

@@ -23,10 +23,19 @@ class RequestObjectsNotOffered extends NotApplicableError {
   }
 }
 
+/** A bank that takes authorization requests only pushed refuses every request object by value, good or bad: SEC-11 judges the authorization endpoint's. */
+class PushedOnly extends NotApplicableError {
+  constructor(variant: Variant) {
+    super('createAccountAccessConsent', variant);
+    this.message = 'the bank takes authorization requests only pushed (require_pushed_authorization_requests): a request object sent to its authorization endpoint by value is refused whatever it holds, so the request-object checks of the authorization endpoint do not apply';
+  }
+}
+
 /** Sends the authorisation request (GET, redirects not followed) and keeps the answer. */
 async function send(world: ConformanceWorld, record: ConsentRecord, defect: Defect): Promise<ApiResult & { url: string }> {
   const auth = await world.lane.auth();
   if (!auth.requestObjectsSupported) throw new RequestObjectsNotOffered(world.variant);
+  if (auth.requiresPar) throw new PushedOnly(world.variant);
   if (defect !== 'none' && !auth.canSignRequestObjects) {
     throw world.blocked(undefined, 'the profile has no key to sign request objects with (auth.clientAuth.privateKey), so a signed request object cannot be sent');
   }
@@ -48,9 +57,26 @@ export function refusal(world: ConformanceWorld, r: ApiResult & { url?: string }
     const redirect = world.ctx.profile.auth.redirectUri;
     const to = new URL(location, r.url ?? redirect);
     const back = new URL(redirect);
-    if (to.origin === back.origin && to.pathname === back.pathname && to.searchParams.get('error') && !to.searchParams.get('code')) return `error=${to.searchParams.get('error')}`;
+    if (to.origin !== back.origin || to.pathname !== back.pathname) return undefined;
+    // The error where the response mode puts it: the query, the fragment (the hybrid flow), or a JARM response in either.
+    for (const params of [to.searchParams, new URLSearchParams(to.hash.slice(1))]) {
+      const answer = jarmAnswer(params.get('response')) ?? params;
+      if (answer.get('error') && !answer.get('code')) return `error=${answer.get('error')}`;
+    }
   }
   return undefined;
+}
+
+/** A JARM response's parameters, read (not verified: the question is only whether the bank refused). */
+function jarmAnswer(response: string | null): URLSearchParams | undefined {
+  const payload = response?.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    return new URLSearchParams(Object.entries(claims).filter(([, v]) => typeof v === 'string') as Array<[string, string]>);
+  } catch {
+    return undefined;
+  }
 }
 
 export function where(r: ApiResult & { url?: string }): string {
@@ -65,6 +91,7 @@ export function where(r: ApiResult & { url?: string }): string {
 async function control(world: ConformanceWorld, record: ConsentRecord): Promise<void> {
   const auth = await world.lane.auth();
   if (!auth.requestObjectsSupported) throw new RequestObjectsNotOffered(world.variant);
+  if (auth.requiresPar) throw new PushedOnly(world.variant);
   if (!auth.canSignRequestObjects) return;
   const r = await send(world, record, 'well-formed');
   const refused = refusal(world, r);

@@ -1,10 +1,10 @@
 // Confirmation of funds at UK Read/Write v3.1.11's paths, as the FCS v3.1 judges it
 // (features/obie/uk-funds.feature): the suite's calls, with every answer judged on its status, the
 // echoed x-fapi-interaction-id and its Content-Type.
-import { When, Then } from '../support/define.ts';
-import type { ConformanceWorld } from '../support/world.ts';
-import { authoriseConsent, debtorAccount, fundsRequest } from '../support/setups.ts';
-import { describeAnswer, expectStatus, warn } from '../support/judge.ts';
+import { Given, When, Then, statusKind } from '../support/define.ts';
+import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
+import { authoriseConsent, debtorAccount, fundsRequest, sharedSetup, SHARED_GIVENS } from '../support/setups.ts';
+import { describeAnswer, expectJsonContentType, expectStatus } from '../support/judge.ts';
 import { buildFundsConsent, consentIdOf } from '../../src/dialects/obie/index.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 
@@ -40,9 +40,9 @@ function tomorrowAs(layout: string): string {
   return `${fraction ? local : local.replace(/\.\d+$/, '')}${m[1]}${m[2]}:${m[3]}`;
 }
 
-async function createFunds(world: ConformanceWorld, body: unknown): Promise<ApiResult> {
+async function createFunds(world: ConformanceWorld, body: unknown, o: { omitHeaders?: string[] } = {}): Promise<ApiResult> {
   const token = await world.ccToken('cof');
-  const r = await world.call('creating the funds-confirmation consent', (c) => c.createFundsConsent(body, { token }));
+  const r = await world.call('creating the funds-confirmation consent', (c) => c.createFundsConsent(body, { token, ...o }));
   world.consent = { fn: 'cof', id: consentIdOf(r.body) ?? '', created: r, request: body };
   return r;
 }
@@ -55,6 +55,47 @@ async function firstAccountRef(world: ConformanceWorld) {
 When('the CBPII creates a funds-confirmation consent for the PSU\'s first account, expiring tomorrow', async function (this: ConformanceWorld) {
   // The suite's nextDayDate in RFC 3339 with a zone: UTC gives Z.
   await createFunds(this, buildFundsConsent({ debtorAccount: await firstAccountRef(this), expirationDateTime: tomorrowAs('2006-01-02T15:04:05Z') }));
+});
+
+When('the CBPII creates a funds-confirmation consent for the PSU\'s first account, expiring tomorrow, without x-fapi-financial-id', async function (this: ConformanceWorld) {
+  // The suite's removeHeaders (OB-312-CBPII-000100): left out whatever the profile's headers add.
+  await createFunds(this, buildFundsConsent({ debtorAccount: await firstAccountRef(this), expirationDateTime: tomorrowAs('2006-01-02T15:04:05Z') }), { omitHeaders: ['x-fapi-financial-id'] });
+});
+
+/**
+ * A funds-confirmation consent through its life, one per run and name: created with the suite's
+ * inputs (its answer judged by one scenario), then authorised by the PSU, read, used and deleted,
+ * each judged by a scenario of its own, in the feature's order.
+ */
+function createdFunds(world: ConformanceWorld, name: string): Promise<ConsentRecord> {
+  return sharedSetup(world, `${world.variant}:uk-cof:${name}:created`, async () => {
+    const body = buildFundsConsent({ debtorAccount: await firstAccountRef(world), expirationDateTime: tomorrowAs('2006-01-02T15:04:05Z') });
+    const token = await world.ccToken('cof');
+    const created = await world.call('creating the funds-confirmation consent', (c) => c.createFundsConsent(body, { token }));
+    return { fn: 'cof' as const, id: consentIdOf(created.body) ?? '', created, request: body };
+  });
+}
+
+function authorisedFunds(world: ConformanceWorld, name: string): Promise<ConsentRecord> {
+  return sharedSetup(world, `${world.variant}:uk-cof:${name}:authorised`, async () => {
+    const record = await createdFunds(world, name);
+    if (record.created.status !== 201 || !record.id) throw world.blocked('UKCOF-01', `creating the funds-confirmation consent "${name}" (a set-up of this scenario) failed: ${describeAnswer(record.created)}`);
+    return authoriseConsent(world, record);
+  }, 'UKCOF-01');
+}
+
+const AUTHORISED = /^the PSU has authorised the funds-confirmation consent "([^"]+)"$/;
+// Prepared ahead with the other shared set-ups (hooks.ts reads the list when the run starts).
+SHARED_GIVENS.push([AUTHORISED, (w, name) => authorisedFunds(w, name!)]);
+
+When('the CBPII creates the funds-confirmation consent {string} for the PSU\'s first account, expiring tomorrow', async function (this: ConformanceWorld, name: string) {
+  const record = await createdFunds(this, name);
+  this.consent = record;
+  this.last = record.created;
+});
+
+Given(AUTHORISED, async function (this: ConformanceWorld, name: string) {
+  this.consent = await authorisedFunds(this, name);
 });
 
 When('the CBPII creates a funds-confirmation consent for the PSU\'s first account, expiring tomorrow written as {word}', async function (this: ConformanceWorld, layout: string) {
@@ -85,30 +126,13 @@ When(/^the CBPII asks without an access token whether ([\d.]+) in the account's 
 });
 
 Then('the request carried no x-fapi-financial-id header', function (this: ConformanceWorld) {
-  // Removed from the standard at v3.1.2: the suite checks a bank no longer demands it. A profile
-  // that adds it to every request (headers) leaves nothing to judge.
+  // Removed from the standard at v3.1.2: the suite checks a bank no longer demands it. The call
+  // leaves it out whatever the profile's headers add; should it have gone out, nothing is judged.
   const sent = this.answer().exchange.request.headers;
   if (Object.keys(sent).some((h) => h.toLowerCase() === 'x-fapi-financial-id')) {
-    throw this.blocked(undefined, "the profile's headers send x-fapi-financial-id on every request, so whether the bank still demands it cannot be judged");
+    throw this.blocked(undefined, 'the request went out with x-fapi-financial-id, so whether the bank still demands it cannot be judged');
   }
-});
-
-/** What the answer's Content-Type must be: application/json, in UTF-8 where a charset is named. */
-function judgeContentType(world: ConformanceWorld, r: ApiResult): void {
-  const type = r.headers['content-type'];
-  const [media, ...params] = (type ?? '').split(';').map((s) => s.trim());
-  if (media?.toLowerCase() !== 'application/json') {
-    throw world.violation(`expected Content-Type application/json (the standard's; the FCS asserts "application/json; charset=utf-8"), got ${type === undefined ? 'none' : JSON.stringify(type)} on ${describeAnswer(r)}`);
-  }
-  const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '');
-  // JSON between systems is UTF-8 (RFC 8259 §8.1): another charset is wrong, none only less explicit than the FCS asks.
-  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
-    throw world.violation(`JSON must be UTF-8, but the Content-Type of ${describeAnswer(r)} names charset ${charset}`);
-  }
-  if (charset === undefined) {
-    warn(world, `the Content-Type of ${describeAnswer(r)}`, [{ text: `"${type}" names no charset; the FCS asserts "application/json; charset=utf-8"`, source: 'FCS v3.1 OB3GLOAssertContentType' }]);
-  }
-}
+}, ['sent-without:x-fapi-financial-id']);
 
 Then(/^the bank answers (\d{3}) [A-Za-z ]+, with the x-fapi-interaction-id the CBPII sent(, as application\/json)?$/, function (this: ConformanceWorld, status: string, json?: string) {
   const r = this.answer();
@@ -117,5 +141,5 @@ Then(/^the bank answers (\d{3}) [A-Za-z ]+, with the x-fapi-interaction-id the C
   if (r.sentInteractionId !== undefined && got !== r.sentInteractionId) {
     throw this.violation(`expected the x-fapi-interaction-id the CBPII sent (${r.sentInteractionId}) to come back, got ${got === undefined ? 'no such header' : JSON.stringify(got)} on ${describeAnswer(r)}`);
   }
-  if (json) judgeContentType(this, r);
-});
+  if (json) expectJsonContentType(this, r);
+}, (status, json) => [statusKind([status!]), 'interaction-id', 'interaction-id-echo', ...(json ? ['content-type'] : [])]);

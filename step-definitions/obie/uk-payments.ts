@@ -7,7 +7,7 @@
  * what a consumed consent must refuse.
  */
 import { FlattenedSign } from 'jose';
-import { Given, When, Then } from '../support/define.ts';
+import { Given, When, Then, errorCodeKind } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
 import { authoriseConsent, CREDITOR, DEFAULT_CURRENCY, newIdempotencyKey, precondition, sharedSetup, SHARED_GIVENS, tokenOf } from '../support/setups.ts';
 import { describeAnswer, expectedStatus, expectRefusal, expectStatus, quote, versionOfWorld, warn } from '../support/judge.ts';
@@ -111,7 +111,7 @@ const recordOf = (world: ConformanceWorld): FamilyRecord => {
   return r;
 };
 
-async function createFamilyConsent(world: ConformanceWorld, family: PaymentFamily, body: FamilyConsentBody, o: { idempotencyKey?: string; signature?: string | false } = {}): Promise<FamilyRecord> {
+async function createFamilyConsent(world: ConformanceWorld, family: PaymentFamily, body: FamilyConsentBody, o: { idempotencyKey?: string; signature?: string | false; omitHeaders?: string[] } = {}): Promise<FamilyRecord> {
   const token = await world.ccToken('pis');
   const created = await world.call(`creating the ${family} consent`, (c) => call(c, OPS[family].create, [body, { token, ...o }]));
   const record: FamilyRecord = { fn: 'pis', family, id: consentIdOf(created.body) ?? '', created, request: body };
@@ -153,8 +153,9 @@ SHARED_GIVENS.push([new RegExp(`^the PSU has authorised the shared ${FAMILY} con
 
 // ---- consents ----------------------------------------------------------------------------------
 
-When(new RegExp(`^the PISP creates an? ${FAMILY} consent$`), async function (this: ConformanceWorld, words: string) {
-  await createFamilyConsent(this, WORDS[words]!, minimalConsent(this, WORDS[words]!));
+When(new RegExp(`^the PISP creates an? ${FAMILY} consent(, without x-fapi-financial-id)?$`), async function (this: ConformanceWorld, words: string, noFinancialId?: string) {
+  // The suite's removeHeaders (OB-313-DOP-100100): a header the standard dropped, left out whatever the profile adds.
+  await createFamilyConsent(this, WORDS[words]!, minimalConsent(this, WORDS[words]!), noFinancialId ? { omitHeaders: ['x-fapi-financial-id'] } : {});
 });
 
 When(new RegExp(`^the PISP creates an? ${FAMILY} consent under a fresh idempotency key, then sends it again under the same key$`), async function (this: ConformanceWorld, words: string) {
@@ -181,7 +182,7 @@ Then('the payment consent has a ConsentId and the status {string}', function (th
   if (typeof id !== 'string' || id.length < 1 || id.length > 128) throw this.violation(`expected Data.ConsentId (1 to 128 characters) in ${describeAnswer(r)}`);
   const want = expectedStatus(this, expected);
   if (statusOf(r.body) !== want.value) throw this.violation(`expected Data.Status ${want.words}, got ${quote((r.body as any)?.Data?.Status)} in ${describeAnswer(r)}`);
-});
+}, (s) => ['field:Data.ConsentId', `field:Data.Status=${s}`]);
 
 Given(new RegExp(`^the PSU has authorised the shared ${FAMILY} consent$`), async function (this: ConformanceWorld, words: string) {
   const record = await sharedFamilyConsent(this, WORDS[words]!);
@@ -210,7 +211,7 @@ Then('funds are available for the payment', function (this: ConformanceWorld) {
   if (typeof result?.FundsAvailable !== 'boolean') throw this.violation(`expected Data.FundsAvailableResult.FundsAvailable, a boolean, in ${describeAnswer(this.answer())}`);
   // The suite's OB3DOPFundsAvailable: a payment of 1.00 from the PSU's account is covered.
   if (result.FundsAvailable !== true) throw this.violation(`a payment of 1.00 from the account the PSU chose is not covered: FundsAvailable ${quote(result.FundsAvailable)} (${describeAnswer(this.answer())})`);
-});
+}, ['field:Data.FundsAvailableResult.FundsAvailable=true']);
 
 // ---- orders ------------------------------------------------------------------------------------
 
@@ -239,6 +240,34 @@ Then('the order names its consent and carries its own id', function (this: Confo
   if (!familyOrderIdOf(record.family, r.body)) throw this.violation(`expected the order's id in Data.${field} in ${describeAnswer(r)}`);
   if (consentIdOf(r.body) !== record.id) throw this.violation(`the order names the consent ${quote((r.body as any)?.Data?.ConsentId)}, not ${record.id}`);
 });
+
+Then(/^the answer names the order's id in Data\.(\w+)$/, function (this: ConformanceWorld, field: string) {
+  const record = recordOf(this);
+  const r = this.answer();
+  if (ORDER_ID_FIELDS[record.family] !== field) throw new Error(`a ${record.family} order's id is Data.${ORDER_ID_FIELDS[record.family]}, not Data.${field}`);
+  if (!familyOrderIdOf(record.family, r.body)) throw this.violation(`expected the order's id in Data.${field} in ${describeAnswer(r)}`);
+}, (field) => [`field:Data.${field}`]);
+
+Then('the order\'s answer named its consent and carried its own id', function (this: ConformanceWorld) {
+  const record = recordOf(this);
+  const r = record.order?.result;
+  if (!r) throw new Error('no order was submitted before this step');
+  const field = ORDER_ID_FIELDS[record.family];
+  if (!familyOrderIdOf(record.family, r.body)) throw this.violation(`expected the order's id in Data.${field} in ${describeAnswer(r)}`);
+  if (consentIdOf(r.body) !== record.id) throw this.violation(`the order names the consent ${quote((r.body as any)?.Data?.ConsentId)}, not ${record.id} (${describeAnswer(r)})`);
+});
+
+// The suite's OB-301-DOP-1015001: a standing order names how it ends by NumberOfPayments or by
+// FinalPaymentDateTime, never both; one that names both is refused (403), never read back.
+const BOTH_ENDS = 'if(field:Data.Initiation.NumberOfPayments & field:Data.Initiation.FinalPaymentDateTime) status:403';
+Then('the standing order ends by NumberOfPayments or by FinalPaymentDateTime, never both, unless the bank refuses it with 403', function (this: ConformanceWorld) {
+  const r = this.answer();
+  const initiation = (r.body as any)?.Data?.Initiation;
+  if (r.status === 403 || !initiation || typeof initiation !== 'object') return;
+  if (initiation.NumberOfPayments !== undefined && initiation.FinalPaymentDateTime !== undefined) {
+    throw this.violation(`the standing order names both NumberOfPayments ${quote(initiation.NumberOfPayments)} and FinalPaymentDateTime ${quote(initiation.FinalPaymentDateTime)}: only one says how it ends (${describeAnswer(r)})`);
+  }
+}, [BOTH_ENDS]);
 
 /** The order the family's consent paid, submitted by the scenario that judges it (or here, as a set-up). */
 async function submittedOrder(world: ConformanceWorld, record: FamilyRecord): Promise<NonNullable<FamilyRecord['order']>> {
@@ -484,20 +513,24 @@ When('the PISP checks the funds of the international payment consent with its cl
 When(new RegExp(`^the PISP creates an? ${FAMILY} consent without an x-jws-signature$`), async function (this: ConformanceWorld, words: string) {
   if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
   await createFamilyConsent(this, WORDS[words]!, minimalConsent(this, WORDS[words]!), { signature: false });
-});
+}, ['sent-without:x-jws-signature']);
 
-When(new RegExp(`^the PISP creates an? ${FAMILY} consent with an x-jws-signature whose header lacks the claim http://openbanking.org.uk/tan$`), async function (this: ConformanceWorld, words: string) {
+When(new RegExp(`^the PISP creates an? ${FAMILY} consent with an x-jws-signature whose header lacks the claim http://openbanking.org.uk/(iat|iss|tan)$`), async function (this: ConformanceWorld, words: string, left: string) {
   if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
   const family = WORDS[words]!;
   const body = minimalConsent(this, family);
   const signer = await this.client.messageSigner();
   const ob = 'http://openbanking.org.uk/';
-  // The suite's OB-301-DOP-100110: a well-formed JWS, signed with the TPP's key, one critical claim left out.
+  // The suite's removeSignatureClaims (OB-301-DOP-100110 strips iss): a well-formed JWS, signed with
+  // the TPP's key, with every critical claim of the standard but that one (and crit naming the rest).
+  const claims: Record<string, unknown> = { [`${ob}iat`]: Math.floor(Date.now() / 1000), [`${ob}iss`]: signer.issuer, [`${ob}tan`]: signer.trustAnchor };
+  delete claims[`${ob}${left}`];
+  const crit = Object.keys(claims);
   const jws = await new FlattenedSign(new TextEncoder().encode(JSON.stringify(body)))
-    .setProtectedHeader({ alg: 'PS256', kid: signer.kid, typ: 'JOSE', cty: 'application/json', [`${ob}iat`]: Math.floor(Date.now() / 1000), [`${ob}iss`]: signer.issuer, crit: [`${ob}iat`, `${ob}iss`] })
-    .sign(signer.key, { crit: { [`${ob}iat`]: true, [`${ob}iss`]: true } });
+    .setProtectedHeader({ alg: 'PS256', kid: signer.kid, typ: 'JOSE', cty: 'application/json', ...claims, crit })
+    .sign(signer.key, { crit: Object.fromEntries(crit.map((c) => [c, true])) });
   await createFamilyConsent(this, family, body, { signature: `${jws.protected}..${jws.signature}` });
-});
+}, (_words, claim) => [`jws-without:${claim}`]);
 
 Then(/^the refusal's error code is (UK\.OBIE\.Signature\.\w+(?:, UK\.OBIE\.Signature\.\w+)*(?: or UK\.OBIE\.Signature\.\w+)?)$/, function (this: ConformanceWorld, list: string) {
   // At v4.0 the codes the FCS suite pairs with these (U016–U019: FACTS-v4 §3.5).
@@ -505,4 +538,35 @@ Then(/^the refusal's error code is (UK\.OBIE\.Signature\.\w+(?:, UK\.OBIE\.Signa
   const allowed = versionOfWorld(this) === 'v4.0' ? named.map((c) => v4ErrorCodeOf(c) ?? c) : named;
   const codes = errorCodesOf(this.answer().body);
   if (!codes.some((c) => allowed.includes(c))) throw this.violation(`expected the error code ${allowed.join(' or ')}, got ${codes.length ? codes.join(', ') : 'none'} (${describeAnswer(this.answer())})`);
+}, (list) => [errorCodeKind(list!.split(/, | or /))]);
+
+// ---- refusals the rules name: a rate the PISP may not name, a file that is not its consent's ------
+
+// v3.1.11 International Payment Consents, Exchange Rate Information: with an Actual or an Indicative
+// RateType the PISP must specify neither ExchangeRate nor ContractIdentification (the rate is the
+// bank's); a request that does is invalid, and the bank refuses it (UKPIS-05).
+When(/^the PISP creates an international payment consent with an? (Actual|Indicative) exchange rate naming (a ContractIdentification|an ExchangeRate)$/, async function (this: ConformanceWorld, rateType: 'Actual' | 'Indicative', what: string) {
+  const named = what.endsWith('ContractIdentification') ? { contractIdentification: this.uniqueRef('FX').slice(0, 40) } : { exchangeRate: 1.1523 };
+  const body = buildInternationalConsent({
+    ...ids(this), amount: '10.00', currency: DEFAULT_CURRENCY, creditor: CREDITOR_ABROAD, currencyOfTransfer: CURRENCY_OF_TRANSFER,
+    exchangeRate: { unitCurrency: DEFAULT_CURRENCY, rateType, ...named },
+  });
+  await createFamilyConsent(this, 'international', body);
+});
+
+// One total wrong at a time, so that a bank checking only one of them is seen (UKPIS-06).
+When(/^the PISP creates a file payment consent whose (NumberOfTransactions|ControlSum) is not its file's$/, async function (this: ConformanceWorld, total: 'NumberOfTransactions' | 'ControlSum') {
+  const file = paymentFile(this);
+  const wrong = total === 'NumberOfTransactions' ? { ...file, numberOfTransactions: String(Number(file.numberOfTransactions) + 1) } : { ...file, controlSum: file.controlSum + 10 };
+  const record = await createFamilyConsent(this, 'file', minimalConsent(this, 'file', { file: wrong }));
+  if (record.created.status !== 201) throw this.blocked('UKPIS-01', `creating the file payment consent failed: ${describeAnswer(record.created)}`);
+  record.file = file;
+});
+
+// An order of any family without its signature (UKPIS-10), on the family's shared consent before its
+// order: a bank that refuses it leaves the consent unconsumed for the order the other rules judge.
+When('the PISP submits the order without an x-jws-signature', async function (this: ConformanceWorld) {
+  if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
+  const record = recordOf(this);
+  await this.call(`submitting the ${record.family} order without a signature`, (c) => call(c, OPS[record.family].submit, [orderOf(record), { token: tokenOf(record), idempotencyKey: newIdempotencyKey(), signature: false }]));
 });

@@ -1,13 +1,15 @@
 // Variable Recurring Payments (features/obie/uk-vrp.feature): a VRP consent with control
 // parameters, authorised once by the PSU, then payments without the PSU, each judged against the
 // consent's limits. Consents are shared by name within a run, like the payment-order consents.
-import { Given, When, Then } from '../support/define.ts';
+import { Given, When, Then, statusKind } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
-import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, newIdempotencyKey, sharedSetup, tokenOf } from '../support/setups.ts';
+import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, newIdempotencyKey, sharedSetup, SHARED_GIVENS, sleepUntil, tokenOf } from '../support/setups.ts';
 import { describeAnswer, expectRefusal, expectStatus, expectedStatus, parseStatuses, quote, sameJson, versionOfWorld, warn } from '../support/judge.ts';
 import type { ApiResult } from '../support/setups.ts';
-import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
+import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, isoDateTime, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
 import { errorCodesOf } from '../../src/dialects/obie/index.ts';
+import { signDetached } from '../../src/client/jws.ts';
+import { SigningOffError } from '../../src/client/operations.ts';
 
 /** What a scenario did with VRP so far: its consent and the payments it made. */
 interface VrpState {
@@ -104,7 +106,7 @@ Then('the VRP consent\'s status is {string}', function (this: ConformanceWorld, 
   const got = (r.body as any)?.Data?.Status;
   const want = expectedStatus(this, expected);
   if (got !== want.value) throw this.violation(`expected the VRP consent's Data.Status ${want.words}, got ${quote(got)} in ${describeAnswer(r)}`);
-});
+}, (s) => [`field:Data.Status=${s}`]);
 
 Then('the VRP consent\'s control parameters are exactly those requested', function (this: ConformanceWorld) {
   const r = this.answer();
@@ -133,6 +135,59 @@ async function pay(world: ConformanceWorld, amount: string, o: { key?: string; u
 
 When(/^the PISP pays ([\d.]+) under the VRP consent$/, async function (this: ConformanceWorld, amount: string) {
   await pay(this, amount);
+});
+
+/**
+ * The first or second payment under the scenario's VRP consent, made once for the run: each
+ * judged by a scenario of its own, then read back by others (the second waits for the first).
+ */
+function sharedPayment(world: ConformanceWorld, nth: string, amount: string): Promise<{ result: ApiResult }> {
+  const consent = state(world).consent!;
+  return sharedSetup(world, `${world.variant}:vrp-payment:${consent.id}:${nth}`, async () => {
+    if (nth === 'second') await sharedPayment(world, 'first', amount);
+    return { result: await pay(world, amount) };
+  });
+}
+
+function remember(world: ConformanceWorld, result: ApiResult): void {
+  const s = state(world);
+  if (!s.payments.includes(result)) s.payments.push(result);
+  world.last = result;
+}
+
+When(/^the PISP makes the (first|second) payment of ([\d.]+) under the VRP consent$/, async function (this: ConformanceWorld, nth: string, amount: string) {
+  remember(this, (await sharedPayment(this, nth, amount)).result);
+});
+
+Given(/^the (first|second) payment of ([\d.]+) under the VRP consent was accepted$/, async function (this: ConformanceWorld, nth: string, amount: string) {
+  const { result } = await sharedPayment(this, nth, amount);
+  if (result.status !== 201) throw this.blocked('VRP-02', `the ${nth} payment under the VRP consent (a set-up of this scenario) was not accepted: ${describeAnswer(result)}`);
+  remember(this, result);
+});
+
+/** The scenario's VRP consent deleted once for the run, after a first payment under it (which shows the consent paid before). */
+function deletedVrp(world: ConformanceWorld): Promise<{ before: ApiResult; deleted: ApiResult }> {
+  const consent = state(world).consent!;
+  return sharedSetup(world, `${world.variant}:vrp-deleted:${consent.id}`, async () => {
+    const before = await pay(world, '1.00');
+    const deleted = await world.call('deleting the VRP consent', async (c) => c.deleteVrpConsent(consent.id, { token: await world.ccToken('pis') }));
+    return { before, deleted };
+  });
+}
+
+When('the PISP deletes the VRP consent after a first payment under it', async function (this: ConformanceWorld) {
+  this.last = (await deletedVrp(this)).deleted;
+});
+
+Given('the PISP has deleted the VRP consent after a first payment under it', async function (this: ConformanceWorld) {
+  const { deleted } = await deletedVrp(this);
+  if (deleted.status !== 204) throw this.blocked('VRP-06', `deleting the VRP consent (a set-up of this scenario) failed: ${describeAnswer(deleted)}`);
+});
+
+Then('the payment made before the deletion was accepted', async function (this: ConformanceWorld) {
+  const { before } = await deletedVrp(this);
+  // The refusals after the deletion say something only if the consent paid before it.
+  if (before.status !== 201) throw this.blocked('VRP-02', `the payment before the deletion was not accepted, so the refusals after it prove nothing: ${describeAnswer(before)}`);
 });
 
 When(/^the PISP pays ([\d.]+) under the VRP consent without an x-jws-signature$/, async function (this: ConformanceWorld, amount: string) {
@@ -199,7 +254,7 @@ Then('both VRP answers name the same payment', function (this: ConformanceWorld)
 // Where the standard (or its conformance suite) allows one of several answers, e.g. a second DELETE: 400 or 204.
 Then(/^the bank answers (\d{3}(?:(?:, | or )\d{3})+)$/, function (this: ConformanceWorld, list: string) {
   expectStatus(this, this.answer(), parseStatuses(list));
-});
+}, (list) => [statusKind(parseStatuses(list!))]);
 
 Then('the bank refuses the payment for failing the control parameters', function (this: ConformanceWorld) {
   const r = this.answer();
@@ -259,4 +314,93 @@ Then('the VRP consent\'s Initiation is the one sent', function (this: Conformanc
   const asked = state(this).consent!.request.Data.Initiation;
   const got = (r.body as any)?.Data?.Initiation;
   if (!sameJson(got, asked)) throw this.violation(`the updated VRP consent's Initiation is not the one sent: sent ${JSON.stringify(asked)}, got ${quote(got)} in ${describeAnswer(r)}`);
+});
+
+// ── VRP-05's other bound: a payment after ValidToDateTime ───────────────────────────────────────
+
+/** A VRP consent valid a few seconds only, authorised and paid under once while valid. */
+interface ClosingVrp { record: ConsentRecord; before: ApiResult; validToMs: number; closedAfterMs: number }
+
+/** How long the consent is valid from its creation: the PSU's journey and one payment fit well inside it. */
+const VALID_FOR_MS = 8_000;
+/** A second try's window, at most: a bank (or a machine) this slow gets one more consent, sized to it. */
+const MAX_VALID_FOR_MS = 60_000;
+
+/**
+ * Prepared in the background when a run includes the scenario (SHARED_GIVENS), so that by the time it
+ * comes the consent's ValidToDateTime has passed and nobody waits. The bank's clock may be behind
+ * ours by what its Date header shows, and a bank that compares whole seconds has one more. Where the
+ * journey and the payment did not fit in the window (a slow bank or a busy machine), one more consent
+ * is made with a window twice what the first try took, so that the end is judged, not left unjudged.
+ */
+function closingVrp(world: ConformanceWorld): Promise<ClosingVrp> {
+  return sharedSetup(world, `${world.variant}:vrp:closing`, async () => {
+    let validForMs = VALID_FOR_MS;
+    for (let attempt = 1; ; attempt++) {
+      const tried = await closingAttempt(world, validForMs);
+      if ('closing' in tried) return tried.closing;
+      if (attempt === 2 || tried.tookMs * 2 > MAX_VALID_FOR_MS) throw world.blocked(undefined, `the VRP consent valid for ${validForMs / 1000} s could not be authorised and paid under before its ValidToDateTime, so its end cannot be judged`);
+      validForMs = Math.max(VALID_FOR_MS, tried.tookMs * 2);
+    }
+  }, 'VRP-01');
+}
+
+/** One consent valid `validForMs` from its creation, authorised and paid under once; or how long that took when it did not fit. */
+async function closingAttempt(world: ConformanceWorld, validForMs: number): Promise<{ closing: ClosingVrp } | { tookMs: number }> {
+  const body = await consentBody(world, '5.00', '100.00');
+  const token = await world.ccToken('pis');
+  // Created, authorised and used in one go, holding a journey slot, so the window is not spent queueing.
+  return world.ctx.withJourneySlot(async () => {
+    const sentAt = Date.now();
+    body.Data.ControlParameters.ValidToDateTime = isoDateTime(new Date(sentAt + validForMs));
+    const created = await world.call('creating the VRP consent', (c) => c.createVrpConsent(body, { token }));
+    const receivedAt = Date.now();
+    const id = (created.body as any)?.Data?.ConsentId;
+    if (created.status !== 201 || typeof id !== 'string') throw world.blocked('VRP-01', `creating the VRP consent (a set-up of this scenario) failed: ${describeAnswer(created)}`);
+    const record = await authoriseConsent(world, { fn: 'pis', id, created, request: body }, { slotHeld: true });
+    state(world).consent = record;
+    const before = await pay(world, '1.00');
+    const validToMs = Date.parse(body.Data.ControlParameters.ValidToDateTime);
+    if (Date.now() >= validToMs - 500) return { tookMs: Date.now() - sentAt };
+    const bankDate = Date.parse(created.headers.date ?? '');
+    const behind = Number.isFinite(bankDate) ? Math.max(0, receivedAt - bankDate) : 1_000;
+    return { closing: { record, before, validToMs, closedAfterMs: validToMs + behind + 1_500 } };
+  });
+}
+
+const CLOSING = /^the PSU has authorised a VRP consent valid for a few seconds only, and the PISP has paid 1\.00 under it while it was valid$/;
+SHARED_GIVENS.push([CLOSING, (w) => closingVrp(w)]);
+
+Given(CLOSING, async function (this: ConformanceWorld) {
+  const closing = await closingVrp(this);
+  // The payment inside the window shows the consent pays: without it, a refusal after says nothing.
+  if (closing.before.status !== 201) throw this.blocked('VRP-02', `the payment made while the consent was valid was not accepted: ${describeAnswer(closing.before)}`);
+  state(this).consent = closing.record;
+  this.notes.push(String(closing.closedAfterMs));
+});
+
+When('the PISP pays 1.00 under the VRP consent once its ValidToDateTime has passed', async function (this: ConformanceWorld) {
+  const closedAfterMs = Number(this.notes.at(-1));
+  const started = Date.now();
+  const waited = this.ctx.waitFor('expiry', 'the VRP consent\'s ValidToDateTime to pass');
+  try {
+    await sleepUntil(closedAfterMs);
+  } finally {
+    waited();
+    if (Date.now() - started > 50) this.pauses.push({ what: 'waits for the VRP consent\'s ValidToDateTime to pass', startedAt: new Date(started).toISOString(), durationMs: Date.now() - started });
+  }
+  await pay(this, '1.00');
+});
+
+// VRP-08: a signature that is there but does not hold (made over another body) is refused too.
+When(/^the PISP pays ([\d.]+) under the VRP consent with an x-jws-signature over another body$/, async function (this: ConformanceWorld, amount: string) {
+  if (!this.client.signs) throw new SigningOffError(this.variant, this.client.profile);
+  const consent = state(this).consent!;
+  const currency = consent.request.Data.ControlParameters.MaximumIndividualAmount.Currency as string;
+  const body = buildVrp(consent.id, consent.request, { instructionIdentification: this.uniqueRef('VRP').slice(0, 35), endToEndIdentification: this.uniqueRef('E2E').slice(0, 35), amount, currency });
+  const other = structuredClone(body);
+  other.Data.Instruction.InstructedAmount.Amount = (Number(amount) + 1).toFixed(2);
+  const signature = await signDetached(JSON.stringify(other), await this.client.messageSigner());
+  const r = await this.call('making a VRP payment', (c) => c.createVrp(body, { token: tokenOf(consent), signature }));
+  state(this).payments.push(r);
 });

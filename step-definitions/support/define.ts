@@ -1,6 +1,6 @@
 import { Given as G, When as W, Then as T } from '@cucumber/cucumber';
 import { NotApplicableError, UnfilledPathError } from '../../src/client/operations.ts';
-import { NotJudgeable, type ConformanceWorld } from './world.ts';
+import { NotJudgeable, UnusableAnswer, type ConformanceWorld } from './world.ts';
 
 /** Attachment media type marking a scenario that does not apply to the bank or variant. */
 export const NOT_APPLICABLE_MEDIA_TYPE = 'text/x.obtpp.not-applicable';
@@ -31,8 +31,9 @@ function wrap(body: Body) {
       if (error instanceof NotJudgeable || error instanceof UnfilledPathError) {
         const blockedBy = error instanceof NotJudgeable ? error.blockedBy : undefined;
         for (const shot of (error as NotJudgeable).screenshots ?? []) if (!this.screenshots.includes(shot)) this.screenshots.push(shot);
-        if (blockedBy && blockedBy === this.ruleId) {
-          const violation = this.violation(error.message);
+        // An answer nothing can be read from fails the rule that needed it, whichever rule that is.
+        if ((blockedBy && blockedBy === this.ruleId) || error instanceof UnusableAnswer) {
+          const violation = this.violation(error.message.split('\n'));
           if (this.screenshots.length) (violation as { screenshots?: string[] }).screenshots = this.screenshots;
           throw violation;
         }
@@ -49,6 +50,22 @@ function wrap(body: Body) {
   return wrapped;
 }
 
-export const Given = (pattern: string | RegExp, body: Body) => G(pattern, wrap(body));
-export const When = (pattern: string | RegExp, body: Body) => W(pattern, wrap(body));
-export const Then = (pattern: string | RegExp, body: Body) => T(pattern, wrap(body));
+/**
+ * The kinds of assertion a step makes, as the official suites' tests name theirs (the FCS map,
+ * src/conformance/fcs-map.ts, reads them to prove what an `@fcs:` scenario claims): a list, or a
+ * function of the step's arguments (`the bank answers 201 Created` → `status:201`). The words are
+ * {@link import('../../src/conformance/fcs-map.ts').AssertionKind}'s.
+ */
+export type Judges = readonly string[] | ((...args: Array<string | undefined>) => readonly string[]);
+
+/** A step's options as cucumber keeps them on its definition (read back by the FCS map). */
+const declare = (judges: Judges | undefined) => (judges ? { wrapperOptions: { judges } } : {});
+
+export const Given = (pattern: string | RegExp, body: Body, judges?: Judges) => G(pattern, declare(judges), wrap(body));
+export const When = (pattern: string | RegExp, body: Body, judges?: Judges) => W(pattern, declare(judges), wrap(body));
+export const Then = (pattern: string | RegExp, body: Body, judges?: Judges) => T(pattern, declare(judges), wrap(body));
+
+/** The kind a judgement of the answer's status declares: `status:400|403`. */
+export const statusKind = (codes: Iterable<number | string>): string => `status:${[...new Set([...codes].map(String))].sort().join('|')}`;
+/** The kind a judgement of the error body's codes declares (v3.1.11's codes): `error-code:UK.OBIE.Field.Invalid|UK.OBIE.Resource.NotFound`. */
+export const errorCodeKind = (codes: Iterable<string>): string => `error-code:${[...new Set(codes)].sort().join('|')}`;

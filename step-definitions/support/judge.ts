@@ -3,6 +3,7 @@ import type { ApiResult } from '../../src/client/operations.ts';
 import * as obie from '../../src/dialects/obie/index.ts';
 import { validate, formatProblem, errorCodesOf, hasSchema, statusIn, versionOf, type ObieVersion, type SchemaName } from '../../src/dialects/obie/index.ts';
 import type { ConformanceWorld, RuleViolation } from './world.ts';
+import { jsonOutside, keepOnLine, linesOf, quoteOutside } from '../../src/outside-text.ts';
 
 /** Attachment: every problem behind a failure, `{ summary, problems }` (the message may cut the list; this never does). */
 export const PROBLEMS_MEDIA_TYPE = 'application/vnd.obtpp.problems+json';
@@ -59,12 +60,14 @@ export function expectedStatus(world: ConformanceWorld, v3Name: string): { value
  * A failure with a list of problems: the thrown message (JUnit, HTML, messages) carries every one;
  * an attachment carries them for summary.json, whose message lists the first few and counts the rest.
  */
-export function violationWithProblems(world: ConformanceWorld, header: string, problems: string[]): RuleViolation {
+export function violationWithProblems(world: ConformanceWorld, header: string | readonly string[], problems: string[]): RuleViolation {
+  const head = typeof header === 'string' ? [header] : header;
   const shown = problems.slice(0, PROBLEMS_IN_MESSAGE);
   const more = problems.length - shown.length;
-  const summary = [header, ...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
-  world.attach(JSON.stringify({ summary: `${world.ruleId ? world.ruleId + ': ' : ''}${summary}`, problems }), PROBLEMS_MEDIA_TYPE);
-  return world.violation([header, ...problems].join('\n'));
+  // Each header line and each problem on a line of its own, whatever of the bank's it quotes.
+  const summary = linesOf([...head, ...shown, ...(more > 0 ? [`… and ${more} more`] : [])]);
+  world.attach(JSON.stringify({ summary: `${world.ruleId ? world.ruleId + ': ' : ''}${summary}`, problems: problems.map(keepOnLine) }), PROBLEMS_MEDIA_TYPE);
+  return world.violation([...head, ...problems]);
 }
 
 /** Records SHOULD-level problems of an answer as a warning of the scenario's rule (never a failure). */
@@ -83,7 +86,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /** A piece of a body for a message: trimmed, cut, quoted. */
 function excerpt(text: string): string {
-  return JSON.stringify(text.trim().slice(0, 60)) + (text.trim().length > 60 ? '…' : '');
+  return jsonOutside(text.trim().slice(0, 60)) + (text.trim().length > 60 ? '…' : '');
 }
 
 /**
@@ -95,10 +98,11 @@ function answerDetails(r: ApiResult): string[] {
   const details: string[] = [];
   const type = r.headers['content-type'];
   const hasBody = r.text.trim().length > 0;
-  if (r.status >= 300 && r.status < 400) details.push(r.headers.location ? `redirect to ${r.headers.location}` : 'a redirect without Location');
-  if (r.status === 429 || (r.status === 503 && r.headers['retry-after'])) details.push(r.headers['retry-after'] ? `Retry-After: ${r.headers['retry-after']}` : 'no Retry-After');
+  // The bank's own words (headers, error codes) quoted: they cannot break the message's line.
+  if (r.status >= 300 && r.status < 400) details.push(r.headers.location ? `redirect to ${quoteOutside(r.headers.location)}` : 'a redirect without Location');
+  if (r.status === 429 || (r.status === 503 && r.headers['retry-after'])) details.push(r.headers['retry-after'] ? `Retry-After: ${quoteOutside(r.headers['retry-after'])}` : 'no Retry-After');
   const codes = errorCodesOf(r.body);
-  if (codes.length) details.push(codes.join(', '));
+  if (codes.length) details.push(codes.map((c) => quoteOutside(c)).join(', '));
   if (!hasBody) {
     // 204, 401, 404, 405 and 415 come without a body by the standard; elsewhere its absence is news.
     if (r.status >= 500 || (r.status >= 200 && r.status < 300 && r.status !== 204)) details.push('no body');
@@ -107,10 +111,10 @@ function answerDetails(r: ApiResult): string[] {
     details.push(`body is not usable JSON (${r.exchange.response.note}): ${excerpt(r.text)}`);
   } else if (!r.json) {
     details.push(type && JSON_TYPE.test(type)
-      ? `body is not JSON although its Content-Type is ${type}: ${excerpt(r.text)}`
-      : `body is not JSON: ${type ? `Content-Type ${type}` : 'no Content-Type'}, ${excerpt(r.text)}`);
+      ? `body is not JSON although its Content-Type is ${quoteOutside(type)}: ${excerpt(r.text)}`
+      : `body is not JSON: ${type ? `Content-Type ${quoteOutside(type)}` : 'no Content-Type'}, ${excerpt(r.text)}`);
   } else if (!type || !JSON_TYPE.test(type)) {
-    details.push(`JSON body with ${type ? `Content-Type ${type}` : 'no Content-Type'}, not application/json`);
+    details.push(`JSON body with ${type ? `Content-Type ${quoteOutside(type)}` : 'no Content-Type'}, not application/json`);
   }
   return details;
 }
@@ -122,7 +126,7 @@ export function describeAnswer(r: ApiResult): string {
   const reason = STATUS_CODES[r.status];
   const details = answerDetails(r);
   const what = `${r.status}${reason ? ' ' + reason : ''}${details.length ? ` (${details.join('; ')})` : ''}`;
-  return `${req} → ${what}${id ? ` [x-fapi-interaction-id ${id}]` : ''}`;
+  return `${req} → ${what}${id ? ` [x-fapi-interaction-id ${quoteOutside(id)}]` : ''}`;
 }
 
 function pathOnly(url: string): string {
@@ -171,12 +175,7 @@ export function expectSchema(world: ConformanceWorld, r: ApiResult, schema: Sche
  */
 export function quote(value: unknown): string {
   if (value === undefined) return 'nothing (the field is absent)';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
+  let text = jsonOutside(value);
   if (text.length > 120) text = text.slice(0, 119) + '…';
   if (typeof value === 'string' && /^(true|false|null|-?\d+(\.\d+)?)$/.test(value)) return `${text} (a string)`;
   return text;
@@ -201,4 +200,24 @@ export function expectJsonBody(world: ConformanceWorld, r: ApiResult): void {
 export function sameJson(a: unknown, b: unknown): boolean {
   const norm = (v: unknown): unknown => (Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y)).map(([k, x]) => [k, norm(x)])) : v);
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
+/**
+ * What the answer's Content-Type must be: application/json, in UTF-8 where a charset is named (the
+ * FCS asserts "application/json; charset=utf-8" is present; no charset is a SHOULD warning).
+ */
+export function expectJsonContentType(world: ConformanceWorld, r: ApiResult): void {
+  const type = r.headers['content-type'];
+  const [media, ...params] = (type ?? '').split(';').map((s) => s.trim());
+  if (media?.toLowerCase() !== 'application/json') {
+    throw world.violation(`expected Content-Type application/json (the standard's; the FCS asserts "application/json; charset=utf-8"), got ${type === undefined ? 'none' : JSON.stringify(type)} on ${describeAnswer(r)}`);
+  }
+  const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/"/g, '');
+  // JSON between systems is UTF-8 (RFC 8259 §8.1): another charset is wrong, none only less explicit than the FCS asks.
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw world.violation(`JSON must be UTF-8, but the Content-Type of ${describeAnswer(r)} names charset ${charset}`);
+  }
+  if (charset === undefined) {
+    warn(world, `the Content-Type of ${describeAnswer(r)}`, [{ text: `"${type}" names no charset; the FCS asserts "application/json; charset=utf-8"`, source: 'FCS v3.1 OB3GLOAssertContentType' }]);
+  }
 }

@@ -7,7 +7,7 @@ import type { AccountChoice, Fn } from '../../src/profile/types.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 import { AuthorisationError } from '../../src/errors.ts';
-import { NotJudgeable, type ConformanceWorld, type ConsentRecord, type AccountInfo, type Expiring } from './world.ts';
+import { NotJudgeable, UnusableAnswer, type ConformanceWorld, type ConsentRecord, type AccountInfo, type Expiring } from './world.ts';
 import { describeAnswer, versionOfWorld } from './judge.ts';
 
 /** The rule that covers creating each function's consent: its failure blocks the scenarios that need one. */
@@ -129,7 +129,8 @@ export async function reuse<T>(world: ConformanceWorld, p: Promise<T>): Promise<
 /** A RuleViolation raised while preparing a precondition becomes that precondition's absence. */
 function asBlocked(error: unknown, blockedBy: string | undefined): unknown {
   if (!(error instanceof Error) || error.name !== 'RuleViolation') return error;
-  const blocked = new NotJudgeable(error.message.replace(/^[A-Z]{3}-\d{2}: /, ''), blockedBy);
+  // A violation's line breaks are obtpp's own (its constructor escaped the bank's): kept as lines.
+  const blocked = new NotJudgeable(error.message.replace(/^[A-Z]{3}-\d{2}: /, '').split('\n'), blockedBy);
   blocked.screenshots = (error as { screenshots?: string[] }).screenshots;
   return blocked;
 }
@@ -163,7 +164,8 @@ export function sharedSetup<T extends object>(world: ConformanceWorld, key: stri
       const error = asBlocked(caught, blockedBy);
       if (error instanceof NotJudgeable) {
         // A copy per set-up: an inner set-up's failure is shared by all, its evidence is added to, not replaced.
-        const copy = new NotJudgeable(error.message, error.blockedBy);
+        const lines = error.message.split('\n');
+        const copy = error instanceof UnusableAnswer ? new UnusableAnswer(lines) : new NotJudgeable(lines, error.blockedBy);
         copy.exchanges = [...(error.exchanges ?? []), ...sink.filter((x) => !error.exchanges?.includes(x))];
         copy.screenshots = error.screenshots;
         throw copy;

@@ -9,6 +9,7 @@ import { HttpError, ObtppError } from '../../src/errors.ts';
 import type { TokenSet } from '../../src/auth/index.ts';
 import type { AuthoriseResult } from '../../src/auth/authorise.ts';
 import type { RunContext, RunParameters, Lane } from '../../src/conformance/context.ts';
+import { linesOf } from '../../src/outside-text.ts';
 
 // A PSU journey in a real browser plus a few calls fit easily; a hung bank is cut by the
 // profile's own time-outs long before this.
@@ -43,10 +44,14 @@ export interface AccountInfo {
   accountShape?: string;
 }
 
-/** A verdict: the bank broke a rule. The message names the rule, what was expected and what came. */
+/**
+ * A verdict: the bank broke a rule. The message names the rule, what was expected and what came.
+ * Given as lines (a string is one line): a line break or control character inside a line — the
+ * bank's text, quoted raw — is shown escaped, so that the message's line breaks are only obtpp's.
+ */
 export class RuleViolation extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(lines: string | readonly string[]) {
+    super(linesOf(lines));
     this.name = 'RuleViolation';
   }
 }
@@ -62,10 +67,26 @@ export class NotJudgeable extends Error {
   /** Exchanges and screenshots of the set-up that failed (evidence for the report). */
   exchanges?: Exchange[];
   screenshots?: string[];
-  constructor(message: string, blockedBy?: string) {
-    super(message);
+  /** `lines` as RuleViolation's: each kept on its line. */
+  constructor(lines: string | readonly string[], blockedBy?: string) {
+    super(linesOf(lines));
     this.name = 'NotJudgeable';
     this.blockedBy = blockedBy;
+  }
+}
+
+/**
+ * The bank answered with a body obtpp will not read: JSON nested deeper than the HTTP core walks
+ * (src/client/http.ts, MAX_JSON_DEPTH), a JSON bomb. Nothing can be judged from it and no
+ * precondition taken from it, and no other rule is there to fail for it: it fails the rule of every
+ * scenario that needed the answer (through a shared set-up too), with the exchange as evidence —
+ * never "not judged", never "blocked by" another rule. A NotJudgeable only so that the code that
+ * passes a missing precondition on passes this on too; the step wrapper makes it a violation.
+ */
+export class UnusableAnswer extends NotJudgeable {
+  constructor(lines: string | readonly string[]) {
+    super(lines);
+    this.name = 'UnusableAnswer';
   }
 }
 
@@ -135,16 +156,17 @@ export class ConformanceWorld extends World<RunParameters> {
     return w;
   }
 
-  /** Prefixes the rule id: every failure cites its rule. */
-  violation(message: string): RuleViolation {
-    return new RuleViolation(this.ruleId ? `${this.ruleId}: ${message}` : message);
+  /** Prefixes the rule id: every failure cites its rule. Several lines as an array (a string is one line). */
+  violation(message: string | readonly string[]): RuleViolation {
+    const [first = '', ...rest] = typeof message === 'string' ? [message] : message;
+    return new RuleViolation([this.ruleId ? `${this.ruleId}: ${first}` : first, ...rest]);
   }
 
   /**
    * A precondition of this scenario that the bank did not provide: the scenario is not judged,
    * blocked by the rule that covers the missing thing (which fails in its own scenario).
    */
-  blocked(blockedBy: string | undefined, message: string): NotJudgeable {
+  blocked(blockedBy: string | undefined, message: string | readonly string[]): NotJudgeable {
     return new NotJudgeable(message, blockedBy);
   }
 
@@ -154,6 +176,11 @@ export class ConformanceWorld extends World<RunParameters> {
     try {
       const result = await fn(this.client);
       this.last = result;
+      const unusable = result.exchange.response?.note;
+      if (unusable) {
+        const { pathname, search } = new URL(result.exchange.url);
+        throw new UnusableAnswer(`${what}: the bank answered ${result.exchange.method} ${pathname}${search} with ${result.status} and a body obtpp cannot use (${unusable}); no rule can be judged from it`);
+      }
       return result;
     } catch (error) {
       if (error instanceof NotApplicableError) throw error;

@@ -35,10 +35,10 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/** `standard`: the profile of the same sandbox at a published standard's paths (`uk-3.1`). */
-export async function harness(options: { standard?: 'uk-3.1' | 'uk-4.0' } = {}): Promise<Harness> {
+/** `standard`: the profile of the same sandbox at a published standard's paths (`uk-3.1`); `security`: the sandbox's security profile (`fapi2-dpop`). */
+export async function harness(options: { standard?: 'uk-3.1' | 'uk-4.0'; security?: string } = {}): Promise<Harness> {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npx tsc -p tsconfig.json)`);
-  const sb = await startSandbox({ quiet: true });
+  const sb = await startSandbox({ quiet: true, ...(options.security ? { security: options.security as never } : {}) });
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-cli-'));
   const profileFile = join(dir, 'sandbox.json');
   await writeFile(profileFile, JSON.stringify(sb.profile(options.standard ?? 'all'), null, 2), { mode: 0o600 });

@@ -3,7 +3,7 @@
 // that names the cause and carry the evidence, the others still pass, and the exit code says which
 // (1, or 3 when nothing could run). Each run is scoped to the function that can see its fault and to
 // the registration scenarios, which see none. The runs go through `runConformance` (what the binary
-// runs) in two worker processes (test/conformance/fault-runs.ts), each run with its own sandbox; a
+// runs) in the test run's warm workers, four at a time (test/conformance/fault-runs.ts), each run with its own sandbox; a
 // run that crashes its worker, or outlasts the bound, fails. tls-host-mismatch, which stops a run
 // before it starts, goes through the real binary. Real sandbox, real Chromium, real sockets.
 import { describe, test } from 'node:test';
@@ -49,6 +49,7 @@ const EXPECT: Record<Exclude<ChaosFaultName, 'tls-host-mismatch'>, Expectation> 
   'slow-response': { scope: '@ais', cause: /the bank gave no usable answer: time-out after 3000 ms/, exchange: { path: /\/balances$/, error: 'timeout' } },
   'connection-reset': { scope: '@ais', cause: /the bank gave no usable answer: connection to \S+ was closed before the response was complete/, exchange: { path: /\/transactions$/, error: 'connection_reset' } },
   'html-body': { scope: '@ais', cause: /body is not JSON: Content-Type text\/html/, exchange: { path: /\/accounts\/[^/]+$/, status: 200 } },
+  'json-bomb': { scope: '@ais', cause: /listing the accounts: the bank answered GET \S*\/accounts with 200 and a body obtpp cannot use \(JSON nested deeper than 256 levels, not parsed\)/, exchange: { path: /\/accounts$/, status: 200 } },
   'invalid-json': { scope: '@cof', cause: /body is not JSON although its Content-Type is application\/json/, exchange: { path: /\/funds-confirmations$/, status: 201 } },
   'wrong-content-type': { scope: '@pis', cause: /Content-Type text\/plain.*must come with Content-Type application\/json/, exchange: { path: /\/status$/, status: 200 } },
   'oversized-body': { scope: '@ais', cause: /the bank gave no usable answer: response body over 1048576 bytes/, exchange: { path: /\/transactions\/[^/]+$/, error: 'body_too_large' } },
@@ -81,7 +82,8 @@ function runOf(fault: ChaosFault): { job: RunJob; result: Promise<RunResult> } {
       started.set(name, { job, result: new Promise<RunResult>((r) => settle.set(job, r)) });
     }
     const jobs = [...started.values()].map((s) => s.job);
-    void runInWorkers(jobs, 2, (job, result) => settle.get(job)!(result));
+    // Four at a time: most of a chaos run is waiting (time-outs, a page that never loads), not computing.
+    void runInWorkers(jobs, 4, (job, result) => settle.get(job)!(result));
     runs = started;
   }
   return runs.get(fault)!;

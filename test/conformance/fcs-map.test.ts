@@ -1,17 +1,23 @@
-// The FCS v3.1 map is the honest ledger of which official conformance-suite test each scenario
-// stands for: every @fcs: tag names a real FCS id, docs/fcs-3.1.md is exactly the generated map
-// (so it cannot go stale: regenerate it with `node scripts/fcs-map.ts > docs/fcs-3.1.md`), and every
-// id of the three v3.1 manifests is either covered by a scenario or listed as not covered, with
-// why. The manifests are read where they lie (../shared/reference/obie-fcs beside the checkout, or
-// $OBTPP_FCS_DIR); without them the map cannot be checked, and the tests say so and skip.
-import { describe, test } from 'node:test';
+// The FCS maps are the honest ledger of which official conformance-suite test each scenario stands
+// for, and they prove what they claim: each id's assertions are read from the suite's manifests and
+// assertion definitions as kinds (status set, x-fapi-interaction-id and its echo, Content-Type,
+// body fields and error codes, schema, signature, what the request leaves out), each judging step
+// declares the kinds it judges, and a scenario tagged @fcs: whose steps do not judge them all fails
+// here (it must be @fcs-partial:, listed with what it misses). docs/fcs-3.1.md and docs/fcs-4.0.md
+// are exactly the generated maps. The manifests are read where they lie (../shared/reference/obie-fcs
+// beside the checkout, or $OBTPP_FCS_DIR); without them the maps cannot be checked, and the tests
+// say so and skip. The step definitions are read from dist/ (npm run build).
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/program.ts';
-import { buildFcsMap, fcsDir, fcsMap, readFcsScripts, renderFcsMarkdown, scenariosOf, FCS_NOT_APPLICABLE, NO_SCENARIO_YET } from '../../src/conformance/fcs-map.ts';
+import {
+  assertionKinds, buildFcsMap, fcsDir, fcsMap, readFcsAssertions, readFcsScripts, renderFcsMarkdown, scenariosOf, stepJudges,
+  FCS_NOT_APPLICABLE, type FcsMap, type FcsVersion, type JudgesOf,
+} from '../../src/conformance/fcs-map.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = fcsDir(root, process.env, root);
@@ -27,87 +33,138 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code, ...chunks };
 }
 
-describe('the FCS v3.1 map', { skip }, () => {
-  test('the four v3.1 manifests hold 154 scripts under 153 distinct ids (OB-301-CBPII-000009 names two; 14 are VRP)', async () => {
-    const scripts = await readFcsScripts(dir);
-    assert.equal(scripts.length, 154);
-    assert.equal(new Set(scripts.map((s) => s.id)).size, 153);
-    assert.equal(scripts.filter((s) => s.id === 'OB-301-CBPII-000009').length, 2);
+const maps = new Map<FcsVersion, FcsMap>();
+let judgesOf: JudgesOf | undefined;
+
+describe('the FCS maps', { skip }, () => {
+  before(async () => {
+    judgesOf = await stepJudges(root);
+    for (const v of ['3.1', '4.0'] as const) maps.set(v, await fcsMap(root, dir, v));
   });
 
-  test('every @fcs: tag of the features names an id of the manifests (and a wrong one is caught)', async () => {
-    const map = await fcsMap(root, dir);
-    assert.deepEqual(map.unknownTags, []);
-    // The check can fail: a tag naming no FCS id is reported, with its scenario.
-    const scripts = await readFcsScripts(dir);
-    const bad = buildFcsMap(scripts, scenariosOf('features/obie/x.feature', 'Feature: x\n  @fcs:OB-301-CBPII-999999 @fcs:OB-301-CBPII-000001\n  Scenario: s\n    Given a\n'));
-    assert.deepEqual(bad.unknownTags, [{ tag: '@fcs:OB-301-CBPII-999999', feature: 'features/obie/x.feature', scenario: 's' }]);
-    assert.equal(bad.entries.find((e) => e.id === 'OB-301-CBPII-000001')!.covers.length, 1);
+  test('the v3.1 manifests hold 154 scripts under 153 ids (OB-301-CBPII-000009 names two), the v4.0 ones 149 under 148', async () => {
+    const v3 = await readFcsScripts(dir, '3.1');
+    assert.equal(v3.length, 154);
+    assert.equal(new Set(v3.map((s) => s.id)).size, 153);
+    assert.equal(v3.filter((s) => s.id === 'OB-301-CBPII-000009').length, 2);
+    const v4 = await readFcsScripts(dir, '4.0');
+    assert.equal(v4.length, 149);
+    assert.equal(new Set(v4.map((s) => s.id)).size, 148);
   });
 
-  test('docs/fcs-3.1.md is the generated map, word for word', async () => {
-    const page = readFileSync(join(root, 'docs', 'fcs-3.1.md'), 'utf8');
-    assert.ok(page === renderFcsMarkdown(await fcsMap(root, dir)), 'docs/fcs-3.1.md is stale: run `node scripts/fcs-map.ts > docs/fcs-3.1.md`');
-  });
-
-  test('the page is the ledger: each manifest id is covered by a scenario, or listed as not covered with its reason', async () => {
-    const page = readFileSync(join(root, 'docs', 'fcs-3.1.md'), 'utf8');
-    const [, covered = '', uncovered = ''] = page.split(/^## (?:Covered|Not covered)$/m);
-    const rows = (section: string) => new Map([...section.matchAll(/^\| (OB-[\w-]+) \| (.*)$/gm)].map((m) => [m[1]!, m[2]!.split(' | ')]));
-    const [yes, no] = [rows(covered), rows(uncovered)];
-    // The ids come from the manifests themselves, not from the map under test.
-    const ids = new Set(JSON.parse(readFileSync(join(dir, 'manifests', 'ob_3.1_cbpii_fca.json'), 'utf8')).scripts.map((s: { id: string }) => s.id) as string[]);
-    for (const file of ['ob_3.1_accounts_transactions_fca.json', 'ob_3.1_payment_fca.json', 'ob_3.1_variable_recurring_payments.json']) {
-      for (const s of JSON.parse(readFileSync(join(dir, 'manifests', file), 'utf8')).scripts) ids.add(s.id);
+  test('each test\'s assertions, read from the manifests and assertions.json, are the suite\'s (the defects of issue 39)', async () => {
+    const assertions = await readFcsAssertions(dir);
+    const kinds = async (version: FcsVersion, id: string) => {
+      const scripts = (await readFcsScripts(dir, version)).filter((s) => s.id === id);
+      return scripts.map((s) => assertionKinds(s, assertions));
+    };
+    // A missing permission on balances: the suite asserts 400 or 403 (not 401).
+    assert.deepEqual(await kinds('3.1', 'OB-301-BAL-101400'), [['status:400|403']]);
+    assert.deepEqual(await kinds('4.0', 'OB-400-BAL-101400'), [['status:400|403']]);
+    // The missing claim is iss, and the codes at v4.0 are read as their v3.1.11 pairs (U016–U018).
+    for (const [v, id] of [['3.1', 'OB-301-DOP-100110'], ['4.0', 'OB-400-DOP-100110']] as const) {
+      assert.deepEqual(await kinds(v, id), [['error-code:UK.OBIE.Signature.InvalidClaim|UK.OBIE.Signature.Malformed|UK.OBIE.Signature.MissingClaim', 'jws-without:iss', 'status:400']]);
     }
-    const unaccounted = [...ids].filter((id) => {
-      if (yes.has(id)) return !/features\/\S+\.feature/.test(yes.get(id)![1] ?? '');
-      const reason = no.get(id)?.[1]?.trim();
-      return !reason;
-    });
-    assert.deepEqual(unaccounted, [], 'ids with neither a covering scenario nor a reason on docs/fcs-3.1.md');
-    assert.equal(yes.size + no.size, 153);
-    // Every id has its scenario: a manifest id without one fails here (the page lists it as not covered).
-    assert.deepEqual([...ids].filter((id) => !yes.has(id) && !FCS_NOT_APPLICABLE[id]), [], 'FCS v3.1 ids with no scenario (and no reason the standard gives)');
-    assert.ok([...no.values()].every((cells) => cells[1]?.trim() === NO_SCENARIO_YET || cells[1]!.trim().length > 10), 'a reason says why');
+    // The VRP reads verify the answer's signature, with Content-Type and the x-fapi-interaction-id.
+    for (const id of ['OB-301-VRP-100610', 'OB-301-VRP-10670', 'OB-301-VRP-101100', 'OB-301-VRP-101200']) {
+      const [k] = await kinds('3.1', id);
+      for (const want of ['signature', 'content-type', 'interaction-id', 'schema', 'status:200']) assert.ok(k!.includes(want), `${id}: ${want}`);
+    }
+    // The deleted consent's 400s judge their body; the second DELETE may be 400 or 204.
+    assert.deepEqual(await kinds('3.1', 'OB-301-VRP-102150'), [['schema', 'status:400']]);
+    assert.deepEqual(await kinds('3.1', 'OB-301-VRP-102200'), [['schema', 'status:204|400']]);
+    // x-fapi-financial-id left out of the request.
+    assert.ok((await kinds('3.1', 'OB-313-ACC-000100'))[0]!.includes('sent-without:x-fapi-financial-id'));
+    assert.ok((await kinds('4.0', 'OB-313-ACC-000100'))[0]!.includes('sent-without:x-fapi-financial-id'));
+    // A v4.0 status is read as its v3.1.11 name.
+    assert.ok((await kinds('4.0', 'OB-400-DOP-100400'))[0]!.includes('field:Data.Status=Authorised'));
+    // The suite's asserts_last_if_all, as one conditional kind.
+    assert.deepEqual((await kinds('3.1', 'OB-301-DOP-1015001'))[0]!.filter((k) => k.startsWith('if(')), ['if(field:Data.Initiation.NumberOfPayments & field:Data.Initiation.FinalPaymentDateTime) status:403']);
   });
 
-  test('obtpp rules --fcs 3.1 prints the same map (--json); an unknown version or no manifests is a usage error', async () => {
+  test('every @fcs: scenario judges every assertion of its test: no tag claims more than its steps judge', () => {
+    for (const map of maps.values()) {
+      assert.equal(map.judgesChecked, true, 'the step definitions were read (dist/ built)');
+      assert.deepEqual(map.overclaims, [], `v${map.version}: @fcs: scenarios that do not judge all of their test`);
+      assert.deepEqual(map.unknownTags, [], `v${map.version}: tags naming no FCS id`);
+      assert.deepEqual(map.inapplicableTags, [], `v${map.version}: tags on tests the suite makes inapplicable`);
+      assert.deepEqual(map.undefinedSteps, [], `v${map.version}: steps of tagged scenarios with no definition`);
+    }
+  });
+
+  test('the check can fail: a scenario whose steps miss a kind is an overclaim, and @fcs-partial: lists what it misses', async () => {
+    const scripts = await readFcsScripts(dir, '3.1');
+    const assertions = await readFcsAssertions(dir);
+    const text = [
+      'Feature: x',
+      '  @fcs:OB-301-BAL-101400',
+      '  Scenario: the old judgement',
+      '    When the AISP requests the balances of the first account under the "uk basic" consent',
+      '    Then the bank refuses the request with 401 or 403',
+      '  @fcs-partial:OB-301-DOP-100400',
+      '  Scenario: a read judged on its status only',
+      '    When the PISP reads the domestic payment consent',
+      '    Then the bank answers 200 OK',
+      '  @fcs:OB-301-VRP-100100',
+      '  Scenario: a test below v3.1.11',
+      '    Then the bank answers 201 Created',
+      '  @fcs:OB-301-CBPII-000001',
+      '  Scenario: a step nobody defined',
+      '    Then the moon is made of cheese',
+    ].join('\n') + '\n';
+    const map = buildFcsMap(scripts, scenariosOf('features/obie/x.feature', text), '3.1', { assertions, judgesOf: judgesOf! });
+    assert.deepEqual(map.overclaims.map((o) => [o.id, o.missing]).slice(0, 1), [['OB-301-BAL-101400', ['status:400|403']]]);
+    const partial = map.entries.find((e) => e.id === 'OB-301-DOP-100400')!;
+    assert.equal(partial.status, 'partial');
+    assert.deepEqual(partial.partial[0]!.missing, ['field:Data.Status=Authorised', 'interaction-id', 'schema', 'signature']);
+    assert.deepEqual(map.inapplicableTags.map((t) => t.tag), ['@fcs:OB-301-VRP-100100']);
+    assert.deepEqual(map.undefinedSteps.map((u) => u.step), ['the moon is made of cheese']);
+  });
+
+  test('every id is covered, or not applicable with the suite\'s own reason; one scenario or Examples row per id', () => {
+    for (const map of maps.values()) {
+      const byStatus = (s: string) => map.entries.filter((e) => e.status === s).map((e) => e.id);
+      assert.deepEqual(byStatus('not-covered'), [], `v${map.version}: ids without a scenario`);
+      assert.deepEqual(byStatus('partial'), [], `v${map.version}: ids only partly judged`);
+      for (const e of map.entries.filter((x) => x.status === 'not-applicable')) assert.ok((e.reason ?? '').length > 40, `${e.id} says why`);
+      // A scenario (a pickle: one Examples row) stands for one test of a version.
+      const perScenario = new Map<string, string[]>();
+      for (const e of map.entries) for (const c of e.covers) perScenario.set(`${c.feature}: ${c.scenario}`, [...(perScenario.get(`${c.feature}: ${c.scenario}`) ?? []), e.id]);
+      assert.deepEqual([...perScenario].filter(([, ids]) => ids.length > 1), [], `v${map.version}: scenarios standing for more than one test`);
+    }
+    const v3 = maps.get('3.1')!;
+    const v4 = maps.get('4.0')!;
+    assert.deepEqual(v3.entries.filter((e) => e.status === 'not-applicable').map((e) => e.id).sort(),
+      ['OB-301-DOP-1015002', 'OB-301-PRO-103403', 'OB-301-VRP-100100', 'OB-301-VRP-100600', 'OB-301-VRP-100700']);
+    assert.match(v3.entries.find((e) => e.id === 'OB-301-VRP-100600')!.reason!, /apiVersion <3\.1\.11/);
+    assert.deepEqual(v4.entries.filter((e) => e.status === 'not-applicable').map((e) => e.id).sort(), ['OB-400-DOP-1015002', 'OB-400-PRO-103403']);
+    assert.ok(FCS_NOT_APPLICABLE['OB-301-DOP-1015002']!.includes('FirstPaymentAmount'));
+    // The suite's order: the manifests in order, each script in its place.
+    assert.equal(v3.entries[0]!.id, 'OB-301-ACC-001000');
+    assert.equal(v3.entries.at(-1)!.id, 'OB-301-VRP-102200');
+  });
+
+  test('docs/fcs-3.1.md and docs/fcs-4.0.md are the generated maps, word for word', () => {
+    for (const map of maps.values()) {
+      const page = readFileSync(join(root, 'docs', `fcs-${map.version}.md`), 'utf8');
+      assert.ok(page === renderFcsMarkdown(map), `docs/fcs-${map.version}.md is stale: run \`node scripts/fcs-map.ts ${map.version} > docs/fcs-${map.version}.md\``);
+    }
+  });
+
+  test('obtpp rules --fcs prints the same map (--json); an unknown version or no manifests is a usage error', async () => {
     const json = await cli(['rules', '--fcs', '3.1', '--json']);
     assert.equal(json.code, 0, json.stderr);
     const map = JSON.parse(json.stdout);
     assert.equal(map.ids, 153);
-    assert.deepEqual(map, JSON.parse(JSON.stringify(await fcsMap(root, dir))));
+    assert.deepEqual(map, JSON.parse(JSON.stringify(maps.get('3.1'))));
     const text = await cli(['rules', '--fcs', '3.1']);
-    assert.match(text.stdout, /^OB-301-CBPII-000003 .*\n {2}covered by features\/obie\/uk-funds\.feature UKCOF-01: /m);
+    assert.match(text.stdout, /^OB-301-CBPII-000003 .*\n {2}asserts .*\n {2}covered by features\/obie\/uk-funds\.feature UKCOF-01: /m);
+    assert.match(text.stdout, /^OB-301-VRP-100600 .*\n {2}asserts .*\n {2}not applicable: the suite runs it only where apiVersion <3\.1\.11/m);
     assert.equal((await cli(['rules', '--fcs', '5.0'])).code, 2);
     const none = await cli(['rules', '--fcs', '3.1', '--manifests', join(root, 'no-such-fcs-dir')]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /cannot read the FCS 3\.1 manifest .*no-such-fcs-dir/);
     const rules = await cli(['rules']);
     assert.match(rules.stdout, /^UKCOF-01 +\d+ scenarios? +features\/obie\/uk-funds\.feature$/m);
-  });
-});
-
-describe('the FCS v4.0 map', { skip }, () => {
-  test('every OB-4… tag names a v4.0 test; docs/fcs-4.0.md is the generated map; every VRP v4.0 test has its scenario', async () => {
-    const map = await fcsMap(root, dir, '4.0');
-    assert.deepEqual(map.unknownTags, []);
-    const page = readFileSync(join(root, 'docs', 'fcs-4.0.md'), 'utf8');
-    assert.ok(page === renderFcsMarkdown(map), 'docs/fcs-4.0.md is stale: run `node scripts/fcs-map.ts 4.0 > docs/fcs-4.0.md`');
-    // The ids from the VRP manifest itself: the VRP scenarios run at v4.0 too (@uk-4.0) and stand for each.
-    const vrp = JSON.parse(readFileSync(join(dir, 'manifests', 'ob_4.0_variable_recurring_payments.json'), 'utf8')).scripts.map((s: { id: string }) => s.id) as string[];
-    assert.equal(vrp.length, 11);
-    assert.deepEqual(vrp.filter((id) => !map.entries.find((e) => e.id === id)?.covers.length), []);
-    // The payment scenarios run at v4.0 too (uk-payments.feature is @uk-4.0): every payment v4.0 test has its scenario.
-    const pis = JSON.parse(readFileSync(join(dir, 'manifests', 'ob_4.0_payment_fca.json'), 'utf8')).scripts.map((s: { id: string }) => s.id) as string[];
-    assert.equal(pis.length, 29);
-    assert.deepEqual(pis.filter((id) => !map.entries.find((e) => e.id === id)?.covers.length), []);
-    // A scenario that runs only at v3.1.11 (@uk-3.1 alone) covers no v4.0 test, even one whose id the v4.0 manifest reuses.
-    // Every scenario that covers a v4.0 test runs at v4.0 (its feature is tagged @uk-4.0), even where the v4.0 manifest reuses a v3.1 id.
-    for (const f of new Set(map.entries.flatMap((e) => e.covers.map((c) => c.feature)))) assert.match(readFileSync(join(root, f), 'utf8'), /@uk-4\.0\b/, f);
-    const json = await cli(['rules', '--fcs', '4.0', '--json']);
-    assert.equal(json.code, 0, json.stderr);
-    assert.equal(JSON.parse(json.stdout).covered, map.covered);
   });
 });

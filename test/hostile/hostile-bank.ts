@@ -27,6 +27,8 @@ export interface HostileOptions {
   grantAll?: boolean;
   /** Bytes of a huge answer (default 200 MB). */
   hugeBytes?: number;
+  /** The ErrorCode of the API's error answers (default UK.OBIE.Field.Invalid, a code of the standard). */
+  errorCode?: string;
 }
 
 export interface HostileBank {
@@ -117,7 +119,7 @@ export async function startHostileBank(o: HostileOptions): Promise<HostileBank> 
       if (o.abuse?.resource) return void abuse(res, o.abuse.resource);
       // The API echoes the request's own token too.
       const told = `${o.echo} | your token: ${req.headers.authorization ?? 'none'}`;
-      send(res, 400, { Code: '400 Bad Request', Id: o.echo.slice(0, 40), Message: told, Errors: [{ ErrorCode: 'UK.OBIE.Field.Invalid', Message: told, Path: o.echo }] });
+      send(res, 400, { Code: '400 Bad Request', Id: o.echo.slice(0, 40), Message: told, Errors: [{ ErrorCode: o.errorCode ?? 'UK.OBIE.Field.Invalid', Message: told, Path: o.echo }] });
     });
   });
   const { base: b, close } = await listenLoopback(server);

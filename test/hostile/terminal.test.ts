@@ -84,7 +84,8 @@ test('conform, register, accounts (table and --json) and --verbose against a ban
   assert.equal(accounts.code, 0, accounts.stderr);
   assert.equal(accountsJson.code, 0, accountsJson.stderr);
   // The bank's text is shown — escaped — where it matters.
-  assert.match(register.stderr, /^obtpp: the bank refused the registration: invalid_software_statement: \\x1b\[2J.*\\nFAKE-LINE/m);
+  // The bank's description quoted (a JSON string literal, issue 41): its ESC and newline written as escapes.
+  assert.match(register.stderr, /^obtpp: the bank refused the registration: invalid_software_statement: "\\u001b\[2J.*\\nFAKE-LINE/m);
   assert.match(accounts.stdout, /\\x1b\[2J/);
   assert.equal(JSON.parse(accountsJson.stdout).Data.Account[0].Nickname, NASTY, '--json keeps the bank\'s text exactly (escaped as JSON)');
   for (const [name, r] of [['conform', conform], ['register', register], ['accounts', accounts], ['accounts --json', accountsJson]] as const) assertSafe(name, r);

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { calculateJwkThumbprint, createRemoteJWKSet, EmbeddedJWK, jwtVerify } from 'jose';
+import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { API_AUDIENCE } from './auth.ts';
 import { amountOf, penceOf } from './data.ts';
@@ -113,6 +114,30 @@ export function money(v: unknown, path: string): { Amount: string; Currency: str
   return { Amount: v.Amount, Currency: v.Currency, pence };
 }
 
+/**
+ * What is wrong with how a token came (RFC 9449 §7), or undefined: a DPoP-bound token (cnf.jkt)
+ * needs the DPoP scheme and a fresh proof of its key for this method and URL over this token; a
+ * token not bound so needs the Bearer scheme.
+ */
+async function dpopProblem(req: IncomingMessage, token: Token, scheme: string, value: string): Promise<string | undefined> {
+  const jkt = (token.cnf as { jkt?: string } | undefined)?.jkt;
+  const dpop = scheme.toLowerCase() === 'dpop';
+  if (!jkt) return dpop ? 'the access token is not DPoP-bound' : undefined;
+  if (!dpop) return 'the access token is DPoP-bound: it is accepted only as Authorization: DPoP';
+  const proof = req.headers.dpop;
+  if (typeof proof !== 'string') return 'no DPoP proof';
+  try {
+    const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256', 'PS256', 'EdDSA'], maxTokenAge: '5m' });
+    const here = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    if (payload.htm !== req.method || payload.htu !== `${here.origin}${here.pathname}`) return 'the DPoP proof is for another request';
+    if (payload.ath !== createHash('sha256').update(value).digest('base64url')) return 'the DPoP proof is for another token';
+    if ((await calculateJwkThumbprint(protectedHeader.jwk!)) !== jkt) return 'the DPoP proof is of another key';
+    return undefined;
+  } catch {
+    return 'the DPoP proof does not verify';
+  }
+}
+
 /** Shared by the three servers: routing, token verification, the standard's headers and errors. */
 function server(name: string, state: BankState, bases: Partial<Record<Variant, string>>, routes: Route[], verify: (jwt: string) => Promise<Token>, signing?: MessageSigning) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -173,10 +198,14 @@ function server(name: string, state: BankState, bases: Partial<Record<Variant, s
       }
       const call: Call = { variant, method: req.method!, params, query: url.searchParams, headers: req.headers, body, raw };
       const auth = String(req.headers.authorization ?? '');
-      const bearer = /^Bearer (\S+)$/i.exec(auth)?.[1];
-      if (bearer) {
+      const presented = /^(Bearer|DPoP) (\S+)$/i.exec(auth);
+      if (presented) {
         try {
-          call.token = await verify(bearer);
+          const token = await verify(presented[2]!);
+          // A token bound to a DPoP key (cnf.jkt) only as `DPoP`, with a proof of that key for this request.
+          const problem = await dpopProblem(req, token, presented[1]!, presented[2]!);
+          if (problem) call.tokenProblem = problem;
+          else call.token = token;
         } catch {
           call.tokenProblem = 'the access token is not valid';
         }

@@ -61,15 +61,25 @@ function adapterFactory(): (name: string) => Adapter {
   };
 }
 
+/**
+ * How the bank's authorisation server wants to be asked: `code` (the code flow with PKCE, as it
+ * always has), `hybrid` (FAPI 1.0 Advanced as UK banks run it, and nothing else: only response_type
+ * code id_token, a signed request object by value, no PKCE, no PAR), `dpop` (FAPI 2.0: PAR only,
+ * code with PKCE, DPoP-bound tokens).
+ */
+export type Flow = 'code' | 'hybrid' | 'dpop';
+
 export interface AuthServerSetup {
   issuer: string;
   state: BankState;
   privateJwk: Record<string, unknown>;
-  client: { clientId: string; clientSecret: string; redirectUris: string[]; name: string };
+  client: { clientId: string; clientSecret: string; redirectUris: string[]; name: string; publicJwk?: Record<string, unknown> };
+  flow?: Flow;
 }
 
 export function makeProvider(o: AuthServerSetup): Provider {
   const factory = adapterFactory();
+  const flow = o.flow ?? 'code';
   const config: Configuration = {
     adapter: factory as unknown as Configuration['adapter'],
     clients: [{
@@ -78,8 +88,12 @@ export function makeProvider(o: AuthServerSetup): Provider {
       client_name: o.client.name,
       redirect_uris: o.client.redirectUris,
       grant_types: ['client_credentials', 'authorization_code', 'refresh_token'],
-      response_types: ['code'],
+      response_types: [flow === 'hybrid' ? 'code id_token' : 'code'],
       token_endpoint_auth_method: 'client_secret_post',
+      ...(flow === 'code' ? {} : { id_token_signed_response_alg: 'PS256' }),
+      // The TPP's key its request objects are signed with, registered with the bank.
+      ...(o.client.publicJwk ? { jwks: { keys: [o.client.publicJwk] }, request_object_signing_alg: 'PS256' } : {}),
+      ...(flow === 'dpop' ? { dpop_bound_access_tokens: true } : {}),
       // The scopes the client was registered for: any other is refused (invalid_scope), as UK banks do.
       scope: 'openid offline_access accounts fundsconfirmations payments',
     }],
@@ -88,8 +102,9 @@ export function makeProvider(o: AuthServerSetup): Provider {
     cookies: { keys: [randomBytes(16).toString('hex')] },
     scopes: ['openid', 'offline_access', 'accounts', 'fundsconfirmations', 'payments'],
     claims: { openid: ['sub'], openbanking_intent_id: null },
-    responseTypes: ['code'],
-    pkce: { required: () => true },
+    responseTypes: [flow === 'hybrid' ? 'code id_token' : 'code'],
+    // The hybrid flow of FAPI 1.0 Advanced by value needs no PKCE, and this bank asks for none.
+    pkce: { required: () => flow !== 'hybrid' },
     interactions: { url: (_ctx, interaction) => `/signin/${interaction.uid}` },
     // Each authorisation is of one consent: an earlier grant in the browser session is never reused.
     loadExistingGrant: async (ctx) => {
@@ -129,6 +144,13 @@ export function makeProvider(o: AuthServerSetup): Provider {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       claimsParameter: { enabled: true },
+      // The code flow's bank is configured as it always was; the others as FAPI's profiles say.
+      ...(flow === 'code' ? {} : {
+        fapi: { enabled: true, profile: flow === 'hybrid' ? '1.0 Final' as const : '2.0' as const },
+        requestObjects: { enabled: true, requireSignedRequestObject: flow === 'hybrid' },
+        pushedAuthorizationRequests: { enabled: flow === 'dpop', requirePushedAuthorizationRequests: flow === 'dpop' },
+        dPoP: { enabled: flow === 'dpop' },
+      }),
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => API_AUDIENCE,
@@ -152,6 +174,13 @@ export function makeProvider(o: AuthServerSetup): Provider {
       ctx.body = { error: 'invalid_scope', error_description: `unknown scope: ${unknown.join(' ')}` };
     }
   });
+  // A bank of the hybrid flow says nothing of PKCE in its discovery: it neither offers nor asks for it.
+  if (flow === 'hybrid') {
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') delete (ctx.body as Record<string, unknown>).code_challenge_methods_supported;
+    });
+  }
   provider.on('server_error', () => undefined);
   return provider;
 }

@@ -14,8 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair } from 'jose';
-import { makeProvider, pages } from './auth.ts';
+import { exportJWK, exportPKCS8, generateKeyPair } from 'jose';
+import { makeProvider, pages, type Flow } from './auth.ts';
 import { resourceServers } from './apis.ts';
 import { makeCustomers } from './data.ts';
 import { BankState } from './state.ts';
@@ -26,7 +26,8 @@ export interface IndependentBank {
   issuer: string;
   /** Base URL of each API per variant (payment initiation: variant A only). */
   apis: { ais: { A: string; B: string }; cof: { A: string; B: string }; pis: { A: string } };
-  client: { clientId: string; clientSecret: string; redirectUri: string };
+  /** `privateKeyPem`/`kid`: with the hybrid flow, the key the TPP signs its request objects with (registered with the bank). */
+  client: { clientId: string; clientSecret: string; redirectUri: string; privateKeyPem?: string; kid?: string };
   psu: { username: string; password: string };
   /** With paymentFamilies: the TPP's message-signing key (PKCS#8 PEM) and its kid, as the directory issued them. */
   tppSigningKey?: TppSigningKey;
@@ -57,18 +58,26 @@ export type BankDefect =
   /** Standing orders read under ReadStandingOrdersBasic carry the payee's account (UKAIS-02). */
   | 'payee-under-basic';
 
-export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[]; paymentFamilies?: boolean; version?: 'v3.1' | 'v4.0' } = {}): Promise<IndependentBank> {
+export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[]; paymentFamilies?: boolean; version?: 'v3.1' | 'v4.0'; flow?: Flow } = {}): Promise<IndependentBank> {
   const version = options.version ?? 'v3.1';
   const state = new BankState(makeCustomers(), options.defects ?? [], version);
   const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid: `lb-${randomBytes(4).toString('hex')}`, use: 'sig' };
   const redirectUri = options.redirectUri ?? 'https://tpp.example.org/ob/callback';
-  const client = { clientId: `lb-tpp-${randomBytes(3).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url'), redirectUri };
+  const client: IndependentBank['client'] = { clientId: `lb-tpp-${randomBytes(3).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url'), redirectUri };
+  // The hybrid flow's request objects are signed: the TPP's key, made here as a directory would issue it.
+  let publicJwk: Record<string, unknown> | undefined;
+  if (options.flow === 'hybrid') {
+    const tpp = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true });
+    client.kid = `lb-tpp-key-${randomBytes(3).toString('hex')}`;
+    client.privateKeyPem = await exportPKCS8(tpp.privateKey);
+    publicJwk = { ...(await exportJWK(tpp.publicKey)), kid: client.kid, use: 'sig' };
+  }
 
   let authHandler: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => void r.writeHead(503).end();
   const auth = await listen((req, res) => authHandler(req, res));
   const issuer = auth.origin;
-  const provider = makeProvider({ issuer, state, privateJwk, client: { ...client, redirectUris: [redirectUri], name: 'Independent test TPP' } });
+  const provider = makeProvider({ issuer, state, privateJwk, flow: options.flow, client: { ...client, redirectUris: [redirectUri], name: 'Independent test TPP', ...(publicJwk ? { publicJwk } : {}) } });
   const signin = pages(provider, state);
   const oidc = provider.callback();
   authHandler = (req, res) => {

@@ -12,12 +12,16 @@ type Bank = Awaited<ReturnType<typeof startIndependentBank>>;
  * the step that chooses the debtor account on a payment's consent page.
  */
 export function larchmontAuthAndPsu(bank: Bank, options: { payments?: boolean } = {}): string {
+  // The key that signs request objects, where the bank's flow has them (the hybrid flow).
+  const key = bank.client.privateKeyPem ? `
+    privateKey: \${env:LARCHMONT_TPP_KEY}
+    kid: ${bank.client.kid}` : '';
   return `auth:
   issuer: ${bank.issuer}
   clientId: ${bank.client.clientId}
   clientAuth:
     method: client_secret_post
-    secret: \${env:LARCHMONT_CLIENT_SECRET}
+    secret: \${env:LARCHMONT_CLIENT_SECRET}${key}
   redirectUri: ${bank.client.redirectUri}
 psu:
   username: \${env:LARCHMONT_CUSTOMER_NUMBER}
@@ -39,7 +43,7 @@ ${options.payments ? '      - { action: chooseDebtor, selector: "input[name=payF
 
 /** The secrets the profile's ${env:…} names resolve to. */
 export function larchmontEnv(bank: Bank): Record<string, string> {
-  return { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password };
+  return { LARCHMONT_CLIENT_SECRET: bank.client.clientSecret, LARCHMONT_CUSTOMER_NUMBER: bank.psu.username, LARCHMONT_SECRET_WORD: bank.psu.password, ...(bank.client.privateKeyPem ? { LARCHMONT_TPP_KEY: bank.client.privateKeyPem } : {}) };
 }
 
 /**

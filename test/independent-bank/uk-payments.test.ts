@@ -48,7 +48,7 @@ test('Larchmont with every payment family and VRP: obtpp conform --standard uk-3
     const rules = summary.variants[0].rules as any[];
     assert.deepEqual(rules.filter((r) => r.status === 'failed').map((r) => [r.id, r.failures.map((f: any) => `${f.scenario}: ${f.message}`)]), [], 'no rule fails on a bank that follows the standard its own way');
     assert.equal(run.code, 0, run.stderr.slice(-2000));
-    const ids = [...Array.from({ length: 10 }, (_, n) => `UKPIS-${String(n + 1).padStart(2, '0')}`), ...Array.from({ length: 10 }, (_, n) => `VRP-${String(n + 1).padStart(2, '0')}`)];
+    const ids = [...Array.from({ length: 11 }, (_, n) => `UKPIS-${String(n + 1).padStart(2, '0')}`), ...Array.from({ length: 10 }, (_, n) => `VRP-${String(n + 1).padStart(2, '0')}`)];
     for (const id of ids) {
       const rule = rules.find((r) => r.id === id);
       assert.equal(rule?.status, 'passed', `${id}: ${JSON.stringify(rule)}`);

@@ -317,6 +317,25 @@ describe('manual mode', { concurrency: 2 }, () => {
     assert.ok(!lines.join('\n').includes(PASSWORD));
   });
 
+  test('an answer in the fragment (the hybrid flow) reaches obtpp: the page sends it back to the loopback server', async () => {
+    const port = await closedPort();
+    const uri = `http://127.0.0.1:${port}/cb`;
+    const journey = browser.journey('https://bank.example/authorize?x=1', { ...options({ redirectUri: uri, driver: { kind: 'manual' }, totalTimeoutMs: 10_000 }), log: () => undefined });
+    // The PSU's browser arrives with the answer in the fragment, which never goes on the wire: the page's script sends it.
+    let page: string | undefined;
+    for (let i = 0; i < 50 && page === undefined; i++) {
+      try {
+        page = await (await fetch(uri)).text();
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    assert.match(page!, /location\.replace\(location\.pathname \+ '\?obtpp-fragment=' \+ encodeURIComponent\(location\.hash\.slice\(1\)\)\)/);
+    // What that script does, done here: the fragment comes back on the query.
+    await (await fetch(`${uri}?obtpp-fragment=${encodeURIComponent('code=abc&id_token=x.y.z&state=xyz')}`)).text();
+    assert.equal((await journey).callbackUrl, `${uri}#code=abc&id_token=x.y.z&state=xyz`);
+  });
+
   test('gives up after the total time-out', async () => {
     const uri = `http://127.0.0.1:${await closedPort()}/cb`;
     await assert.rejects(browser.journey('https://bank.example/a', { ...options({ redirectUri: uri, driver: { kind: 'manual' }, totalTimeoutMs: 300 }), log: () => undefined }), (e: unknown) => {

@@ -7,6 +7,7 @@ import { connect } from 'node:tls';
 import type { Browser } from 'puppeteer';
 import { Agent, request } from 'undici';
 import { listFaults, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, startSandbox } from '../../src/sandbox/index.ts';
+import { JSON_BOMB_DEPTH } from '../../src/sandbox/faults.ts';
 import type { ChaosFaultName, Sandbox } from '../../src/sandbox/index.ts';
 import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp, tppSignature } from './tpp.ts';
 import { RULE_ID } from '../../src/conformance/rule-id.ts';
@@ -128,6 +129,18 @@ const PROOFS: Record<ChaosFaultName, (w: World) => Promise<void>> = {
     assert.match(refused.header('content-type') ?? '', /^text\/html/);
     const list = await raw(w.sb, 'A', 'GET', '/accounts', { token });
     assert.match(list.header('content-type') ?? '', /^application\/json/, 'the account list is JSON');
+  },
+  'json-bomb': async (w) => {
+    const token = await authorisedAis(w);
+    const r = await raw(w.sb, 'A', 'GET', '/accounts', { token });
+    assert.equal(r.status, 200, 'status unchanged');
+    assert.match(r.header('content-type') ?? '', /^application\/json/);
+    assert.equal(r.bytes, 2 * JSON_BOMB_DEPTH);
+    assert.ok(r.text.startsWith('[['.repeat(1000)) && r.text.endsWith(']]'.repeat(1000)), 'nested arrays, opened then closed');
+    const refused = await raw(w.sb, 'A', 'GET', '/accounts');
+    assert.equal(refused.status, 401, 'a refusal is left alone');
+    const detail = await raw(w.sb, 'A', 'GET', '/accounts/alice-current', { token });
+    assert.equal(JSON.parse(detail.text).Data.Account[0].AccountId, 'alice-current', 'the account detail is whole');
   },
   'invalid-json': async (w) => {
     // With a client-credentials token the bank refuses the confirmation: its error body is what gets cut.

@@ -5,9 +5,11 @@ import type { Browser } from 'puppeteer';
 import { listFaults, startSandbox, UnknownFaultError } from '../../src/sandbox/index.ts';
 import type { ChaosFaultName, FaultName, Sandbox } from '../../src/sandbox/index.ts';
 import type { DataFaultName } from '../../src/sandbox/faults.ts';
-import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp } from './tpp.ts';
+import { aisBody, cofBody, fundsBody, launchBrowser, paymentBody, Tpp, tppSignature } from './tpp.ts';
+import { fetch as undiciFetch } from 'undici';
 import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { V4_PIS_PROOFS } from './v4-pis-proofs.ts';
+import { SECURITY_PROOFS } from './security-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
@@ -15,7 +17,7 @@ import { TppClient } from '../../src/client/operations.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation } from '../../src/dialects/obie/builders.ts';
 
 /** A VRP consent at the sandbox's UK Read/Write v3.1.11 layout, authorised by the PSU, and a way to pay under it. */
-async function vrpConsent(w: World, o: { perPayment: string; perDay: string; validFrom?: string }) {
+async function vrpConsent(w: World, o: { perPayment: string; perDay: string; validFrom?: string; validTo?: string }) {
   const profile = await profileFromObject(w.sb.profile('uk-3.1'), { source: 'sandbox', env: {} });
   const client = new TppClient(profile, 'A', httpFromProfile(profile));
   const body = buildVrpConsent({
@@ -24,6 +26,7 @@ async function vrpConsent(w: World, o: { perPayment: string; perDay: string; val
     maximumIndividualAmount: { amount: o.perPayment, currency: 'GBP' },
     periodicLimits: [{ periodType: 'Day', periodAlignment: 'Calendar', amount: o.perDay, currency: 'GBP' }],
     ...(o.validFrom ? { validFrom: o.validFrom } : {}),
+    ...(o.validTo ? { validTo: o.validTo } : {}),
   });
   const created = await client.createVrpConsent(body, { token: await w.tpp.cc('payments') });
   assert.equal(created.status, 201, created.text);
@@ -62,7 +65,9 @@ interface World {
 /** A read of the UK layout's account-information API (…/open-banking/v3.1/aisp). */
 async function ukGet(w: World, path: string, token: string | null) {
   const res = await fetch(`${w.sb.issuer}/open-banking/v3.1/aisp${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, body: await res.json() as any };
+  const text = await res.text();
+  // A refusal may come without a body (a 401, say): its status is what the proof reads.
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
 /** An authorised payment-order consent, its PSU token and the payment order that matches it. */
@@ -248,6 +253,17 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const r = await tpp.api('A', 'POST', '/domestic-payments', { token: await tpp.cc('payments'), body: paymentBody(), headers: { 'x-idempotency-key': 'k1' }, sign: false });
     assert.equal(r.status, 201);
   },
+  // The suite's OB-301-DOP-100110: a well-formed signature without its iss claim (UK layout).
+  'signature-iss-claim-ignored': async (w) => {
+    const ob = 'http://openbanking.org.uk/';
+    const text = JSON.stringify(paymentBody());
+    const header = { alg: 'PS256', kid: w.sb.tppSigning.kid, [`${ob}iat`]: Math.floor(Date.now() / 1000), [`${ob}tan`]: 'openbanking.org.uk', crit: [`${ob}iat`, `${ob}tan`] };
+    const res = await undiciFetch(`${w.sb.issuer}/open-banking/v3.1/pisp/domestic-payment-consents`, {
+      method: 'POST', body: text, dispatcher: w.tpp.dispatcher,
+      headers: { authorization: `Bearer ${await w.tpp.cc('payments')}`, 'content-type': 'application/json', 'x-idempotency-key': 'iss-1', 'x-jws-signature': await tppSignature(w.sb, text, { header }) },
+    });
+    assert.equal(res.status, 201, await res.text());
+  },
   'intent-not-bound': async (w) => {
     const cc = await w.tpp.cc('accounts');
     const asked = await w.tpp.api('A', 'POST', '/account-access-consents', { token: cc, body: aisBody({ permissions: ['ReadAccountsBasic'] }) });
@@ -324,6 +340,54 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
     assert.equal((await ukGet(w, '/direct-debits', token)).status, 200);
   },
+  'uk-missing-permission-401': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
+    assert.equal((await ukGet(w, '/direct-debits', token)).status, 401);
+  },
+  'basic-shows-account-detail': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic'] }));
+    const account = (await ukGet(w, '/accounts', token)).body.Data.Account[0];
+    assert.ok(account.Account && account.Servicer, JSON.stringify(account));
+  },
+  'basic-shows-transaction-detail': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits', 'ReadTransactionsDebits'] }));
+    const list = (await ukGet(w, '/accounts/alice-current/transactions', token)).body.Data.Transaction;
+    assert.ok(list.length && list.every((t: any) => t.TransactionInformation && t.Balance));
+  },
+  'basic-shows-beneficiary-detail': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadBeneficiariesBasic'] }));
+    assert.ok((await ukGet(w, '/accounts/alice-current/beneficiaries', token)).body.Data.Beneficiary[0].CreditorAccount);
+  },
+  'basic-shows-statement-amounts': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsBasic'] }));
+    const list = (await ukGet(w, '/statements', token)).body.Data.Statement;
+    assert.ok(list.length && list.every((st: any) => st.StatementAmount));
+  },
+  'pan-unmasked': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits', 'ReadTransactionsDebits'] }));
+    const cards = (await ukGet(w, '/accounts/alice-current/transactions', token)).body.Data.Transaction.filter((t: any) => t.CardInstrument);
+    assert.ok(cards.length && cards.every((t: any) => /^\d{16}$/.test(t.CardInstrument.Identification)), 'the card number comes in the clear without ReadPAN');
+  },
+  'statements-straddle-period': async (w) => {
+    const from = Date.now() - 40 * 86_400_000;
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsBasic'], fromDaysAgo: 40 }));
+    const list = (await ukGet(w, '/statements', token)).body.Data.Statement;
+    assert.ok(list.length && list.some((st: any) => Date.parse(st.StartDateTime) < from), 'a statement begun before the consent\'s period is shown');
+  },
+  'statement-transactions-outside-period': async (w) => {
+    const from = Date.now() - 100 * 86_400_000;
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits', 'ReadTransactionsDebits'], fromDaysAgo: 100 }));
+    const id = (await ukGet(w, '/accounts/alice-current/statements', token)).body.Data.Statement[0].StatementId;
+    const list = (await ukGet(w, `/accounts/alice-current/statements/${id}/transactions`, token)).body.Data.Transaction;
+    assert.ok(list.some((t: any) => Date.parse(t.BookingDateTime) < from), 'transactions booked before the consent\'s period');
+  },
+  'statement-file-empty': async (w) => {
+    const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStatementsDetail'], fromDaysAgo: 100 }));
+    const id = (await ukGet(w, '/accounts/alice-current/statements', token)).body.Data.Statement[0].StatementId;
+    const res = await fetch(`${w.sb.issuer}/open-banking/v3.1/aisp/accounts/alice-current/statements/${id}/file`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 200);
+    assert.equal((await res.arrayBuffer()).byteLength, 0);
+  },
   'basic-shows-payee-detail': async (w) => {
     const { token } = await w.ais(aisBody({ permissions: ['ReadAccountsBasic', 'ReadStandingOrdersBasic'] }));
     const res = await ukGet(w, '/standing-orders', token);
@@ -365,11 +429,32 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   ...PIS_FAMILY_PROOFS,
   // The payment families at UK Read/Write v4.0.
   ...V4_PIS_PROOFS,
+  // The security profiles' flows (SEC-14, SEC-15), each in the sandbox set-up it bends.
+  ...SECURITY_PROOFS,
   // VRP (UK Read/Write v3.1.11, below /pisp): an authorised consent, then payments without the PSU.
   'vrp-consent-consumed': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
     assert.equal((await v.pay('1.00')).status, 201);
     assert.equal((await v.pay('1.00')).status, 400, 'the consent was consumed by the first payment');
+  },
+  'vrp-reads-unsigned': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const read = await v.client.getVrpConsent(v.id, { token: await w.tpp.cc('payments') });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.headers['x-jws-signature'], undefined);
+  },
+  'vrp-reads-latin1': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const read = await v.client.getVrpConsent(v.id, { token: await w.tpp.cc('payments') });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.headers['content-type'], 'application/json; charset=iso-8859-1');
+  },
+  'vrp-deleted-consent-bare-400': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const cc = await w.tpp.cc('payments');
+    assert.equal((await v.client.deleteVrpConsent(v.id, { token: cc })).status, 204);
+    const read = await v.client.getVrpConsent(v.id, { token: cc });
+    assert.deepEqual([read.status, read.text], [400, '']);
   },
   'vrp-individual-limit-ignored': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
@@ -383,6 +468,11 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   'vrp-validity-ignored': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00', validFrom: new Date(Date.now() + 24 * HOUR).toISOString() });
     assert.equal((await v.pay('1.00')).status, 201);
+  },
+  'vrp-validity-end-ignored': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00', validTo: new Date(Date.now() + HOUR).toISOString() });
+    w.advance(2 * HOUR);
+    assert.equal((await v.pay('1.00')).status, 201, 'paid after ValidToDateTime');
   },
   'vrp-revoked-pays': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
@@ -405,6 +495,13 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     const res = await v.client.createVrp(v.payment('1.00'), { token: v.token, signature: false });
     assert.equal(res.status, 201, res.text);
   },
+  'vrp-signature-presence-only': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const signature = await tppSignature(w.sb, JSON.stringify(v.payment('2.00')));
+    const res = await v.client.createVrp(v.payment('1.00'), { token: v.token, signature });
+    assert.equal(res.status, 201, res.text);
+    assert.equal((await v.client.createVrp(v.payment('1.00'), { token: v.token, signature: false })).status, 400, 'a payment without one is still refused');
+  },
   'vrp-idempotency-ignored': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
     const body = v.payment('1.00');
@@ -422,6 +519,12 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
     body.Data.Instruction.CreditorAccount = other;
     const res = await v.client.createVrp(body, { token: v.token });
     assert.equal(res.status, 201, res.text);
+  },
+  'vrp-funds-balance-disclosed': async (w) => {
+    const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
+    const res = await v.client.confirmVrpFunds(v.id, buildVrpFundsConfirmation({ consentId: v.id, amount: '1.00', currency: 'GBP' }), { token: v.token });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.Data.FundsAvailableResult.AvailableBalance.Amount, '350.00', 'the joint account\'s available balance');
   },
   'vrp-funds-boolean': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });
@@ -518,10 +621,11 @@ describe('sandbox faults', () => {
       error instanceof UnknownFaultError && error.exitCode === 2 && error.message.includes('create-200'));
   });
 
-  for (const { name, rule } of ruleFaults()) {
+  for (const { name, rule, security } of ruleFaults()) {
     test(`${name} breaks ${rule}`, async () => {
       let clock = Date.now();
-      const sb = await startSandbox({ faults: [name], clock: () => clock });
+      // A fault of a security profile's flow shows only where the authorisation server runs that profile.
+      const sb = await startSandbox({ faults: [name], clock: () => clock, ...(security ? { security: security as never } : {}) });
       try {
         const tpp = await Tpp.connect(sb);
         const world: World = {

@@ -52,6 +52,15 @@ async function authorisedScheduled(w: ProofWorld) {
   return { id, token: result.tokens!.access_token, order: { Data: { ConsentId: id, Initiation: body.Data.Initiation }, Risk: body.Risk } };
 }
 
+/** A file payment consent for a file of one payment of 1.00, its totals as given. */
+async function fileConsent(w: ProofWorld, cc: string, totals: { NumberOfTransactions: string; ControlSum: number }) {
+  const file = JSON.stringify({ Data: { DomesticPayments: [{ InstructionIdentification: 'I-4', EndToEndIdentification: 'E-4', InstructedAmount: amount, CreditorAccount: creditor }] } });
+  const initiation = { FileType: 'UK.OBIE.PaymentInitiation.3.1', FileHash: createHash('sha256').update(file).digest('base64'), ...totals };
+  const created = await pisp(w, 'POST', '/file-payment-consents', { token: cc, body: { Data: { Initiation: initiation } } });
+  assert.equal(created.status, 201);
+  return { id: created.body.Data.ConsentId as string, file, initiation };
+}
+
 export const PIS_FAMILY_PROOFS: Record<string, (w: ProofWorld) => Promise<void>> = {
   'family-order-id-missing': async (w) => {
     const { token, order } = await authorisedScheduled(w);
@@ -88,6 +97,45 @@ export const PIS_FAMILY_PROOFS: Record<string, (w: ProofWorld) => Promise<void>>
     assert.equal(created.status, 201);
     const other = file.replace('1.00', '7.00');
     assert.equal((await pisp(w, 'POST', `/file-payment-consents/${created.body.Data.ConsentId}/file`, { token: cc, text: other })).status, 200);
+  },
+  'unagreed-rate-contract-accepted': async (w) => {
+    const rate = { UnitCurrency: 'GBP', RateType: 'Indicative', ContractIdentification: 'FX-1' };
+    assert.equal((await pisp(w, 'POST', '/international-payment-consents', { token: await w.tpp.cc('payments'), body: international(rate) })).status, 201);
+  },
+  'file-count-unchecked': async (w) => {
+    const cc = await w.tpp.cc('payments');
+    const { id, file } = await fileConsent(w, cc, { NumberOfTransactions: '2', ControlSum: 1 });
+    assert.equal((await pisp(w, 'POST', `/file-payment-consents/${id}/file`, { token: cc, text: file })).status, 200);
+  },
+  'file-control-sum-unchecked': async (w) => {
+    const cc = await w.tpp.cc('payments');
+    const { id, file } = await fileConsent(w, cc, { NumberOfTransactions: '1', ControlSum: 5 });
+    assert.equal((await pisp(w, 'POST', `/file-payment-consents/${id}/file`, { token: cc, text: file })).status, 200);
+  },
+  'family-order-signature-unchecked': async (w) => {
+    const { token, order } = await authorisedScheduled(w);
+    assert.equal((await pisp(w, 'POST', '/domestic-scheduled-payments', { token, body: order, sign: false })).status, 201);
+    assert.equal((await pisp(w, 'POST', '/domestic-scheduled-payment-consents', { token: await w.tpp.cc('payments'), body: scheduled(), sign: false })).status, 400, 'a consent\'s signature is still checked');
+  },
+  'file-report-empty': async (w) => {
+    const cc = await w.tpp.cc('payments');
+    const { id, file, initiation } = await fileConsent(w, cc, { NumberOfTransactions: '1', ControlSum: 1 });
+    assert.equal((await pisp(w, 'POST', `/file-payment-consents/${id}/file`, { token: cc, text: file })).status, 200);
+    const debtor = w.sb.psus.find((p) => p.username === 'alice')!.accounts[0]!.AccountId;
+    const token = (await w.tpp.authorise(w.browser, id, 'payments', { debtor })).tokens!.access_token;
+    const placed = await pisp(w, 'POST', '/file-payments', { token, body: { Data: { ConsentId: id, Initiation: initiation } } });
+    assert.equal(placed.status, 201);
+    const report = await pisp(w, 'GET', `/file-payments/${placed.body.Data.FilePaymentId}/report-file`, { token: cc });
+    assert.equal(report.status, 200);
+    assert.equal(report.body, undefined, 'no body');
+  },
+  'payment-details-empty': async (w) => {
+    const { token, order } = await authorisedScheduled(w);
+    const placed = await pisp(w, 'POST', '/domestic-scheduled-payments', { token, body: order });
+    assert.equal(placed.status, 201);
+    const details = await pisp(w, 'GET', `/domestic-scheduled-payments/${placed.body.Data.DomesticScheduledPaymentId}/payment-details`, { token: await w.tpp.cc('payments') });
+    assert.equal(details.status, 200);
+    assert.deepEqual(details.body.Data, {});
   },
   'family-consent-not-idempotent': async (w) => {
     const cc = await w.tpp.cc('payments');

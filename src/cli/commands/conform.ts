@@ -5,6 +5,7 @@ import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
 import { forTerminal, inline, jsonForTerminal, painter } from '../terminal.ts';
 import { WaitProgress } from '../progress.ts';
+import { fcsCountsLine, fcsVerdictText, type FcsSection } from '../../conformance/fcs-verdicts.ts';
 
 interface Options {
   profile?: string;
@@ -18,7 +19,9 @@ interface Options {
   standard?: 'uk-3.1' | 'uk-4.0';
   sca?: string[];
   signatures?: boolean;
+  security?: string;
   json?: boolean;
+  fcs?: boolean;
   verbose?: boolean;
   strict?: boolean;
   attest?: string;
@@ -78,7 +81,8 @@ export async function run(io: Io, options: Options): Promise<void> {
   // SIGINT / SIGTERM stop the run cleanly; a second one ends the process at once (the default).
   const controller = new AbortController();
   let finished = false;
-  void io.waitForSignal?.().then((signal) => {
+  const ended = new AbortController();
+  void io.waitForSignal?.(ended.signal).then((signal) => {
     if (finished) return;
     progress?.stop();
     spinner?.stop();
@@ -100,6 +104,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.standard ? { standard: options.standard } : {}),
     ...(options.sca ? { sandboxSca: options.sca } : {}),
+    ...(options.security ? { sandboxSecurity: options.security } : {}),
     ...(options.signatures ? { sandboxSignatures: true } : {}),
     strict: options.strict,
     cwd: io.cwd,
@@ -111,6 +116,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     afterReports: gates?.afterReports,
   }).finally(() => {
     finished = true;
+    ended.abort();
     progress?.stop();
     spinner?.stop();
   });
@@ -141,7 +147,12 @@ export async function run(io: Io, options: Options): Promise<void> {
   const verdict = s.verdict === 'pass' ? c.bold(c.green('CONFORMANT')) : (s.verdict as string) === 'incomplete' ? c.bold(c.yellow('INCOMPLETE')) : c.bold(c.red('NOT CONFORMANT'));
   const sc = s.totals.scenarios as Record<string, number>;
   const ran = (sc.passed ?? 0) + (sc.failed ?? 0) + (sc.notJudged ?? 0) + (sc.notApplicable ?? 0);
+  if (s.fcs && options.fcs) io.stdout.write(forTerminal(`\n${fcsList(s.fcs, c)}`) + '\n');
   io.stdout.write(forTerminal(`\n${verdict}: ${totalsLine(s)} — ${ran} scenarios (${sc.notJudged ?? 0} not judged) in ${(s.durationMs / 1000).toFixed(1)} s`) + '\n');
+  if (s.fcs) io.stdout.write(forTerminal(`${fcsCountsLine(s.fcs)}${options.fcs ? '' : ' (--fcs lists each)'}`) + '\n');
+  // The security profile the bank's authorisation server was judged under (docs/security.md).
+  const security = (s.security as { description?: unknown } | undefined)?.description;
+  if (typeof security === 'string') io.stdout.write(forTerminal(`authorisation server: ${security}`, 'inline') + '\n');
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,summary.md,junit.xml,report.html,messages.ndjson}\n`);
   for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
 }
@@ -204,6 +215,18 @@ async function ciOutputs(io: Io, result: { summary: Summary; reportDir: string; 
       io.stderr.write(forTerminal(`warning: GITHUB_STEP_SUMMARY ${target}: summary.md not appended: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'inline') + '\n');
     }
   }
+}
+
+/** Every official test of the run's version with its verdict, in the suite's order: one line each. */
+function fcsList(fcs: FcsSection, c: any): string {
+  const width = Math.max(...fcs.tests.map((t) => t.id.length)) + 2;
+  const mark = (t: FcsSection['tests'][number]) => (t.status === 'passed' ? c.green('pass') : t.status === 'failed' ? c.red('FAIL') : t.status === 'not-judged' ? c.yellow('not judged') : c.dim('n/a'));
+  const lines = [c.bold(`The official suite's tests (FCS v${fcs.version}), in its order:`)];
+  for (const t of fcs.tests) {
+    const text = fcsVerdictText(t).replace(/^(pass|FAIL|not judged|not applicable)(: )?/, '');
+    lines.push(`${t.id.padEnd(width)}${mark(t)}${text ? `  ${inline(text.length > 160 ? `${text.slice(0, 159)}…` : text)}` : ''}`);
+  }
+  return lines.join('\n');
 }
 
 /** The one line an interrupted run leaves on stderr. */

@@ -19,7 +19,7 @@ export async function create(io: Io, flags: CommonFlags): Promise<void> {
     const endpoint = auth.registrationEndpoint;
     if (!endpoint) throw new UsageError('the bank\'s discovery document advertises no registration_endpoint: give registration.endpoint in the profile');
     const reg = await out.step(`registering obtpp at ${endpoint} (${settings.tokenEndpointAuthMethod})`, async () =>
-      registrationFrom(await sendRegistration(session.http, endpoint, await signRegistration(session.profile, registrationClaims(session.profile, auth.issuer)))));
+      registrationFrom(await sendRegistration(session.http, endpoint, await signRegistration(session.profile, registrationClaims(session.profile, auth.issuer, { security: auth.security })))));
     const stored: StoredRegistration = {
       clientId: reg.clientId,
       ...(reg.clientSecret ? { clientSecret: reg.clientSecret } : {}),
@@ -60,7 +60,7 @@ export async function update(io: Io, flags: CommonFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const stored = await registered(session);
     const { updatableMetadata, updateRegistration } = await import('../../auth/register.ts');
-    const changes = updatableMetadata(session.profile);
+    const changes = updatableMetadata(session.profile, (await session.authForRegistration()).security);
     const r = await out.step(`updating registration ${stored.clientId}`, () => updateRegistration(session.http, asRegistration(stored), changes));
     if (r.status !== 200) {
       const b = r.exchange.response?.body as { error?: unknown; error_description?: unknown } | undefined;

@@ -28,4 +28,10 @@ export async function run(io: Io, options: { fcs?: string; manifests?: string; j
     io.stderr.write(forTerminal(`obtpp: ${map.unknownTags.length} @fcs: tag${map.unknownTags.length === 1 ? ' names an id' : 's name ids'} no FCS ${map.version} manifest has: ${map.unknownTags.map((u) => u.tag).join(', ')}`) + '\n');
     io.exitCode = ExitCode.nonConformant;
   }
+  // A tag that claims more than its scenario judges, or a test the suite makes inapplicable, is the features' mistake too.
+  const wrong = [...map.overclaims.map((o) => `@fcs:${o.id} (does not judge ${o.missing.join(', ')})`), ...map.inapplicableTags.map((t) => `${t.tag} (not applicable)`), ...map.undefinedSteps.map((u) => `"${u.step}" (no step definition)`)];
+  if (wrong.length) {
+    io.stderr.write(forTerminal(`obtpp: ${wrong.length} FCS claim${wrong.length === 1 ? '' : 's'} of the features do not hold: ${wrong.join('; ')}`) + '\n');
+    io.exitCode = ExitCode.nonConformant;
+  }
 }

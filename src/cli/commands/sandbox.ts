@@ -20,6 +20,8 @@ interface SandboxFlags {
   writeProfile?: string;
   sca?: string[];
   signatures?: boolean;
+  security?: string;
+  listSecurity?: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -27,6 +29,13 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   const bg = flags.dialect === 'berlin-group';
   if (flags.listFaults) return printFaults(io, flags.json === true, bg ? listBgFaults() : listFaults());
+  if (flags.listSecurity) {
+    const { SANDBOX_SECURITY } = await import('../../sandbox/security.ts');
+    if (flags.json) return void io.stdout.write(JSON.stringify(SANDBOX_SECURITY.map(({ name, description, profile }) => ({ name, description, profile })), null, 2) + '\n');
+    for (const s of SANDBOX_SECURITY) io.stdout.write(`${s.name.padEnd(24)} ${s.description}\n`);
+    return;
+  }
+  if (flags.security !== undefined) (await import('../../sandbox/security.ts')).sandboxSecurity(flags.security);
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
   const faults = [...(bg ? parseBgFaults(flags.fault) : parseFaults(flags.fault))];
@@ -40,7 +49,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   // oidc-provider is heavy: loaded only when a sandbox really starts.
   const { startSandbox } = await import('../../sandbox/index.ts');
   const dialect = flags.dialect ?? 'obie';
-  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect, ...(flags.sca ? { sca: flags.sca as never } : {}), ...(flags.signatures ? { signatures: true } : {}) });
+  const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect, ...(flags.security ? { security: flags.security as never } : {}), ...(flags.sca ? { sca: flags.sca as never } : {}), ...(flags.signatures ? { signatures: true } : {}) });
   // With --tls, the CA that signed the sandbox's certificate, as a file for curl --cacert and the like; removed at stop.
   let caDir: string | undefined;
   try {
@@ -60,7 +69,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
     if (flags.json) {
       io.stdout.write(JSON.stringify({
-        issuer: sb.issuer, dialect: sb.dialect, ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1`, ukV4BaseUrl: `${sb.issuer}/open-banking/v4.0` }), faults,
+        issuer: sb.issuer, dialect: sb.dialect, ...(sb.security ? { security: sb.security.name } : {}), ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1`, ukV4BaseUrl: `${sb.issuer}/open-banking/v4.0` }), faults,
         clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
         psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(sb.dialect === 'berlin-group' ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
         profile: profileFile,
@@ -74,6 +83,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
       out(`variant B: ${sb.baseUrls.B}${api}`);
       if (!bg) out(`UK v3.1.11: ${sb.issuer}/open-banking/v3.1/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-3.1 --write-profile FILE)`);
       if (!bg) out(`UK v4.0:    ${sb.issuer}/open-banking/v4.0/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-4.0 --write-profile FILE)`);
+      if (sb.security) out(`security:  ${sb.security.name}: ${sb.security.description}`);
       if (sb.sca) out(`SCA:       ${sb.sca.join(', ')}${sb.sca.includes('oauth') ? '' : ' (no OAuth2: the profile has no auth block)'}${sb.sca.includes('embedded') ? ' (the PSUs\' one-time password is the profile\'s sca.otp)' : ''}`);
       out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
       out(`redirect:  ${sb.clients[0].redirectUri}`);

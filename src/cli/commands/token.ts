@@ -15,8 +15,13 @@ export async function show(io: Io, flags: TokenFlags): Promise<void> {
     if (!t) {
       throw new StateError('not_authorised', `consent ${record.id} is not authorised yet: run obtpp consent authorise ${record.id}`);
     }
+    // How the token is bound: a DPoP-bound one is of no use without a proof of the session's key (its thumbprint shown, never the key).
+    const constraint = t.senderConstraint ?? (t.tokenType?.toLowerCase() === 'dpop' ? 'dpop' : undefined);
+    const jkt = constraint === 'dpop' ? await session.http.dpop.thumbprint() : undefined;
     const doc = {
       consentId: record.id, fn: record.fn, tokenType: t.tokenType ?? 'Bearer', accessToken: t.accessToken,
+      ...(constraint ? { senderConstraint: constraint } : {}),
+      ...(jkt ? { dpopJkt: jkt } : {}),
       ...(t.refreshToken ? { refreshToken: t.refreshToken } : {}),
       ...(t.expiresAt ? { expiresAt: new Date(t.expiresAt).toISOString(), expired: t.expiresAt <= Date.now() } : {}),
       ...(t.scope ? { scope: t.scope } : {}),
@@ -27,6 +32,7 @@ export async function show(io: Io, flags: TokenFlags): Promise<void> {
     if (out.json) return out.document(doc);
     out.line(`${FN_NAMES[record.fn]} ${record.id}`);
     out.line(`access_token   ${t.accessToken}`);
+    out.line(`bound          ${constraint === 'dpop' ? `DPoP (token_type DPoP): sent as Authorization: DPoP with a fresh proof of the session's key, jkt ${jkt}` : constraint === 'mtls' ? 'to the client certificate (mTLS): sent only over a connection with mtls.cert' : constraint === 'none' ? 'not bound (a bearer token)' : 'not said'}`);
     if (t.refreshToken) out.line(`refresh_token  ${t.refreshToken}`);
     out.line(`expires        ${t.expiresAt ? `${when(t.expiresAt)}${t.expiresAt <= Date.now() ? ' (expired)' : ''}` : 'not said'}`);
     if (t.scope) out.line(`scope          ${t.scope}`);

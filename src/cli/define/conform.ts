@@ -22,6 +22,7 @@ export function defineConform(program: Command, io: Io): void {
     })
     .addOption(new Option('--dialect <dialect>', 'the standard of the embedded sandbox bank: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x); a profile names its own').choices(['obie', 'berlin-group']))
     .addOption(new Option('--standard <standard>', 'the embedded sandbox bank serves a published standard at its official paths: uk-3.1 (UK Read/Write v3.1.11, /open-banking/v3.1/{aisp,cbpii,pisp}) or uk-4.0 (v4.0, /open-banking/v4.0/…, judged by v4.0\'s code values and schemas); a profile names its own').choices(['uk-3.1', 'uk-4.0']))
+    .option('--security <profile>', 'the security profile the embedded sandbox\'s authorisation server runs: fapi1-advanced, fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls or fapi2-message-signing (obtpp sandbox --list-security); a profile says its bank\'s security')
     .option('--sca <approaches>', 'the SCA approaches the embedded berlin-group sandbox offers, comma-separated: redirect, oauth, decoupled, embedded (default redirect,oauth; without oauth the bank has no authorisation server)', (v) => v.split(',').map((a) => a.trim()).filter(Boolean))
     .option('--signatures', 'the embedded berlin-group sandbox requires signed requests (NextGenPSD2 HTTP signature) and signs its answers: BG-50 and BG-51 are judged')
     .option('--sandbox-fault <name...>', 'switch sandbox faults on for this run (see obtpp sandbox [--dialect berlin-group] --list-faults)')
@@ -29,6 +30,7 @@ export function defineConform(program: Command, io: Io): void {
     .option('--attest <key>', 'sign the report dir: attestation.jws, with this private key (PEM/JWK file, or ${env:NAME}); check it with obtpp verify')
     .option('--waivers <file>', 'expected failures (YAML/JSON: rule, variant?, scenario?, reason, owner, expires) are reported as waived; an expired waiver fails the run')
     .option('--baseline <dir>', 'an earlier report dir: print what changed since, and exit 1 when a rule newly fails or is newly not judged')
+    .option('--fcs', 'after the table, list every official FCS test of the run\'s version (standard uk-3.1 or uk-4.0) with its verdict, in the suite\'s order')
     .option('--json', 'print summary.json on stdout instead of the table')
     .option('-v, --verbose', 'also print the run\'s notes (set-up, browser, reports) on stderr')
     .option('--state <file>', 'accepted like every command\'s; conform keeps no session state, so it is not read')
@@ -45,6 +47,8 @@ Examples:
   $ obtpp conform --sandbox-fault funds-answer-wrong
   $ obtpp conform --standard uk-3.1                 the embedded bank at UK Read/Write v3.1.11's paths
   $ obtpp conform --standard uk-4.0                 the embedded bank at UK Read/Write v4.0
+  $ obtpp conform --standard uk-3.1 --fcs           … and each FCS v3.1 test's verdict, to set beside the suite's export
+  $ obtpp conform --security fapi2-dpop             the embedded bank as a FAPI 2.0 bank with DPoP-bound tokens
   $ obtpp conform --dialect berlin-group            the embedded NextGenPSD2 sandbox bank
   $ obtpp conform --dialect berlin-group --sca embedded   the same bank offering only embedded SCA
   $ obtpp conform --profile bg.yaml                 a profile with dialect: berlin-group`)

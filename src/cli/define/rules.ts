@@ -6,11 +6,12 @@ export function defineRules(program: Command, io: Io): void {
   program
     .command('rules')
     .description("the rules the features encode (id, feature, scenarios); with --fcs, the map from the official FCS tests to the scenarios that cover them")
-    .option('--fcs <version>', 'map the FCS test ids of that version (3.1, or 4.0) to the scenarios whose @fcs: tags cover them, and list the ids not covered, with why')
+    .option('--fcs <version>', 'map the FCS test ids of that version (3.1, or 4.0) to the scenarios whose @fcs: tags cover them, with what each test asserts (read from the suite\'s manifests) and what a partial scenario does not judge; the ids not applicable or not covered, with why')
     .option('--manifests <dir>', 'the FCS folder holding manifests/ob_3.1_*_fca.json (default: $OBTPP_FCS_DIR, else ../shared/reference/obie-fcs beside the package)')
     .option('--json', 'print one JSON document')
     .addHelpText('after', `
-Exit codes: 0 printed, 1 a feature's @fcs: tag names an id no manifest has, 2 bad usage or no manifests.
+Exit codes: 0 printed, 1 a feature's @fcs: tag names an id no manifest has, claims a test its steps do
+not judge wholly (it must be @fcs-partial:) or one the suite makes inapplicable, 2 bad usage or no manifests.
 
 Examples:
   $ obtpp rules

@@ -14,6 +14,8 @@ export function defineSandbox(program: Command, io: Io): void {
     .addOption(new Option('--dialect <dialect>', 'the standard the bank speaks: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x, preview)').choices(['obie', 'berlin-group']).default('obie'))
     .addOption(new Option('--standard <standard>', 'with --write-profile: the profile of the same bank at a published standard\'s official paths: uk-3.1 (UK Read/Write v3.1.11, served under {issuer}/open-banking/v3.1) or uk-4.0 (v4.0, under {issuer}/open-banking/v4.0), alongside variants A and B').choices(['uk-3.1', 'uk-4.0']))
     .option('--sca <approaches>', 'berlin-group: the SCA approaches the bank offers, comma-separated: redirect, oauth, decoupled, embedded (default redirect,oauth; without oauth the written profile has no auth block)', (v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .option('--security <profile>', 'the security profile the authorisation server runs, as real banks run it: fapi1-advanced (the UK: hybrid flow, request object by value, mTLS-bound tokens), fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls, fapi2-message-signing (see --list-security); the written profile says it')
+    .option('--list-security', 'list the security profiles the sandbox\'s authorisation server can run, then exit')
     .option('--signatures', 'berlin-group: the bank requires the NextGenPSD2 HTTP signature (Digest, Signature, TPP-Signature-Certificate) on every request and signs its answers; the written profile carries both certificates')
     .addOption(new Option('--fault <name>', 'switch a fault on, breaking one rule (repeatable; see --list-faults)').argParser(collect).default([]))
     .option('--list-faults', 'list the faults of the --dialect\'s bank, the rule each breaks and what it does, then exit')
@@ -25,6 +27,7 @@ Examples:
   $ obtpp sandbox --fault create-200 --port 8443
   $ obtpp sandbox --standard uk-3.1 --write-profile uk.yaml   a profile at UK Read/Write v3.1.11's paths
   $ obtpp sandbox --standard uk-4.0 --write-profile v4.yaml   the same bank at UK Read/Write v4.0's paths and code values
+  $ obtpp sandbox --security fapi2-dpop --write-profile fapi2.yaml   a FAPI 2.0 bank: PAR, PKCE, DPoP-bound tokens
   $ obtpp sandbox --dialect berlin-group           a NextGenPSD2 bank: {base}/v1/consents, SCA by redirect or OAuth2
   $ obtpp sandbox --dialect berlin-group --sca redirect   a bank without an authorisation server (no auth block)
   $ obtpp sandbox --list-faults --json

@@ -11,10 +11,13 @@ export function defineToken(program: Command, io: Io): void {
     .description('print the access and refresh token of the last (or --consent) consent — the only command that prints a token')
     .option('--consent <id>', 'the consent (default: the one created or authorised last)')
     .addHelpText('after', `
---json prints { consentId, fn, tokenType, accessToken, refreshToken?, expiresAt?, expired?, scope?, intentId? }.
+--json prints { consentId, fn, tokenType, accessToken, senderConstraint?, dpopJkt?, refreshToken?, expiresAt?, expired?, scope?, intentId? }.
+senderConstraint says how the bank bound the token: mtls (usable only over a connection with the
+profile's client certificate), dpop (usable only with a fresh DPoP proof of the session's key, whose
+thumbprint dpopJkt is: obtpp's own commands make the proof; curl cannot), or none (a bearer token).
 
 Example:
-  $ curl -H "Authorization: Bearer $(obtpp token show --json | jq -r .accessToken)" …`)
+  $ curl -H "Authorization: Bearer $(obtpp token show --json | jq -r .accessToken)" …   (a bearer token)`)
     .action(action(io, token('show')));
   withCommon(group.command('refresh'))
     .description('use the refresh token now (data commands also refresh an expired token by themselves)')

@@ -14,6 +14,7 @@
  */
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { loadAjv, prebuiltValidator } from '../prebuilt.ts';
+import { jsonOutside } from '../../outside-text.ts';
 import { MUST_SOURCES, SCHEMA_LEVELS, SHOULD_SOURCE_KEYWORD, SHOULD_SOURCES } from './schemas/index.ts';
 import type { Levels, SchemaName } from './schemas/index.ts';
 import { V4_SCHEMA_LEVELS } from './schemas/v4.ts';
@@ -223,12 +224,8 @@ const MAX_GOT = 60;
 /** JSON-encodes a value for a message, cut to about 60 characters. */
 export function show(value: unknown): string {
   if (value === undefined) return 'undefined';
-  let s: string;
-  try {
-    s = JSON.stringify(value) ?? String(value);
-  } catch {
-    s = String(value);
-  }
+  // The bank's value: one line, whatever it holds (src/outside-text.ts).
+  const s = jsonOutside(value);
   return s.length > MAX_GOT ? `${s.slice(0, MAX_GOT - 1)}…` : s;
 }
 
@@ -249,7 +246,7 @@ export function dottedPath(instancePath: string, child?: string): string {
   for (const token of tokens) {
     if (/^\d+$/.test(token)) out += `[${token}]`;
     else if (/^[A-Za-z_$][\w$-]*$/.test(token)) out += out === '' ? token : `.${token}`;
-    else out += `[${JSON.stringify(token)}]`;
+    else out += `[${jsonOutside(token)}]`;
   }
   return out === '' ? '(root)' : out;
 }

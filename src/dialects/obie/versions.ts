@@ -34,3 +34,13 @@ const V4_ERROR_CODES: Readonly<Record<string, string>> = {
 export function v4ErrorCodeOf(v3Code: string): string | undefined {
   return V4_ERROR_CODES[v3Code];
 }
+
+/** The v3.1.11 name of a v4.0 status code (`AWAU` → `AwaitingAuthorisation`), or the code itself where none is paired. */
+export function v3StatusOf(code: string): string {
+  return Object.entries(V4_STATUS).find(([, v4]) => v4 === code)?.[0] ?? code;
+}
+
+/** The v3.1.11 error code a v4.0 one is paired with (`U016` → `UK.OBIE.Signature.InvalidClaim`), or the code itself. */
+export function v3ErrorCodeOf(code: string): string {
+  return Object.entries(V4_ERROR_CODES).find(([, v4]) => v4 === code)?.[0] ?? code;
+}

@@ -76,10 +76,20 @@ export function markOneOffUsed(c: BgConsent): void {
 }
 
 async function requireToken(k: Xs2aContext, r: Req, scope: string): Promise<void> {
-  const m = /^Bearer\s+(\S+)$/i.exec(header(r, 'Authorization') ?? '');
+  const m = /^(Bearer|DPoP)\s+(\S+)$/i.exec(header(r, 'Authorization') ?? '');
   if (!m) throw new BgError(401, 'TOKEN_INVALID', 'this resource was authorised by OAuth2: an access token is required');
-  const token = await k.provider.AccessToken.find(m[1]);
+  const token = await k.provider.AccessToken.find(m[2]!);
   if (!token || token.isExpired) throw new BgError(401, 'TOKEN_INVALID', 'the access token is invalid or has expired');
+  // RFC 9449: a DPoP-bound token only as `DPoP`, with a proof of its key for this request.
+  const jkt = (token as { jkt?: string }).jkt;
+  if (jkt) {
+    if (m[1]!.toLowerCase() !== 'dpop' || !k.dpop || !r.url) throw new BgError(401, 'TOKEN_INVALID', 'the access token is DPoP-bound: send it as Authorization: DPoP with a proof');
+    try {
+      await k.dpop.check({ method: r.method, headers: r.headers } as never, r.url, m[2]!, jkt);
+    } catch (error) {
+      throw new BgError(401, 'TOKEN_INVALID', (error as Error).message);
+    }
+  } else if (m[1]!.toLowerCase() === 'dpop') throw new BgError(401, 'TOKEN_INVALID', 'the access token is not DPoP-bound');
   const scopes = String(token.scope ?? '').split(' ');
   const unbound = k.faults.has('bg-token-not-bound') && scopes.some((s) => s.startsWith(scope.split(':')[0] + ':'));
   if (!scopes.includes(scope) && !unbound) throw new BgError(401, 'TOKEN_INVALID', `the access token is not for ${scope}`);

@@ -27,7 +27,7 @@ export interface BerlinGroupBank {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, done: (error: unknown) => void): boolean;
 }
 
-export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; issuer: string; baseUrls: Record<Variant, string>; faults: BgFaults; approaches: ReadonlySet<ScaApproach>; signatures?: import('./signatures.ts').BankSignatures }): BerlinGroupBank {
+export function createBerlinGroupBank(o: { provider: Provider; store: BgStore; issuer: string; baseUrls: Record<Variant, string>; faults: BgFaults; approaches: ReadonlySet<ScaApproach>; signatures?: import('./signatures.ts').BankSignatures; dpop?: import('../dpop.ts').DpopVerifier }): BerlinGroupBank {
   const xs2a = createXs2a(o);
   const pages = { provider: o.provider, store: o.store, faults: o.faults };
   return {

@@ -26,6 +26,8 @@ export interface Xs2aContext {
   approaches: ReadonlySet<ScaApproach>;
   /** A bank that requires the NextGenPSD2 HTTP signature on requests and signs its answers (the sandbox's `signatures` option). */
   signatures?: import('./signatures.ts').BankSignatures;
+  /** The checks of DPoP-bound tokens' proofs (src/sandbox/dpop.ts), where the authorisation server binds tokens by DPoP. */
+  dpop?: import('../dpop.ts').DpopVerifier;
 }
 
 export interface Reply {
@@ -67,6 +69,8 @@ export interface Req {
   /** The parts of a multipart/form-data body by name (routes marked `xml` only: a standing order with a pain.001 body). */
   multipart?: Map<string, string>;
   base: string;
+  /** The request's full URL as the TPP addressed it (a DPoP proof's htu is checked against it). */
+  url?: string;
 }
 
 export type Handler = (k: Xs2aContext, r: Req) => Promise<Reply> | Reply;

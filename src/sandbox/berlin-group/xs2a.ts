@@ -106,7 +106,7 @@ async function dispatch(ctx: Xs2aContext, req: IncomingMessage, variant: Variant
     const xml = chosen.c.xml && /^(application|text)\/xml\b/i.test(req.headers['content-type'] ?? '') ? text : undefined;
     const multipart = chosen.c.xml && /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '') ? await formParts(req, text) : undefined;
     const body = (method === 'POST' || method === 'PUT') && xml === undefined && multipart === undefined ? parseJson(req, chosen.c, text) : undefined;
-    const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, ...(xml !== undefined ? { xml } : {}), ...(multipart ? { multipart } : {}), base: ctx.baseUrls[variant] };
+    const r: Req = { variant, method, params: chosen.params!, query: new URLSearchParams(search), headers: req.headers, body, ...(xml !== undefined ? { xml } : {}), ...(multipart ? { multipart } : {}), base: ctx.baseUrls[variant], url: new URL(req.url ?? '/', ctx.issuer).href };
     return await chosen.c.handler(ctx, r);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return errorReply(ctx, req, new BgError(413, 'FORMAT_ERROR', 'the body is too large'));

@@ -17,10 +17,15 @@ import { A, ApiError, forbidden, iso, links, notFound, parseDateTime, route, typ
 /** The faults of these routes, in the order of docs/rules.md. */
 export const AIS_UK_FAULTS = [
   { name: 'uk-resource-permission-not-enforced', rule: 'UKAIS-01', description: 'direct debits, standing orders, scheduled payments, offers, party, product and statements are answered without their permission', kind: 'rule' },
+  { name: 'uk-missing-permission-401', rule: 'UKAIS-01', description: 'the reads only the UK layout has (bulk balances, direct debits, offers, party, product, statements…) refuse a permission the consent lacks with 401, as if the token were not valid, not 403 (the suite asserts 400 or 403)', kind: 'rule' },
+  { name: 'basic-shows-statement-amounts', rule: 'UKAIS-02', description: 'statements read under ReadStatementsBasic carry their StatementAmount, which only ReadStatementsDetail opens', kind: 'rule' },
   { name: 'basic-shows-payee-detail', rule: 'UKAIS-02', description: 'standing orders and scheduled payments read under their Basic permission carry the payee\'s CreditorAccount, which only the Detail permission opens', kind: 'rule' },
   { name: 'statements-outside-period', rule: 'UKAIS-03', description: 'statements and scheduled payments are not bounded by the consent\'s TransactionFromDateTime and TransactionToDateTime', kind: 'rule' },
+  { name: 'statements-straddle-period', rule: 'UKAIS-03', description: 'statements that lie only partly inside the consent\'s TransactionFromDateTime and TransactionToDateTime are shown (a SHOULD: the standard\'s prose shows only those wholly inside)', kind: 'rule', level: 'SHOULD' },
+  { name: 'statement-transactions-outside-period', rule: 'UKAIS-03', description: 'a statement\'s transactions (…/statements/{StatementId}/transactions) are every transaction of the account, outside the statement and the consent\'s transaction period too', kind: 'rule' },
   { name: 'bulk-unselected-accounts', rule: 'UKAIS-04', description: 'the bulk reads (/balances, /transactions, /direct-debits …) list the resources of every account of the PSU, not only the selected ones', kind: 'rule' },
   { name: 'standing-order-frequency-free-text', rule: 'UKAIS-10', description: 'standing orders carry their Frequency as free text ("Monthly"), not in the standard\'s grammar', kind: 'rule' },
+  { name: 'statement-file-empty', rule: 'UKAIS-10', description: 'a statement\'s file (…/statements/{StatementId}/file) answers 200 with an empty body', kind: 'rule' },
   { name: 'uk-reads-without-token', rule: 'UKAIS-11', description: 'the bulk reads answer a request without an access token (with the PSU\'s first consent)', kind: 'rule' },
   { name: 'foreign-account-empty-list', rule: 'UKAIS-12', description: 'the per-account reads of direct debits, standing orders, scheduled payments, offers, product and statements answer an account outside the consent with 200 and an empty list', kind: 'rule' },
   { name: 'undefined-subresource-answered', rule: 'UKAIS-13', description: 'a GET below a per-account read (…/direct-debits/foobar) answers 200 with an empty Data, not 404', kind: 'rule' },
@@ -37,6 +42,7 @@ const isCurrent = (a: FixtureAccount) => a.AccountSubType === 'CurrentAccount';
 /** A resource refused without one of its permissions, unless the fault hands it out anyway. */
 function needs(k: ResourceContext, c: AisConsent, ...permissions: string[]): void {
   if (has(c, ...permissions) || k.faults.has('uk-resource-permission-not-enforced')) return;
+  if (k.faults.has('uk-missing-permission-401')) throw new ApiError(401, 'UK.OBIE.Unauthorised', `the consent does not grant ${permissions.join(' or ')}`);
   throw forbidden(`the consent does not grant ${permissions.join(' or ')}`);
 }
 
@@ -145,12 +151,16 @@ function statementsOf(a: FixtureAccount) {
   });
 }
 
-/** The statements a consent shows: those that overlap its Transaction period (every one under the fault). */
+/**
+ * The statements a consent shows: those wholly inside its Transaction period (FACTS §2.4), within the
+ * statement-date filters; those it overlaps under one fault, every one under the other.
+ */
 function visibleStatements(k: ResourceContext, c: AisConsent, a: FixtureAccount, r: Req) {
   const { from, to } = period(k, c);
   const after = filterTime(r, 'fromStatementDateTime') ?? -Infinity;
   const before = filterTime(r, 'toStatementDateTime') ?? Infinity;
-  return statementsOf(a).filter((s) => s.end >= Math.max(from, after) && s.start <= Math.min(to, before));
+  const inside = (s: { start: number; end: number }) => (k.faults.has('statements-straddle-period') ? s.end >= from && s.start <= to : s.start >= from && s.end <= to);
+  return statementsOf(a).filter((s) => inside(s) && s.end >= after && s.start <= before);
 }
 
 /**
@@ -167,14 +177,14 @@ function filterTime(r: Req, name: string): number | undefined {
   return t;
 }
 
-function statementView(c: AisConsent, a: FixtureAccount, s: { id: string; start: number; end: number }) {
+function statementView(k: ResourceContext, c: AisConsent, a: FixtureAccount, s: { id: string; start: number; end: number }) {
   const closing = a.transactions.filter((t) => t.booking.getTime() <= s.end).at(-1)?.balanceAfter ?? 0;
   return {
     AccountId: a.AccountId, StatementId: s.id, Type: 'RegularPeriodic',
     StartDateTime: iso(new Date(s.start)), EndDateTime: iso(new Date(s.end)), CreationDateTime: iso(new Date(s.end + 1000)),
     StatementDescription: [`Statement for ${new Date(s.start).toISOString().slice(0, 7)}`],
     // The amounts come with ReadStatementsDetail only.
-    ...(has(c, 'ReadStatementsDetail') ? {
+    ...(has(c, 'ReadStatementsDetail') || k.faults.has('basic-shows-statement-amounts') ? {
       StatementAmount: [{ CreditDebitIndicator: closing < 0 ? 'Debit' : 'Credit', Type: 'UK.OBIE.ClosingBalance', Amount: { Amount: money(closing), Currency: a.Currency } }],
     } : {}),
   };
@@ -227,15 +237,14 @@ const standingOrders = perAccountOrBulk(standingOrdersOf, 'StandingOrder', 'Read
 const scheduledPayments = perAccountOrBulk(scheduledPaymentsOf, 'ScheduledPayment', 'ReadScheduledPaymentsBasic', 'ReadScheduledPaymentsDetail');
 const offers = perAccountOrBulk((_k, _c, a) => offersOf(a), 'Offer', 'ReadOffers');
 const products = perAccountOrBulk((_k, _c, a) => [productOf(a)], 'Product', 'ReadProducts');
-const statements = perAccountOrBulk((k, c, a, r) => visibleStatements(k, c, a, r).map((s) => statementView(c, a, s)), 'Statement', 'ReadStatementsBasic', 'ReadStatementsDetail');
+const statements = perAccountOrBulk((k, c, a, r) => visibleStatements(k, c, a, r).map((s) => statementView(k, c, a, s)), 'Statement', 'ReadStatementsBasic', 'ReadStatementsDetail');
 
 /** GET /transactions: every consented account's transactions, as the per-account read shows them. */
 async function listTransactions(k: ResourceContext, r: Req): Promise<Reply> {
   const c = await bulkConsent(k, r);
   if (!has(c, 'ReadTransactionsBasic', 'ReadTransactionsDetail') && !k.faults.has('uk-resource-permission-not-enforced')) throw forbidden('the consent does not grant ReadTransactionsBasic or ReadTransactionsDetail');
   const w = window(k, c, r);
-  const detail = has(c, 'ReadTransactionsDetail');
-  const list = bulkAccounts(k, c).flatMap((a) => a.transactions.filter((t) => visible(k, c, t, w)).map((t) => transactionView(a, t, detail)));
+  const list = bulkAccounts(k, c).flatMap((a) => a.transactions.filter((t) => visible(k, c, t, w)).map((t) => transactionView(k, c, a, t)));
   return ok(r, { Transaction: list });
 }
 
@@ -265,7 +274,7 @@ async function getStatement(k: ResourceContext, r: Req): Promise<Reply> {
   const c = await aisConsent(k, r);
   needs(k, c, 'ReadStatementsBasic', 'ReadStatementsDetail');
   const a = consentAccount(k, c, r.params.accountId);
-  return ok(r, { Statement: [statementView(c, a, statementOf(k, c, a, r))] });
+  return ok(r, { Statement: [statementView(k, c, a, statementOf(k, c, a, r))] });
 }
 
 /** The statement as a PDF: ReadStatementsDetail only (the standard's "download statement file"). */
@@ -275,6 +284,7 @@ async function getStatementFile(k: ResourceContext, r: Req): Promise<Reply> {
   const a = consentAccount(k, c, r.params.accountId);
   const s = statementOf(k, c, a, r);
   const text = `Statement ${s.id} of ${a.Name}, ${iso(new Date(s.start))} to ${iso(new Date(s.end))}`;
+  if (k.faults.has('statement-file-empty')) return { status: 200, body: Buffer.alloc(0), headers: { 'content-type': 'application/pdf' } };
   const pdf = Buffer.from(`%PDF-1.4\n1 0 obj << /Title (${text}) >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
   return { status: 200, body: pdf, headers: { 'content-type': 'application/pdf' } };
 }
@@ -287,8 +297,11 @@ async function getStatementTransactions(k: ResourceContext, r: Req): Promise<Rep
   const a = consentAccount(k, c, r.params.accountId);
   const s = statementOf(k, c, a, r);
   const w = window(k, c, r);
-  const list = a.transactions.filter((t) => t.booking.getTime() >= s.start && t.booking.getTime() <= s.end && visible(k, c, t, w))
-    .map((t) => transactionView(a, t, has(c, 'ReadTransactionsDetail')));
+  // The fault lists the account's every transaction, whatever the statement's and the consent's periods.
+  const unbounded = k.faults.has('statement-transactions-outside-period');
+  const inStatement = (t: FixtureAccount['transactions'][number]) => unbounded || (t.booking.getTime() >= s.start && t.booking.getTime() <= s.end);
+  const list = a.transactions.filter((t) => inStatement(t) && visible(k, c, t, unbounded ? { from: -Infinity, to: Infinity } : w))
+    .map((t) => transactionView(k, c, a, t));
   return ok(r, { Transaction: list }, periodMeta(k, a, { from: Math.max(s.start, w.from), to: Math.min(s.end, w.to) }));
 }
 

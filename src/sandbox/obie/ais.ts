@@ -22,6 +22,11 @@ export const AIS_FAULTS = [
   { name: 'transactions-outside-period', rule: 'AIS-07', description: 'transactions are not bounded by the Transaction Validity Period', kind: 'rule' },
   { name: 'expired-consent-access', rule: 'AIS-08', description: 'an expired account-access consent still gives access', kind: 'rule' },
   { name: 'permission-not-enforced', rule: 'AIS-09', description: 'balances and transactions are returned without their permission', kind: 'rule' },
+  // The UK layout's Basic/Detail clusters and ReadPAN (rules UKAIS-02, UKAIS-05: judged in a uk-3.1 or uk-4.0 run).
+  { name: 'basic-shows-account-detail', rule: 'UKAIS-02', description: 'accounts read under ReadAccountsBasic carry their Account (scheme and identification) and Servicer, which only ReadAccountsDetail opens', kind: 'rule' },
+  { name: 'basic-shows-transaction-detail', rule: 'UKAIS-02', description: 'transactions read under ReadTransactionsBasic (per account, in bulk, of a statement) carry TransactionInformation, Balance and MerchantDetails, which only ReadTransactionsDetail opens', kind: 'rule' },
+  { name: 'basic-shows-beneficiary-detail', rule: 'UKAIS-02', description: 'beneficiaries read under ReadBeneficiariesBasic carry the payee\'s CreditorAccount, which only ReadBeneficiariesDetail opens', kind: 'rule' },
+  { name: 'pan-unmasked', rule: 'UKAIS-05', description: 'the card PAN of a card payment (CardInstrument.Identification) comes in the clear under a consent without ReadPAN', kind: 'rule' },
   { name: 'account-field-missing', rule: 'AIS-11', description: 'accounts come without their Currency (a SHOULD of the standard\'s prose: the official schema makes it optional)', kind: 'rule', level: 'SHOULD' },
   { name: 'accounts-not-array', rule: 'AIS-11', description: 'GET /accounts answers Data.Account as one object (the first account), not an array', kind: 'rule' },
   { name: 'currency-lowercase', rule: 'AIS-11', description: 'accounts carry their Currency in lower case ("gbp"), not an ISO 4217 code', kind: 'rule' },
@@ -123,7 +128,46 @@ function accountView(k: ResourceContext, a: FixtureAccount, detail: boolean) {
 export const amount = (minor: number, currency: string) => ({ Amount: money(minor), Currency: currency });
 const indicator = (minor: number) => (minor < 0 ? 'Debit' : 'Credit');
 
-export function transactionView(a: FixtureAccount, t: FixtureTransaction, detail: boolean) {
+/** Whether an account's scheme, identification and servicer are shown: ReadAccountsDetail only (FACTS §2.3). */
+function accountDetail(k: ResourceContext, c: AisConsent): boolean {
+  return has(c, 'ReadAccountsDetail') || k.faults.has('basic-shows-account-detail');
+}
+
+/** The debits paid by card at a merchant (the others are direct debits and transfers). */
+const CARD_MERCHANTS = new Set(['Tesco Stores', 'Transport for London', 'Pret A Manger', 'Amazon UK', 'Boots']);
+
+/** The check digit of ISO/IEC 7812 (Luhn) for the digits before it. */
+function luhnDigit(payload: string): string {
+  let sum = 0;
+  for (let i = 0; i < payload.length; i++) {
+    let d = Number(payload[payload.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return String((10 - (sum % 10)) % 10);
+}
+
+/** A current account's debit card: a 16-digit VISA PAN made from the account's number (the same every run). */
+function panOf(a: FixtureAccount): string {
+  const payload = `4${a.Identification.slice(-8)}${a.Identification.slice(0, 6)}`;
+  return payload + luhnDigit(payload);
+}
+
+/**
+ * The card a card payment was made with. Its PAN comes in the clear only under ReadPAN; without it,
+ * masked, its first six and last four digits kept (FACTS §2.3: "Without ReadPAN, PANs come back masked").
+ */
+function cardInstrument(k: ResourceContext, c: AisConsent, a: FixtureAccount, t: FixtureTransaction) {
+  if (t.credit || a.AccountSubType !== 'CurrentAccount' || !CARD_MERCHANTS.has(t.counterparty)) return undefined;
+  const pan = panOf(a);
+  const clear = has(c, 'ReadPAN') || k.faults.has('pan-unmasked');
+  return { CardSchemeName: 'VISA', AuthorisationType: 'Contactless', Name: a.Name.slice(0, 70), Identification: clear ? pan : `${pan.slice(0, 6)}******${pan.slice(-4)}` };
+}
+
+/** A transaction as the consent shows it: the Detail fields with ReadTransactionsDetail only (FACTS §2.3). */
+export function transactionView(k: ResourceContext, c: AisConsent, a: FixtureAccount, t: FixtureTransaction) {
+  const detail = has(c, 'ReadTransactionsDetail') || k.faults.has('basic-shows-transaction-detail');
+  const card = cardInstrument(k, c, a, t);
   return {
     AccountId: a.AccountId,
     TransactionId: t.TransactionId,
@@ -134,6 +178,7 @@ export function transactionView(a: FixtureAccount, t: FixtureTransaction, detail
     ValueDateTime: iso(t.booking),
     Amount: amount(t.amount, a.Currency),
     BankTransactionCode: t.code,
+    ...(card ? { CardInstrument: card } : {}),
     ...(detail ? {
       TransactionInformation: t.information,
       Balance: { CreditDebitIndicator: indicator(t.balanceAfter), Type: 'InterimBooked', Amount: amount(t.balanceAfter, a.Currency) },
@@ -257,8 +302,7 @@ async function deleteAccountAccessConsent(k: ResourceContext, r: Req): Promise<R
 async function listAccounts(k: ResourceContext, r: Req): Promise<Reply> {
   const c = await aisConsent(k, r);
   needs(k, c, 'accounts', 'ReadAccountsBasic', 'ReadAccountsDetail');
-  const detail = has(c, 'ReadAccountsDetail');
-  const accounts = consentAccounts(k, c).map((a) => accountView(k, a, detail));
+  const accounts = consentAccounts(k, c).map((a) => accountView(k, a, accountDetail(k, c)));
   // The fault answers the list's first account as an object where the standard wants an array.
   return { status: 200, body: { Data: { Account: k.faults.has('accounts-not-array') ? accounts[0] ?? {} : accounts }, Links: links(r), Meta: { TotalPages: 1 } } };
 }
@@ -267,7 +311,7 @@ async function getAccount(k: ResourceContext, r: Req): Promise<Reply> {
   const c = await aisConsent(k, r);
   needs(k, c, 'accounts', 'ReadAccountsBasic', 'ReadAccountsDetail');
   const a = consentAccount(k, c, r.params.accountId);
-  return { status: 200, body: { Data: { Account: [accountView(k, a, has(c, 'ReadAccountsDetail'))] }, Links: links(r), Meta: { TotalPages: 1 } } };
+  return { status: 200, body: { Data: { Account: [accountView(k, a, accountDetail(k, c))] }, Links: links(r), Meta: { TotalPages: 1 } } };
 }
 
 async function getBalances(k: ResourceContext, r: Req): Promise<Reply> {
@@ -307,7 +351,7 @@ async function getBeneficiaries(k: ResourceContext, r: Req): Promise<Reply> {
 
 /** An account's beneficiaries as the consent shows them (the bulk read of the UK layout lists every account's). */
 export function beneficiariesOf(k: ResourceContext, c: AisConsent, a: FixtureAccount) {
-  const detail = has(c, 'ReadBeneficiariesDetail');
+  const detail = has(c, 'ReadBeneficiariesDetail') || k.faults.has('basic-shows-beneficiary-detail');
   const own = (k.store.psu(c.psu)?.accounts ?? []).filter((o) => o.AccountId !== a.AccountId)
     .map((o) => ({ type: 'Trusted', reference: `To ${o.Nickname}`, account: { SchemeName: o.SchemeName, Identification: o.Identification, Name: o.Name } }));
   const payees = [...own, { type: 'Ordinary', reference: 'Rent', account: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '30963452000417', Name: 'Bob Baker' } }];
@@ -329,8 +373,7 @@ async function getTransactions(k: ResourceContext, r: Req): Promise<Reply> {
   needs(k, c, 'transactions', 'ReadTransactionsBasic', 'ReadTransactionsDetail');
   const a = consentAccount(k, c, r.params.accountId);
   const w = window(k, c, r);
-  const detail = has(c, 'ReadTransactionsDetail');
-  const list = a.transactions.filter((t) => visible(k, c, t, w)).map((t) => transactionView(a, t, detail));
+  const list = a.transactions.filter((t) => visible(k, c, t, w)).map((t) => transactionView(k, c, a, t));
   return { status: 200, body: { Data: { Transaction: list }, Links: links(r), Meta: periodMeta(k, a, w) } };
 }
 
@@ -341,7 +384,7 @@ async function getTransaction(k: ResourceContext, r: Req): Promise<Reply> {
   const w = window(k, c, r);
   const t = a.transactions.find((x) => x.TransactionId === r.params.resourceId);
   if (!t || !visible(k, c, t, w)) throw notFound('transaction', 'resourceId');
-  return { status: 200, body: { Data: { Transaction: [transactionView(a, t, has(c, 'ReadTransactionsDetail'))] }, Links: links(r), Meta: { TotalPages: 1 } } };
+  return { status: 200, body: { Data: { Transaction: [transactionView(k, c, a, t)] }, Links: links(r), Meta: { TotalPages: 1 } } };
 }
 
 /** The routes of account information, in matching order. */

@@ -103,7 +103,7 @@ async function run(ctx: ResourceContext, candidate: UkRoute, req: IncomingMessag
     return await candidate.handler(ctx, r);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return { status: 413 };
-    if (error instanceof ApiError) return error.status === 401 ? { status: 401 } : { status: error.status, body: errorBody(ctx, error.status, error.errors) };
+    if (error instanceof ApiError) return error.status === 401 ? { status: 401, ...(error.headers ? { headers: error.headers } : {}) } : { status: error.status, body: errorBody(ctx, error.status, error.errors) };
     return { status: 500, body: errorBody(ctx, 500, [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'the sandbox failed to answer' }]) };
   }
 }

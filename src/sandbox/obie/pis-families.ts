@@ -19,7 +19,10 @@ import {
   type Layout, type Reply, type Req, type ResourceContext, type UkRoute,
 } from './plumbing.ts';
 
-/** The faults of these routes (UK layout only: a run with `--standard uk-3.1` shows them). */
+/**
+ * The faults of these routes (UK layouts only: a run with `--standard uk-3.1` shows them). Those that
+ * name no `standard` bend the v4.0 layout alike (the same routes), so a `--standard uk-4.0` run shows them too.
+ */
 export const PIS_FAMILY_FAULTS = [
   { name: 'family-order-id-missing', rule: 'UKPIS-01', description: 'the orders of the payment families beyond the domestic payment answer without their id (DomesticScheduledPaymentId, InternationalPaymentId, …)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'scheduled-offset-refused', rule: 'UKPIS-02', description: 'a scheduled payment consent whose RequestedExecutionDateTime has a UTC offset other than Z is refused', kind: 'rule', standard: 'uk-3.1' },
@@ -27,11 +30,17 @@ export const PIS_FAMILY_FAULTS = [
   { name: 'frequency-unchecked', rule: 'UKPIS-04', description: 'a standing order consent whose Frequency breaks the standard\'s grammar is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'v4-frequency-code-rewritten', rule: 'UKPIS-04', description: 'UK v4.0: a standing order consent whose Frequency.Type is an ISO 20022 code (MNTH, WEEK…) is kept as the bank\'s own EvryDay, its CountPerPeriod and PointInTime dropped', kind: 'rule', standard: 'uk-4.0' },
   { name: 'agreed-rate-ignored', rule: 'UKPIS-05', description: 'an international consent with an Agreed exchange rate answers with the bank\'s own rate and no contract', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'unagreed-rate-contract-accepted', rule: 'UKPIS-05', description: 'an international consent whose Actual or Indicative exchange rate names an ExchangeRate or a ContractIdentification of its own is accepted', kind: 'rule' },
   { name: 'file-hash-unchecked', rule: 'UKPIS-06', description: 'a payment file is accepted whatever its FileHash, NumberOfTransactions and ControlSum', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'file-count-unchecked', rule: 'UKPIS-06', description: 'a payment file whose number of payments is not its consent\'s NumberOfTransactions is accepted (its FileHash and ControlSum are checked)', kind: 'rule' },
+  { name: 'file-control-sum-unchecked', rule: 'UKPIS-06', description: 'a payment file whose amounts do not add up to its consent\'s ControlSum is accepted (its FileHash and NumberOfTransactions are checked)', kind: 'rule' },
   { name: 'family-consent-not-idempotent', rule: 'UKPIS-07', description: 'a consent of the payment families sent again under the same x-idempotency-key creates a second consent', kind: 'rule', standard: 'uk-3.1' },
   { name: 'family-order-twice', rule: 'UKPIS-08', description: 'a consumed consent of the payment families accepts a second order (another x-idempotency-key)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'rejected-family-consent-accepts-orders', rule: 'UKPIS-09', description: 'an order naming a consent the PSU rejected is accepted under the PISP\'s client-credentials token', kind: 'rule', standard: 'uk-3.1' },
   { name: 'family-signature-unchecked', rule: 'UKPIS-10', description: 'the consents and orders of the payment families are accepted with a missing or broken x-jws-signature', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'family-order-signature-unchecked', rule: 'UKPIS-10', description: 'the orders of the payment families beyond the domestic payment are accepted without an x-jws-signature (their consents\' signatures are checked)', kind: 'rule' },
+  { name: 'file-report-empty', rule: 'UKPIS-11', description: 'a file payment\'s report file (GET /file-payments/{FilePaymentId}/report-file) answers 200 with an empty body', kind: 'rule' },
+  { name: 'payment-details-empty', rule: 'UKPIS-11', description: 'the payment details of the payment families\' orders answer 200 with no PaymentStatus (a SHOULD: the standard lets the list be empty)', kind: 'rule', level: 'SHOULD' },
 ] as const satisfies readonly FaultDeclaration[];
 
 type Family = 'domestic-scheduled' | 'domestic-standing-order' | 'international' | 'international-scheduled' | 'international-standing-order' | 'file';
@@ -128,8 +137,12 @@ function requireCurrency(i: Initiation, field: string): void {
   if (typeof i[field] !== 'string' || !/^[A-Z]{3}$/.test(i[field])) throw invalid(`${P}.${field}`, 'must match ^[A-Z]{3,3}$');
 }
 
-/** Agreed names its rate and contract; Actual and Indicative leave the rate to the bank. */
-function requireExchangeRate(i: Initiation): void {
+/**
+ * Agreed names its rate and contract; Actual and Indicative leave the rate to the bank, so they name
+ * neither (v3.1.11 International Payment Consents, Exchange Rate Information: the PISP must not
+ * specify ExchangeRate or ContractIdentification with an Actual or Indicative RateType).
+ */
+function requireExchangeRate(k: ResourceContext, i: Initiation): void {
   const x = i.ExchangeRateInformation;
   if (x === undefined) return;
   const at = `${P}.ExchangeRateInformation`;
@@ -139,7 +152,7 @@ function requireExchangeRate(i: Initiation): void {
   if (x.RateType === 'Agreed') {
     if (typeof x.ExchangeRate !== 'number' || !(x.ExchangeRate > 0)) throw missing(`${at}.ExchangeRate`);
     if (typeof x.ContractIdentification !== 'string' || x.ContractIdentification === '') throw missing(`${at}.ContractIdentification`);
-  } else if (x.ExchangeRate !== undefined || x.ContractIdentification !== undefined) {
+  } else if ((x.ExchangeRate !== undefined || x.ContractIdentification !== undefined) && !k.faults.has('unagreed-rate-contract-accepted')) {
     throw new ApiError(400, 'UK.OBIE.Field.Unexpected', `${at}: a ${x.RateType} rate takes no ExchangeRate or ContractIdentification`, at);
   }
 }
@@ -173,10 +186,10 @@ const FAMILIES: Readonly<Record<Family, FamilySpec>> = {
   international: {
     consents: 'international-payment-consents', orders: 'international-payments', idField: 'InternationalPaymentId',
     risk: true, permission: false, funds: true, exchange: true, orderStatus: 'AcceptedSettlementInProcess',
-    check: (_k, i) => {
+    check: (k, i) => {
       single(i, true);
       requireCurrency(i, 'CurrencyOfTransfer');
-      requireExchangeRate(i);
+      requireExchangeRate(k, i);
     },
   },
   'international-scheduled': {
@@ -186,7 +199,7 @@ const FAMILIES: Readonly<Record<Family, FamilySpec>> = {
       single(i, false);
       requireDate(k, i, 'RequestedExecutionDateTime', true);
       requireCurrency(i, 'CurrencyOfTransfer');
-      requireExchangeRate(i);
+      requireExchangeRate(k, i);
     },
   },
   'international-standing-order': {
@@ -256,6 +269,12 @@ function ordersOf(store: Store): Map<string, FamilyOrder> {
 async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
   if (k.faults.has('family-signature-unchecked')) return;
   await verifyPayment(k, raw, bodyText);
+}
+
+/** An order's signature: checked as a consent's, but an order without one passes under its own fault. */
+async function verifyOrder(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
+  if (k.faults.has('family-order-signature-unchecked') && raw.headers['x-jws-signature'] === undefined) return;
+  await verify(k, raw, bodyText);
 }
 
 // ---- representations ---------------------------------------------------------------------
@@ -398,8 +417,8 @@ async function uploadFile(k: ResourceContext, r: Req): Promise<Reply> {
     if (hash !== i.FileHash) throw new ApiError(400, 'UK.OBIE.Field.Invalid', 'the file does not match Data.Initiation.FileHash of its consent', 'FileHash');
     const facts = fileFacts(r.bodyText);
     if (!facts) throw new ApiError(400, 'UK.OBIE.Field.Invalid', `the file is not a ${FILE_TYPES[0]} file`, 'File');
-    if (i.NumberOfTransactions !== undefined && Number(i.NumberOfTransactions) !== facts.count) throw new ApiError(400, 'UK.OBIE.Field.Invalid', `the file holds ${facts.count} payments, not the consent's NumberOfTransactions ${i.NumberOfTransactions}`, 'NumberOfTransactions');
-    if (i.ControlSum !== undefined && Math.abs(i.ControlSum - facts.sum) > 1e-6) throw new ApiError(400, 'UK.OBIE.Field.Invalid', `the file's amounts total ${facts.sum}, not the consent's ControlSum ${i.ControlSum}`, 'ControlSum');
+    if (i.NumberOfTransactions !== undefined && Number(i.NumberOfTransactions) !== facts.count && !k.faults.has('file-count-unchecked')) throw new ApiError(400, 'UK.OBIE.Field.Invalid', `the file holds ${facts.count} payments, not the consent's NumberOfTransactions ${i.NumberOfTransactions}`, 'NumberOfTransactions');
+    if (i.ControlSum !== undefined && Math.abs(i.ControlSum - facts.sum) > 1e-6 && !k.faults.has('file-control-sum-unchecked')) throw new ApiError(400, 'UK.OBIE.Field.Invalid', `the file's amounts total ${facts.sum}, not the consent's ControlSum ${i.ControlSum}`, 'ControlSum');
   }
   c.file = r.bodyText;
   k.store.setStatus(c, 'AwaitingAuthorisation');
@@ -496,6 +515,8 @@ const DETAIL_STATUS: Record<string, string> = {
 function getDetails(family: Family) {
   return async function getFamilyOrderDetails(k: ResourceContext, r: Req): Promise<Reply> {
     const o = await ownOrder(k, r, family);
+    // The fault answers details that say nothing: no status of the payment at all.
+    if (k.faults.has('payment-details-empty')) return { status: 200, body: { Data: {}, Links: links(r), Meta: {} } };
     return {
       status: 200,
       body: { Data: { PaymentStatus: [{ PaymentTransactionId: `${o.id}-1`, Status: DETAIL_STATUS[o.Status] ?? 'Pending', StatusUpdateDateTime: iso(o.StatusUpdateDateTime) }] }, Links: links(r), Meta: {} },
@@ -506,6 +527,7 @@ function getDetails(family: Family) {
 /** GET /file-payments/{FilePaymentId}/report-file: each payment of the file and where it stands. */
 async function getReport(k: ResourceContext, r: Req): Promise<Reply> {
   const o = await ownOrder(k, r, 'file');
+  if (k.faults.has('file-report-empty')) return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } };
   const c = k.store.consents.get(o.ConsentId) as FamilyConsent | undefined;
   const payments = (c?.file ? JSON.parse(c.file)?.Data?.DomesticPayments : undefined) ?? [];
   return {
@@ -525,7 +547,7 @@ function familyRoutes(family: Family): UkRoute[] {
       route(A, 'POST', `/pisp/${consents}/:consentId/file`, uploadFile, { verify }),
       route(A, 'GET', `/pisp/${consents}/:consentId/file`, downloadFile, { sign }),
     ] : []),
-    route(A, 'POST', `/pisp/${orders}`, submitOrder(family), { sign, verify }),
+    route(A, 'POST', `/pisp/${orders}`, submitOrder(family), { sign, verify: verifyOrder }),
     route(A, 'GET', `/pisp/${orders}/:paymentOrderId`, getOrder(family), { sign }),
     route(A, 'GET', `/pisp/${orders}/:paymentOrderId/payment-details`, getDetails(family), { sign }),
     ...(family === 'file' ? [route(A, 'GET', `/pisp/${orders}/:paymentOrderId/report-file`, getReport, { sign })] : []),

@@ -23,6 +23,7 @@ export const PIS_FAULTS = [
   { name: 'unsigned-payment-responses', rule: 'SEC-09', description: 'payment-initiation responses carry no x-jws-signature', kind: 'rule' },
   { name: 'bad-response-signature', rule: 'SEC-09', description: 'payment-initiation responses are signed with a key that is not in the bank\'s JWKS (same kid)', kind: 'rule' },
   { name: 'unsigned-requests-accepted', rule: 'SEC-10', description: 'payment requests with a missing, tampered or wrongly-keyed x-jws-signature are accepted', kind: 'rule' },
+  { name: 'signature-iss-claim-ignored', rule: 'UKPIS-10', description: 'a payment request whose x-jws-signature header lacks the http://openbanking.org.uk/iss claim is accepted (the signature otherwise verifies)', kind: 'rule', standard: 'uk-3.1' },
 ] as const satisfies readonly FaultDeclaration[];
 
 // ---- signatures (jose is loaded on the first payment, not with the fault list) --------------
@@ -39,7 +40,9 @@ export async function sign(k: ResourceContext, reply: Reply): Promise<void> {
 export async function verify(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
   if (k.faults.has('unsigned-requests-accepted')) return;
   const { checkTppSignature } = await import('../signatures.ts');
-  const refusal = await checkTppSignature(raw.headers['x-jws-signature'], bodyText, k.signing.tppKeys);
+  let refusal = await checkTppSignature(raw.headers['x-jws-signature'], bodyText, k.signing.tppKeys);
+  // The fault lets a signature without its iss claim through (and judges no further).
+  if (refusal?.code === 'MissingClaim' && refusal.message.endsWith('/iss') && k.faults.has('signature-iss-claim-ignored')) refusal = undefined;
   if (refusal) throw new ApiError(400, `UK.OBIE.Signature.${refusal.code}`, refusal.message, 'x-jws-signature');
 }
 

@@ -13,6 +13,7 @@ import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
 import { parseMoney } from '../fixtures.ts';
 import type { AccountRef, Consent, Store } from '../store.ts';
 import type { JSONWebKeySet, JWK } from 'jose';
+import type { DpopVerifier } from '../dpop.ts';
 
 export type Variant = 'A' | 'B';
 
@@ -27,6 +28,8 @@ export interface ResourceContext {
   /** x-jws-signature: the bank's key (in its JWKS), a key outside it (bad-response-signature), the TPPs' registered keys. */
   /** strayKey: a key outside the bank's JWKS, present when the bad-response-signature fault is on. */
   signing: { bankKey: { privateJwk: JWK; kid: string }; strayKey?: { privateJwk: JWK; kid: string }; tppKeys: JSONWebKeySet; issuer: string };
+  /** The checks of DPoP-bound tokens' proofs (src/sandbox/dpop.ts). */
+  dpop: DpopVerifier;
 }
 
 /** One response, before it is written. */
@@ -46,6 +49,8 @@ export interface ErrorItem {
 export class ApiError extends Error {
   readonly status: number;
   readonly errors: ErrorItem[];
+  /** Headers of the refusal (a 401's WWW-Authenticate challenge and DPoP-Nonce). */
+  headers?: Record<string, string>;
   constructor(status: number, errorCode: string, message: string, path?: string) {
     super(message);
     this.status = status;
@@ -115,6 +120,8 @@ export const PLUMBING_FAULTS = [
   { name: 'create-200', rule: 'SEC-05', description: 'creates answer 200 instead of 201', kind: 'rule' },
   { name: 'error-body-not-ob', rule: 'SEC-06', description: 'error bodies are not OBErrorResponse1', kind: 'rule' },
   { name: 'interaction-id-not-echoed', rule: 'SEC-07', description: 'x-fapi-interaction-id is not echoed (a new one every time)', kind: 'rule' },
+  // Bends authenticate() below: every route's token check.
+  { name: 'dpop-proof-not-checked', rule: 'SEC-15', kind: 'rule', security: 'fapi2-dpop', description: 'the resource server takes a DPoP-bound access token as a bearer token, without a proof of its key' },
 ] as const satisfies readonly FaultDeclaration[];
 
 /** Two JSON values equal whatever their key order. */
@@ -171,6 +178,8 @@ export function requireText(data: Record<string, any>, field: string, path: stri
 
 // ---- tokens ------------------------------------------------------------------------------
 
+
+
 function peerThumbprint(req: IncomingMessage): string | undefined {
   const socket = req.socket as TLSSocket;
   const raw = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate()?.raw : undefined;
@@ -181,11 +190,25 @@ export async function authenticate(k: ResourceContext, r: Req): Promise<Auth | u
   const { provider, store } = k;
   const header = r.headers.authorization;
   if (!header) return undefined;
-  const m = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!m) throw unauthorised('Authorization must be a Bearer token');
-  const value = m[1];
+  const m = /^(Bearer|DPoP)\s+(\S+)$/i.exec(header);
+  if (!m) throw unauthorised('Authorization must be a Bearer or DPoP token');
+  const value = m[2]!;
   const token = (await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value));
   if (!token || token.isExpired) throw unauthorised('the access token is invalid or has expired');
+  // RFC 9449 §7: a DPoP-bound token only with the DPoP scheme and a proof of its key (the fault takes it as a bearer token).
+  const jkt = (token as { jkt?: string }).jkt;
+  const dpop = m[1]!.toLowerCase() === 'dpop';
+  if (jkt && !k.faults.has('dpop-proof-not-checked')) {
+    if (!dpop) throw Object.assign(unauthorised('the access token is DPoP-bound: send it as Authorization: DPoP with a proof'), { headers: { 'www-authenticate': 'DPoP error="invalid_token", algs="ES256 PS256 EdDSA"' } });
+    try {
+      await k.dpop.check(r.raw, new URL(r.raw.url ?? '/', k.signing.issuer).href, value, jkt);
+    } catch (error) {
+      // A DpopRefusal (../dpop.ts, not imported here: it brings jose) carries its challenge.
+      const headers = (error as { headers?: Record<string, string> }).headers;
+      if (headers) throw Object.assign(unauthorised((error as Error).message), { headers });
+      throw error;
+    }
+  } else if (dpop && !jkt) throw unauthorised('the access token is not DPoP-bound: send it as Authorization: Bearer');
   const aud = (token as { aud?: string | string[] }).aud;
   if (!(Array.isArray(aud) ? aud : [aud]).includes(k.audience)) throw unauthorised('the access token is not for this resource server');
   const bound = (token as { 'x5t#S256'?: string })['x5t#S256'];

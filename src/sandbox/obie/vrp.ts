@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FaultDeclaration } from '../fault-declaration.ts';
-import { availableBalance, parseMoney } from '../fixtures.ts';
+import { availableBalance, money, parseMoney } from '../fixtures.ts';
 import type { PisConsent, VrpPayment } from '../store.ts';
 import {
   A, ApiError, authenticate, clientCredentials, forbidden, idempotent, invalid, isObject, iso, links, missing, notFound,
@@ -20,16 +20,25 @@ import {
 } from './plumbing.ts';
 import { sign, verify } from './pis.ts';
 
-/** The faults of these routes (docs/rules.md, VRP-xx); their rules are judged in the UK layout only. */
+/**
+ * The faults of these routes (docs/rules.md, VRP-xx); their rules are judged in the UK layouts only.
+ * One that names no `standard` bends the v4.0 layout alike (the same routes): a uk-4.0 run shows it too.
+ */
 export const VRP_FAULTS = [
   { name: 'vrp-periodic-limits-optional', rule: 'VRP-01', description: 'a VRP consent without PeriodicLimits is accepted (the v3.1.11 file requires at least one)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-consent-consumed', rule: 'VRP-02', description: 'a VRP consent is Consumed by its first payment: the second payment under it is refused', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-reads-unsigned', rule: 'VRP-02', description: 'the reads of a VRP consent, a VRP payment and its payment details answer without an x-jws-signature', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-reads-latin1', rule: 'VRP-02', description: 'the reads of a VRP consent, a VRP payment and its payment details label their JSON "application/json; charset=iso-8859-1" (JSON is UTF-8: the file lists application/json and charset=utf-8 only)', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-individual-limit-ignored', rule: 'VRP-03', description: 'a VRP payment above the consent\'s MaximumIndividualAmount is accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-periodic-limit-ignored', rule: 'VRP-04', description: 'VRP payments whose sum in a period passes the consent\'s PeriodicLimits are accepted', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-validity-ignored', rule: 'VRP-05', description: 'a VRP payment before the consent\'s ValidFromDateTime is accepted', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-validity-end-ignored', rule: 'VRP-05', description: 'a VRP payment after the consent\'s ValidToDateTime is accepted', kind: 'rule' },
   { name: 'vrp-revoked-pays', rule: 'VRP-06', description: 'a VRP consent the TPP deleted still pays', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-deleted-consent-bare-400', rule: 'VRP-06', description: 'reading or deleting again a VRP consent the TPP deleted answers 400 without an OBErrorResponse1 body', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-funds-boolean', rule: 'VRP-07', description: 'the funds check of a VRP consent answers FundsAvailable as a boolean (the CBPII shape), not Available/NotAvailable', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-funds-balance-disclosed', rule: 'VRP-07', description: 'the funds check of a VRP consent also answers the debtor account\'s available balance (FundsAvailableResult.AvailableBalance)', kind: 'rule' },
   { name: 'vrp-unsigned-payment-accepted', rule: 'VRP-08', description: 'a VRP payment request with a missing or broken x-jws-signature is accepted', kind: 'rule', standard: 'uk-3.1' },
+  { name: 'vrp-signature-presence-only', rule: 'VRP-08', description: 'a VRP payment whose x-jws-signature is there but does not verify (made over another body) is accepted: only its presence is checked', kind: 'rule' },
   { name: 'vrp-idempotency-ignored', rule: 'VRP-09', description: 'a VRP payment sent again under the same x-idempotency-key makes a second payment', kind: 'rule', standard: 'uk-3.1' },
   { name: 'vrp-initiation-unchecked', rule: 'VRP-10', description: 'a VRP payment whose Initiation (its creditor) is not the consent\'s is accepted', kind: 'rule', standard: 'uk-3.1' },
 ] as const satisfies readonly FaultDeclaration[];
@@ -137,12 +146,10 @@ export function periodStart(type: string, alignment: string, anchorMs: number, n
 function checkAgainstControls(k: ResourceContext, c: PisConsent, minor: number, currency: string): void {
   const cp = c.vrp!.ControlParameters;
   const now = k.store.now();
-  if (!k.faults.has('vrp-validity-ignored')) {
-    const from = parseDateTime(cp.ValidFromDateTime);
-    const to = parseDateTime(cp.ValidToDateTime);
-    if (from !== undefined && now < from) throw new ApiError(400, FAILS, 'the consent is not valid yet (ValidFromDateTime)', 'Data.Instruction.InstructedAmount');
-    if (to !== undefined && now > to) throw new ApiError(400, FAILS, 'the consent is no longer valid (ValidToDateTime)', 'Data.Instruction.InstructedAmount');
-  }
+  const from = parseDateTime(cp.ValidFromDateTime);
+  const to = parseDateTime(cp.ValidToDateTime);
+  if (from !== undefined && now < from && !k.faults.has('vrp-validity-ignored')) throw new ApiError(400, FAILS, 'the consent is not valid yet (ValidFromDateTime)', 'Data.Instruction.InstructedAmount');
+  if (to !== undefined && now > to && !k.faults.has('vrp-validity-end-ignored')) throw new ApiError(400, FAILS, 'the consent is no longer valid (ValidToDateTime)', 'Data.Instruction.InstructedAmount');
   const max = cp.MaximumIndividualAmount;
   if (currency !== max.Currency) throw new ApiError(400, FAILS, `the payment's currency ${currency} is not the consent's ${max.Currency}`, 'Data.Instruction.InstructedAmount.Currency');
   if (!k.faults.has('vrp-individual-limit-ignored') && minor > (parseMoney(max.Amount) ?? 0)) {
@@ -199,12 +206,20 @@ async function ownVrpConsent(k: ResourceContext, r: Req, id: string): Promise<Pi
   return c;
 }
 
+/** Under the fault, a deleted consent's refusal comes as a bare 400: no OBErrorResponse1. */
+function bareWhenDeleted(k: ResourceContext, r: Req): Reply | undefined {
+  const c = k.store.consents.get(r.params.consentId!);
+  return c?.kind === 'pis' && c.vrp?.deleted && k.faults.has('vrp-deleted-consent-bare-400') ? { status: 400 } : undefined;
+}
+
 async function getVrpConsent(k: ResourceContext, r: Req): Promise<Reply> {
-  return { status: 200, body: consentBody(shown(await ownVrpConsent(k, r, r.params.consentId!)), r.self) };
+  return bareWhenDeleted(k, r) ?? { status: 200, body: consentBody(shown(await ownVrpConsent(k, r, r.params.consentId!)), r.self) };
 }
 
 async function deleteVrpConsent(k: ResourceContext, r: Req): Promise<Reply> {
   const auth = await clientCredentials(k, r, 'payments');
+  const bare = bareWhenDeleted(k, r);
+  if (bare) return bare;
   const c = k.store.consents.get(r.params.consentId!);
   if (!c || c.kind !== 'pis' || !c.vrp || c.clientId !== auth.clientId || c.vrp.deleted) throw notFound('VRP consent', 'ConsentId');
   c.vrp.deleted = true;
@@ -242,7 +257,11 @@ async function confirmVrpFunds(k: ResourceContext, r: Req): Promise<Reply> {
       Data: {
         FundsConfirmationId: fundsConfirmationId, ConsentId: c.ConsentId, CreationDateTime: iso(now),
         ...(data.Reference !== undefined ? { Reference: data.Reference } : {}),
-        FundsAvailableResult: { FundsAvailableDateTime: iso(now), FundsAvailable: k.faults.has('vrp-funds-boolean') ? enough : enough ? 'Available' : 'NotAvailable' },
+        FundsAvailableResult: {
+          FundsAvailableDateTime: iso(now), FundsAvailable: k.faults.has('vrp-funds-boolean') ? enough : enough ? 'Available' : 'NotAvailable',
+          // The fault tells the TPP what the PSU has, where the answer is only whether the amount is covered.
+          ...(k.faults.has('vrp-funds-balance-disclosed') && account ? { AvailableBalance: { Amount: money(availableBalance(account)), Currency: account.Currency } } : {}),
+        },
         InstructedAmount: asked,
       },
       Links: links(r),
@@ -256,6 +275,7 @@ async function confirmVrpFunds(k: ResourceContext, r: Req): Promise<Reply> {
 /** The TPP's x-jws-signature on a VRP payment, checked like every payment's (unless VRP-08's fault skips it). */
 async function verifyVrp(k: ResourceContext, raw: IncomingMessage, bodyText: string): Promise<void> {
   if (k.faults.has('vrp-unsigned-payment-accepted')) return;
+  if (k.faults.has('vrp-signature-presence-only') && typeof raw.headers['x-jws-signature'] === 'string') return;
   await verify(k, raw, bodyText);
 }
 
@@ -337,13 +357,32 @@ async function getVrpDetails(k: ResourceContext, r: Req): Promise<Reply> {
   };
 }
 
+/** A read's answer signed, unless the fault leaves the reads unsigned. */
+async function signRead(k: ResourceContext, reply: Reply): Promise<void> {
+  if (k.faults.has('vrp-reads-unsigned')) return;
+  if (!Buffer.isBuffer(reply.body)) return sign(k, reply);
+  // The JSON labelled as Latin-1 (the other fault) is signed as the JSON it is.
+  const signed: Reply = { status: reply.status, body: JSON.parse(reply.body.toString('utf8')) };
+  await sign(k, signed);
+  reply.headers = { ...reply.headers, ...signed.headers };
+}
+
+/** A read whose JSON, under the fault, is labelled with a charset JSON never has. */
+function read(handler: (k: ResourceContext, r: Req) => Promise<Reply>) {
+  return async (k: ResourceContext, r: Req): Promise<Reply> => {
+    const reply = await handler(k, r);
+    if (!k.faults.has('vrp-reads-latin1') || reply.body === undefined || Buffer.isBuffer(reply.body)) return reply;
+    return { ...reply, body: Buffer.from(JSON.stringify(reply.body)), headers: { ...reply.headers, 'content-type': 'application/json; charset=iso-8859-1' } };
+  };
+}
+
 /** The VRP routes, in the UK layout only (below /pisp): the spec's tables have no VRP. */
 export const VRP_UK_ROUTES: UkRoute[] = [
   route(A, 'POST', '/pisp/domestic-vrp-consents', createVrpConsent, { sign, verify }),
-  route(A, 'GET', '/pisp/domestic-vrp-consents/:consentId', getVrpConsent, { sign }),
+  route(A, 'GET', '/pisp/domestic-vrp-consents/:consentId', read(getVrpConsent), { sign: signRead }),
   route(A, 'DELETE', '/pisp/domestic-vrp-consents/:consentId', deleteVrpConsent),
   route(A, 'POST', '/pisp/domestic-vrp-consents/:consentId/funds-confirmation', confirmVrpFunds, { sign, verify }),
   route(A, 'POST', '/pisp/domestic-vrps', createVrp, { sign, verify: verifyVrp }),
-  route(A, 'GET', '/pisp/domestic-vrps/:vrpId', getVrp, { sign }),
-  route(A, 'GET', '/pisp/domestic-vrps/:vrpId/payment-details', getVrpDetails, { sign }),
+  route(A, 'GET', '/pisp/domestic-vrps/:vrpId', read(getVrp), { sign: signRead }),
+  route(A, 'GET', '/pisp/domestic-vrps/:vrpId/payment-details', read(getVrpDetails), { sign: signRead }),
 ];
