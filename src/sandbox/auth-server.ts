@@ -11,7 +11,7 @@ import { defaults } from 'oidc-provider/lib/helpers/defaults.js';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { memoryAdapter } from './adapter.ts';
 import { registrationGate } from './registration.ts';
-import { unauthenticatedPar } from './par.ts';
+import { ignoredRequestUri, unauthenticatedPar } from './par.ts';
 import type { Faults } from './faults.ts';
 import { html, page } from './http.ts';
 import { sameDn } from './keys.ts';
@@ -126,17 +126,6 @@ async function rs256Discovery(ctx: KoaContextWithOIDC, next: () => Promise<void>
   if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
     (ctx.body as Record<string, unknown>).id_token_signing_alg_values_supported = ['RS256'];
   }
-}
-
-/** The par-request-uri-outlives-expiry fault: each request_uri is kept an hour, its answer still saying expires_in as it did. */
-function longLivedRequestUris(provider: Provider) {
-  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
-    await next();
-    const uri = ctx.status === 201 && ctx.path === '/request' ? (ctx.body as { request_uri?: unknown } | undefined)?.request_uri : undefined;
-    if (typeof uri !== 'string') return;
-    const pushed = await provider.PushedAuthorizationRequest.find(uri.split(':').at(-1)!);
-    await pushed?.save(3600);
-  };
 }
 
 /** Builds the provider. Mount it with `provider.callback()` at the issuer's root. */
@@ -263,7 +252,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
   if (faults.has('par-without-client-auth-accepted')) provider.use(unauthenticatedPar(provider));
   if (faults.has('authorization-response-iss-wrong')) provider.use(wrongIssuer);
   if (faults.has('discovery-id-token-rs256')) provider.use(rs256Discovery);
-  if (faults.has('par-request-uri-outlives-expiry')) provider.use(longLivedRequestUris(provider));
+  if (faults.has('par-request-uri-in-form-ignored')) provider.use(ignoredRequestUri());
   if (faults.has('unregistered-redirect-uri-accepted')) provider.Client.prototype.redirectUriAllowed = () => true;
   // Errors are the client's business; the sandbox's terminal stays readable.
   provider.on('server_error', () => undefined);
