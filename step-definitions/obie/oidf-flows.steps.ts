@@ -73,7 +73,12 @@ const FLOWS: Record<string, (world: ConformanceWorld, auth: Auth) => BeginOption
     need(world, auth.security.par, 'the bank\'s security profile does not push its requests: there is no request_uri');
     return {};
   },
-  [`with acr ${SCA_ACR} as essential`]: () => ({ flow: { acr: [SCA_ACR] } }),
+  [`with acr ${SCA_ACR} as essential`]: (world, auth) => {
+    // The footing: the bank says it reaches the SCA acr (its discovery), or the profile asks for it (security.acr).
+    const offered = auth.serverMetadata.acr_values_supported;
+    need(world, (Array.isArray(offered) && offered.includes(SCA_ACR)) || !!auth.security.acr?.includes(SCA_ACR), `the bank's discovery lists no ${SCA_ACR} in acr_values_supported and the profile asks for none (security.acr): an essential acr has no footing`);
+    return { flow: { acr: [SCA_ACR] } };
+  },
 };
 
 When(new RegExp(`^the PSU authorises the consent "([^"]+)", asked ${oneOf(Object.keys(FLOWS))}$`), async function (this: ConformanceWorld, name: string, how: string) {

@@ -48,6 +48,8 @@ async function send(world: ConformanceWorld, record: ConsentRecord, defect: Defe
   }
   let url: string;
   if (auth.requiresPar) {
+    // A pushed request object is made by obtpp's own builder, which signs (an unsigned one is a signed one stripped).
+    if (!auth.canSignRequestObjects) throw world.blocked(undefined, 'the bank takes only pushed requests, and the profile has no key to sign request objects with (auth.clientAuth.privateKey), so no request object can be pushed');
     try {
       url = (await auth.begin(record.id, record.fn, { par: true, flow: { requestObject: true }, vary: variationOf(defect) })).url;
     } catch (error) {
