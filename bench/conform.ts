@@ -1,42 +1,63 @@
 /**
- * Wall time of a whole `obtpp conform` against the embedded sandbox (reports written), as a fresh
- * process, N times (default 3) per layout: the spec's variants A+B, and UK Read/Write v3.1.11 at
- * its official paths (`--standard uk-3.1`: every AIS, CBPII, PIS and VRP operation), and v4.0
- * (`--standard uk-4.0`). Prints one JSON line per layout.
- *   node bench/conform.ts [N]
+ * Whole `obtpp conform` runs against the embedded sandbox, each a fresh process, N times (default
+ * 3) per layout: wall time, the obtpp process's peak RSS (getrusage, through bench/rss-probe.mjs)
+ * and its CPU. Prints one JSON line per layout: `default` (the spec's variants A+B, the reference
+ * every ratio of `npm run bench` is taken against), `uk-3.1`, `uk-4.0` and `berlin-group`.
+ *   node bench/conform.ts [N] [layout …]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stats } from './stats.ts';
 
-const n = Number(process.argv[2] ?? 3);
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli', 'main.js');
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, '..', 'dist', 'src', 'cli', 'main.js');
+const probe = pathToFileURL(join(here, 'rss-probe.mjs')).href;
 
-function bench(args: string[]): { times: number[]; scenarios: number } {
+/** The layouts, by the name `npm run bench` knows them, with their `obtpp conform` arguments. */
+export const LAYOUTS: Record<string, { args: string[]; what: string }> = {
+  default: { args: [], what: 'obtpp conform (sandbox, variants A+B)' },
+  'uk-3.1': { args: ['--standard', 'uk-3.1'], what: 'obtpp conform --standard uk-3.1 (every v3.1.11 operation and VRP)' },
+  'uk-4.0': { args: ['--standard', 'uk-4.0'], what: 'obtpp conform --standard uk-4.0 (every v4.0 operation and VRP)' },
+  'berlin-group': { args: ['--dialect', 'berlin-group'], what: 'obtpp conform --dialect berlin-group (variants A+B)' },
+};
+
+export interface ConformRow { name: string; layout: string; runs: number; medianMs: number; minMs: number; maxMs: number; scenarios: number; peakRssMiB: number; cpuMs: number }
+
+/** N runs of one layout, as a user runs them (reports written, plain output). */
+export function benchConform(layout: string, n: number, extra: string[] = []): ConformRow {
+  const { args, what } = LAYOUTS[layout]!;
   const times: number[] = [];
+  const rss: number[] = [];
+  const cpu: number[] = [];
   let scenarios = 0;
   for (let i = 0; i < n; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'obtpp-bench-'));
     try {
+      const usage = join(dir, 'usage.json');
       const t0 = performance.now();
-      execFileSync(process.execPath, [bin, 'conform', ...args, '--report-dir', dir], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1', CI: 'true' } });
+      execFileSync(process.execPath, ['--import', probe, bin, 'conform', ...args, ...extra, '--report-dir', join(dir, 'r')], {
+        stdio: 'ignore',
+        env: { ...process.env, NO_COLOR: '1', CI: 'true', OBTPP_BENCH_USAGE_FILE: usage },
+      });
       times.push(performance.now() - t0);
-      const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+      const u = JSON.parse(readFileSync(usage, 'utf8'));
+      rss.push(u.maxRssKiB / 1024);
+      cpu.push(u.cpuMs);
+      const s = JSON.parse(readFileSync(join(dir, 'r', 'summary.json'), 'utf8'));
       scenarios = s.totals.scenarios.passed + s.totals.scenarios.failed;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return { times, scenarios };
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  return { name: `${what}, ${scenarios} scenarios`, layout, ...stats(times), scenarios, peakRssMiB: Math.max(...rss), cpuMs: sorted(cpu)[cpu.length >> 1]! };
 }
 
-const spec = bench([]);
-console.log(JSON.stringify({ name: `obtpp conform, sandbox, variants A+B (${spec.scenarios} scenarios)`, ...stats(spec.times), goal: '≤ 6 s' }));
-const uk = bench(['--standard', 'uk-3.1']);
-console.log(JSON.stringify({ name: `obtpp conform --standard uk-3.1, sandbox, every v3.1.11 operation (${uk.scenarios} scenarios)`, ...stats(uk.times), goal: '≤ 8 s' }));
-// Issue 27's goal: a whole v4.0 + VRP certification (every v4.0 AIS, CBPII and PIS operation, and VRP with PUT and PATCH).
-const uk4 = bench(['--standard', 'uk-4.0']);
-console.log(JSON.stringify({ name: `obtpp conform --standard uk-4.0, sandbox, every v4.0 operation and VRP (${uk4.scenarios} scenarios)`, ...stats(uk4.times), goal: '≤ 8 s' }));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const n = Number(process.argv[2] ?? 3);
+  const layouts = process.argv.slice(3).length ? process.argv.slice(3) : Object.keys(LAYOUTS);
+  for (const layout of layouts) console.log(JSON.stringify(benchConform(layout, n)));
+}

@@ -1,28 +1,50 @@
 /**
- * `npm run bench`: every benchmark, one table. Each runs as its own process (clean start, its own
- * sandbox); each row is a median with min and max over several runs.
- *   node bench/run.ts
+ * `npm run bench`: every benchmark of obtpp on this machine, in one run, each figure beside the
+ * default `obtpp conform` (R, the reference: the embedded sandbox, variants A+B, median of 3)
+ * measured in the same run, so that the goals are ratios that hold on any machine.
+ *
+ *   npm run bench                         everything (the test suite included: minutes)
+ *   npm run bench -- --no-suite           without the test suite
+ *   npm run bench -- --against REF        also the default run of commit REF beside this one's
+ *
+ * Each benchmark runs as its own process (clean start, its own sandbox); the conformance layouts
+ * are run in turns, three rounds, so that a busy moment of the machine falls on all of them.
  */
 import { execFileSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
+import { cpus, totalmem, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchConform, LAYOUTS, type ConformRow } from './conform.ts';
+import { stats } from './stats.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const withSuite = !argv.includes('--no-suite');
+const against = argv.includes('--against') ? argv[argv.indexOf('--against') + 1] : undefined;
 const run = (script: string, ...args: string[]) =>
   execFileSync(process.execPath, [join(here, script), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
     .split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 
-const rows = [
-  ...run('cold-start.ts', '15'),
-  ...run('authorise.ts', '15', '--json'),
-  ...run('contexts.ts', '15', '--json'),
-  ...run('exchange.ts', '200'),
-  ...(await import('node:fs')).existsSync(join(here, 'cli.ts')) ? run('cli.ts', '--json') : [],
-  ...run('conform.ts', '3'),
-];
+const loadAtStart = loadavg()[0]!;
+const [floor, help] = run('cold-start.ts', '15');
+const [authorisation] = run('authorise.ts', '15', '--json');
+const exchange = run('exchange.ts', '200');
+const cli = run('cli.ts', '--json');
+
+// Three rounds of every layout, in turns.
+const rounds: Record<string, ConformRow[]> = {};
+for (let i = 0; i < 3; i++) for (const layout of Object.keys(LAYOUTS)) (rounds[layout] ??= []).push(benchConform(layout, 1));
+const layout = (name: string) => {
+  const rows = rounds[name]!;
+  const s = stats(rows.map((r) => r.medianMs));
+  return { ...rows[0]!, ...s, peakRssMiB: Math.max(...rows.map((r) => r.peakRssMiB)), cpuMs: stats(rows.map((r) => r.cpuMs)).medianMs };
+};
+const R = layout('default');
+const suite = withSuite ? (await import('./suite.ts')).benchSuite() : undefined;
+const compared = against ? (await import('./compare.ts')).compareWith(against) : undefined;
+
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(2)} ms`);
-// The browser the runs used: the one obtpp picks for a headless run (src/psu/executable.ts).
+const x = (ratio: number) => `${ratio.toFixed(2)} ×`;
 const { PsuBrowser } = await import('../src/psu/index.ts');
 const executable = PsuBrowser.executablePath();
 let chromium = 'no Chromium found';
@@ -32,12 +54,30 @@ try {
   chromium = `${executable} (its --version failed)`;
 }
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${chromium}`);
+console.log(`floor (\`node -e 0\`): ${fmt(floor.medianMs)}; R, the reference (default \`obtpp conform\`, median of 3): ${fmt(R.medianMs)}; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
 console.log('');
-console.log('| benchmark | runs | median | min | max | goal | note |');
-console.log('|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.name} | ${r.runs} | ${fmt(r.medianMs)} | ${fmt(r.minMs)} | ${fmt(r.maxMs)} | ${r.goal ?? ''} | ${r.note ?? ''} |`);
-// Where one conformance run's CPU goes (bench/profile.ts), and how busy the machine was meanwhile.
+console.log('| benchmark | runs | median | min | max | ratio | goal | holds |');
+console.log('|---|---|---|---|---|---|---|---|');
+const row = (name: string, r: { runs: number; medianMs: number; minMs: number; maxMs: number }, ratio: string, goal = '', holds?: boolean) =>
+  console.log(`| ${name} | ${r.runs} | ${fmt(r.medianMs)} | ${fmt(r.minMs)} | ${fmt(r.maxMs)} | ${ratio} | ${goal} | ${holds === undefined ? '' : holds ? 'yes' : '**no**'} |`);
+row(floor.name, floor, '');
+row('`obtpp --help` (cold start)', help, `${x(help.medianMs / floor.medianMs)} floor`, '≤ 3 × floor', help.medianMs <= 3 * floor.medianMs);
+row('PSU authorisation, one browser reused', authorisation, `${(authorisation.medianMs / R.medianMs).toFixed(3)} × R`, '≤ 0.06 × R', authorisation.medianMs <= 0.06 * R.medianMs);
+for (const e of exchange) row(e.name, e, '');
+for (const c of cli) row(c.name, c, `${(c.medianMs / R.medianMs).toFixed(3)} × R`);
+for (const name of Object.keys(LAYOUTS)) {
+  const l = layout(name);
+  const goal = name === 'default' ? 'R; peak RSS ≤ 300 MiB' : name === 'berlin-group' ? '≤ 1.5 × R; peak RSS ≤ 300 MiB' : '≤ 2 × R; peak RSS ≤ 300 MiB';
+  const limit = name === 'default' ? Infinity : name === 'berlin-group' ? 1.5 : 2;
+  row(`${l.name} (peak RSS ${l.peakRssMiB.toFixed(0)} MiB, obtpp's own CPU ${fmt(l.cpuMs)})`, l, x(l.medianMs / R.medianMs), goal, l.medianMs <= limit * R.medianMs && l.peakRssMiB <= 300);
+}
+if (suite) {
+  const ok = suite.exit === 0 && suite.failed === 0;
+  console.log(`| ${suite.name}: ${suite.tests} tests, ${suite.failed} failed, exit ${suite.exit} — wall | 1 | ${fmt(suite.wallMs)} | | | ${x(suite.wallMs / R.medianMs)} R | ≤ 45 × R | ${ok && suite.wallMs <= 45 * R.medianMs ? 'yes' : '**no**'} |`);
+  console.log(`| the same — CPU (user + system of all its processes, ${suite.cpuBy === 'cgroup' ? 'by a cgroup of its own' : 'by bash\'s times: Chromium\'s unreaped renderers left out'}) | 1 | ${fmt(suite.cpuMs)} | | | ${x(suite.cpuMs / R.medianMs)} R | ≤ 75 × R | ${ok && suite.cpuMs <= 75 * R.medianMs ? 'yes' : '**no**'} |`);
+}
+if (suite && suite.cpuBy === 'cgroup') console.log(`| the same — CPU of the processes it reaped (bash's \`times\`, as \`/usr/bin/time npm test\` counts) | 1 | ${fmt(suite.reapedCpuMs)} | | | ${x(suite.reapedCpuMs / R.medianMs)} R | | |`);
+if (compared) console.log(`| ${compared.name} | ${compared.runs} each | ${fmt(compared.headMedianMs)} | | | ${x(compared.ratio)} ${compared.ref} (${fmt(compared.refMedianMs)}) | | |`);
+// Where one conformance run's CPU goes (bench/profile.ts).
 console.log('');
 console.log(execFileSync(process.execPath, [join(here, 'profile.ts')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim());
-console.log('');
-console.log(`load average at the end: ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(', ')}`);

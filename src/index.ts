@@ -16,7 +16,7 @@ import type { RunConformanceOptions, ConformanceResult } from './conformance/run
 import type { Sandbox, SandboxOptions, FaultInfo } from './sandbox/index.ts';
 import type { PsuBrowser } from './psu/index.ts';
 
-export type { RunConformanceOptions, ConformanceResult, ConformanceEvent } from './conformance/runner.ts';
+export type { RunConformanceOptions, ConformanceResult, ConformanceEvent, ReportKind } from './conformance/runner.ts';
 export type { Summary, RuleResult, RuleStatus, InternalError } from './conformance/summary.ts';
 export type { Sandbox, SandboxOptions, SandboxClient, SandboxPsu, FaultInfo } from './sandbox/index.ts';
 export type { Profile, Variant, Fn } from './profile/types.ts';

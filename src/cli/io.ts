@@ -11,9 +11,11 @@ export interface Io {
   exitCode: number;
   /**
    * Resolves on the first SIGINT or SIGTERM after the call (long-running commands such as
-   * `obtpp sandbox` await it to stop cleanly). Listeners exist only while it is awaited.
+   * `obtpp sandbox` await it to stop cleanly). Listeners exist only while it is awaited: until the
+   * signal, or until `until` aborts (then it never resolves), so a command that ends first leaves
+   * no listener behind in a process that lives on (a library caller, a test's warm worker).
    */
-  waitForSignal?: () => Promise<string>;
+  waitForSignal?: (until?: AbortSignal) => Promise<string>;
   /** Where a command reads what the user types or pipes (a PSU's password with --password-stdin); absent: nothing to read. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 }
@@ -50,13 +52,19 @@ export function ioFromProcess(): Io {
   };
 }
 
-/** Resolves on the process's first SIGINT or SIGTERM after the call; its listeners live only until then. */
-export function waitForProcessSignal(): Promise<string> {
+/** Resolves on the process's first SIGINT or SIGTERM after the call; its listeners live only until then, or until `until` aborts. */
+export function waitForProcessSignal(until?: AbortSignal): Promise<string> {
   return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
+    if (until?.aborted) return;
+    const off = () => {
       process.off('SIGINT', on).off('SIGTERM', on);
+      until?.removeEventListener('abort', off);
+    };
+    const on = (signal: NodeJS.Signals) => {
+      off();
       resolve(signal);
     };
     process.once('SIGINT', on).once('SIGTERM', on);
+    until?.addEventListener('abort', off, { once: true });
   });
 }

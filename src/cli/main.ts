@@ -14,6 +14,9 @@ if (tooOld) {
   // The rest of the CLI is imported after this, so it benefits already on the second run.
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
+  // A run's memory stays bounded however obtpp was started (memory.ts says why and what it saves).
+  (await import('./memory.ts')).boundYoungGeneration();
+
   const { ioFromProcess } = await import('./io.ts');
   const { runCli } = await import('./program.ts');
 

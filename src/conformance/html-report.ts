@@ -91,7 +91,7 @@ export interface HtmlReportOptions {
 }
 
 /**
- * What each mark of the rule table means: the report's legend, and the README's (test/conformance/
+ * What each mark of the rule table means: the report's legend, and docs/ci.md's (test/conformance/
  * legend.test.ts keeps the two the same).
  */
 export const VERDICT_LEGEND: ReadonlyArray<readonly [mark: string, meaning: string]> = [

@@ -94,7 +94,17 @@ export interface RunConformanceOptions {
   transformSummary?: (summary: Summary) => Summary;
   /** Runs once the reports are written (e.g. to sign them); gets the bank's loaded profile, the embedded sandbox's too. */
   afterReports?: (run: { summary: Summary; reportDir: string; profile?: Profile }) => Promise<void>;
+  /**
+   * The reports written beside summary.json and summary.md (always written): `junit` (junit.xml),
+   * `messages` (cucumber's messages.ndjson) and `html` (report.html). Default: all three. A caller
+   * that reads only the summary (a script, a sweep of many runs) saves each one's work.
+   */
+  reports?: ReportKind[];
 }
+
+/** The reports a run can write beside its summary. */
+export type ReportKind = 'junit' | 'messages' | 'html';
+const REPORT_KINDS: readonly ReportKind[] = ['junit', 'messages', 'html'];
 
 /** What {@link runConformance} reports while it runs. */
 export type ConformanceEvent =
@@ -270,8 +280,11 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
     variants = ['A'];
   }
-  const sources = await instantiateFeatures(root, ['A', 'B'], dialect);
-  const { tags, planned } = await select(sources, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  const all = await instantiateFeatures(root, ['A', 'B'], dialect);
+  const { tags, planned } = await select(all, variants, options.tags, profile ? `profile ${profile.name}` : 'the run', dialect, standard);
+  // A feature of published standards the run does not judge (uk-*.feature in a spec-layout run)
+  // has no rule in its report and no scenario it selects: cucumber and the reports do without it.
+  const sources = all.filter((s) => servesStandard(s.data, standard));
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
   const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${options.sandboxSecurity ? ` (security ${options.sandboxSecurity})` : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
@@ -325,6 +338,11 @@ class ConformanceRun {
     } catch {
       // A broken listener must not break the run.
     }
+  }
+
+  /** Whether the run writes this report (RunConformanceOptions.reports). */
+  private wants(kind: ReportKind): boolean {
+    return (this.options.reports ?? REPORT_KINDS).includes(kind);
   }
 
   private checkAbort(): void {
@@ -437,8 +455,8 @@ class ConformanceRun {
         worldParameters: parameters as never,
         format: [
           // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
-          [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))],
-          ['message', rel(join(reportDir, 'messages.ndjson'))],
+          ...(this.wants('junit') ? [[pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))] as [string, string]] : []),
+          ...(this.wants('messages') ? [['message', rel(join(reportDir, 'messages.ndjson'))] as [string, string]] : []),
         ],
         formatOptions: { junit: { suiteName: 'obtpp conformance' } },
       },
@@ -535,9 +553,9 @@ class ConformanceRun {
     const transformed = this.options.transformSummary ? this.options.transformSummary(built) : built;
     const foreign = transformed.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.scenarios === 0 && FOREIGN_RULE_REASON.test(r.reason ?? ''))
       .map((r) => ({ variant: v.variant, id: r.id, title: r.title, reason: r.reason! })));
-    await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
+    if (this.wants('junit')) await annotateJunitFile(join(reportDir, 'junit.xml'), this.builder.skippedCauses(), foreign, { texts: this.builder.failureTexts(), localPaths: [this.plan.root], errors: this.builder.internalErrorTexts() }, transformed.fcs);
     // The last line of redaction: cucumber's own reports, rewritten through the run's redactor.
-    for (const f of ['junit.xml', 'messages.ndjson']) await redactFile(join(reportDir, f), this.redactor);
+    for (const f of [...(this.wants('junit') ? ['junit.xml'] : []), ...(this.wants('messages') ? ['messages.ndjson'] : [])]) await redactFile(join(reportDir, f), this.redactor);
     // The summary as written (redacted) is the one returned, printed (--json) and judged.
     const summary = await this.finish(transformed);
     // obtpp itself failed somewhere: whatever the bank did, the run is not a verdict (exit 3).
@@ -575,7 +593,7 @@ class ConformanceRun {
     // that had not finished skipped as not run, so that a CI server shows what was and was not judged.
     const notRun = this.builder.notRun(this.plan.planned.length);
     const junit = this.builder.partialJunit(`not run: the run was interrupted by ${reason}`, this.plan.planned);
-    await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
+    if (this.wants('junit')) await writeFile(join(reportDir, 'junit.xml'), this.redactor.text(junit)).catch(() => undefined);
     const built = this.builder.build({ version, profile: profileName, startedAt, variants, dialect, standard: this.plan.standard, fcs: await this.fcsInput() });
     (built as { verdict: string }).verdict = 'interrupted';
     const summary = await this.finish(this.options.transformSummary ? this.options.transformSummary(built) : built, { notRun });
@@ -592,7 +610,7 @@ class ConformanceRun {
     if (this.security) summary.security ??= this.security;
     if (this.bankProfile) summary.bank ??= bankLocation(this.bankProfile, this.plan.variants, this.plan.dialect, this.redactor);
     const redacted = JSON.parse(this.redactor.text(JSON.stringify(summary))) as Summary;
-    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), extra);
+    await writeReports(this.plan.reportDir, redacted, (text) => this.redactor.text(text), { ...extra, html: this.wants('html') });
     this.summaryWritten = true;
     await this.options.afterReports?.({ summary: redacted, reportDir: this.plan.reportDir, profile: this.bankProfile });
     return redacted;
@@ -648,11 +666,11 @@ export const conform = runConformance;
  * Writes summary.json and the reports made from it. Every report of a finished or interrupted run
  * comes from here, so a run never ends with a summary but without its reports.
  */
-async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number } = {}): Promise<void> {
+async function writeReports(reportDir: string, summary: Summary, redact: (text: string) => string, extra: { notRun?: number; html?: boolean } = {}): Promise<void> {
   await writeFile(join(reportDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   // For GitHub's step summary and GitLab's job reports; made from the redacted summary, and redacted once more.
   await writeFile(join(reportDir, 'summary.md'), redact(summaryMarkdown(summary, extra)));
-  await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
+  if (extra.html !== false) await writeHtmlReport(reportDir, summary, { localPaths: [packageRoot()] });
 }
 
 function exitCodeOf(summary: Summary, strict: boolean | undefined): number {
@@ -695,6 +713,16 @@ async function instantiateFeatures(root: string, variants: Variant[], dialect: D
     uri: `features/${v}/${file}`,
     data: `@variant-${v}\n` + texts[i]!.replace(/^(\s*Feature:\s*)(.*)$/m, `$1$2 (variant ${v})`),
   })));
+}
+
+/**
+ * Whether a feature file can count in a run of `standard` (undefined: the spec's layout): a
+ * Feature tagged with published standards (`@uk-3.1 @uk-4.0`) counts only in a run of one of them.
+ */
+function servesStandard(text: string, standard: Standard | undefined): boolean {
+  const head = text.slice(0, text.search(/^\s*Feature:/m));
+  const named = STANDARDS.filter((s) => new RegExp(`(^|\\s)@${s.replace('.', '\\.')}(?=\\s|$)`, 'm').test(head));
+  return !named.length || (standard !== undefined && named.includes(standard));
 }
 
 /** The fault names of the embedded sandbox of a dialect, checked (an unknown one is a usage error naming the valid ones). */

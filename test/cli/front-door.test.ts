@@ -1,5 +1,5 @@
 // The CLI's front door through the REAL binary: a missing subcommand, CLI words in messages,
-// --write-profile by extension, --consent where the README shows it, and a session that
+// --write-profile by extension, --consent where docs/cli.md shows it, and a session that
 // survives a restarted bank (a refused client-credentials token is fetched anew once; a refused
 // refresh token says to authorise again; token clear says what it cleared).
 import { after, before, describe, test } from 'node:test';
@@ -61,7 +61,7 @@ describe('obtpp front door (real binary, sandbox)', { timeout: 300_000 }, () => 
     }
   });
 
-  test('--consent ID where the README shows it; both forms must agree', async () => {
+  test('--consent ID where docs/cli.md shows it; both forms must agree', async () => {
     oneLine(await h.obtpp(['consent', 'delete', '--consent', 'no-such']), 2, /^obtpp: unknown consent no-such for profile/);
     oneLine(await h.obtpp(['consent', 'get', '--consent', 'no-such']), 2, /^obtpp: unknown consent no-such/);
     oneLine(await h.obtpp(['payment', 'status', '--consent', 'a', 'b']), 2, /^obtpp: two different consents given: b and --consent a$/);

@@ -1,9 +1,10 @@
-// The README does not lie about the CLI: every `obtpp …` command line it shows (code blocks and
-// inline code) names a command that exists and only flags that command's parser accepts, and
-// the flags it promises "every command" and "a command that works on one consent" take are there.
+// The README and the docs do not lie about the CLI: every `obtpp …` command line they show (code
+// blocks and inline code, in README.md, docs/*.md and bench/README.md) names a command that exists
+// and only flags that command's parser accepts, and the flags docs/cli.md promises "every command"
+// and "a command that works on one consent" take are there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,12 @@ import type { Io } from '../../src/cli/io.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The terminal client's page: the TPP engineer's sessions, every command (moved there from the README). */
+const cliPage = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');
+/** Every page that shows obtpp command lines: the README, each docs page, the benchmarks' page. */
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`), 'bench/README.md'];
+const texts = new Map(pages.map((p) => [p, readFileSync(join(root, p), 'utf8')]));
+const corpus = [...texts.values()].join('\n');
 
 const io: Io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: root, color: false, interactive: false, exitCode: 0 };
 const program = createProgram(io);
@@ -89,18 +96,31 @@ function problems(line: string, mention = false): string[] {
 }
 
 // Every fenced block is paired (a yaml or json block too), and only the shell ones are read as commands.
-const blocks = [...readme.matchAll(/```([\w-]*)\n([\s\S]*?)```/g)].filter((m) => ['', 'sh', 'bash', 'shell'].includes(m[1]!)).map((m) => m[2]!);
-const inline = [...readme.replace(/```[\s\S]*?```/g, '').matchAll(/`(obtpp [^`]+)`/g)].map((m) => m[1]);
+function shellBlocks(text: string): string[] {
+  return [...text.matchAll(/```([\w-]*)\n([\s\S]*?)```/g)].filter((m) => ['', 'sh', 'bash', 'shell'].includes(m[1]!)).map((m) => m[2]!);
+}
+function inlineCommands(text: string): string[] {
+  return [...text.replace(/```[\s\S]*?```/g, '').matchAll(/`(obtpp [^`]+)`/g)].map((m) => m[1]!);
+}
 
-test('the README shows many obtpp command lines (the extractor finds them)', () => {
-  const all = [...blocks.flatMap(invocations), ...inline.flatMap(invocations)];
+test('the README and the docs show many obtpp command lines (the extractor finds them)', () => {
+  const all = [...shellBlocks(corpus).flatMap(invocations), ...inlineCommands(corpus).flatMap(invocations)];
   assert.ok(all.length >= 30, `found only ${all.length}`);
-  assert.ok(all.includes('obtpp token clear --consent ID'), 'a code-block line is found');
-  assert.ok(all.includes('obtpp consent delete --consent ID'), 'an inline example is found');
+  const onCli = [...shellBlocks(cliPage).flatMap(invocations), ...inlineCommands(cliPage).flatMap(invocations)];
+  assert.ok(onCli.includes('obtpp token clear --consent ID'), 'a code-block line of docs/cli.md is found');
+  assert.ok(onCli.includes('obtpp consent delete --consent ID'), 'an inline example of docs/cli.md is found');
+  // The README keeps an example per audience: its own command lines are checked below too.
+  const onReadme = shellBlocks(readme).flatMap(invocations);
+  for (const line of ['obtpp conform --profile mybank.yaml --report-dir reports/mybank', 'obtpp consent authorise']) assert.ok(onReadme.includes(line), `the README shows ${line}`);
 });
 
-test('every obtpp command line in the README names a real command and only flags it accepts', () => {
-  const wrong = [...blocks.flatMap(invocations).flatMap((l) => problems(l)), ...inline.flatMap(invocations).flatMap((l) => problems(l, true))];
+test('every obtpp command line in the README and the docs names a real command and only flags it accepts', () => {
+  // docs/summary.md quotes obtpp's own messages in inline code (`obtpp itself failed in this step …`):
+  // its code blocks are command lines, its inline code is not.
+  const wrong = [...texts].flatMap(([page, text]) => [
+    ...shellBlocks(text).flatMap(invocations).flatMap((l) => problems(l)),
+    ...(page === 'docs/summary.md' ? [] : inlineCommands(text).flatMap(invocations).flatMap((l) => problems(l, true))),
+  ].map((p) => `${page}: ${p}`));
   assert.deepEqual(wrong, []);
 });
 
@@ -113,11 +133,12 @@ test('the checker catches a README that lies', () => {
   assert.deepEqual(invocations('obtpp a && obtpp b | jq . # obtpp c\nx $(obtpp d --json)'), ['obtpp a', 'obtpp b', 'obtpp d --json']);
 });
 
-/** The leaf commands the README's TPP section shows, plus conform. */
+/** The leaf commands the TPP section of docs/cli.md shows, plus conform. */
 function tppCommands(): Command[] {
-  const start = readme.indexOf('## For a TPP engineer');
-  const end = readme.indexOf('\n## ', start + 5);
-  const section = readme.slice(start, end);
+  const start = cliPage.indexOf('## For a TPP engineer');
+  assert.ok(start >= 0, 'docs/cli.md has its TPP section');
+  const end = cliPage.indexOf('\n## ', start + 5);
+  const section = cliPage.slice(start, end < 0 ? undefined : end);
   const shown = [...section.matchAll(/```(?:sh)?\n([\s\S]*?)```/g)].flatMap((m) => invocations(m[1])).map((l) => resolveCommand(words(l)).cmd);
   const set = new Set(shown.filter((c) => c.name() !== 'sandbox'));
   set.add(find(program, 'conform')!);
@@ -132,8 +153,8 @@ function tppCommands(): Command[] {
 }
 
 test('"every command below, and conform, takes --profile, --variant, --json, --verbose and --state" is true', () => {
-  const sentence = /Every command below, and `conform`, takes ([\s\S]*?)\. Every command's/.exec(readme);
-  assert.ok(sentence, 'the README states which flags every command takes');
+  const sentence = /Every command below, and `conform`, takes ([\s\S]*?)\. Every command's/.exec(cliPage);
+  assert.ok(sentence, 'docs/cli.md states which flags every command takes');
   const flags = [...sentence![1].matchAll(/`(--[a-z-]+)/g)].map((m) => m[1]);
   assert.deepEqual(flags, ['--profile', '--variant', '--json', '--verbose', '--state']);
   const commands = tppCommands();
@@ -142,9 +163,9 @@ test('"every command below, and conform, takes --profile, --variant, --json, --v
   assert.deepEqual(missing, []);
 });
 
-test('the commands the README says take --consent ID do', () => {
-  const m = /that works on one consent \(([\s\S]*?)\) takes\s+`--consent ID`/.exec(readme);
-  assert.ok(m, 'the README lists the commands that take --consent');
+test('the commands docs/cli.md says take --consent ID do', () => {
+  const m = /that works on one consent \(([\s\S]*?)\) takes\s+`--consent ID`/.exec(cliPage);
+  assert.ok(m, 'docs/cli.md lists the commands that take --consent');
   const names = [...m![1].matchAll(/`([^`]+)`/g)].flatMap((x) => {
     const [head, alts] = x[1].includes(' ') ? [x[1].slice(0, x[1].lastIndexOf(' ')), x[1].slice(x[1].lastIndexOf(' ') + 1)] : ['', x[1]];
     return alts.split('|').map((a) => `obtpp ${head ? head + ' ' : ''}${a}`);
@@ -171,17 +192,17 @@ function commands(cmd: Command, prefix = ''): Array<{ name: string; cmd: Command
   });
 }
 
-test('the other way round: every flag that --help lists for a command is in the README', () => {
+test('the other way round: every flag that --help lists for a command is in the README or the docs', () => {
   const missing: string[] = [];
   for (const { name, cmd } of commands(program)) {
     for (const option of cmd.options as readonly Option[]) {
       if (option.hidden || option.long === '--help') continue;
       const flag = option.long ?? option.short!;
-      // Written as `--flag` anywhere in the README (a table, a synopsis, a command line).
-      if (!new RegExp(`(^|[^\\w-])${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'm').test(readme)) missing.push(`obtpp ${name} ${flag}`);
+      // Written as `--flag` anywhere in the README or a docs page (a table, a synopsis, a command line).
+      if (!new RegExp(`(^|[^\\w-])${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'm').test(corpus)) missing.push(`obtpp ${name} ${flag}`);
     }
   }
-  assert.deepEqual(missing, [], `flags --help shows and the README never mentions:\n${missing.join('\n')}`);
+  assert.deepEqual(missing, [], `flags --help shows and neither the README nor the docs mention:\n${missing.join('\n')}`);
 });
 
 test('every rule id of the features is on docs/rules.md', async () => {

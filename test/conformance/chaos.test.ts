@@ -3,7 +3,7 @@
 // that names the cause and carry the evidence, the others still pass, and the exit code says which
 // (1, or 3 when nothing could run). Each run is scoped to the function that can see its fault and to
 // the registration scenarios, which see none. The runs go through `runConformance` (what the binary
-// runs) in two worker processes (test/conformance/fault-runs.ts), each run with its own sandbox; a
+// runs) in the test run's warm workers, four at a time (test/conformance/fault-runs.ts), each run with its own sandbox; a
 // run that crashes its worker, or outlasts the bound, fails. tls-host-mismatch, which stops a run
 // before it starts, goes through the real binary. Real sandbox, real Chromium, real sockets.
 import { describe, test } from 'node:test';
@@ -82,7 +82,8 @@ function runOf(fault: ChaosFault): { job: RunJob; result: Promise<RunResult> } {
       started.set(name, { job, result: new Promise<RunResult>((r) => settle.set(job, r)) });
     }
     const jobs = [...started.values()].map((s) => s.job);
-    void runInWorkers(jobs, 2, (job, result) => settle.get(job)!(result));
+    // Four at a time: most of a chaos run is waiting (time-outs, a page that never loads), not computing.
+    void runInWorkers(jobs, 4, (job, result) => settle.get(job)!(result));
     runs = started;
   }
   return runs.get(fault)!;

@@ -100,8 +100,8 @@ test('29.6: summary.md beside junit.xml: verdict, counts, the failed rule, the w
   assert.match(md, /### Waived rules[\s\S]*\| AIS-01/);
   assert.match(md, /### SHOULD warnings[\s\S]*\| AIS-11 \(SHOULD\) \| A \|/);
   assert.doesNotMatch(md.split('### Failed rules')[1]!.split('###')[0]!, /AIS-01|AIS-11/, 'only AIS-04 failed');
-  const docs = await readFile(join(root, 'README.md'), 'utf8');
-  assert.match(docs, /^\| `summary\.md` \| /m, 'the README\'s table of the report dir names summary.md');
+  const docs = await readFile(join(root, 'docs', 'ci.md'), 'utf8');
+  assert.match(docs, /^\| `summary\.md` \| /m, 'the CI gate\'s table of the report dir (docs/ci.md) names summary.md');
   assert.match(docs, /GITHUB_STEP_SUMMARY/, 'and says what it does in GitHub Actions');
 });
 

@@ -46,3 +46,20 @@ test('a warm command past its time-out is killed, and the next command gets a fr
   assert.equal(next.code, 0, next.stderr);
   assert.match(next.stdout, /^\d+\.\d+\.\d+/);
 });
+
+test('under npm test, every test process sends its commands to the one pool of the test run: a warm worker serves another process', async (t) => {
+  if (!process.env.OBTPP_TEST_POOL) return t.skip('no shared pool (run without --test-global-setup=test/global-setup.ts)');
+  const { runWarm } = await import('../helpers/warm-cli.ts');
+  const { root } = await import('../helpers/obtpp.ts');
+  const mine = await runWarm(['--version'], { env: { ...process.env }, cwd: root, timeoutMs: 60_000 });
+  assert.equal(mine.code, 0, mine.stderr);
+  assert.ok(mine.worker, 'the pool names the worker that served');
+  // Another process (as another test file is) asks the same pool: an idle warm worker answers, not a new one.
+  const { execFileSync } = await import('node:child_process');
+  const script = `const { runWarm } = await import(${JSON.stringify(new URL('../helpers/warm-cli.ts', import.meta.url).href)}); const r = await runWarm(['--version'], { env: { ...process.env }, cwd: ${JSON.stringify(root)}, timeoutMs: 60000 }); process.stdout.write(JSON.stringify(r));`;
+  const other = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: process.env }));
+  assert.equal(other.code, 0, other.stderr);
+  assert.equal(other.stdout, mine.stdout);
+  const again = await runWarm(['--version'], { env: { ...process.env }, cwd: root, timeoutMs: 60_000 });
+  assert.ok([mine.worker, again.worker].includes(other.worker), `a worker of the pool served the other process too (${other.worker}; this one's: ${mine.worker}, ${again.worker})`);
+});

@@ -12,6 +12,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { runObtpp } from '../helpers/obtpp.ts';
 import { startHostileBank, hostileProfile, type HostileBank } from './hostile-bank.ts';
 import { cdataSafe } from '../../src/conformance/junit-formatter.ts';
+import { quoteOutside } from '../../src/outside-text.ts';
 
 const FORGED = ']]><testcase classname="forged" name="forged - passes"></testcase><![CDATA[ ]]> ]]]]> <testcase name="forged2"/>]]>';
 
@@ -114,5 +115,7 @@ test('a bank putting `]]><testcase …>` in every field: the JUnit parses as exa
   // The bank's words are kept, verbatim, inside a failure's CDATA (read back as text).
   const failures = cases.flatMap((c) => c.children.filter((x) => x.name === 'failure'));
   assert.ok(failures.length > 0, 'the run has failures');
-  assert.ok(failures.some((f) => f.cdata.includes(FORGED)), 'a failure quotes the bank verbatim');
+  // …verbatim, or quoted as obtpp quotes every bank text it shows (src/outside-text.ts: a JSON string
+  // literal from which every character reads back).
+  assert.ok(failures.some((f) => f.cdata.includes(FORGED) || f.cdata.includes(quoteOutside(FORGED))), 'a failure quotes the bank, every character readable back');
 });

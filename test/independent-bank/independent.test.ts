@@ -1,6 +1,6 @@
 // `obtpp conform` on a bank this project did not build its judge against: Larchmont Bank
 // (test/independent-bank), split per API on three servers, with its own authorisation server and
-// sign-in pages. The profile below is written only from README ("For a bank certifying its API")
+// sign-in pages. The profile below is written only from docs/uk.md ("For a bank certifying its API")
 // and profiles/example-bank.yaml: per-API base URLs, an implements list, a steps driver for the
 // bank's pages. Then the same bank with two defects: each is caught by the rule it breaks.
 // Real sockets, real Chromium, the real binary.

@@ -66,7 +66,9 @@ interface World {
 /** A read of the UK layout's account-information API (…/open-banking/v3.1/aisp). */
 async function ukGet(w: World, path: string, token: string | null) {
   const res = await fetch(`${w.sb.issuer}/open-banking/v3.1/aisp${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, body: await res.json() as any };
+  const text = await res.text();
+  // A refusal may come without a body (a 401, say): its status is what the proof reads.
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
 /** An authorised payment-order consent, its PSU token and the payment order that matches it. */

@@ -81,7 +81,8 @@ export async function run(io: Io, options: Options): Promise<void> {
   // SIGINT / SIGTERM stop the run cleanly; a second one ends the process at once (the default).
   const controller = new AbortController();
   let finished = false;
-  void io.waitForSignal?.().then((signal) => {
+  const ended = new AbortController();
+  void io.waitForSignal?.(ended.signal).then((signal) => {
     if (finished) return;
     progress?.stop();
     spinner?.stop();
@@ -115,6 +116,7 @@ export async function run(io: Io, options: Options): Promise<void> {
     afterReports: gates?.afterReports,
   }).finally(() => {
     finished = true;
+    ended.abort();
     progress?.stop();
     spinner?.stop();
   });

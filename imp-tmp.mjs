@@ -1,1 +1,0 @@
-await Promise.all([import('@cucumber/cucumber/api'), import('oidc-provider'), import('puppeteer'), import('openid-client'), import('undici'), import('./dist/src/index.js'), import('./dist/src/sandbox/index.js'), import('./dist/src/conformance/runner.js')]);
