@@ -238,7 +238,7 @@ export const profileSchema = {
         redirectUri: url,
         secondClient: {
           type: 'object', additionalProperties: false, required: ['clientId', 'clientAuth'],
-          description: 'A second client of the TPP at the bank (its own id and key), for the checks of the OpenID Foundation\'s FAPI modules that need another client: another client\'s authorization code, request_uri or consent must be refused (SEC-18, SEC-21, SEC-23). Without it those checks are not judged.',
+          description: 'A second client of the TPP at the bank (its own id and key), for the checks of the OpenID Foundation\'s FAPI modules that need another client: another client\'s authorization code, request_uri or consent must be refused (SEC-20, SEC-22, SEC-24). Without it those checks are not judged.',
           properties: {
             clientId: { type: 'string', minLength: 1 },
             clientAuth: {
