@@ -25,7 +25,7 @@ Feature: Account information (Berlin Group NextGenPSD2)
   @AIS-02 @level-MUST @source-spec
   Rule: AIS-02 — The consent's contents are not changed during the authorisation step
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: A consent naming its accounts reads back unchanged after the PSU's authorisation
       Given a NextGenPSD2 consent to the PSU's first account by IBAN, which the PSU authorised
       When the TPP reads the NextGenPSD2 consent
@@ -34,13 +34,13 @@ Feature: Account information (Berlin Group NextGenPSD2)
   @AIS-04 @level-MUST @source-spec
   Rule: AIS-04 — The PSU selects the accounts, and GET /v1/accounts returns exactly those
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: Only the account the PSU selected is returned
       Given a NextGenPSD2 consent the PSU authorised for the first of their accounts
       When the TPP lists the accounts under the NextGenPSD2 consent
       Then the bank lists exactly the accounts the PSU selected
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: An account the PSU did not select is refused
       Given a NextGenPSD2 consent the PSU authorised for the first of their accounts
       When the TPP reads an account the PSU did not select under the NextGenPSD2 consent
@@ -64,13 +64,13 @@ Feature: Account information (Berlin Group NextGenPSD2)
   @AIS-09 @level-MUST @source-spec
   Rule: AIS-09 — The consent's access is enforced: no balances or transactions beyond it
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: A consent to the accounts alone gives no balances
       Given a NextGenPSD2 consent the PSU authorised for the accounts alone
       When the TPP reads the balances of the consented account
       Then the bank refuses the NextGenPSD2 request with 401 or 403
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: A consent to the accounts alone gives no transactions
       Given a NextGenPSD2 consent the PSU authorised for the accounts alone
       When the TPP reads the transactions of the consented account
@@ -103,7 +103,7 @@ Feature: Account information (Berlin Group NextGenPSD2)
   @AIS-12 @level-MUST @source-standard
   Rule: AIS-12 — The TPP can delete the consent, and a deleted consent opens nothing
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: A deleted consent opens no account
       Given a NextGenPSD2 consent the PSU authorised for all of their accounts
       When the TPP deletes the NextGenPSD2 consent

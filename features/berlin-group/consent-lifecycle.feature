@@ -9,7 +9,7 @@ Feature: Consent and payment lifecycle (Berlin Group NextGenPSD2 only)
   @BG-01 @level-MUST @source-official-schema
   Rule: BG-01 — A consent becomes valid once the PSU has authorised it: its status and the consent read back agree
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: The status of an authorised consent is valid
       Given a NextGenPSD2 consent the PSU authorised for all of their accounts
       When the TPP reads the NextGenPSD2 consent's status
@@ -29,7 +29,7 @@ Feature: Consent and payment lifecycle (Berlin Group NextGenPSD2 only)
   @BG-03 @level-MUST @source-official-schema
   Rule: BG-03 — A consent the TPP deletes is terminatedByTpp
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: The status of a deleted consent is terminatedByTpp
       Given a NextGenPSD2 consent the PSU authorised for all of their accounts
       When the TPP deletes the NextGenPSD2 consent
@@ -57,7 +57,7 @@ Feature: Consent and payment lifecycle (Berlin Group NextGenPSD2 only)
   @BG-06 @level-MUST @source-official-schema
   Rule: BG-06 — validUntil reads back as asked, or earlier where the bank shortened it
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: The consent reads back with the validUntil asked
       Given a NextGenPSD2 consent the PSU authorised for all of their accounts
       When the TPP reads the NextGenPSD2 consent
@@ -71,7 +71,7 @@ Feature: Consent and payment lifecycle (Berlin Group NextGenPSD2 only)
       When the TPP lists the accounts under a Consent-ID the bank never issued
       Then the bank refuses the NextGenPSD2 request with 400, 401, 403 or 404
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: The token of one consent does not open another consent's accounts
       Given two NextGenPSD2 consents the PSU authorised through the bank's OAuth2 SCA
       When the TPP lists the accounts under the second consent with the first consent's token
@@ -98,7 +98,7 @@ Feature: Consent and payment lifecycle (Berlin Group NextGenPSD2 only)
   @BG-20 @level-MUST @source-official-schema
   Rule: BG-20 — Once the PSU authorises a new recurring consent, the former recurring consent expires
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: The former recurring consent reads expired and opens no account
       Given a NextGenPSD2 consent the PSU authorised for all of their accounts
       And a second recurring NextGenPSD2 consent the PSU authorised for all of their accounts

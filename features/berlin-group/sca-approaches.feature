@@ -12,12 +12,12 @@ Feature: The decoupled and embedded SCA approaches (Berlin Group NextGenPSD2 onl
   @SCA-01 @level-MUST @source-official-schema
   Rule: SCA-01 — The scaStatus of an authorisation takes the standard's values, moves only forward, and a final one stays
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: The scaStatus of an authorisation the bank started with the consent
       Given a NextGenPSD2 consent the PSU authorised by the decoupled or embedded SCA approach
       Then the authorisation's scaStatus moved only forward through the standard's values and stayed final
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: The scaStatus of an authorisation the TPP started
       Given a NextGenPSD2 consent the PSU authorised by the decoupled or embedded SCA approach, the TPP starting the authorisation
       Then the TPP started the authorisation explicitly
@@ -27,7 +27,7 @@ Feature: The decoupled and embedded SCA approaches (Berlin Group NextGenPSD2 onl
   @SCA-02 @level-MUST @source-official-schema
   Rule: SCA-02 — An authorisation is finalised only once the PSU has given every factor, and the consent is then authorised
 
-    @A @B
+    @A @B @recurring-consent
     Scenario: A finalised authorisation of a consent
       Given a NextGenPSD2 consent the PSU authorised by the decoupled or embedded SCA approach
       Then the authorisation was finalised only after the PSU had given every factor

@@ -21,6 +21,8 @@ export interface RunParameters {
   variants: Variant[];
   /** Step texts of the selected scenarios whose set-ups may start before their scenario. */
   prewarm: string[];
+  /** The selected scenarios (tags, step texts) in the order they run: set-ups made one per scenario may be prepared from it. */
+  scenarios?: Array<{ tags: string[]; steps: string[] }>;
   /** How many PSU journeys may run at once in the one browser. */
   journeys: number;
   /** The key of a browser the caller lent the run ({@link lendBrowser}); absent: the run starts its own. */
@@ -370,7 +372,11 @@ export class RunContext {
     return p;
   }
 
+  /** Set once the run has ended: set-ups prepared ahead start no more work. */
+  closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     if (!this.browserLent) await this.browserInstance?.close().catch(() => undefined);
     await Promise.all(this.lanes.map((l) => l.http.close()));
   }

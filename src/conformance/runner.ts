@@ -19,6 +19,7 @@ import { summaryMarkdown } from './ci-report.ts';
 import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
 import type { FeatureSource } from './plan.ts';
+import { runOrder } from './order-plugin.ts';
 import type { PsuBrowser } from '../psu/index.ts';
 import type { FcsMap, FcsVersion } from './fcs-map.ts';
 
@@ -426,7 +427,9 @@ class ConformanceRun {
     const { reportDir, variants, planned } = this.plan;
     // Set-ups the selected scenarios will ask for start together with the first scenario.
     const prewarm = [...new Set(planned.flatMap((p) => p.steps.map((s) => `${p.tags.includes('@variant-B') ? 'B' : 'A'}|${s}`)))];
-    const parameters: RunParameters = { profilePath, evidenceDir: join(reportDir, 'evidence'), variants, prewarm, journeys: this.options.journeys ?? 2 };
+    // The scenarios in the order they will run (the order plugin's), for set-ups prepared one per scenario.
+    const scenarios = runOrder(planned, (p) => p.tags, (p) => p.steps[0]).map((p) => ({ tags: p.tags, steps: p.steps }));
+    const parameters: RunParameters = { profilePath, evidenceDir: join(reportDir, 'evidence'), variants, prewarm, scenarios, journeys: this.options.journeys ?? 2 };
     if (this.options.browser) {
       parameters.browserKey = `browser-${randomUUID()}`;
       this.unlend = (await import('./context.ts')).lendBrowser(parameters.browserKey, this.options.browser);

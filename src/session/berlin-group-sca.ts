@@ -44,6 +44,9 @@ export function startLinkOf(body: unknown, base: string): string | undefined {
 
 const bare = (headers: Record<string, string>): CallOptions => ({ token: null, interactionId: false, idempotencyKey: false, headers });
 const FINAL = new Set(['finalised', 'failed', 'exempted']);
+/** The decoupled SCA's reads of the scaStatus: the first pause, and the longest. */
+const FIRST_POLL_MS = 250;
+const MAX_POLL_MS = 3_000;
 
 /** An authorisation's sub-resource: start one, send the PSU's data to it, read its scaStatus. */
 export interface AuthorisationOps {
@@ -116,12 +119,19 @@ export async function walkInApp(session: Session, target: InAppTarget, request: 
   if (approach === 'decoupled') {
     request.log?.(`approve ${target.label} ${target.id} in your banking app (${psuId}); waiting for the bank's SCA status…`);
     const deadline = Date.now() + (request.timeoutMs ?? session.profile.timeouts.authorisationMs);
+    // NextGenPSD2 gives the scaStatus no Retry-After, and the PSU approves in the app whenever they
+    // do: the TPP reads at once, then after pauses that start short (an approval right away is seen
+    // right away) and grow by half up to a few seconds (a PSU who takes a minute is not read every
+    // second), the last read at the deadline.
+    let pause = request.pollMs ?? FIRST_POLL_MS;
     for (;;) {
       last = session.check(await ops.read(id, bare(headers())), [200]);
       const status = scaStatusOf(last.body);
       if (status && FINAL.has(status)) return { scaStatus: status, outcome: status === 'failed' ? 'rejected' : 'authorised' };
-      if (Date.now() >= deadline) throw new UsageError(`the PSU did not approve in time: the authorisation ${id} still reads ${status ?? 'no scaStatus'}`, { hint: 'approve in the banking app, then run obtpp consent authorise again (or give a longer --timeout)' });
-      await new Promise((r) => setTimeout(r, request.pollMs ?? 1000));
+      const left = deadline - Date.now();
+      if (left <= 0) throw new UsageError(`the PSU did not approve in time: the authorisation ${id} still reads ${status ?? 'no scaStatus'}`, { hint: 'approve in the banking app, then run obtpp consent authorise again (or give a longer --timeout)' });
+      await new Promise((r) => setTimeout(r, Math.min(pause, left)));
+      pause = Math.min(pause * 1.5, Math.max(MAX_POLL_MS, request.pollMs ?? 0));
     }
   }
   // Embedded: identification and password, the SCA method where the bank offers several, the one-time password.

@@ -99,7 +99,7 @@ export interface InAppRequest {
   otp?: string;
   /** decoupled: give up after this many ms; default the profile's timeouts.authorisationMs. */
   timeoutMs?: number;
-  /** decoupled: between two reads of the scaStatus; default 1 s. */
+  /** decoupled: the first pause between two reads of the scaStatus (default 250 ms); each next is half as long again, up to 3 s (or this, when longer). */
   pollMs?: number;
   log?: (line: string) => void;
 }

@@ -10,7 +10,9 @@ import type { ConformanceWorld } from '../support/world.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import { cardAccountsOf, cardTransactionsOf, linkOf, transactionsQuery, type WireObject } from '../../src/dialects/berlin-group/index.ts';
+import type { Profile } from '../../src/profile/types.ts';
 import { BgNotApplicable, dataOptions, expectBgSchema, theConsent } from './support.ts';
+import { guardAhead } from './ahead.ts';
 
 /** What a card delta scenario keeps: the period report's pages, the transaction named, the delta report. */
 const states = new WeakMap<ConformanceWorld, { full: ApiResult[]; pivot?: WireObject; delta?: ApiResult }>();
@@ -21,11 +23,20 @@ const keyOf = (t: WireObject) => (typeof t.cardTransactionId === 'string' ? t.ca
 /** A card transaction's day: its booking, else the transaction's own. */
 const dayOf = (t: WireObject) => (typeof t.bookingDate === 'string' ? t.bookingDate : typeof t.transactionDate === 'string' ? t.transactionDate : undefined);
 
+/** Why the profile does not say the bank offers a delta report on card accounts (undefined: it does). */
+function notOffered(profile: Profile, kind: string): string | undefined {
+  const offered = profile.deltaReports;
+  if (offered?.[kind as 'entryReferenceFrom' | 'deltaList'] !== true) return `the profile does not say the bank offers the ${kind} delta report (deltaReports.${kind})`;
+  if (offered.cards !== true) return 'the profile does not say the bank offers its delta reports on card accounts too (deltaReports.cards)';
+  return undefined;
+}
+
 Given('the bank offers the delta report {string} on card accounts', function (this: ConformanceWorld, kind: string) {
-  const offered = this.ctx.profile.deltaReports;
-  if (offered?.[kind as 'entryReferenceFrom' | 'deltaList'] !== true) throw new BgNotApplicable('getCardTransactions', this.variant, `the profile does not say the bank offers the ${kind} delta report (deltaReports.${kind})`);
-  if (offered.cards !== true) throw new BgNotApplicable('getCardTransactions', this.variant, `the profile does not say the bank offers its delta reports on card accounts too (deltaReports.cards)`);
+  const why = notOffered(this.ctx.profile, kind);
+  if (why) throw new BgNotApplicable('getCardTransactions', this.variant, why);
 });
+// A card consent after this step is prepared ahead only where the scenario goes on (ahead.ts).
+guardAhead(/^the bank offers the delta report "([^"]*)" on card accounts$/, (profile, kind) => !notOffered(profile, kind!));
 
 /** The consented card account (listed once: a one-off consent's list read again is a new access), and its booked report of the last 89 days, every page. */
 async function periodReport(world: ConformanceWorld): Promise<{ id: string; full: ApiResult[] }> {

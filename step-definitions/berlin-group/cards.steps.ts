@@ -12,6 +12,7 @@ import { cardAccountsOf, cardTransactionsOf, detailedAccess, linkOf, transaction
 import type { RunContext } from '../../src/conformance/context.ts';
 import type { Variant } from '../../src/profile/types.ts';
 import { consentRequest, consentThroughSca, dataOptions, expectBgSchema, theConsent, type BgConsent } from './support.ts';
+import { adoptAhead, givenAhead } from './ahead.ts';
 
 /** A card account as the bank listed it: its resourceId (the path's account-id) and masked PAN. */
 interface Card { resourceId: string; maskedPan: string }
@@ -81,20 +82,27 @@ function psuCards(world: ConformanceWorld): Promise<Card[]> {
   return made;
 }
 
-Given('a one-off NextGenPSD2 consent to the PSU\'s available accounts, which the PSU authorised', async function (this: ConformanceWorld) {
-  await globalConsent(this, { availableAccounts: 'allAccounts' });
+// One-off consents expire no other consent: each is prepared ahead of its scenario (ahead.ts).
+givenAhead('a one-off NextGenPSD2 consent to the PSU\'s available accounts, which the PSU authorised', async (world) => {
+  await globalConsent(world, { availableAccounts: 'allAccounts' });
 });
 
-Given('a one-off NextGenPSD2 consent to all PSD2 services of the PSU\'s accounts \\(allPsd2), which the PSU authorised', async function (this: ConformanceWorld) {
-  await globalConsent(this, { allPsd2: 'allAccounts' });
+givenAhead('a one-off NextGenPSD2 consent to all PSD2 services of the PSU\'s accounts \\(allPsd2), which the PSU authorised', async (world) => {
+  await globalConsent(world, { allPsd2: 'allAccounts' });
 });
 
-Given('a one-off NextGenPSD2 consent to the balances and transactions of the PSU\'s first card account, named by its masked PAN, which the PSU authorised', async function (this: ConformanceWorld) {
-  const cards = await psuCards(this);
+givenAhead('a one-off NextGenPSD2 consent to the balances and transactions of the PSU\'s first card account, named by its masked PAN, which the PSU authorised', async (world) => {
+  const cards = await psuCards(world);
   const named = cards[0];
-  if (!named) throw this.blocked(undefined, 'the PSU has no card account at this bank (GET /v1/card-accounts under a consent to the available accounts lists none)');
-  Object.assign(state(this), { cards, named });
-  await consentThroughSca(this, consentRequest(detailedAccess([{ maskedPan: named.maskedPan }], { balances: true, transactions: true }), ONE_OFF));
+  if (!named) throw world.blocked(undefined, 'the PSU has no card account at this bank (GET /v1/card-accounts under a consent to the available accounts lists none)');
+  Object.assign(state(world), { cards, named });
+  await consentThroughSca(world, consentRequest(detailedAccess([{ maskedPan: named.maskedPan }], { balances: true, transactions: true }), ONE_OFF));
+});
+
+// The cards a prepared set-up found, and the one it named, are its scenario's.
+adoptAhead((from, to) => {
+  const kept = states.get(from);
+  if (kept) Object.assign(state(to), kept);
 });
 
 When('the TPP lists the card accounts under the NextGenPSD2 consent', async function (this: ConformanceWorld) {
@@ -145,11 +153,11 @@ When('the TPP reads the balances of another of the PSU\'s card accounts under th
   await this.call('reading a card account\'s balances', (client) => client.getCardBalances(other.resourceId, dataOptions(this, theConsent(this))));
 });
 
-Given('a one-off NextGenPSD2 consent to the transactions of every card account of the PSU, named by their masked PANs, which the PSU authorised', async function (this: ConformanceWorld) {
-  const cards = await psuCards(this);
-  if (!cards.length) throw this.blocked(undefined, 'the PSU has no card account at this bank (GET /v1/card-accounts under a consent to the available accounts lists none)');
-  state(this).cards = cards;
-  await consentThroughSca(this, consentRequest(detailedAccess(cards.map((c) => ({ maskedPan: c.maskedPan })), { transactions: true }), ONE_OFF));
+givenAhead('a one-off NextGenPSD2 consent to the transactions of every card account of the PSU, named by their masked PANs, which the PSU authorised', async (world) => {
+  const cards = await psuCards(world);
+  if (!cards.length) throw world.blocked(undefined, 'the PSU has no card account at this bank (GET /v1/card-accounts under a consent to the available accounts lists none)');
+  state(world).cards = cards;
+  await consentThroughSca(world, consentRequest(detailedAccess(cards.map((c) => ({ maskedPan: c.maskedPan })), { transactions: true }), ONE_OFF));
 });
 
 /** More pages than this and the next links are taken for a loop. */

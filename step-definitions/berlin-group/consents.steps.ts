@@ -13,35 +13,39 @@ import type { BgSchemaName } from '../../src/dialects/berlin-group/schemas/index
 import {
   bankOffered, bg, consentRequest, consentThroughSca, consentUrl, dataOptions, expectBgError, expectBgSchema, fullConsent,
   plain, postConsent, approachOf, theConsent, expectScaLink, type BgConsent,
+  deletedConsents, sharedRecurring, sharedRejected,
 } from './support.ts';
+import { givenAhead } from './ahead.ts';
 
 const FULL = () => bankOffered({ balances: true, transactions: true });
 
 // ---------------------------------------------------------------------------------------------
 // Givens: consents through the PSU's SCA
 
+// Recurring: each shared by the scenarios asking for it until another recurring consent expires it (sharedRecurring).
 Given('a NextGenPSD2 consent the PSU authorised for the first of their accounts', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(FULL()), { accounts: { pick: 'first' } });
+  await sharedRecurring(this, 'first-account', () => consentRequest(FULL()), { accounts: { pick: 'first' } });
 });
 
 Given('a NextGenPSD2 consent the PSU authorised for all of their accounts', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(FULL()), { accounts: { pick: 'all' } });
+  await sharedRecurring(this, 'all-accounts', () => consentRequest(FULL()), { accounts: { pick: 'all' } });
 });
 
 Given('a NextGenPSD2 consent the PSU authorised for the accounts alone', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(bankOffered({ balances: false, transactions: false })), { accounts: { pick: 'first' } });
+  await sharedRecurring(this, 'accounts-alone', () => consentRequest(bankOffered({ balances: false, transactions: false })), { accounts: { pick: 'first' } });
 });
 
 Given('a NextGenPSD2 consent the PSU has not authorised yet', async function (this: ConformanceWorld) {
   await consentThroughSca(this, consentRequest(FULL()), { authorise: false });
 });
 
-Given('a NextGenPSD2 consent the PSU rejected', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(FULL()), { reject: true });
+// A rejected consent and a one-off one expire no other consent: each is prepared ahead of its scenario (ahead.ts).
+givenAhead('a NextGenPSD2 consent the PSU rejected', async (world) => {
+  await sharedRejected(world, (setup) => consentThroughSca(setup, consentRequest(FULL()), { reject: true }));
 });
 
-Given('a one-off NextGenPSD2 consent the PSU authorised', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { accounts: { pick: 'all' } });
+givenAhead('a one-off NextGenPSD2 consent the PSU authorised', async (world) => {
+  await consentThroughSca(world, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { accounts: { pick: 'all' } });
 });
 
 Given('a NextGenPSD2 consent to the PSU\'s first account by IBAN, which the PSU authorised', async function (this: ConformanceWorld) {
@@ -54,11 +58,13 @@ Given('the PSU\'s full NextGenPSD2 consent', async function (this: ConformanceWo
   bg(this).full = await fullConsent(this);
 });
 
-Given('two NextGenPSD2 consents the PSU authorised through the bank\'s OAuth2 SCA', async function (this: ConformanceWorld) {
-  // The first is one-off: the second's authorisation would expire a recurring first one (POST
-  // /v1/consents, "Side Effects"), and a refusal would then prove nothing about the token.
-  await consentThroughSca(this, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { approach: 'oauth', accounts: { pick: 'all' } });
-  await consentThroughSca(this, consentRequest(FULL()), { approach: 'oauth', accounts: { pick: 'all' } });
+// The first is one-off: the second's authorisation would expire a recurring first one (POST
+// /v1/consents, "Side Effects"), and a refusal would then prove nothing about the token. Being
+// one-off, it is prepared ahead of the scenario (ahead.ts); the second is made in the scenario.
+givenAhead('two NextGenPSD2 consents the PSU authorised through the bank\'s OAuth2 SCA', async (world) => {
+  await consentThroughSca(world, consentRequest(FULL(), { recurringIndicator: false, frequencyPerDay: 1 }), { approach: 'oauth', accounts: { pick: 'all' } });
+}, async (world) => {
+  await consentThroughSca(world, consentRequest(FULL()), { approach: 'oauth', accounts: { pick: 'all' } });
 });
 
 Given('a second recurring NextGenPSD2 consent the PSU authorised for all of their accounts', async function (this: ConformanceWorld) {
@@ -116,6 +122,7 @@ When('the TPP reads the NextGenPSD2 consent\'s status', async function (this: Co
 
 When('the TPP deletes the NextGenPSD2 consent', async function (this: ConformanceWorld) {
   const c = theConsent(this);
+  deletedConsents.add(c);
   await this.call('deleting the consent', (client) => client.deleteAccountAccessConsent(c.id, plain(this, bgHeaders(), c.token)));
 });
 

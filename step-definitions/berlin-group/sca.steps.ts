@@ -9,6 +9,7 @@ import { bgHeaders, SCA_STATUSES, scaStatusOf } from '../../src/dialects/berlin-
 import type { ApiResult } from '../../src/client/operations.ts';
 import { quote } from '../support/judge.ts';
 import { bankOffered, consentRequest, consentThroughSca, expectAuthorisationsListed, judgeInto, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
+import { givenAhead } from './ahead.ts';
 
 const DECOUPLED_OR_EMBEDDED = ['decoupled', 'embedded'] as const;
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -30,8 +31,9 @@ Given('a NextGenPSD2 consent the PSU authorised by the decoupled or embedded SCA
   await consentThroughSca(this, consentRequest(FULL()), { approach: DECOUPLED_OR_EMBEDDED, accounts: { pick: 'all' }, explicit: true });
 });
 
-Given('a NextGenPSD2 consent the PSU rejected by the decoupled or embedded SCA approach', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(FULL()), { approach: DECOUPLED_OR_EMBEDDED, reject: true });
+// Rejected, it expires no other consent: prepared ahead of its scenario (ahead.ts).
+givenAhead('a NextGenPSD2 consent the PSU rejected by the decoupled or embedded SCA approach', async (world) => {
+  await consentThroughSca(world, consentRequest(FULL()), { approach: DECOUPLED_OR_EMBEDDED, reject: true });
 });
 
 function trailOf(world: ConformanceWorld): ScaTrail {

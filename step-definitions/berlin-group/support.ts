@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiResult, CallOptions } from '../../src/client/operations.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
 import { NotApplicableError, type Operation } from '../../src/client/operations.ts';
 import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
@@ -87,6 +88,13 @@ export interface BgState {
 }
 
 const states = new WeakMap<ConformanceWorld, BgState>();
+
+/**
+ * The set-up worlds preparing a scenario's consent ahead of it (ahead.ts): their PSU journeys
+ * yield to those a running scenario waits for.
+ */
+export const preparedAhead = new WeakSet<ConformanceWorld>();
+const journeyPriority = (world: ConformanceWorld) => (preparedAhead.has(world) ? 3 : 2);
 
 /** The scenario's berlin-group state. */
 export function bg(world: ConformanceWorld): BgState {
@@ -214,7 +222,7 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
   if (resource.approach === 'decoupled') return decoupledSca(world, resource, { reject: o.reject, fn, accounts: o.accounts, psu, of: o.of });
   try {
     if (resource.approach === 'oauth') {
-      const result = await ctx.authorise(world.lane, resource.id, fn, { accounts: o.accounts ?? { pick: 'all' }, reject: o.reject });
+      const result = await ctx.authorise(world.lane, resource.id, fn, { accounts: o.accounts ?? { pick: 'all' }, reject: o.reject, priority: journeyPriority(world) });
       if (result.outcome !== 'denied') resource.token = result.tokens.accessToken;
       resource.selected = [...result.journey.selectedAccounts];
       resource.offered = result.journey.offeredAccounts.map((a) => a.id);
@@ -237,7 +245,7 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
       evidenceDir: ctx.params.evidenceDir,
       urlName: 'scaRedirect',
       trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-    })), 2).then((j) => (noted(o.reject ? 'rejected' : 'authorised'), j), (e: unknown) => {
+    })), journeyPriority(world)).then((j) => (noted(o.reject ? 'rejected' : 'authorised'), j), (e: unknown) => {
       noted(`failed: ${ctx.redactor.text(String((e as Error)?.message ?? e)).split('\n')[0]!.slice(0, 200)}`);
       throw e;
     });
@@ -255,6 +263,9 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
 export interface ScaResource { id: string; created: ApiResult; approach: Approach; token?: string; selected?: string[]; offered?: string[]; trail?: ScaTrail }
 
 const FINAL_SCA = new Set(['finalised', 'failed', 'exempted']);
+/** The decoupled SCA's polls of the scaStatus: the first pause, and the longest. */
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 1_000;
 
 /**
  * What an authorisation authorises besides a consent or payment itself: a payment's cancellation
@@ -400,7 +411,14 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
   await sight('before the PSU acted', false);
   const url = p.sca!.decoupledUrl!.split('{authorisationId}').join(encodeURIComponent(id));
   let journeyDone = false;
+  // Each step of the PSU's on the bank's page (a step starts once the one before is done) wakes the poll.
+  let acted = false;
+  let wake: (() => void) | undefined;
   const journey = ctx.withJourneySlot(() => ctx.browser().journey(url, {
+    onStep: () => {
+      acted = true;
+      wake?.();
+    },
     redirectUri: p.auth.redirectUri,
     doneSelector: p.sca?.decoupledDoneSelector ?? '[data-testid="sca-done"]',
     driver: p.psu.driver,
@@ -413,17 +431,34 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
     evidenceDir: ctx.params.evidenceDir,
     urlName: 'sca.decoupledUrl',
     trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-  }), 2).finally(() => (journeyDone = true));
+  }), journeyPriority(world)).finally(() => (journeyDone = true));
   journey.catch(() => undefined);
   // The TPP polls while the PSU is at it; the poll ends once the PSU is done and the status is final.
+  // NextGenPSD2 gives the scaStatus no Retry-After. The PSU's page is the TPP's to watch here, so
+  // the TPP reads soon after each thing the PSU did (a step of the page done, the decision) and,
+  // in between, after a pause that starts short and doubles up to a second, bounded by the
+  // profile's time-out: the reads follow the PSU and the bank, and a quiet spell costs few.
   const deadline = Date.now() + p.timeouts.authorisationMs;
   // Once final is final: what the bank says after that is SCA-01's to judge, not a reason to poll on.
   const wasFinal = () => trail.sightings.some((x) => FINAL_SCA.has(x.status ?? ''));
+  const decided = journey.then(() => undefined, () => undefined);
+  let pause = FIRST_POLL_MS;
   while (Date.now() < deadline) {
     const done = journeyDone;
+    acted = false;
     await sight(done ? 'after the PSU decided' : 'polling while the PSU approves', done ? true : undefined);
     if (done && wasFinal()) break;
-    await new Promise((r) => setTimeout(r, 150));
+    if (!acted && !(journeyDone && !done)) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, Math.min(pause, deadline - Date.now()))))),
+        ...(journeyDone ? [] : [decided, new Promise<void>((r) => (wake = r))]),
+      ]);
+      wake = undefined;
+      clearTimeout(timer);
+    }
+    // The PSU did something (or decided) since the last read: the next pause is short again.
+    pause = acted || journeyDone !== done ? FIRST_POLL_MS : Math.min(2 * pause, MAX_POLL_MS);
   }
   try {
     const result = await journey;
@@ -468,12 +503,14 @@ export function theConsent(world: ConformanceWorld): BgConsent {
 interface RecurringLedger {
   authorised: number;
   full: Map<Variant, { after: number; made: Promise<BgFullConsent> }>;
+  /** The recurring consent each sharing Given made last, by variant and Given ({@link sharedRecurring}). */
+  shared: Map<string, { after: number; consent: BgConsent }>;
 }
 const ledgers = new WeakMap<RunContext, RecurringLedger>();
 
 function ledger(ctx: RunContext): RecurringLedger {
   let l = ledgers.get(ctx);
-  if (!l) ledgers.set(ctx, (l = { authorised: 0, full: new Map() }));
+  if (!l) ledgers.set(ctx, (l = { authorised: 0, full: new Map(), shared: new Map() }));
   return l;
 }
 
@@ -514,6 +551,73 @@ export function fullConsent(world: ConformanceWorld, o: { accountsOnly?: boolean
   entry.made.catch(() => undefined);
   l.full.set(world.variant, entry);
   return entry.made;
+}
+
+/** Consents a scenario deleted (DELETE /v1/consents/{consentId} sent): no later scenario shares them. */
+export const deletedConsents = new WeakSet<BgConsent>();
+
+/**
+ * A consent another scenario made, as this scenario's own: the current consent, its creation in
+ * this scenario's evidence.
+ */
+function adoptConsent(world: ConformanceWorld, consent: BgConsent): BgConsent {
+  const state = bg(world);
+  state.askedValidUntil = consent.request.validUntil;
+  state.consent = consent;
+  if (!state.consents.includes(consent)) state.consents.push(consent);
+  if (!world.exchanges.includes(consent.created.exchange)) world.exchanges.push(consent.created.exchange);
+  return consent;
+}
+
+/**
+ * A recurring consent through the PSU's SCA, shared by the scenarios that ask for it by the same
+ * Given (`name`) for as long as the standard keeps it as it was: until the PSU authorises another
+ * recurring consent (which expires it: POST /v1/consents, "Side Effects") or a scenario deletes it.
+ * The scenarios that share it read through it (its status, its accounts, their data); a scenario
+ * that deletes it takes it too, and the next one gets a new one.
+ */
+export async function sharedRecurring(world: ConformanceWorld, name: string, request: () => ConsentRequestBody, o: { accounts: AccountChoice }): Promise<BgConsent> {
+  const l = ledger(world.ctx);
+  const key = `${world.variant}:${name}`;
+  const known = l.shared.get(key);
+  if (known && known.after === l.authorised && !deletedConsents.has(known.consent)) return adoptConsent(world, known.consent);
+  const consent = await consentThroughSca(world, request(), o);
+  if (consent.request.recurringIndicator) l.shared.set(key, { after: l.authorised, consent });
+  return consent;
+}
+
+/**
+ * A consent the PSU rejected, one per run and variant for every scenario that asks for one
+ * (`make` on a set-up world of its own): a rejected consent stays as it is (no SCA, access or
+ * expiry moves it), so each scenario judges it as it would its own.
+ */
+export async function sharedRejected(world: ConformanceWorld, make: (setup: ConformanceWorld) => Promise<BgConsent>): Promise<BgConsent> {
+  const made = world.ctx.shared(`${world.variant}:bg:rejected`, async () => {
+    const setup = ConformanceWorld.forSetup(world.ctx, world.variant, world.parameters, world.ruleId);
+    if (preparedAhead.has(world)) preparedAhead.add(setup);
+    const exchanges: Exchange[] = [];
+    const stop = setup.lane.record(exchanges);
+    try {
+      return { consent: await make(setup), exchanges };
+    } catch (error) {
+      throw Object.assign(error as object, { exchanges });
+    } finally {
+      stop();
+    }
+  });
+  const evidence = (exchanges: Exchange[] = []) => {
+    for (const ex of exchanges) if (!world.exchanges.includes(ex)) world.exchanges.push(ex);
+  };
+  try {
+    const { consent, exchanges } = await made;
+    evidence(exchanges);
+    return adoptConsent(world, consent);
+  } catch (error) {
+    evidence((error as { exchanges?: Exchange[] }).exchanges);
+    // A verdict met while making it is each sharing scenario's, under its own rule.
+    if (error instanceof Error && error.name === 'RuleViolation') throw world.violation(error.message.replace(/^[A-Z]{2,5}-\d{2,3}: /, ''));
+    throw error;
+  }
 }
 
 /**

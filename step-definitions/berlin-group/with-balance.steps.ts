@@ -8,9 +8,10 @@ import type { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import { accountsOf, transactionsQuery } from '../../src/dialects/berlin-group/index.ts';
 import { bankOffered, consentRequest, consentThroughSca, dataOptions, expectBgSchema, theConsent } from './support.ts';
+import { givenAhead } from './ahead.ts';
 
-Given('a one-off NextGenPSD2 consent the PSU authorised for the accounts alone', async function (this: ConformanceWorld) {
-  await consentThroughSca(this, consentRequest(bankOffered({ balances: false, transactions: false }), { recurringIndicator: false, frequencyPerDay: 1 }), { accounts: { pick: 'all' } });
+givenAhead('a one-off NextGenPSD2 consent the PSU authorised for the accounts alone', async (world) => {
+  await consentThroughSca(world, consentRequest(bankOffered({ balances: false, transactions: false }), { recurringIndicator: false, frequencyPerDay: 1 }), { accounts: { pick: 'all' } });
 });
 
 When('the TPP lists the accounts with withBalance=true under the NextGenPSD2 consent', async function (this: ConformanceWorld) {

@@ -5,7 +5,7 @@ import { NotApplicableError, type Operation } from '../../src/client/operations.
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_JUDGED_MEDIA_TYPE } from './define.ts';
 import { ConformanceWorld } from './world.ts';
 import { ruleIdOf } from '../../src/conformance/rule-id.ts';
-import { SHARED_GIVENS } from './setups.ts';
+import { PREWARMS, SHARED_GIVENS } from './setups.ts';
 import { OIDF_GIVENS } from '../obie/oidf-setups.ts';
 import { SEQUENCE_MEDIA_TYPE, sequenceItems } from '../../src/conformance/sequence.ts';
 import { baseUrlFor } from '../../src/profile/load.ts';
@@ -36,6 +36,7 @@ function prewarm(world: ConformanceWorld): void {
       break;
     }
   }
+  for (const start of PREWARMS) start(world);
 }
 
 /**

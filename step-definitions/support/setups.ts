@@ -532,4 +532,10 @@ export const SHARED_GIVENS: Array<[RegExp, (world: ConformanceWorld, ...args: st
   [/^the PSU has authorised a funds-confirmation consent that expires a few seconds later/, (w) => expiringConsent(w, 'cof')],
 ];
 
+/**
+ * Further set-ups to start with the first scenario, registered by a standard's step definitions
+ * (e.g. the berlin-group consents prepared one per scenario, step-definitions/berlin-group/ahead.ts).
+ */
+export const PREWARMS: Array<(world: ConformanceWorld) => void> = [];
+
 export type { ApiResult, Exchange };

@@ -145,13 +145,14 @@ export class ConformanceWorld extends World<RunParameters> {
    * A stand-in world that prepares a set-up ahead of the scenario needing it, on a lane of its
    * own (so its exchanges stay its own evidence), with no attachments.
    */
-  static forSetup(ctx: RunContext, variant: Variant, parameters: RunParameters, ruleId = ''): ConformanceWorld {
+  static forSetup(ctx: RunContext, variant: Variant, parameters: RunParameters, ruleId = '', lane?: Lane): ConformanceWorld {
     const noop = () => undefined;
     const w = new ConformanceWorld({ attach: noop as never, log: noop, link: noop, parameters });
     w.ctx = ctx;
     w.variant = variant;
     w.ruleId = ruleId;
-    w.lane = ctx.lane();
+    // A lane of its own, or one a finished set-up left free (`lane`).
+    w.lane = lane ?? ctx.lane();
     return w;
   }
 
