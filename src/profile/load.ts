@@ -209,6 +209,9 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     ? { method: p.registration.tokenEndpointAuthMethod ?? 'client_secret_basic', ...(p.registration.kid ? { kid: p.registration.kid } : {}), ...(p.registration.alg ? { alg: p.registration.alg } : {}) }
     : { ...auth.clientAuth };
   if (clientAuth.privateKeyFile) clientAuth.privateKey = await readReferenced(clientAuth.privateKeyFile, '$.auth.clientAuth.privateKeyFile', baseDir, source);
+  const second = auth.secondClient ? { ...auth.secondClient, clientAuth: { ...auth.secondClient.clientAuth } } : undefined;
+  if (second?.clientAuth.privateKeyFile) second.clientAuth.privateKey = await readReferenced(second.clientAuth.privateKeyFile, '$.auth.secondClient.clientAuth.privateKeyFile', baseDir, source);
+  for (const s of [second?.clientAuth.secret, second?.clientAuth.privateKey]) if (s) secrets.add(s);
   let mtls = p.mtls ? { ...p.mtls } : undefined;
   if (mtls) {
     for (const k of ['cert', 'key', 'ca'] as const) {
@@ -288,6 +291,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       discoveryUrl: auth.discoveryUrl,
       clientId: auth.clientId ?? '',
       clientAuth,
+      ...(second ? { secondClient: second } : {}),
       ...(registered ? { clientFrom: 'registration' as const } : {}),
       // TPP-Redirect-URI: the SCA's own when given (a bank without OAuth has no other).
       redirectUri: p.sca?.redirectUri ?? auth.redirectUri,

@@ -151,6 +151,8 @@ export interface Sandbox {
 }
 
 const API = 'open-banking/v3.1';
+/** The client id of a FAPI set-up's second private_key_jwt client. */
+const SECOND_CLIENT = 'obtpp-sandbox-jwt-2';
 /** UK Read/Write v4.0's base: the same bank, the same paths, v4.0's code values (obie/v4.ts). */
 const API_V4 = 'open-banking/v4.0';
 /** The NextGenPSD2 card-account reads the berlin-group sandbox offers in both variants. */
@@ -169,8 +171,8 @@ function urlHost(host: string): string {
  * and a program that starts many sandboxes (the harness's fault runs) would spend seconds on them;
  * each sandbox is still its own bank (its own issuer, store and clients).
  */
-const processKeys = new Map<'directory' | 'signing' | 'client', Promise<RsaKey>>();
-function processKey(role: 'directory' | 'signing' | 'client'): Promise<RsaKey> {
+const processKeys = new Map<'directory' | 'signing' | 'client' | 'second-client', Promise<RsaKey>>();
+function processKey(role: 'directory' | 'signing' | 'client' | 'second-client'): Promise<RsaKey> {
   let key = processKeys.get(role);
   if (!key) {
     processKeys.set(role, (key = rsaKey()));
@@ -203,10 +205,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // tls-host-mismatch is about the certificate: it brings TLS with it; so do tokens bound to a client certificate.
   const mismatch = faults.has('tls-host-mismatch');
   const useTls = (options.tls ?? false) || mismatch || sec?.senderConstraint === 'mtls';
-  const [signingKey, clientKey, strayKey, directorySigner, pki] = await Promise.all([
+  const [signingKey, clientKey, strayKey, directorySigner, pki, secondKey] = await Promise.all([
     // The stray key serves only its fault: each RSA key costs tens of milliseconds of CPU per start.
     processKey('signing'), processKey('client'), faults.has('bad-response-signature') ? rsaKey() : undefined, processKey('directory'),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
+    // A FAPI set-up has a second private_key_jwt client with a key of its own (the OIDF checks that need another client).
+    sec ? processKey('second-client') : Promise.resolve(undefined),
   ]);
   const fixtures = buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined)));
   const store = new Store(fixtures, options.clock);
@@ -236,7 +240,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const callback = `${issuer}/tpp/callback`;
   const redirectUris = [callback, ...(options.redirectUris ?? [])];
 
-  const clients = makeClients(redirectUris, clientKey, pki, sec, faults);
+  const clients = makeClients(redirectUris, clientKey, pki, sec, faults, secondKey);
   const issued = new Set<string>();
   const provider = createAuthServer({
     issued, security: sec, dpopNonceSecret: randomBytes(32),
@@ -342,7 +346,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return sandbox;
 }
 
-function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaKey>>, pki: TlsMaterial | undefined, sec: SandboxSecurityInfo | undefined, faults: ReturnType<typeof parseFaults>) {
+function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaKey>>, pki: TlsMaterial | undefined, sec: SandboxSecurityInfo | undefined, faults: ReturnType<typeof parseFaults>, secondKey?: RsaKey) {
   const common = {
     redirect_uris: redirectUris,
     grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
@@ -379,6 +383,17 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
       },
     });
   }
+  if (secondKey) {
+    // Its own key: a request object or client assertion signed with it is no proof of the first client.
+    const jwt = { token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'PS256', request_object_signing_alg: 'PS256' };
+    list.push({
+      metadata: { ...common, jwks: { keys: [secondKey.publicJwk] }, client_id: SECOND_CLIENT, client_name: 'obtpp reference TPP (second client)', ...jwt } as ClientMetadata,
+      client: {
+        clientId: SECOND_CLIENT, clientName: 'obtpp reference TPP (second client)', authMethod: 'private_key_jwt',
+        privateJwk: secondKey.privateJwk as SandboxClient['privateJwk'], privateKeyPem: secondKey.privatePem, kid: secondKey.kid, redirectUri: redirectUris[0], redirectUris,
+      },
+    });
+  }
   return list;
 }
 
@@ -411,6 +426,8 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
   if (client.clientSecret) clientAuth.secret = client.clientSecret;
   if (client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
   const bg = sb.dialect === 'berlin-group';
+  // The OIDF checks that need another client use the second private_key_jwt client, where the set-up has one.
+  const second = bg ? undefined : sb.clients.find((c) => c.clientId === SECOND_CLIENT);
   const sca = sb.sca ?? ['redirect', 'oauth'];
   // A berlin-group bank without OAuth2 SCA has no authorisation server for the TPP: no auth block, no registration.
   const oauth = !bg || sca.includes('oauth');
@@ -446,6 +463,7 @@ function profileFor(sb: Sandbox, layout: Variant | 'all' | Standard, clientIndex
       issuer: sb.issuer,
       clientId: client.clientId,
       clientAuth,
+      ...(second && second !== client ? { secondClient: { clientId: second.clientId, clientAuth: { method: 'private_key_jwt', privateKey: second.privateKeyPem, kid: second.kid, alg: 'PS256' } } } : {}),
       redirectUri: client.redirectUri,
       ...(bg
         ? { scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' }, intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' }, offlineAccess: false }
