@@ -8,7 +8,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
   @SEC-01 @level-MUST @source-spec
   Rule: SEC-01 — The redirect carries the intent id and the bank binds the authorisation to that consent
 
-    @A @B
+    @A @B @oidf @oidf:fapi1-advanced-final-refresh-token @oidf:fapi2-security-profile-final-refresh-token
     Scenario: The authorisation is bound to the consent named in the redirect, not to another
       Given the AISP has created a consent "named" with permissions "ReadAccountsBasic, ReadBalances"
       And the AISP has then created a consent "later" with permissions "ReadAccountsBasic"
@@ -42,7 +42,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
   @SEC-04 @level-MUST @source-spec
   Rule: SEC-04 — A consent the PSU rejects yields no authorisation code and no token
 
-    @A @B
+    @A @B @oidf @oidf:fapi1-advanced-final-user-rejects-authentication @oidf:fapi2-security-profile-final-user-rejects-authentication
     Scenario: The PSU rejects an account-access consent
       Given the AISP has created a consent "refused" with permissions "ReadAccountsBasic"
       When the PSU rejects the consent "refused"
@@ -158,16 +158,25 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
   @SEC-11 @level-MUST @source-standard
   Rule: SEC-11 — The bank refuses a bad request object in the authorisation request (FAPI, as UK banks enforce it)
 
-    @A @B
+    @A @B @oidf
     Scenario Outline: A request object <defect> is refused
       Given the AISP has created a consent "<name>" with permissions "ReadAccountsBasic"
       When the TPP sends the PSU to the bank for the consent "<name>" with a request object <defect>
       Then the bank refuses the authorisation request with an OAuth error, without showing a login page
 
-      Examples:
+      @oidf:fapi1-advanced-final-ensure-request-object-signature-algorithm-is-not-none @oidf:fapi2-security-profile-final-ensure-request-object-signature-algorithm-is-not-none
+      Examples: unsigned
         | defect                  | name        |
         | unsigned (alg none)     | unsigned    |
+
+      @oidf:fapi1-advanced-final-ensure-request-object-without-exp-fails @oidf:fapi2-security-profile-final-ensure-request-object-without-exp-fails
+      Examples: without exp
+        | defect                  | name        |
         | without exp             | no exp      |
+
+      @oidf:fapi1-advanced-final-ensure-expired-request-object-fails @oidf:fapi2-security-profile-final-ensure-expired-request-object-fails
+      Examples: expired
+        | defect                  | name        |
         | with an exp in the past | expired exp |
 
     @A @B
@@ -191,14 +200,14 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
   @SEC-13 @level-MUST @source-standard
   Rule: SEC-13 — Where the bank requires PKCE, an authorisation request without it is refused, and the plain method too
 
-    @A @B
+    @A @B @oidf @oidf:fapi1-advanced-final-par-ensure-pkce-required @oidf:fapi2-security-profile-final-par-ensure-pkce-required
     Scenario: An authorisation request without a code_challenge is refused
       Given the AISP has created a consent "no pkce" with permissions "ReadAccountsBasic"
       And the bank requires PKCE
       When the TPP sends the PSU to the bank for the consent "no pkce" without a code_challenge
       Then the bank refuses the authorisation request, or the token request without a code_verifier
 
-    @A @B
+    @A @B @oidf @oidf:fapi1-advanced-final-par-ensure-plain-pkce-rejected @oidf:fapi2-security-profile-final-par-ensure-plain-pkce-rejected
     Scenario: An authorisation request with the plain code_challenge_method is refused
       Given the AISP has created a consent "plain pkce" with permissions "ReadAccountsBasic"
       And the bank requires PKCE
@@ -218,7 +227,7 @@ Feature: What every function shares: authorisation binding, tokens and grants, h
   @SEC-15 @level-MUST @source-standard
   Rule: SEC-15 — A DPoP-bound access token is honoured only with a proof of the key it is bound to
 
-    @A @B
+    @A @B @oidf @oidf:fapi2-security-profile-final-dpop-negative-tests
     Scenario: A DPoP-bound access token sent as a bearer token, without a proof, is refused
       Given the bank binds its access tokens to the TPP's DPoP key
       And the PSU has authorised the "full" consent: every permission of the accounts, balances and transactions clusters, all accounts selected

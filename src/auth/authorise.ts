@@ -30,6 +30,8 @@ export interface AuthoriseOptions {
   onStep?: (description: string) => void;
   /** How the authorization request departs from obtpp's own (the conformance suite's PKCE check). */
   request?: BeginOptions;
+  /** An authorization request already built (begun), to walk the PSU through instead of a new one. */
+  pending?: PendingAuthorisation;
 }
 
 /**
@@ -61,23 +63,8 @@ export async function authorise(
   consent: { intentId: string; fn: Fn },
   options: AuthoriseOptions = {},
 ): Promise<AuthoriseResult> {
-  const { auth, browser, profile } = ctx;
-  const pending = await auth.begin(consent.intentId, consent.fn, options.request);
-  const journey = await browser.journey(pending.url, {
-    redirectUri: pending.redirectUri,
-    driver: profile.psu.driver,
-    username: profile.psu.username,
-    password: profile.psu.password,
-    reject: options.reject,
-    accounts: (Array.isArray(options.accounts) ? parseAccountChoice(options.accounts) : options.accounts) ?? profile.psu.accounts,
-    debtor: options.debtor,
-    stepTimeoutMs: profile.timeouts.browserStepMs,
-    totalTimeoutMs: profile.timeouts.authorisationMs,
-    evidenceDir: options.evidenceDir,
-    onStep: options.onStep,
-    log: ctx.log,
-    trust: { caPem: profile.mtls?.ca, insecure: profile.tls.insecure },
-  });
+  const { auth } = ctx;
+  const { pending, journey } = await walk(ctx, consent, options);
 
   // The answer where the request's security profile puts it: the query, the fragment (the hybrid
   // flow: an access_denied there is the PSU's rejection too), or a JARM response (read once verified).
@@ -103,6 +90,32 @@ export async function authorise(
     if (thrown instanceof AuthorisationError) Object.assign(thrown, { journey, pending });
     throw thrown;
   }
+}
+
+/**
+ * The authorization request and the PSU's journey, up to the redirect back, caught and not yet
+ * used: what {@link authorise} checks and exchanges, and what the conformance checks that use the
+ * code in their own way (a second time, by another client, without its verifier …) start from.
+ */
+export async function walk(ctx: AuthoriseContext, consent: { intentId: string; fn: Fn }, options: AuthoriseOptions = {}): Promise<{ pending: PendingAuthorisation; journey: JourneyResult }> {
+  const { auth, browser, profile } = ctx;
+  const pending = options.pending ?? await auth.begin(consent.intentId, consent.fn, options.request);
+  const journey = await browser.journey(pending.url, {
+    redirectUri: pending.redirectUri,
+    driver: profile.psu.driver,
+    username: profile.psu.username,
+    password: profile.psu.password,
+    reject: options.reject,
+    accounts: (Array.isArray(options.accounts) ? parseAccountChoice(options.accounts) : options.accounts) ?? profile.psu.accounts,
+    debtor: options.debtor,
+    stepTimeoutMs: profile.timeouts.browserStepMs,
+    totalTimeoutMs: profile.timeouts.authorisationMs,
+    evidenceDir: options.evidenceDir,
+    onStep: options.onStep,
+    log: ctx.log,
+    trust: { caPem: profile.mtls?.ca, insecure: profile.tls.insecure },
+  });
+  return { pending, journey };
 }
 
 function describeError(params: URLSearchParams): string {

@@ -14,12 +14,12 @@ import type { Fn, Profile } from '../profile/types.ts';
 import { importSigningKey, type SigningKey } from './keys.ts';
 import { resolveSecurity, type ResolvedSecurity } from './security.ts';
 
-import type { AuthorisationServer, BeginOptions, PendingAuthorisation, TokenSet } from './types.ts';
+import type { AuthorisationServer, BeginOptions, PendingAuthorisation, RequestVariation, TokenSet } from './types.ts';
 import { quoteOutside } from '../outside-text.ts';
 
 export { authorise } from './authorise.ts';
 export type { AuthoriseContext, AuthoriseOptions, AuthoriseResult, WithJourney } from './authorise.ts';
-export type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, TokenSet } from './types.ts';
+export type { AuthorisationServer, BeginOptions, PendingAuthorisation, PkceMethod, RequestVariation, TokenSet } from './types.ts';
 export { describeSecurity, FlowRefusedError, securitySummary, type ResolvedSecurity } from './security.ts';
 
 
@@ -70,7 +70,8 @@ export class Auth implements AuthorisationServer {
   private readonly ccCache = new Map<Fn, Promise<TokenSet>>();
   /** Configurations that validate one kind of authorization response (hybrid, JARM), made once each. */
   private readonly flows = new Map<string, client.Configuration>();
-  private readonly makeConfig: (extra?: (config: client.Configuration) => void) => client.Configuration;
+  /** A configuration of this client (or, for the OIDF checks, another client id or client authentication) with obtpp's HTTP core. */
+  readonly makeConfig: (extra?: (config: client.Configuration) => void, as?: { clientId?: string; clientAuth?: client.ClientAuth; http?: HttpClient }) => client.Configuration;
   private dpopHandle?: Promise<client.DPoPHandle>;
 
   private constructor(profile: Profile, http: HttpClient, config: client.Configuration, signingKey: SigningKey | undefined, security: ResolvedSecurity, makeConfig: Auth['makeConfig']) {
@@ -203,11 +204,12 @@ export class Auth implements AuthorisationServer {
     const meta: client.ServerMetadata = { ...(config.serverMetadata() as client.ServerMetadata), ...(security.issParameter ? { authorization_response_iss_parameter_supported: true } : {}) };
     const fapiMetadata = security.signingAlgs ? { id_token_signed_response_alg: security.signingAlgs, authorization_signed_response_alg: security.signingAlgs } as unknown as Partial<client.ClientMetadata> : {};
     const mtlsAliases = a.clientAuth.method === 'tls_client_auth' && meta.mtls_endpoint_aliases ? { use_mtls_endpoint_aliases: true } : {};
-    const makeConfig = (extra?: (c: client.Configuration) => void) => {
-      const c = new client.Configuration({ ...meta }, clientId, { ...metadata, ...mtlsAliases, ...fapiMetadata }, clientAuth);
+    const makeConfig: Auth['makeConfig'] = (extra, as = {}) => {
+      const c = new client.Configuration({ ...meta }, as.clientId ?? clientId, { ...metadata, ...mtlsAliases, ...fapiMetadata }, as.clientAuth ?? clientAuth);
       for (const fn of execute) fn(c);
-      c[client.customFetch] = http.fetch as unknown as client.CustomFetch;
-      c.timeout = Math.ceil(http.timeoutMs / 1000);
+      const via = as.http ?? http;
+      c[client.customFetch] = via.fetch as unknown as client.CustomFetch;
+      c.timeout = Math.ceil(via.timeoutMs / 1000);
       extra?.(c);
       return c;
     };
@@ -289,17 +291,35 @@ export class Auth implements AuthorisationServer {
    */
   async begin(intentId: string, fn: Fn, options: BeginOptions = {}): Promise<PendingAuthorisation> {
     const security = this.securityFor(options);
+    const vary = options.vary ?? {};
     const { params, state, nonce, codeVerifier } = await this.authorizationParams(intentId, fn, security);
+    // A deliberate departure (the OIDF modules' checks): parameters left out, changed, or sent only outside.
+    if (vary.addClaims) {
+      const claims = params.claims ? JSON.parse(params.claims) as Record<string, Record<string, unknown>> : {};
+      for (const [where, add] of Object.entries(vary.addClaims)) claims[where] = { ...(claims[where] ?? {}), ...add };
+      params.claims = JSON.stringify(claims);
+    }
+    for (const k of vary.omit ?? []) delete params[k];
+    Object.assign(params, vary.set ?? {});
+    const outside: Record<string, string> = {};
+    for (const k of vary.outsideOnly ?? []) {
+      if (params[k] !== undefined) outside[k] = params[k]!;
+      delete params[k];
+    }
+    Object.assign(outside, vary.outside ?? {});
     let url: URL;
     try {
       // RFC 9449 §10: the code is bound to the DPoP key from the pushed request on (inside the request object, where there is one).
-      if (security.par && security.senderConstraint === 'dpop') params.dpop_jkt = await this.http.dpop.thumbprint();
-      url = await this.authorizationUrl(params, security.requestObject);
-      if (security.par) url = await this.push(url.searchParams);
+      if (security.par && security.senderConstraint === 'dpop' && vary.dpopAtPar !== 'proof') params.dpop_jkt = await this.http.dpop.thumbprint();
+      url = await this.authorizationUrl(params, security.requestObject, vary);
+      if (security.par) url = await this.push(url.searchParams, vary);
     } catch (error) {
       throw this.http.redactor.error(mapError(error, security.par ? 'the pushed authorization request' : 'building the authorization request'));
     }
-    return { url: url.href, state, nonce, ...(codeVerifier ? { codeVerifier } : {}), intentId, fn, redirectUri: this.profile.auth.redirectUri, security };
+    for (const [k, v] of Object.entries(outside)) url.searchParams.set(k, v);
+    // The answer is checked against what the request itself carried (its request object, or what was pushed).
+    const sent = { state: params.state, nonce: params.nonce };
+    return { url: url.href, ...(sent.state !== undefined ? { state: sent.state } : {}), ...(sent.nonce !== undefined ? { nonce: sent.nonce } : {}), ...(codeVerifier && params.code_challenge ? { codeVerifier } : {}), intentId, fn, redirectUri: params.redirect_uri ?? outside.redirect_uri ?? this.profile.auth.redirectUri, security };
   }
 
   /** The resolved security profile as one request varies it (BeginOptions). */
@@ -313,20 +333,68 @@ export class Auth implements AuthorisationServer {
     return s;
   }
 
-  /** Pushes the request's parameters (RFC 9126) and returns the URL the PSU is sent to. */
-  private async push(params: URLSearchParams): Promise<URL> {
-    return client.buildAuthorizationUrlWithPAR(this.config, params, await this.dpopOption());
+  /**
+   * Pushes the request's parameters (RFC 9126) and returns the URL the PSU is sent to; a variation
+   * may change its DPoP proof or its client assertion (the OIDF modules' checks).
+   */
+  private async push(params: URLSearchParams, vary: RequestVariation = {}): Promise<URL> {
+    let dpop = await this.dpopOption();
+    if (dpop && vary.dpopAtPar === 'jkt') dpop = undefined;
+    if (dpop && vary.dpopAtPar === 'mismatch') dpop = { DPoP: client.getDPoPHandle(this.config, await client.randomDPoPKeyPair(this.security.dpopAlg ?? 'ES256')) };
+    const config = vary.parAssertion ? this.makeConfig(undefined, { clientAuth: await this.assertionAuth(vary.parAssertion) }) : this.config;
+    for (const [k, v] of Object.entries(vary.pushed ?? {})) params.set(k, v);
+    return client.buildAuthorizationUrlWithPAR(config, params, dpop);
   }
 
-  /** The authorization URL of these parameters: in a signed request object where the profile sends one, else on the query. */
-  private async authorizationUrl(params: Record<string, string>, requestObject: boolean): Promise<URL> {
+  /** private_key_jwt with a client assertion changed before it is signed (the OIDF modules' checks); `RS256` signs with the client's key as RS256. */
+  async assertionAuth(o: { modify?: (header: Record<string, unknown>, payload: Record<string, unknown>) => void; alg?: 'RS256' }): Promise<client.ClientAuth> {
+    const key = o.alg === 'RS256' ? await this.rs256Key() : this.signingKey?.key;
+    if (!key) throw new ProfileError('$.auth.clientAuth.privateKey: a key to sign client assertions is needed for this check', ['$.auth.clientAuth.privateKey']);
+    return client.PrivateKeyJwt({ key, ...(this.signingKey?.kid ? { kid: this.signingKey.kid } : {}) }, o.modify ? { [client.modifyAssertion]: o.modify } : {});
+  }
+
+  /** The client's own key imported for RS256 (an algorithm FAPI refuses): for checks only. */
+  private async rs256Key(): Promise<CryptoKey> {
+    return (await importSigningKey({ ...this.profile.auth.clientAuth, alg: 'RS256' })).key;
+  }
+
+  /**
+   * The authorization URL of these parameters: in a signed request object where the profile sends
+   * one, else on the query. A variation may change the request object's claims or how it is signed.
+   */
+  private async authorizationUrl(params: Record<string, string>, requestObject: boolean, vary: RequestVariation = {}): Promise<URL> {
     if (!requestObject) return client.buildAuthorizationUrl(this.config, params);
     if (!this.signingKey) throw new ProfileError('$.auth.clientAuth.privateKey: a key to sign the request object is needed', ['$.auth.clientAuth.privateKey']);
     const typ = this.profile.auth.intentBinding.requestObjectTyp;
-    const modify: client.ModifyAssertionOptions = typ
-      ? { [client.modifyAssertion]: (header: Record<string, unknown>) => void (header.typ = typ) }
-      : {};
-    return client.buildAuthorizationUrlWithJAR(this.config, params, { key: this.signingKey.key, kid: this.signingKey.kid }, modify);
+    let made: { header: Record<string, unknown>; claims: Record<string, unknown> } | undefined;
+    const modify: client.ModifyAssertionOptions = {
+      [client.modifyAssertion]: (header: Record<string, unknown>, claims: Record<string, unknown>) => {
+        if (typ) header.typ = typ;
+        for (const [k, v] of Object.entries(vary.claims ?? {})) {
+          if (v === null) delete claims[k];
+          else claims[k] = v;
+        }
+        made = { header, claims };
+      },
+    };
+    const signature = vary.signature;
+    let key: CryptoKey = this.signingKey.key;
+    if (signature === 'RS256') key = await this.rs256Key();
+    if (signature === 'unregistered-key') {
+      const { generateKeyPair } = await import('jose');
+      key = (await generateKeyPair(this.signingKey.alg === 'ES256' ? 'ES256' : 'PS256')).privateKey;
+    }
+    const url = await client.buildAuthorizationUrlWithJAR(this.config, params, { key, kid: this.signingKey.kid }, modify);
+    if (signature === 'none' || signature === 'broken') {
+      const [h, p, sig] = url.searchParams.get('request')!.split('.');
+      const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      // Unsigned (alg none, the header otherwise as it was), or its signature's first bytes changed.
+      const request = signature === 'none'
+        ? `${part({ ...made!.header, alg: 'none', kid: undefined })}.${p}.`
+        : `${h}.${p}.${(sig![0] === 'A' ? 'B' : 'A')}${sig!.slice(1)}`;
+      url.searchParams.set('request', request);
+    }
+    return url;
   }
 
   /** The parameters of one authorisation request (before any request object or PAR). */
@@ -368,6 +436,11 @@ export class Auth implements AuthorisationServer {
     if (Object.keys(idToken).length) params.claims = JSON.stringify({ id_token: idToken, ...(Object.keys(userinfo).length ? { userinfo } : {}) });
     if (binding.method === 'query') params[binding.parameter ?? 'consent_id'] = intentId;
     return { params, state, nonce, ...(codeVerifier ? { codeVerifier } : {}) };
+  }
+
+  /** The bank's discovery document, as openid-client read it. */
+  get serverMetadata(): client.ServerMetadata {
+    return this.config.serverMetadata();
   }
 
   /** The bank's pushed authorization request endpoint (RFC 9126), when its discovery advertises one. */
@@ -524,12 +597,14 @@ export class Auth implements AuthorisationServer {
       }
     } else {
       const state = params.get('state');
-      if (state !== pending.state) {
+      if (pending.state === undefined ? state !== null : state !== pending.state) {
         throw new AuthorisationError(
           'state_mismatch',
-          state === null
-            ? 'the redirect back from the bank carries no state (possible forgery or a mixed-up session)'
-            : 'the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session)',
+          pending.state === undefined
+            ? 'the redirect back from the bank carries a state, and the request sent none of its own (a state only outside its request object or pushed request must not be used)'
+            : state === null
+              ? 'the redirect back from the bank carries no state (possible forgery or a mixed-up session)'
+              : 'the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session)',
         );
       }
       const error = params.get('error');
@@ -628,6 +703,79 @@ export class Auth implements AuthorisationServer {
     return c;
   }
 
+  /**
+   * The authorization code of a redirect back, read where the request's response mode puts it (a
+   * JARM response's claims decoded, not verified): for the checks that send it on purpose in a way
+   * the bank must refuse. Undefined when the answer carries none.
+   */
+  async codeOf(pending: PendingAuthorisation, callbackUrl: string): Promise<string | undefined> {
+    const { params } = this.readResponse(callbackUrl, pending.security ?? this.security);
+    let code: unknown = params.get('code');
+    if (params.has('response')) {
+      const { decodeJwt } = await import('jose');
+      try {
+        code = decodeJwt(params.get('response')!).code;
+      } catch {
+        code = undefined;
+      }
+    }
+    if (typeof code !== 'string' || !code) return undefined;
+    this.http.redactor.add(code);
+    return code;
+  }
+
+  /**
+   * One token request for an authorization code, made deliberately different from obtpp's own (the
+   * OpenID Foundation's modules: SEC-18 …): without a code_verifier or with another, with another
+   * client's id or authentication, without a DPoP proof or with one of another key, without the TLS
+   * client certificate. The token endpoint's answer, granted or refused; a transport failure throws.
+   */
+  async tryCodeExchange(code: string, pending: PendingAuthorisation, o: { verifier?: string | null; clientId?: string; clientAuth?: client.ClientAuth; dpop?: 'none' | 'other-key'; withoutCertificate?: boolean } = {}): Promise<TokenAttempt> {
+    const params: Record<string, string> = { code, redirect_uri: pending.redirectUri };
+    const verifier = o.verifier === undefined ? pending.codeVerifier : o.verifier ?? undefined;
+    if (verifier) params.code_verifier = verifier;
+    if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
+    return this.tryGrant('authorization_code', params, o);
+  }
+
+  /** A client-credentials request made deliberately different from obtpp's own (another client authentication, DPoP): the token endpoint's answer. */
+  async tryClientCredentials(fn: Fn, o: { clientId?: string; clientAuth?: client.ClientAuth | 'none'; dpop?: 'none' | 'other-key' | client.DPoPHandle; withoutCertificate?: boolean } = {}): Promise<TokenAttempt> {
+    const params: Record<string, string> = { scope: this.profile.auth.scopes[fn] };
+    if (this.profile.auth.resource) params.resource = this.profile.auth.resource;
+    return this.tryGrant('client_credentials', params, o);
+  }
+
+  /** One grant request as a check varies it: another client, no certificate, DPoP of another key or none. */
+  private async tryGrant(grant: string, params: Record<string, string>, given: { clientId?: string; clientAuth?: client.ClientAuth | 'none'; dpop?: 'none' | 'other-key' | client.DPoPHandle; withoutCertificate?: boolean }): Promise<TokenAttempt> {
+    // `none`: only the client_id, no client authentication at all.
+    const o = { ...given, clientAuth: given.clientAuth === 'none' ? client.None() : given.clientAuth };
+    let bare: HttpClient | undefined;
+    try {
+      if (o.withoutCertificate) {
+        const { httpFromProfile } = await import('../client/factory.ts');
+        bare = httpFromProfile({ ...this.profile, ...(this.profile.mtls ? { mtls: { ...this.profile.mtls, cert: undefined, key: undefined } } : {}) }, { redactor: this.http.redactor, dpop: this.http.dpop });
+      }
+      const config = o.clientId || o.clientAuth || bare ? this.makeConfig(undefined, { ...(o.clientId ? { clientId: o.clientId } : {}), ...(o.clientAuth ? { clientAuth: o.clientAuth } : {}), ...(bare ? { http: bare } : {}) }) : this.config;
+      let dpop: { DPoP: client.DPoPHandle } | undefined;
+      if (o.dpop === 'other-key') dpop = { DPoP: client.getDPoPHandle(config, await client.randomDPoPKeyPair(this.security.dpopAlg ?? 'ES256')) };
+      else if (o.dpop && o.dpop !== 'none') dpop = { DPoP: o.dpop };
+      else if (o.dpop !== 'none') dpop = await this.dpopOption();
+      const res = await client.genericGrantRequest(config, grant, params, dpop);
+      return { granted: true, tokens: this.toTokenSet(res, grant === 'authorization_code' ? 'authorization_code' : 'client_credentials') };
+    } catch (error) {
+      const refused = refusalOf(error);
+      if (refused) return refused;
+      throw this.http.redactor.error(mapError(error, `${grant === 'authorization_code' ? 'authorization code' : 'client credentials'} grant`));
+    } finally {
+      await bare?.close();
+    }
+  }
+
+  /** A DPoP handle (openid-client's) of a key pair the check chose, with its proofs changed before they are signed. */
+  dpopHandleOf(pair: CryptoKeyPair, modify?: (header: Record<string, unknown>, payload: Record<string, unknown>) => void): client.DPoPHandle {
+    return client.getDPoPHandle(this.config, pair, modify ? { [client.modifyAssertion]: modify } : {});
+  }
+
   /** A refresh-token grant; the new tokens replace the old ones (and are taught to redaction). */
   async refresh(refreshToken: string): Promise<TokenSet> {
     this.http.redactor.add(refreshToken);
@@ -655,6 +803,24 @@ export class Auth implements AuthorisationServer {
     if (claims) tokens.claims = { ...claims };
     return tokens;
   }
+}
+
+/** What a token endpoint answered a request made on purpose: the tokens it granted, or its refusal (status and OAuth error). */
+export type TokenAttempt =
+  | { granted: true; tokens: TokenSet }
+  | { granted: false; status: number; error: string; description?: string };
+
+/** An OAuth error answer of an endpoint (a JSON error body, or a 401 challenge) as a refusal; undefined for anything else. */
+export function refusalOf(error: unknown): { granted: false; status: number; error: string; description?: string } | undefined {
+  if (error instanceof client.ResponseBodyError) return { granted: false, status: error.status, error: error.error, ...(error.error_description ? { description: error.error_description } : {}) };
+  if (error instanceof client.WWWAuthenticateChallengeError) {
+    const p = error.cause[0]?.parameters;
+    return { granted: false, status: error.status, error: String(p?.error ?? 'invalid_client'), ...(p?.error_description ? { description: String(p.error_description) } : {}) };
+  }
+  // A refusal without an OAuth error body (an HTML page, an empty 4xx): the status, and no error code.
+  const e = error as { code?: string; cause?: unknown };
+  if (e?.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' && e.cause instanceof Response && e.cause.status >= 400) return { granted: false, status: e.cause.status, error: '' };
+  return undefined;
 }
 
 /**

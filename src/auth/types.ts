@@ -27,8 +27,10 @@ export interface TokenSet {
 export interface PendingAuthorisation {
   /** The authorization URL the PSU is sent to. */
   url: string;
-  state: string;
-  nonce: string;
+  /** Absent when the request carried no state of its own (a check that leaves it out): the answer must carry none. */
+  state?: string;
+  /** Absent when the request carried no nonce (FAPI 2.0 allows it): the ID token must carry none. */
+  nonce?: string;
   /** Absent only when the request was sent without PKCE on purpose (the SEC-13 check). */
   codeVerifier?: string;
   intentId: string;
@@ -53,6 +55,43 @@ export interface BeginOptions {
    * value of a FAPI 2.0 one …).
    */
   flow?: Partial<Pick<ResolvedSecurity, 'responseType' | 'responseMode' | 'requestObject' | 'acr'>>;
+  /** How the parameters and the request object depart from obtpp's own (the OpenID Foundation's modules: SEC-16 …). */
+  vary?: RequestVariation;
+}
+
+/**
+ * One authorization request made deliberately different from obtpp's own, for the checks of the
+ * OpenID Foundation's FAPI modules: each field names what is changed, everything else is obtpp's.
+ */
+export interface RequestVariation {
+  /** Parameters left out (of the request object, or the pushed request, too). */
+  omit?: string[];
+  /** Parameters sent with other values (inside the request object too). */
+  set?: Record<string, string>;
+  /** Parameters left out of the request object or the pushed request and sent only on the authorization URL, with obtpp's value. */
+  outsideOnly?: string[];
+  /** Parameters added on the authorization URL only (outside the request object or the pushed request), with these values. */
+  outside?: Record<string, string>;
+  /** Claims of the request object given other values; `null` leaves a claim out (exp, nbf, aud …). */
+  claims?: Record<string, unknown>;
+  /**
+   * How the request object is signed when not as the profile says: `none` (unsigned), `RS256` (the
+   * client's key, an algorithm FAPI refuses), `unregistered-key` (a key the client never registered,
+   * under its kid), `broken` (a signature that does not verify).
+   */
+  signature?: 'none' | 'RS256' | 'unregistered-key' | 'broken';
+  /**
+   * DPoP at the pushed authorization request: `proof` a DPoP proof of the run's key and no dpop_jkt,
+   * `jkt` dpop_jkt of the run's key and no proof, `mismatch` a proof of a throwaway key and dpop_jkt
+   * of the run's; default both, of the run's key.
+   */
+  dpopAtPar?: 'proof' | 'jkt' | 'mismatch';
+  /** Claims asked for in the claims parameter besides obtpp's own (`{ id_token: { name: null } }`). */
+  addClaims?: { id_token?: Record<string, unknown>; userinfo?: Record<string, unknown> };
+  /** Parameters added to the pushed request's form, beside its request object (a request_uri the PAR endpoint must refuse). */
+  pushed?: Record<string, string>;
+  /** The pushed request's client assertion changed before it is signed (header, claims); `RS256` signs it with the client's key as RS256. */
+  parAssertion?: { modify?: (header: Record<string, unknown>, payload: Record<string, unknown>) => void; alg?: 'RS256' };
 }
 
 /** What a PSU journey needs of the authorisation server (the Auth class is one). */

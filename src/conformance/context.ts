@@ -6,9 +6,9 @@ import { Redactor } from '../client/redact.ts';
 import { DpopKey } from '../client/dpop-key.ts';
 import { TppClient } from '../client/operations.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { Auth, type BeginOptions } from '../auth/index.ts';
-import { authorise, type AuthoriseResult } from '../auth/authorise.ts';
-import { PsuBrowser } from '../psu/index.ts';
+import { Auth, type BeginOptions, type PendingAuthorisation } from '../auth/index.ts';
+import { authorise, walk, type AuthoriseResult } from '../auth/authorise.ts';
+import { PsuBrowser, type JourneyResult } from '../psu/index.ts';
 import { setupProblemOf, type SetupError } from './setup-check.ts';
 
 /** What the runner hands every worker (JSON: cucumber passes it as worldParameters). */
@@ -63,6 +63,7 @@ export function lendBrowser(key: string, browser: PsuBrowser): () => void {
 export class Lane {
   readonly http: HttpClient;
   private authPromise?: Promise<Auth>;
+  private secondPromise?: Promise<Auth>;
   private readonly clients = new Map<Variant, TppClient>();
   private readonly profile: Profile;
 
@@ -80,6 +81,18 @@ export class Lane {
   auth(): Promise<Auth> {
     this.authPromise ??= Auth.create(this.profile, this.http);
     return this.authPromise;
+  }
+
+  /**
+   * The profile's second client (`auth.secondClient`) at the bank's authorisation server, for the
+   * checks that need another client (another client's code, request_uri or consent); undefined
+   * when the profile names none.
+   */
+  secondAuth(): Promise<Auth> | undefined {
+    const second = this.profile.auth.secondClient;
+    if (!second) return undefined;
+    this.secondPromise ??= Auth.create({ ...this.profile, auth: { ...this.profile.auth, clientId: second.clientId, clientAuth: second.clientAuth, redirectUri: second.redirectUri ?? this.profile.auth.redirectUri } }, this.http);
+    return this.secondPromise;
   }
 
   /** A client-credentials access token for one function (cached until near expiry). */
@@ -287,6 +300,30 @@ export class RunContext {
     } finally {
       waited();
       if (!options.slotHeld) this.release();
+    }
+  }
+
+  /**
+   * The PSU's journey for a request a check varies, up to the redirect back, not exchanged ({@link
+   * walk}): the checks that use the code their own way (again, by another client, without its
+   * verifier …). Holds a journey slot as {@link authorise} does.
+   */
+  async walk(lane: Lane, intentId: string, fn: Fn, request: BeginOptions = {}, o: { priority?: number; pending?: PendingAuthorisation } = {}): Promise<{ pending: PendingAuthorisation; journey: JourneyResult }> {
+    const priority = o.priority ?? 2;
+    await this.acquire(priority);
+    const started = Date.now();
+    const waited = this.waitFor('journey', `the PSU's journey in the browser (${fn} consent ${intentId})`);
+    const note = (outcome: string) => this.noteJourney({ intentId, fn, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outcome });
+    try {
+      const result = await walk({ auth: await lane.auth(), browser: this.browser(), profile: this.profile }, { intentId, fn }, { request, ...(o.pending ? { pending: o.pending } : {}), accounts: { pick: 'all' }, evidenceDir: this.params.evidenceDir });
+      note('came back');
+      return result;
+    } catch (error) {
+      note(`failed: ${this.redactor.text(String((error as Error)?.message ?? error)).split('\n')[0]!.slice(0, 200)}`);
+      throw error;
+    } finally {
+      waited();
+      this.release();
     }
   }
 

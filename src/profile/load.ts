@@ -192,6 +192,9 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
     ? { method: p.registration.tokenEndpointAuthMethod ?? 'client_secret_basic', ...(p.registration.kid ? { kid: p.registration.kid } : {}), ...(p.registration.alg ? { alg: p.registration.alg } : {}) }
     : { ...auth.clientAuth };
   if (clientAuth.privateKeyFile) clientAuth.privateKey = await readReferenced(clientAuth.privateKeyFile, '$.auth.clientAuth.privateKeyFile', baseDir, source);
+  const second = auth.secondClient ? { ...auth.secondClient, clientAuth: { ...auth.secondClient.clientAuth } } : undefined;
+  if (second?.clientAuth.privateKeyFile) second.clientAuth.privateKey = await readReferenced(second.clientAuth.privateKeyFile, '$.auth.secondClient.clientAuth.privateKeyFile', baseDir, source);
+  for (const s of [second?.clientAuth.secret, second?.clientAuth.privateKey]) if (s) secrets.add(s);
   const mtls = await mtlsOf(p, baseDir, source);
   if (!absent && clientAuth.method === 'tls_client_auth' && !(mtls?.cert && mtls?.key)) {
     throw new ProfileError(`profile ${source}: $.mtls: a client certificate and key are required when auth.clientAuth.method is tls_client_auth`, ['$.mtls']);
@@ -222,7 +225,7 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
     implements: found ? { A: found.operations } : implementsOf(p.implements, variants),
     ...(absentApis.length ? { absentApis } : {}),
     paths,
-    auth: authOf(auth, clientAuth, { absent, registered, standard, p }),
+    auth: authOf(auth, clientAuth, { absent, registered, standard, p, second }),
     ...(signing ? { signing } : {}),
     bank: {
       ...(bankJwks ? { jwks: bankJwks } : {}),
@@ -244,8 +247,8 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
 }
 
 /** The profile's auth block, completed: the client, the redirect URI, and the scopes and intent binding of its standard unless it says its own. */
-function authOf(auth: Record<string, any>, clientAuth: Record<string, any>, o: { absent: boolean; registered: boolean; standard: StandardModule; p: Record<string, any> }): Profile['auth'] {
-  const { absent, registered, standard, p } = o;
+function authOf(auth: Record<string, any>, clientAuth: Record<string, any>, o: { absent: boolean; registered: boolean; standard: StandardModule; p: Record<string, any>; second?: Profile['auth']['secondClient'] }): Profile['auth'] {
+  const { absent, registered, standard, p, second } = o;
   const intentBinding = standard.profile.intentBinding;
   return {
     ...(absent ? { absent: true as const } : {}),
@@ -253,6 +256,7 @@ function authOf(auth: Record<string, any>, clientAuth: Record<string, any>, o: {
     discoveryUrl: auth.discoveryUrl,
     clientId: auth.clientId ?? '',
     clientAuth: clientAuth as Profile['auth']['clientAuth'],
+    ...(second ? { secondClient: second } : {}),
     ...(registered ? { clientFrom: 'registration' as const } : {}),
     // TPP-Redirect-URI: the standard's own when given (a bank without OAuth has no other).
     redirectUri: standard.profile.redirectUri?.(p) ?? auth.redirectUri,

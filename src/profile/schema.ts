@@ -220,6 +220,25 @@ function sharedProperties(registered: readonly StandardModule[], operationList: 
           ],
         },
         redirectUri: url,
+        secondClient: {
+          type: 'object', additionalProperties: false, required: ['clientId', 'clientAuth'],
+          description: 'A second client of the TPP at the bank (its own id and key), for the checks of the OpenID Foundation\'s FAPI modules that need another client: another client\'s authorization code, request_uri or consent must be refused (SEC-20, SEC-22, SEC-24). Without it those checks are not judged.',
+          properties: {
+            clientId: { type: 'string', minLength: 1 },
+            clientAuth: {
+              type: 'object', additionalProperties: false, required: ['method'],
+              properties: {
+                method: { enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'tls_client_auth'] },
+                secret: { type: 'string', minLength: 1 },
+                privateKey: { type: 'string', minLength: 1 },
+                privateKeyFile: { type: 'string', minLength: 1 },
+                kid: { type: 'string', minLength: 1 },
+                alg: { enum: ['PS256', 'RS256', 'ES256', 'EdDSA'] },
+              },
+            },
+            redirectUri: url,
+          },
+        },
         scopes: {
           type: 'object', additionalProperties: false,
           description: "Scope per function. Defaults: ais 'accounts', cof 'fundsconfirmations', pis 'payments'.",

@@ -167,6 +167,11 @@ export interface AuthSettings {
   clientId: string;
   clientAuth: ClientAuth;
   /**
+   * A second client of the same TPP at the bank, for the checks of the OpenID Foundation's modules
+   * that need another client (another client's code, request_uri or consent); its own key.
+   */
+  secondClient?: { clientId: string; clientAuth: ClientAuth; redirectUri?: string };
+  /**
    * `registration`: the profile gives no client of its own; the session uses the one `obtpp register`
    * issued (its id and secret from the session state; the registration key for private_key_jwt).
    * Absent: the profile's client, which takes precedence over any registered one.

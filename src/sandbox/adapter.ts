@@ -17,7 +17,7 @@ const ISSUED = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Cli
  * Makes the adapter class for one provider; every model gets its own instance over shared maps.
  * `issued`, when given, collects every token and code handed out (tests scan artefacts for them).
  */
-export function memoryAdapter(issued?: Set<string>): new (name: string) => Adapter {
+export function memoryAdapter(issued?: Set<string>, o: { neverConsumed?: ReadonlySet<string> } = {}): new (name: string) => Adapter {
   const entries = new Map<string, Entry>();
   const byUid = new Map<string, string>();
   const byUserCode = new Map<string, string>();
@@ -67,6 +67,8 @@ export function memoryAdapter(issued?: Set<string>): new (name: string) => Adapt
       return id ? this.find(id) : undefined;
     }
     async consume(id: string): Promise<void> {
+      // A fault's model whose entries are never consumed (authorization-code-reusable, par-request-uri-reusable).
+      if (o.neverConsumed?.has(this.name)) return;
       const payload = live(this.key(id));
       if (payload) payload.consumed = Math.floor(Date.now() / 1000);
     }

@@ -11,7 +11,7 @@ import { defaults } from 'oidc-provider/lib/helpers/defaults.js';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { memoryAdapter } from './adapter.ts';
 import { registrationGate } from './registration.ts';
-import { unauthenticatedPar } from './par.ts';
+import { ignoredRequestUri, unauthenticatedPar } from './par.ts';
 import type { Faults } from './faults.ts';
 import { html, page } from './http.ts';
 import { sameDn } from './keys.ts';
@@ -120,6 +120,14 @@ async function wrongIssuer(ctx: KoaContextWithOIDC, next: () => Promise<void>): 
   ctx.response.set('location', url.href);
 }
 
+/** The discovery-id-token-rs256 fault: the discovery document names RS256 alone for ID tokens. */
+async function rs256Discovery(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
+    (ctx.body as Record<string, unknown>).id_token_signing_alg_values_supported = ['RS256'];
+  }
+}
+
 /** Builds the provider. Mount it with `provider.callback()` at the issuer's root. */
 export function createAuthServer(o: AuthServerOptions): Provider {
   const { store, faults } = o;
@@ -130,7 +138,9 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     return sec?.fapi;
   };
   const configuration: Configuration = {
-    adapter: memoryAdapter(o.issued),
+    adapter: memoryAdapter(o.issued, { neverConsumed: new Set(faults.has('authorization-code-reusable') ? ['AuthorizationCode'] : []) }),
+    // oidc-provider's own 15 s; the client-assertion-clock-lenient fault takes 15 minutes.
+    ...(faults.has('client-assertion-clock-lenient') ? { clockTolerance: 900 } : {}),
     clients: o.clients,
     jwks: { keys: [{ ...o.signingKey.privateJwk, use: 'sig' } as never] },
     cookies: { keys: [crypto.randomUUID(), crypto.randomUUID()] },
@@ -192,13 +202,15 @@ export function createAuthServer(o: AuthServerOptions): Provider {
         ...(sec?.signedRequestObject ? { requireSignedRequestObject: true } : {}),
         assertJwtClaimsAndHeader: async (ctx, claims, header, client) => {
           // oidc-provider's own FAPI checks first (exp, nbf and aud required; exp at most 60 minutes after nbf).
-          if (sec) await defaults.features.requestObjects.assertJwtClaimsAndHeader(ctx, claims, header, client);
+          if (sec && !faults.has('request-object-nbf-not-required')) await defaults.features.requestObjects.assertJwtClaimsAndHeader(ctx, claims, header, client);
           if (claims.exp === undefined && !faults.has('request-object-exp-not-required')) throw new errors.InvalidRequestObject("Request Object is missing the 'exp' claim");
+          // FAPI: the parameters are taken only from the request object, the redirect URI among them (one outside is not used).
+          if (sec && claims.redirect_uri === undefined) throw new errors.InvalidRequestObject("Request Object is missing the 'redirect_uri' parameter");
           if (faults.has('intent-not-bound')) return;
           const intent = requestObjectIntent(claims.claims);
           if (intent === undefined) return;
           const consent = store.consents.get(intent) as { clientId?: string; decided?: boolean } | undefined;
-          if (!consent || consent.clientId !== client.clientId || consent.decided) {
+          if (!consent || (consent.clientId !== client.clientId && !faults.has('intent-of-another-client-accepted')) || consent.decided) {
             throw new errors.InvalidRequestObject('openbanking_intent_id does not name a consent awaiting this client\'s authorisation');
           }
         },
@@ -239,6 +251,9 @@ export function createAuthServer(o: AuthServerOptions): Provider {
   provider.use(registrationGate({ provider, issuer: o.issuer, directory: o.directory, faults }));
   if (faults.has('par-without-client-auth-accepted')) provider.use(unauthenticatedPar(provider));
   if (faults.has('authorization-response-iss-wrong')) provider.use(wrongIssuer);
+  if (faults.has('discovery-id-token-rs256')) provider.use(rs256Discovery);
+  if (faults.has('par-request-uri-in-form-ignored')) provider.use(ignoredRequestUri());
+  if (faults.has('unregistered-redirect-uri-accepted')) provider.Client.prototype.redirectUriAllowed = () => true;
   // Errors are the client's business; the sandbox's terminal stays readable.
   provider.on('server_error', () => undefined);
   return provider;

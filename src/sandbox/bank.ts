@@ -79,6 +79,8 @@ export interface SandboxBank {
   account(a: FixturePsu['accounts'][number]): { Currency: string; iban?: string };
   /** The profile's name after "obtpp sandbox" (" (berlin-group)"), before the variant. */
   readonly profileName?: string;
+  /** Whether its profile names a FAPI set-up's second private_key_jwt client (`auth.secondClient`: the OIDF checks that need another client). */
+  readonly secondClient?: boolean;
   /** Whether the profile has an auth block (a bank whose SCA needs no authorisation server has none). */
   oauth(sb: Sandbox): boolean;
   /** Its own fields right after the profile's name. */

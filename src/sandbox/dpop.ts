@@ -26,9 +26,10 @@ const IAT_WINDOW = 300;
 export interface DpopVerifier {
   /**
    * Checks the request's DPoP proof for a token bound to `jkt`; `url` is the request's full URL as
-   * the TPP addressed it. Throws DpopRefusal.
+   * the TPP addressed it. Throws DpopRefusal. `claims: false` (the dpop-proof-claims-not-checked
+   * fault, obie/plumbing.ts) checks only the proof's signature, its key and the nonce.
    */
-  check(req: IncomingMessage, url: string, accessToken: string, jkt: string): Promise<void>;
+  check(req: IncomingMessage, url: string, accessToken: string, jkt: string, o?: { claims?: boolean }): Promise<void>;
 }
 
 /** A resource server's DPoP checks; with `requireNonce`, its nonce too (one nonce per sandbox, as a bank rotates them). */
@@ -36,7 +37,7 @@ export function dpopVerifier(options: { requireNonce: boolean }): DpopVerifier {
   const nonce = randomBytes(16).toString('base64url');
   const seen = new Map<string, number>();
   return {
-    async check(req, url, accessToken, jkt) {
+    async check(req, url, accessToken, jkt, o = {}) {
       const proof = req.headers.dpop;
       if (typeof proof !== 'string' || !proof) throw new DpopRefusal('invalid_token', 'the access token is DPoP-bound: a DPoP proof is required');
       let payload: Record<string, unknown>;
@@ -49,8 +50,15 @@ export function dpopVerifier(options: { requireNonce: boolean }): DpopVerifier {
         throw new DpopRefusal('invalid_dpop_proof', `the DPoP proof does not verify (${(error as Error).message})`);
       }
       const target = new URL(url);
+      if (o.claims === false) {
+        if ((await calculateJwkThumbprint(jwk as never)) !== jkt) throw new DpopRefusal('invalid_token', 'the access token is bound to another DPoP key');
+        if (options.requireNonce && payload.nonce !== nonce) throw new DpopRefusal('use_dpop_nonce', 'the resource server requires its DPoP nonce', nonce);
+        return;
+      }
       if (payload.htm !== req.method) throw new DpopRefusal('invalid_dpop_proof', 'the DPoP proof is for another method (htm)');
-      if (payload.htu !== `${target.origin}${target.pathname}`) throw new DpopRefusal('invalid_dpop_proof', 'the DPoP proof is for another URL (htu)');
+      // RFC 9449 §4.3 (9): htu is compared without its query and fragment.
+      const htu = typeof payload.htu === 'string' ? URL.parse(payload.htu) : null;
+      if (!htu || `${htu.origin}${htu.pathname}` !== `${target.origin}${target.pathname}`) throw new DpopRefusal('invalid_dpop_proof', 'the DPoP proof is for another URL (htu)');
       if (typeof payload.iat !== 'number' || Math.abs(Date.now() / 1000 - payload.iat) > IAT_WINDOW) throw new DpopRefusal('invalid_dpop_proof', 'the DPoP proof\'s iat is not recent');
       if (payload.ath !== createHash('sha256').update(accessToken).digest('base64url')) throw new DpopRefusal('invalid_dpop_proof', 'the DPoP proof is not for this access token (ath)');
       if ((await calculateJwkThumbprint(jwk as never)) !== jkt) throw new DpopRefusal('invalid_token', 'the access token is bound to another DPoP key');

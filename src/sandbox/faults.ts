@@ -108,6 +108,14 @@ const SECURITY_FAULTS = [
   { name: 'hybrid-id-token-without-s-hash', rule: 'SEC-14', kind: 'rule', security: 'fapi1-advanced', description: 'the hybrid flow\'s ID token carries no s_hash: the authorization response is served as plain OpenID Connect, not as FAPI 1.0 Advanced\'s detached signature' },
   { name: 'jarm-signed-rs256', rule: 'SEC-14', kind: 'rule', security: 'fapi1-advanced-par-jarm', description: 'JARM responses are signed with RS256, an algorithm FAPI refuses' },
   { name: 'authorization-response-iss-wrong', rule: 'SEC-14', kind: 'rule', security: 'fapi2-dpop', description: 'the authorization response\'s iss (RFC 9207) names another issuer' },
+  // The OpenID Foundation's FAPI modules (SEC-16 … SEC-24): one fault per rule, each in the set-up it bends.
+  { name: 'discovery-id-token-rs256', rule: 'SEC-16', kind: 'rule', security: 'fapi2-dpop', description: 'the discovery document says ID tokens are signed only with RS256 (id_token_signing_alg_values_supported), an algorithm FAPI refuses' },
+  { name: 'request-object-nbf-not-required', rule: 'SEC-17', kind: 'rule', security: 'fapi1-advanced', description: 'request objects are taken without nbf, and with exp more than 60 minutes after nbf (FAPI\'s limits of a request object\'s lifetime are not checked)' },
+  { name: 'unregistered-redirect-uri-accepted', rule: 'SEC-19', kind: 'rule', security: 'fapi1-advanced', description: 'the authorization endpoint takes any redirect_uri, registered or not' },
+  { name: 'authorization-code-reusable', rule: 'SEC-20', kind: 'rule', security: 'fapi2-dpop', description: 'an authorization code is never consumed: the token endpoint exchanges it again and again' },
+  { name: 'client-assertion-clock-lenient', rule: 'SEC-21', kind: 'rule', security: 'fapi2-dpop', description: 'the authorisation server allows 15 minutes of clock skew in what it is sent: a client assertion that expired 5 minutes ago is taken' },
+  { name: 'par-request-uri-in-form-ignored', rule: 'SEC-22', kind: 'rule', security: 'fapi2-dpop', description: 'a pushed request carrying a request_uri in its form is taken (the request_uri dropped unread), not refused' },
+  { name: 'intent-of-another-client-accepted', rule: 'SEC-24', kind: 'rule', security: 'fapi1-advanced', description: 'an authorisation request may name a consent another client created (openbanking_intent_id is checked to await authorisation, not to be the client\'s)' },
 ] as const satisfies readonly FaultDeclaration[];
 
 /** Every declared fault, in no particular order (`TABLE` orders them). */

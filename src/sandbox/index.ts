@@ -36,6 +36,9 @@ export type { Variant } from '../profile/types.ts';
 
 export type { Sandbox, SandboxClient, SandboxOptions, SandboxPsu } from './sandbox-types.ts';
 
+/** The client id of a FAPI set-up's second private_key_jwt client. */
+const SECOND_CLIENT = 'obtpp-sandbox-jwt-2';
+
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
@@ -49,8 +52,8 @@ function urlHost(host: string): string {
  * and a program that starts many sandboxes (the harness's fault runs) would spend seconds on them;
  * each sandbox is still its own bank (its own issuer, store and clients).
  */
-const processKeys = new Map<'directory' | 'signing' | 'client', Promise<RsaKey>>();
-function processKey(role: 'directory' | 'signing' | 'client'): Promise<RsaKey> {
+const processKeys = new Map<'directory' | 'signing' | 'client' | 'second-client', Promise<RsaKey>>();
+function processKey(role: 'directory' | 'signing' | 'client' | 'second-client'): Promise<RsaKey> {
   let key = processKeys.get(role);
   if (!key) {
     processKeys.set(role, (key = rsaKey()));
@@ -96,10 +99,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // tls-host-mismatch is about the certificate: it brings TLS with it; so do tokens bound to a client certificate.
   const mismatch = faults.has('tls-host-mismatch');
   const useTls = (options.tls ?? false) || mismatch || sec?.senderConstraint === 'mtls';
-  const [signingKey, clientKey, strayKey, directorySigner, pki] = await Promise.all([
+  const [signingKey, clientKey, strayKey, directorySigner, pki, secondKey] = await Promise.all([
     // The stray key serves only its fault: each RSA key costs tens of milliseconds of CPU per start.
     processKey('signing'), processKey('client'), faults.has('bad-response-signature') ? rsaKey() : undefined, processKey('directory'),
     useTls ? tlsMaterial(host, mismatch ? { serverNames: [`DNS:${MISMATCHED_NAME}`] } : {}) : Promise.resolve(undefined),
+    // A FAPI set-up has a second private_key_jwt client with a key of its own (the OIDF checks that need another client).
+    sec ? processKey('second-client') : Promise.resolve(undefined),
   ]);
   const fixtures = buildFixtures(anchorDay(options.anchor ?? (options.clock ? new Date(options.clock()) : undefined)));
   const store = bank.store(fixtures, options.clock);
@@ -114,7 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const callback = `${issuer}/tpp/callback`;
   const redirectUris = [callback, ...(options.redirectUris ?? [])];
 
-  const clients = makeClients(redirectUris, clientKey, pki, sec, faults);
+  const clients = makeClients(redirectUris, clientKey, pki, sec, faults, secondKey);
   const issued = new Set<string>();
   const provider = createAuthServer({
     issued, security: sec, dpopNonceSecret: randomBytes(32),
@@ -218,7 +223,7 @@ async function listen(options: SandboxOptions, host: string, pki: TlsMaterial | 
   return { server, issuer: `${pki ? 'https' : 'http'}://${urlHost(host)}:${port}` };
 }
 
-function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaKey>>, pki: TlsMaterial | undefined, sec: SandboxSecurityInfo | undefined, faults: Faults) {
+function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaKey>>, pki: TlsMaterial | undefined, sec: SandboxSecurityInfo | undefined, faults: Faults, secondKey?: RsaKey) {
   const common = {
     redirect_uris: redirectUris,
     grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
@@ -255,6 +260,17 @@ function makeClients(redirectUris: string[], key: Awaited<ReturnType<typeof rsaK
       },
     });
   }
+  if (secondKey) {
+    // Its own key: a request object or client assertion signed with it is no proof of the first client.
+    const jwt = { token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'PS256', request_object_signing_alg: 'PS256' };
+    list.push({
+      metadata: { ...common, jwks: { keys: [secondKey.publicJwk] }, client_id: SECOND_CLIENT, client_name: 'obtpp reference TPP (second client)', ...jwt } as ClientMetadata,
+      client: {
+        clientId: SECOND_CLIENT, clientName: 'obtpp reference TPP (second client)', authMethod: 'private_key_jwt',
+        privateJwk: secondKey.privateJwk as SandboxClient['privateJwk'], privateKeyPem: secondKey.privatePem, kid: secondKey.kid, redirectUri: redirectUris[0], redirectUris,
+      },
+    });
+  }
   return list;
 }
 
@@ -280,6 +296,8 @@ function profileFor(sb: Sandbox, bank: SandboxBank, layout: Variant | 'all' | st
   if (client.privateKeyPem) Object.assign(clientAuth, { privateKey: client.privateKeyPem, kid: client.kid, alg: 'PS256' });
   // A bank whose SCA needs no authorisation server has no auth block for the TPP, and no registration.
   const oauth = bank.oauth(sb);
+  // The OIDF checks that need another client use the second private_key_jwt client, where the set-up and the bank have one.
+  const second = bank.secondClient ? sb.clients.find((c) => c.clientId === SECOND_CLIENT) : undefined;
   return {
     name: `obtpp sandbox${bank.profileName ?? ''}${variant === 'all' ? '' : ` (variant ${variant})`}`,
     ...(bank.profileHead?.(parts, oauth) ?? {}),
@@ -288,7 +306,16 @@ function profileFor(sb: Sandbox, bank: SandboxBank, layout: Variant | 'all' | st
     variantBaseUrls: Object.fromEntries(variants.map((v) => [v, sb.baseUrls[v]])),
     tppName: client.clientName,
     ...bank.profileOperations(parts),
-    ...(oauth ? { auth: { issuer: sb.issuer, clientId: client.clientId, clientAuth, redirectUri: client.redirectUri, ...bank.profileAuth() } } : {}),
+    ...(oauth ? {
+      auth: {
+        issuer: sb.issuer,
+        clientId: client.clientId,
+        clientAuth,
+        ...(second && second !== client ? { secondClient: { clientId: second.clientId, clientAuth: { method: 'private_key_jwt', privateKey: second.privateKeyPem, kid: second.kid, alg: 'PS256' } } } : {}),
+        redirectUri: client.redirectUri,
+        ...bank.profileAuth(),
+      },
+    } : {}),
     psu: { username: psu.username, password: psu.password, driver: { kind: 'sandbox' } },
     // Payment requests are signed with the key every client registered; the bank's answers verify against its JWKS.
     signing: { key: sb.tppSigning.privateKeyPem, kid: sb.tppSigning.kid, ...(sb.signatureCertificates ? { certificate: sb.signatureCertificates.tpp } : {}) },

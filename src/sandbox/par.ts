@@ -39,3 +39,23 @@ export function unauthenticatedPar(provider: Provider) {
     ctx.body = { expires_in: TTL, request_uri: `urn:ietf:params:oauth:request_uri:${id}` };
   };
 }
+
+/**
+ * The par-request-uri-in-form-ignored fault (SEC-22): a pushed request that carries a request_uri
+ * in its form (RFC 9126 §2.1: the PAR endpoint must refuse it) has it dropped, unread, and is
+ * pushed as if it had none.
+ */
+export function ignoredRequestUri() {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    if (ctx.path !== PAR_PATH || ctx.method !== 'POST') return next();
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+    const params = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    params.delete('request_uri');
+    const raw = Buffer.from(params.toString());
+    // oidc-provider reads the body from ctx.req and its length from the headers koa holds (the same object): the form without the request_uri.
+    ctx.req.headers['content-length'] = String(raw.length);
+    ctx.req = Object.assign(Readable.from([raw]), { headers: ctx.req.headers, method: ctx.req.method, url: ctx.req.url, socket: ctx.req.socket }) as unknown as typeof ctx.req;
+    return next();
+  };
+}

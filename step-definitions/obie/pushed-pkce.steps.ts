@@ -158,9 +158,14 @@ When('the TPP sends the PSU to the bank for the consent {string} with the plain 
   outcomes.set(this, refused ? { refused } : { wentOn: `went on to ${this.notes.at(-1)}` });
 });
 
-Then('the bank refuses the plain method, as FAPI asks', function (this: ConformanceWorld) {
+Then('the bank refuses the plain method, as FAPI asks', async function (this: ConformanceWorld) {
   const o = outcomes.get(this)!;
   if (o.refused) return;
-  // FAPI 1 Advanced (5.2.2-18) names S256; the UK standard does not itself forbid plain: a SHOULD.
-  warning(this, `a request with code_challenge_method plain should be refused (FAPI 1 Advanced 5.2.2-18: PKCE with S256), but the bank ${o.wentOn}`, 'FAPI 1 Advanced 5.2.2-18');
+  // A bank under a FAPI security profile that takes pushed requests must refuse plain (FAPI 1
+  // Advanced 5.2.2-18, FAPI 2.0 5.3.2.2: PKCE with S256; the OIDF modules par-ensure-plain-pkce-rejected);
+  // elsewhere the UK standard does not itself forbid plain: a SHOULD.
+  const security = (await this.lane.auth()).security;
+  const message = `a request with code_challenge_method plain should be refused (FAPI 1 Advanced 5.2.2-18, FAPI 2.0 5.3.2.2: PKCE with S256), but the bank ${o.wentOn}`;
+  if (footings.get(this)!.par && security.profile !== 'oauth2') throw this.violation(message.replace('should be', 'must be'));
+  warning(this, message, 'FAPI 1 Advanced 5.2.2-18');
 });

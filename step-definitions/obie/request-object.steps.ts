@@ -3,10 +3,13 @@
 // the bank refused (an OAuth error, on the redirect URI or as a 4xx) or went on to its login page.
 import { Given, When, Then } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
-import { describeAnswer } from '../support/judge.ts';
 import { NotApplicableError, type ApiResult } from '../../src/client/operations.ts';
 import type { Variant } from '../../src/profile/types.ts';
-import { HttpError } from '../../src/errors.ts';
+import type { RequestVariation } from '../../src/auth/index.ts';
+import { AuthorisationError, HttpError } from '../../src/errors.ts';
+import { refusal, where } from './authorisation-answer.ts';
+
+export { refusal, where };
 
 type Defect = 'well-formed' | 'none' | 'no-exp' | 'expired';
 const DEFECTS: Record<string, Defect> = {
@@ -23,23 +26,42 @@ class RequestObjectsNotOffered extends NotApplicableError {
   }
 }
 
-/** A bank that takes authorization requests only pushed refuses every request object by value, good or bad: SEC-11 judges the authorization endpoint's. */
-class PushedOnly extends NotApplicableError {
-  constructor(variant: Variant) {
-    super('createAccountAccessConsent', variant);
-    this.message = 'the bank takes authorization requests only pushed (require_pushed_authorization_requests): a request object sent to its authorization endpoint by value is refused whatever it holds, so the request-object checks of the authorization endpoint do not apply';
-  }
+/** The same defects, made by obtpp's own request-object builder (openid-client), for a request object pushed. */
+function variationOf(defect: Defect): RequestVariation {
+  const now = Math.floor(Date.now() / 1000);
+  if (defect === 'none') return { signature: 'none' };
+  if (defect === 'no-exp') return { claims: { exp: null } };
+  if (defect === 'expired') return { claims: { iat: now - 4000, nbf: now - 4000, exp: now - 3600 } };
+  return {};
 }
 
-/** Sends the authorisation request (GET, redirects not followed) and keeps the answer. */
+/**
+ * Sends the authorisation request (GET, redirects not followed) and keeps the answer. A bank that
+ * takes authorization requests only pushed gets the request object pushed (RFC 9126): its
+ * pushed-request endpoint's refusal is then the answer.
+ */
 async function send(world: ConformanceWorld, record: ConsentRecord, defect: Defect): Promise<ApiResult & { url: string }> {
   const auth = await world.lane.auth();
   if (!auth.requestObjectsSupported) throw new RequestObjectsNotOffered(world.variant);
-  if (auth.requiresPar) throw new PushedOnly(world.variant);
   if (defect !== 'none' && !auth.canSignRequestObjects) {
     throw world.blocked(undefined, 'the profile has no key to sign request objects with (auth.clientAuth.privateKey), so a signed request object cannot be sent');
   }
-  const { url } = await auth.requestObjectUrl(record.id, record.fn, defect);
+  let url: string;
+  if (auth.requiresPar) {
+    // A pushed request object is made by obtpp's own builder, which signs (an unsigned one is a signed one stripped).
+    if (!auth.canSignRequestObjects) throw world.blocked(undefined, 'the bank takes only pushed requests, and the profile has no key to sign request objects with (auth.clientAuth.privateKey), so no request object can be pushed');
+    try {
+      url = (await auth.begin(record.id, record.fn, { par: true, flow: { requestObject: true }, vary: variationOf(defect) })).url;
+    } catch (error) {
+      const status = (error as { cause?: { status?: unknown } }).cause?.status;
+      if (error instanceof AuthorisationError && typeof status === 'number') {
+        // The pushed-request endpoint's OAuth error, as the answer the Then step reads.
+        return { status, headers: {}, body: { error: error.oauthError }, text: '', json: true, url: auth.parEndpoint!, operation: 'createAccountAccessConsent' } as unknown as ApiResult & { url: string };
+      }
+      if (error instanceof HttpError) throw world.violation(`the pushed-request endpoint gave no usable answer: ${error.message}`);
+      throw error;
+    }
+  } else url = (await auth.requestObjectUrl(record.id, record.fn, defect)).url;
   try {
     const r = await world.lane.http.request('GET', url, { headers: { accept: 'text/html' } });
     return { ...r, url, operation: 'createAccountAccessConsent' } as ApiResult & { url: string };
@@ -49,41 +71,6 @@ async function send(world: ConformanceWorld, record: ConsentRecord, defect: Defe
   }
 }
 
-/** Why the answer is a refusal per OIDC (an error on the redirect URI, or a 4xx), or undefined when it is not. */
-export function refusal(world: ConformanceWorld, r: ApiResult & { url?: string }): string | undefined {
-  if (r.status >= 400 && r.status < 500) return `${r.status}`;
-  const location = r.headers.location;
-  if (r.status >= 300 && r.status < 400 && typeof location === 'string') {
-    const redirect = world.ctx.profile.auth.redirectUri;
-    const to = new URL(location, r.url ?? redirect);
-    const back = new URL(redirect);
-    if (to.origin !== back.origin || to.pathname !== back.pathname) return undefined;
-    // The error where the response mode puts it: the query, the fragment (the hybrid flow), or a JARM response in either.
-    for (const params of [to.searchParams, new URLSearchParams(to.hash.slice(1))]) {
-      const answer = jarmAnswer(params.get('response')) ?? params;
-      if (answer.get('error') && !answer.get('code')) return `error=${answer.get('error')}`;
-    }
-  }
-  return undefined;
-}
-
-/** A JARM response's parameters, read (not verified: the question is only whether the bank refused). */
-function jarmAnswer(response: string | null): URLSearchParams | undefined {
-  const payload = response?.split('.')[1];
-  if (!payload) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-    return new URLSearchParams(Object.entries(claims).filter(([, v]) => typeof v === 'string') as Array<[string, string]>);
-  } catch {
-    return undefined;
-  }
-}
-
-export function where(r: ApiResult & { url?: string }): string {
-  const location = r.headers.location;
-  return typeof location === 'string' ? `${r.status} to ${new URL(location, r.url ?? 'http://x').pathname}` : describeAnswer(r);
-}
-
 /**
  * The control: the same request, well formed, is not refused. Without it a bank that refuses
  * every request object would pass every check below without having judged anything.
@@ -91,7 +78,6 @@ export function where(r: ApiResult & { url?: string }): string {
 async function control(world: ConformanceWorld, record: ConsentRecord): Promise<void> {
   const auth = await world.lane.auth();
   if (!auth.requestObjectsSupported) throw new RequestObjectsNotOffered(world.variant);
-  if (auth.requiresPar) throw new PushedOnly(world.variant);
   if (!auth.canSignRequestObjects) return;
   const r = await send(world, record, 'well-formed');
   const refused = refusal(world, r);

@@ -20,7 +20,7 @@ class NotThisProfile extends NotApplicableError {
 Given('the bank\'s authorisation server runs a FAPI security profile', async function (this: ConformanceWorld) {
   const security = (await this.lane.auth()).security;
   if (security.profile === 'oauth2') {
-    throw new NotThisProfile(this.variant, 'the bank\'s authorisation server runs no FAPI profile (security oauth2: the authorization code with PKCE), so its authorization response carries no protection of its own to judge (docs/security.md)');
+    throw new NotThisProfile(this.variant, 'the bank\'s authorisation server runs no FAPI profile (security oauth2: the authorization code with PKCE), so what FAPI asks of it (a protected authorization response, the OpenID Foundation\'s FAPI modules) is not judged (docs/security.md, docs/oidf.md)');
   }
 });
 

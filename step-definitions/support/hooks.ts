@@ -6,6 +6,7 @@ import { NOT_APPLICABLE_MEDIA_TYPE, NOT_JUDGED_MEDIA_TYPE } from './define.ts';
 import { ConformanceWorld } from './world.ts';
 import { ruleIdOf } from '../../src/conformance/rule-id.ts';
 import { PREWARMS, SHARED_GIVENS } from './setups.ts';
+import { OIDF_GIVENS } from '../obie/oidf-setups.ts';
 import { SEQUENCE_MEDIA_TYPE, sequenceItems } from '../../src/conformance/sequence.ts';
 import { baseUrlFor } from '../../src/profile/load.ts';
 
@@ -25,7 +26,7 @@ function prewarm(world: ConformanceWorld): void {
   const rank = (t: string) => (t.includes('"full"') ? 0 : t.includes('expires a few seconds later') ? 1 : 2);
   entries.sort((a, b) => rank(a.text) - rank(b.text));
   for (const { variant, text } of entries) {
-    for (const [pattern, run] of SHARED_GIVENS) {
+    for (const [pattern, run] of [...SHARED_GIVENS, ...OIDF_GIVENS]) {
       const m = pattern.exec(text);
       if (!m) continue;
       const setup = ConformanceWorld.forSetup(world.ctx, variant, world.parameters);

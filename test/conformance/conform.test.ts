@@ -10,8 +10,11 @@ import { join } from 'node:path';
 import { checkFaults, type FaultOutcome, type FaultRow } from './fault-runs.ts';
 import { obtpp, root } from '../helpers/obtpp.ts';
 
-/** Rules judged only where the bank runs a FAPI security profile (SEC-14) or binds tokens by DPoP (SEC-15). */
-const SECURITY_PROFILE_RULES = ['SEC-14', 'SEC-15'];
+/**
+ * Rules judged only where the bank runs a FAPI security profile (SEC-14; SEC-16 … SEC-24, the
+ * OpenID Foundation's FAPI modules) or binds tokens by DPoP (SEC-15).
+ */
+const SECURITY_PROFILE_RULES = ['SEC-14', 'SEC-15', 'SEC-16', 'SEC-17', 'SEC-18', 'SEC-19', 'SEC-20', 'SEC-21', 'SEC-22', 'SEC-23', 'SEC-24'];
 
 /** The rule catalogue: id → variants it applies to (from docs/rules.md). */
 async function catalogue(): Promise<Map<string, string[]>> {

@@ -95,3 +95,65 @@ describe('Larchmont\'s authorisation server in the security profiles real banks 
     }
   });
 });
+
+describe('Larchmont\'s authorisation server judged by the OpenID Foundation\'s FAPI modules that apply to it', () => {
+  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  let dir: string;
+  before(async () => {
+    browser = await openBrowser();
+    dir = await mkdtemp(join(tmpdir(), 'obtpp-independent-oidf-'));
+  });
+  after(async () => {
+    await browser.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * What Larchmont truly does not do, each failing the module that judges it (a bank this project
+   * did not build its judge against: oidc-provider configured from scratch, its own resource servers).
+   */
+  const TRUE_FAILURES: Record<'hybrid' | 'dpop', string[]> = {
+    // oidc-provider, as Larchmont configures it, takes the client's one registered redirect URI when
+    // the request names none, and one outside the request object (FAPI 1.0 Advanced 5.2.2-10: only
+    // the request object's parameters; OIDC Core 3.1.2.1: redirect_uri is required).
+    hybrid: [
+      'SEC-19 An authorisation request without a redirect_uri is refused',
+      'SEC-19 An authorisation request whose redirect_uri is only outside its request object or pushed request is refused',
+    ],
+    // Larchmont's resource servers take a DPoP proof without a jti (RFC 9449 §4.2: required), and
+    // compare htu with its query (RFC 9449 §4.3: ignoring any query and fragment).
+    dpop: [
+      'SEC-23 The resource server refuses a DPoP-bound token whose proof has no jti',
+      'SEC-23 The token endpoint and the resource server take a DPoP proof whose htu carries a query',
+    ],
+  };
+
+  for (const flow of ['hybrid', 'dpop'] as const) {
+    test(`${flow}: --tags @oidf fails only what Larchmont truly does not do; the rest passes, or is not applicable or not judged with the reason`, async () => {
+      const bank = await startIndependentBank({ flow });
+      try {
+        const file = join(dir, `${flow}.yaml`);
+        await writeFile(file, profileFor(bank, flow === 'dpop' ? 'security: fapi2' : ''));
+        const env = larchmontEnv(bank);
+        const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+        Object.assign(process.env, env);
+        let summary: any;
+        try {
+          ({ summary } = await runConformance({ profile: file, tags: '@oidf and not @waits', reportDir: join(dir, flow), browser, env: { ...process.env, CI: 'true' } }));
+        } finally {
+          for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+        }
+        const rules = summary.variants[0]!.rules as any[];
+        const failed = rules.flatMap((r) => (r.failures ?? []).map((f: any) => `${r.id} ${f.scenario}`)).sort();
+        assert.deepEqual(failed, [...TRUE_FAILURES[flow]].sort());
+        // What Larchmont cannot be asked (one client, no SCA acr, no request-object key for DPoP) is said, never failed.
+        const notJudged = rules.flatMap((r) => (r.notJudged ?? []).map((n: any) => n.message as string));
+        for (const m of notJudged) assert.match(m, /auth\.secondClient|no key to sign request objects/, m);
+        const passed = rules.filter((r) => r.status === 'passed' || r.verdict?.startsWith('pass')).map((r) => r.id);
+        for (const id of ['SEC-01', 'SEC-04', 'SEC-16', 'SEC-18']) assert.ok(passed.includes(id), `${flow}: ${id} passed (${rules.find((r) => r.id === id)?.status})`);
+      } finally {
+        await bank.stop();
+      }
+    });
+  }
+});

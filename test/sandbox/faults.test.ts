@@ -10,6 +10,7 @@ import { fetch as undiciFetch } from 'undici';
 import { PIS_FAMILY_PROOFS } from './pis-family-proofs.ts';
 import { V4_PIS_PROOFS } from './v4-pis-proofs.ts';
 import { SECURITY_PROOFS } from './security-proofs.ts';
+import { OIDF_PROOFS } from './oidf-proofs.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { registrationClaims, registrationFrom, sendRegistration, signRegistration } from '../../src/auth/register.ts';
@@ -431,6 +432,7 @@ const PROOFS: Record<RuleFaultName, (w: World) => Promise<void>> = {
   ...V4_PIS_PROOFS,
   // The security profiles' flows (SEC-14, SEC-15), each in the sandbox set-up it bends.
   ...SECURITY_PROOFS,
+  ...OIDF_PROOFS,
   // VRP (UK Read/Write v3.1.11, below /pisp): an authorised consent, then payments without the PSU.
   'vrp-consent-consumed': async (w) => {
     const v = await vrpConsent(w, { perPayment: '10.00', perDay: '100.00' });

@@ -62,6 +62,7 @@ export const obieBank: SandboxBank = {
   },
   account: (a) => ({ Currency: a.Currency }),
   oauth: () => true,
+  secondClient: true,
   profileOperations: () => ({ paths: { accountAccessConsents: '/account-access-consents', paymentProduct: 'domestic-payments' } }),
   profileAuth: () => ({ scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' }, intentBinding: { method: 'claims' }, offlineAccess: true }),
   versionProfile(sb, version, profileA) {

@@ -122,6 +122,7 @@ export const PLUMBING_FAULTS = [
   { name: 'interaction-id-not-echoed', rule: 'SEC-07', description: 'x-fapi-interaction-id is not echoed (a new one every time)', kind: 'rule' },
   // Bends authenticate() below: every route's token check.
   { name: 'dpop-proof-not-checked', rule: 'SEC-15', kind: 'rule', security: 'fapi2-dpop', description: 'the resource server takes a DPoP-bound access token as a bearer token, without a proof of its key' },
+  { name: 'dpop-proof-claims-not-checked', rule: 'SEC-23', kind: 'rule', security: 'fapi2-dpop', description: 'the resource server checks a DPoP proof\'s signature and key, not its claims: a proof for another method or URL (htm, htu), of another time (iat), for another token (ath) or without a jti is taken' },
 ] as const satisfies readonly FaultDeclaration[];
 
 /** Two JSON values equal whatever their key order. */
@@ -201,7 +202,7 @@ export async function authenticate(k: ResourceContext, r: Req): Promise<Auth | u
   if (jkt && !k.faults.has('dpop-proof-not-checked')) {
     if (!dpop) throw Object.assign(unauthorised('the access token is DPoP-bound: send it as Authorization: DPoP with a proof'), { headers: { 'www-authenticate': 'DPoP error="invalid_token", algs="ES256 PS256 EdDSA"' } });
     try {
-      await k.dpop.check(r.raw, new URL(r.raw.url ?? '/', k.signing.issuer).href, value, jkt);
+      await k.dpop.check(r.raw, new URL(r.raw.url ?? '/', k.signing.issuer).href, value, jkt, { claims: !k.faults.has('dpop-proof-claims-not-checked') });
     } catch (error) {
       // A DpopRefusal (../dpop.ts, not imported here: it brings jose) carries its challenge.
       const headers = (error as { headers?: Record<string, string> }).headers;
