@@ -84,6 +84,14 @@ if (suite) {
 }
 if (suite && suite.cpuBy === 'cgroup') console.log(`| the same — CPU of the processes it reaped (bash's \`times\`, as \`/usr/bin/time npm test\` counts) | 1 | ${fmt(suite.reapedCpuMs)} | | | ${x(suite.reapedCpuMs / R.medianMs)} R | | |`);
 if (compared) console.log(`| ${compared.name} | ${compared.runs} each | ${fmt(compared.headMedianMs)} | | | ${x(compared.ratio)} ${compared.ref} (${fmt(compared.refMedianMs)}) | | |`);
+// Where the test suite's time goes: its ten costliest files (scripts/test-times.mjs).
+if (suite?.byFile) {
+  const lines = suite.byFile.trim().split('\n');
+  console.log('');
+  console.log('Where the test suite\'s time goes, its ten costliest files (top-level test time; two files run at once):');
+  console.log('');
+  console.log([...lines.slice(0, 12), ...lines.slice(-1)].join('\n'));
+}
 // Where one conformance run's CPU goes (bench/profile.ts).
 console.log('');
 console.log(execFileSync(process.execPath, [join(here, 'profile.ts')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim());
