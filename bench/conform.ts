@@ -22,7 +22,14 @@ export const LAYOUTS: Record<string, { args: string[]; what: string }> = {
   'uk-3.1': { args: ['--standard', 'uk-3.1'], what: 'obtpp conform --standard uk-3.1 (every v3.1.11 operation and VRP)' },
   'uk-4.0': { args: ['--standard', 'uk-4.0'], what: 'obtpp conform --standard uk-4.0 (every v4.0 operation and VRP)' },
   'berlin-group': { args: ['--dialect', 'berlin-group'], what: 'obtpp conform --dialect berlin-group (variants A+B)' },
+  // The OpenID Foundation's modules (issue 38): measured once each, beside the rounds above.
+  'oidf-fapi1': { args: ['--security', 'fapi1-advanced', '--tags', '@oidf'], what: 'obtpp conform --security fapi1-advanced --tags @oidf (every OIDF FAPI 1.0 module that applies)' },
+  'oidf-fapi2': { args: ['--security', 'fapi2-dpop', '--tags', '@oidf and not @waits'], what: 'obtpp conform --security fapi2-dpop --tags "@oidf and not @waits" (every OIDF FAPI 2.0 module that applies but the 62-second code expiry)' },
+  'oidf-fapi2-all': { args: ['--security', 'fapi2-dpop', '--tags', '@oidf'], what: 'obtpp conform --security fapi2-dpop --tags @oidf (the same with the module that waits out a code\'s 60 seconds)' },
 };
+
+/** The layouts run in rounds (the rest are measured once). */
+export const ROUNDS = ['default', 'uk-3.1', 'uk-4.0', 'berlin-group'];
 
 export interface ConformRow { name: string; layout: string; runs: number; medianMs: number; minMs: number; maxMs: number; scenarios: number; peakRssMiB: number; cpuMs: number }
 

@@ -9,13 +9,18 @@
  *   node bench/suite.ts            (build first: npm run build)
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export interface SuiteRow { name: string; wallMs: number; cpuMs: number; cpuBy: 'cgroup' | 'times'; reapedCpuMs: number; tests: number; failed: number; exit: number }
+export interface SuiteRow {
+  name: string; wallMs: number; cpuMs: number; cpuBy: 'cgroup' | 'times'; reapedCpuMs: number; tests: number; failed: number; exit: number;
+  /** Where its time went, per file (scripts/test-times.mjs: a Markdown table, costliest first). */
+  byFile: string;
+}
 
 const CPUACCT = '/sys/fs/cgroup/cpuacct';
 
@@ -55,7 +60,9 @@ const seconds = (text: string) => {
 
 export async function benchSuite(): Promise<SuiteRow> {
   const group = cgroup();
-  const command = `${group ? `echo $$ > ${group}/cgroup.procs; ` : ''}${testCommand()} --test-reporter=spec; rc=$?; times; exit $rc`;
+  const timesFile = join(tmpdir(), `obtpp-suite-times-${process.pid}.md`);
+  const reporters = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/test-times.mjs --test-reporter-destination=${timesFile}`;
+  const command = `${group ? `echo $$ > ${group}/cgroup.procs; ` : ''}${testCommand()} ${reporters}; rc=$?; times; exit $rc`;
   const t0 = performance.now();
   const child = spawn('bash', ['-c', command], { cwd: root, env: { ...process.env, CI: 'true', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -75,7 +82,14 @@ export async function benchSuite(): Promise<SuiteRow> {
     cpuMs = Number(readFileSync(`${group}/cpuacct.usage`, 'utf8')) / 1e6;
     dropCgroup(group);
   }
-  return { name: 'npm test (its test command, after the build)', wallMs, cpuMs, cpuBy: group ? 'cgroup' : 'times', reapedCpuMs, tests: count('tests'), failed: count('fail'), exit };
+  let byFile = '';
+  try {
+    byFile = readFileSync(timesFile, 'utf8');
+    rmSync(timesFile, { force: true });
+  } catch {
+    // the reporter wrote nothing (the run ended before it could)
+  }
+  return { name: 'npm test (its test command, after the build)', wallMs, cpuMs, cpuBy: group ? 'cgroup' : 'times', reapedCpuMs, tests: count('tests'), failed: count('fail'), exit, byFile };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(await benchSuite()));
