@@ -13,18 +13,16 @@ writeFileSync(new URL('../dist/src/profile/profile-validator.cjs', import.meta.u
 
 // Each dialect's schemas, both levels, one standalone module each (loaded on first use through
 // dist/src/dialects/prebuilt.js): a conformance run then compiles none of them. The ajv is the
-// dialect's own runtime compiler (makeAjv, makeBgAjv), emitting code; formats from ajv-formats'
-// own table.
+// dialect's own runtime compiler (its standard's module gives it), emitting code; formats from
+// ajv-formats' own table.
 const { _ } = await import('ajv/dist/compile/codegen/index.js');
 const { mkdirSync } = await import('node:fs');
 const { prebuiltDir, prebuiltFile } = await import('../dist/src/dialects/prebuilt.js');
 const emit = { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` };
-const dialects = [
-  ['obie', (await import('../dist/src/dialects/obie/schemas/index.js')).SCHEMA_LEVELS, (await import('../dist/src/dialects/obie/validate.js')).makeAjv({ code: emit })],
-  // UK Read/Write v4.0: the same names, v4.0's content.
-  ['obie-v4', (await import('../dist/src/dialects/obie/schemas/v4.js')).V4_SCHEMA_LEVELS, (await import('../dist/src/dialects/obie/validate.js')).makeAjv({ code: emit })],
-  ['berlin-group', (await import('../dist/src/dialects/berlin-group/schemas/index.js')).BG_SCHEMA_LEVELS, (await import('../dist/src/dialects/berlin-group/validate.js')).makeBgAjv({ code: emit })],
-];
+// Every registered standard's sets of validators (its module's `validators`).
+const { standards } = await import('../dist/src/standards/registry.js');
+const dialects = [];
+for (const standard of standards()) for (const v of (await standard.validators?.(emit)) ?? []) dialects.push([v.set, v.levels, v.ajv]);
 for (const [dialect, schemaLevels, dialectAjv] of dialects) {
   mkdirSync(prebuiltDir(dialect), { recursive: true });
   for (const [name, levels] of Object.entries(schemaLevels)) {

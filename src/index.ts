@@ -40,6 +40,13 @@ export {
   HttpError, BankError, AuthorisationError,
 } from './errors.ts';
 export { NotApplicableError } from './client/operations.ts';
+/**
+ * The standards obtpp speaks, and the one way to add one: `registerStandard(module)` (a module as
+ * src/standards/standard.ts describes it; docs/house.md, "Adding a standard"). From then on the
+ * runner, the CLI and the profile loader accept its profiles as they accept the package's own.
+ */
+export { registerStandard, standards } from './standards/registry.ts';
+export type { StandardModule, VersionModule } from './standards/standard.ts';
 export { DiscoveryError } from './auth/index.ts';
 
 /**

@@ -5,6 +5,7 @@ import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import type { Profile } from '../profile/types.ts';
 import { maskProfile } from '../profile/mask.ts';
 import { UsageError } from '../errors.ts';
+import { baseStandard, findStandard } from '../standards/registry.ts';
 import { canonicalJson, digestTree, packageDigest, sha256, type FileDigest, type PackageDigest } from './digest.ts';
 import { ATTESTATION_ALGS, candidatesFromJwks, loadJwks, loadSigningKey, loadVerificationKey, type Jwks } from './keys.ts';
 
@@ -14,10 +15,6 @@ export const ATTESTATION_FILE = 'attestation.jws';
 export const ATTESTATION_TYP = 'obtpp-attestation+jws';
 const MANIFEST_TYPE = 'obtpp-attestation/v1';
 
-/** The published standard each dialect judges against, as the attestation names it. */
-const STANDARDS: Record<string, { name: string; version: string }> = {
-  obie: { name: 'UK Open Banking Read/Write', version: '3.1.11' },
-};
 
 /** What an attestation needs of a summary (summary.json's shape; newer optional fields are ignored). */
 export interface SummaryLike {
@@ -126,7 +123,8 @@ export function profileEntry(profile: Profile | undefined, label?: string): Mani
 }
 
 function standardOf(dialect: string): Manifest['standard'] {
-  const s = STANDARDS[dialect] ?? { name: dialect, version: 'unversioned' };
+  // The published standard the dialect judges against, as the attestation names it (the registry's words).
+  const s = findStandard(dialect)?.attested ?? { name: dialect, version: 'unversioned' };
   return { dialect, ...s, text: `${s.name} v${s.version}` };
 }
 
@@ -139,7 +137,7 @@ export async function buildManifest(reportDir: string, meta: AttestationMeta, no
   const endedAt = meta.endedAt
     ? new Date(meta.endedAt).toISOString()
     : s.startedAt && typeof s.durationMs === 'number' ? new Date(Date.parse(s.startedAt) + s.durationMs).toISOString() : now.toISOString();
-  const dialect = meta.dialect ?? meta.profile?.dialect ?? 'obie';
+  const dialect = meta.dialect ?? meta.profile?.dialect ?? baseStandard().name;
   return {
     type: MANIFEST_TYPE,
     tool: { name: 'obtpp', version: meta.version ?? s.tool?.version ?? pkg?.version ?? '0.0.0', package: pkg },

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ObtppError, ExitCode } from '../errors.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
 import { baseUrlFor } from '../profile/load.ts';
-import { anySpecOf, fillPath, LAYOUT_WORDS, layoutOf, MissingPathId, OPERATION_IDS, specOf, type DialectName, type Operation, type OperationSpec } from '../dialects/catalogue.ts';
-import type { BERLIN_GROUP_OPERATIONS } from '../dialects/berlin-group/catalogue.ts';
-import type { OBIE_OPERATIONS } from '../dialects/obie/catalogue.ts';
+import { anySpecOf, fillPath, layoutOf, MissingPathId, OPERATION_IDS, specOf, type Operation, type OperationSpec } from '../dialects/catalogue.ts';
+import { layoutWords, standardOf, type BUILT_IN, type StandardModule } from '../standards/registry.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 import type { KeySource, MessageSigner, SignatureCheck } from './jws.ts';
 
@@ -132,9 +131,10 @@ export interface ApiResult<T = any> extends HttpResult<T> {
   signature?: SignatureCheck;
 }
 
-/** The spec of an operation as its standard's catalogue declares it (`K` an id of either). */
-type SpecOf<K extends Operation> = K extends keyof typeof OBIE_OPERATIONS ? (typeof OBIE_OPERATIONS)[K]
-  : K extends keyof typeof BERLIN_GROUP_OPERATIONS ? (typeof BERLIN_GROUP_OPERATIONS)[K] : never;
+/** The spec of an operation as the first of the package's standards that has it declares it. */
+type FirstSpec<K extends string, L extends readonly unknown[]> = L extends readonly [infer H extends { catalogue: object }, ...infer T]
+  ? (K extends keyof H['catalogue'] ? H['catalogue'][K] : FirstSpec<K, T>) : never;
+type SpecOf<K extends Operation> = FirstSpec<K, typeof BUILT_IN> & OperationSpec;
 type IdArgs<T extends readonly string[]> = { [I in keyof T]: string };
 /** A method's arguments, from its spec: the path's ids in order, the body where it sends one, the call's options. */
 type ArgsOf<S extends OperationSpec> = S['body'] extends true ? [...IdArgs<S['ids']>, body: unknown, o?: CallOptions] : [...IdArgs<S['ids']>, o?: CallOptions];
@@ -154,15 +154,18 @@ export class TppClient {
   readonly http: HttpClient;
   /** The variant's base URL (the AIS one when the profile gives one per API). */
   readonly baseUrl: string;
-  /** The standard whose catalogue maps the operations. */
-  readonly dialect: DialectName;
+  /** The standard whose catalogue maps the operations (the profile's dialect). */
+  readonly dialect: string;
+  /** That standard's module. */
+  private readonly standard: StandardModule;
   private readonly offered?: ReadonlySet<string>;
 
   constructor(profile: Profile, variant: Variant, http: HttpClient) {
     this.profile = profile;
     this.variant = variant;
     this.http = http;
-    this.dialect = profile.dialect === 'berlin-group' ? 'berlin-group' : 'obie';
+    this.standard = standardOf(profile.dialect);
+    this.dialect = this.standard.name;
     this.baseUrl = baseUrlFor(profile, variant, 'ais');
     const listed = profile.implements?.[variant];
     if (listed) this.offered = new Set(listed);
@@ -199,11 +202,10 @@ export class TppClient {
   unsupported(operation: Operation): NotApplicableError {
     const spec = this.specOf(operation);
     if (!spec) {
-      const standard = this.dialect === 'berlin-group' ? 'NextGenPSD2 (berlin-group)' : 'UK Open Banking (obie)';
-      return new NotApplicableError(operation, this.variant, `${NotApplicableError.wordsOf(operation)} is not an operation of the ${standard} standard the profile speaks`);
+      return new NotApplicableError(operation, this.variant, `${NotApplicableError.wordsOf(operation)} is not an operation of the ${this.standard.words.client} standard the profile speaks`);
     }
     if (!this.inLayout(spec)) {
-      return new NotApplicableError(operation, this.variant, `${NotApplicableError.wordsOf(operation)} is not an operation of ${LAYOUT_WORDS[layoutOf(this.profile)]}, the standard the profile says the bank serves`);
+      return new NotApplicableError(operation, this.variant, `${NotApplicableError.wordsOf(operation)} is not an operation of ${layoutWords(layoutOf(this.profile))}, the standard the profile says the bank serves`);
     }
     if (!spec.variants.includes(this.variant)) return new NotApplicableError(operation, this.variant);
     return this.profile.absentApis?.includes(spec.api)
@@ -244,15 +246,15 @@ export class TppClient {
 
   /**
    * Whether this profile signs payment requests and checks the bank's payment signatures
-   * (x-jws-signature, a UK Open Banking header: never for a berlin-group bank).
+   * (x-jws-signature, a UK Open Banking header: only where the standard signs with it).
    */
   get signs(): boolean {
-    return this.profile.signing?.enabled === true && this.profile.dialect !== 'berlin-group';
+    return this.profile.signing?.enabled === true && this.standard.signing !== 'http-signature';
   }
 
-  /** berlin-group: whether requests carry the NextGenPSD2 HTTP signature (the profile gives signing.certificate, and signing is on). */
+  /** Whether requests carry the NextGenPSD2 HTTP signature (its standard signs so, the profile gives signing.certificate, and signing is on). */
   get httpSigns(): boolean {
-    return this.profile.dialect === 'berlin-group' && this.profile.signing?.enabled !== false && !!this.profile.signing?.certificate;
+    return this.standard.signing === 'http-signature' && this.profile.signing?.enabled !== false && !!this.profile.signing?.certificate;
   }
 
   private requestSigner?: import('./http-signature.ts').RequestSigner;
@@ -335,7 +337,7 @@ export class TppClient {
     }
     Object.assign(headers, lowerKeys(o.headers ?? {}));
     for (const name of o.omitHeaders ?? []) delete headers[name.toLowerCase()];
-    const hs = this.profile.dialect === 'berlin-group' ? await import('./http-signature.ts') : undefined;
+    const hs = this.standard.signing === 'http-signature' ? await import('./http-signature.ts') : undefined;
     if (hs && this.httpSigns && o.httpSignature !== false) {
       headers.date ??= new Date().toUTCString();
       Object.assign(headers, hs.signRequest(this.httpSigner(hs), headers, text ?? '', o.httpSignature ? o.httpSignature.digestOf : undefined));

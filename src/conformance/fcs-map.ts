@@ -20,6 +20,7 @@ import { AstBuilder, GherkinClassicTokenMatcher, Parser, compile } from '@cucumb
 import { IdGenerator } from '@cucumber/messages';
 import { UsageError } from '../errors.ts';
 import { ruleIdOf } from './rule-id.ts';
+import { versionOf } from '../standards/registry.ts';
 import { v3ErrorCodeOf, v3StatusOf } from '../dialects/obie/versions.ts';
 
 /** The FCS versions obtpp maps, and the manifests of each (below the suite's `manifests/`), in the suite's order. */
@@ -41,7 +42,8 @@ const STANDARD_OF: Readonly<Record<FcsVersion, string>> = { '3.1': '@uk-3.1', '4
 
 /** The FCS version a profile's standard is judged against, if any. */
 export function fcsVersionOf(standard: string | undefined): FcsVersion | undefined {
-  return standard === 'uk-3.1' ? '3.1' : standard === 'uk-4.0' ? '4.0' : undefined;
+  const version = versionOf(standard)?.fcsVersion;
+  return version !== undefined && Object.hasOwn(FCS_MANIFESTS, version) ? (version as FcsVersion) : undefined;
 }
 
 /** A scenario covers an FCS test wholly with `@fcs:<id>`; `@fcs-partial:<id>` says it judges only part of it. */

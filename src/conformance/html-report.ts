@@ -1,7 +1,9 @@
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redactor } from '../client/redact.ts';
+import { baseStandard } from '../standards/registry.ts';
 
 /*
  * report.html: the document a bank hands to its regulator or partner. One self-contained page
@@ -254,17 +256,45 @@ function normalise(summary: ReportSummary): ReportSummary {
 }
 
 /** Renders the report as one self-contained HTML document. Pure: reads nothing, writes nothing. */
+/** A rule's row of the table: its id, words, level and source, and its result per variant. */
+interface Row { id: string; title?: string; level?: string; source?: string; cells: Map<string, ReportRule> }
+
+/** What every section renderer reads: the summary (normalised), its rules as rows, and how text is made safe. */
+interface ReportContext {
+  summary: ReportSummary;
+  redactor: Redactor;
+  localPaths: readonly string[];
+  options: HtmlReportOptions;
+  /** Text for the page: local paths scrubbed, secrets redacted, HTML escaped. */
+  clean: (v: unknown) => string;
+  variants: ReportVariant[];
+  ordered: Row[];
+  bank: string;
+  tool: string;
+  showLevel: boolean;
+  showSource: boolean;
+}
+
+type ReportVariant = NonNullable<ReportSummary['variants']>[number];
+
 export function renderHtmlReport(input: ReportSummary, options: HtmlReportOptions = {}): string {
+  const k = reportContext(input, options);
+  const { failures, warnings, notJudged } = findingsOf(k);
+  return [
+    headerSection(k, warnings.length),
+    rulesSection(k),
+    findingSections(k, failures, warnings, notJudged),
+    closingSections(k),
+  ].join('');
+}
+
+/** The context of the sections: rows of every rule of any variant, in id order; title, level and source from the first that has them. */
+function reportContext(input: ReportSummary, options: HtmlReportOptions): ReportContext {
   const summary = normalise(input);
   const redactor = new Redactor();
   const localPaths = options.localPaths ?? [];
   const clean = (v: unknown) => escapeHtml(redactor.text(scrubText(String(v ?? ''), localPaths)));
   const variants = (summary.variants ?? []).filter((v) => v && typeof v.variant === 'string');
-  const bank = summary.profile?.trim() || 'unnamed profile';
-  const tool = `${summary.tool?.name ?? 'obtpp'} ${summary.tool?.version ?? ''}`.trim();
-
-  // Rows: every rule of any variant, in id order; title, level and source from the first that has them.
-  interface Row { id: string; title?: string; level?: string; source?: string; cells: Map<string, ReportRule> }
   const rows = new Map<string, Row>();
   for (const v of variants) {
     for (const r of v.rules ?? []) {
@@ -278,10 +308,19 @@ export function renderHtmlReport(input: ReportSummary, options: HtmlReportOption
     }
   }
   const ordered = [...rows.values()].sort((a, b) => a.id.localeCompare(b.id));
-  // Older summaries carry no level: the column is shown only when some rule has one.
-  const showLevel = ordered.some((r) => r.level);
-  const showSource = ordered.some((r) => r.source);
+  return {
+    summary, redactor, localPaths, options, clean, variants, ordered,
+    bank: summary.profile?.trim() || 'unnamed profile',
+    tool: `${summary.tool?.name ?? 'obtpp'} ${summary.tool?.version ?? ''}`.trim(),
+    // Older summaries carry no level: the column is shown only when some rule has one.
+    showLevel: ordered.some((r) => r.level),
+    showSource: ordered.some((r) => r.source),
+  };
+}
 
+/** The failures, warnings and not-judged findings, rule by rule and variant by variant. */
+function findingsOf(k: ReportContext): { failures: Located[]; warnings: Located[]; notJudged: Located[] } {
+  const { ordered, variants } = k;
   const collect = (key: 'failures' | 'warnings' | 'notJudged'): Located[] => {
     const out: Located[] = [];
     for (const row of ordered) {
@@ -302,23 +341,26 @@ export function renderHtmlReport(input: ReportSummary, options: HtmlReportOption
       if (rule?.status === 'not-judged' && !(rule.notJudged ?? []).length) notJudged.push({ rule, variant: v.variant, finding: {}, index: 0 });
     }
   }
+  return { failures, warnings, notJudged };
+}
 
+/** The document's head and the report's header: the bank, the verdict, the run, the standard judged, the totals. */
+function headerSection(k: ReportContext, warningsFound: number): string {
+  const { summary, clean, variants, bank, tool } = k;
   const statuses = variants.flatMap((v) => (v.rules ?? []).map((r) => r?.status ?? 'skipped'));
   const verdict = summary.verdict && VERDICT[summary.verdict] ? summary.verdict
     : statuses.includes('failed') ? 'fail' : statuses.includes('not-judged') ? 'incomplete' : 'pass';
   const count = (s: string) => summary.totals?.rules?.[s] ?? statuses.filter((x) => x === s).length;
-  const warningCount = summary.totals?.warnings ?? warnings.length;
+  const warningCount = summary.totals?.warnings ?? warningsFound;
   const sc = summary.totals?.scenarios;
-
-  const parts: string[] = [];
-  parts.push(`<!doctype html>
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="${escapeHtml(tool)}">
 <title>Conformance report — ${clean(bank)}</title>
-<style>${CSS}</style>
+<style>${stylesheet()}</style>
 </head>
 <body>
 <main>
@@ -336,16 +378,19 @@ export function renderHtmlReport(input: ReportSummary, options: HtmlReportOption
     <div><dt>Tool</dt><dd>${escapeHtml(tool)}</dd></div>
   </dl>
   <dl class="meta meta-wide">
-    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.layout ? ` ${clean(summary.standard.layout)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === 'obie' && !summary.standard.layout ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
-    <div><dt>Bank as configured</dt><dd id="bank-urls">${bankUrls()}</dd></div>
+    <div><dt>Standard judged</dt><dd id="standard">${summary.standard?.name ? `${clean(summary.standard.name)}${summary.standard.version ? ` ${clean(summary.standard.version)}` : ''}${summary.standard.layout ? ` ${clean(summary.standard.layout)}` : ''}${summary.standard.dialect ? ` <span class="sub">(dialect ${clean(summary.standard.dialect)})</span>` : ''}${summary.standard.dialect === baseStandard().name && !summary.standard.layout ? ', per the access-service spec\'s variants' : ''}` : 'not recorded (an older summary)'}</dd></div>
+    <div><dt>Bank as configured</dt><dd id="bank-urls">${bankUrls(k)}</dd></div>
   </dl>
-  ${timeChart()}
+  ${timeChart(k)}
   <p class="totals">Rule results (per variant): <b>${count('passed')}</b> passed · <b>${count('failed')}</b> failed · <b>${count('not-judged')}</b> not judged · <b>${count('not-applicable')}</b> not applicable · <b>${count('skipped')}</b> skipped${warningCount ? ` · <b>${warningCount}</b> warning${warningCount === 1 ? '' : 's'}` : ''}${sc ? `<br>Scenarios: <b>${sc.passed ?? 0}</b> passed · <b>${sc.failed ?? 0}</b> failed${sc.notJudged !== undefined ? ` · <b>${sc.notJudged}</b> not judged` : ''} · <b>${sc.notApplicable ?? 0}</b> not applicable · <b>${sc.skipped ?? 0}</b> not selected` : ''}</p>
 </header>
-`);
+`;
+}
 
-  // 1. The verdict per rule.
-  parts.push(`<section id="rules">
+/** 1. The verdict per rule. */
+function rulesSection(k: ReportContext): string {
+  const { clean, variants, ordered, showLevel, showSource } = k;
+  return `<section id="rules">
 <h2>1. Verdict per rule</h2>
 ${ordered.length ? `<table class="rules">
 <thead><tr><th scope="col">Rule</th>${showLevel ? '<th scope="col">Level</th>' : ''}${showSource ? '<th scope="col">Source</th>' : ''}<th scope="col" class="title-col">Requirement</th>${variants.map((v) => `<th scope="col" class="variant">Variant ${clean(v.variant)}</th>`).join('')}</tr></thead>
@@ -354,50 +399,56 @@ ${ordered.map((row) => `<tr id="${anchor('rule', row.id)}">
   <th scope="row" class="rule-id">${clean(row.id)}</th>
   ${showLevel ? `<td class="level">${row.level ? clean(row.level) : '—'}</td>` : ''}${showSource ? `<td class="source">${row.source ? clean(row.source) : '—'}</td>` : ''}
   <td class="title-col">${clean(row.title ?? '')}</td>
-  ${variants.map((v) => cell(row.cells.get(v.variant), v.variant)).join('\n  ')}
+  ${variants.map((v) => cell(k, row.cells.get(v.variant), v.variant)).join('\n  ')}
 </tr>`).join('\n')}
 </tbody>
 </table>
 <p class="legend">${VERDICT_LEGEND.map(([mark, meaning]) => `<b>${escapeHtml(mark)}</b>: ${escapeHtml(meaning)}`).join(' · ')}.</p>` : '<p class="empty">No rule was run.</p>'}
 </section>
-`);
+`;
+}
 
-  // 2. Failures.
-  parts.push(`<section id="failures">
+/** 2. Failures, 3. warnings, 4. not judged. */
+function findingSections(k: ReportContext, failures: Located[], warnings: Located[], notJudged: Located[]): string {
+  return `<section id="failures">
 <h2>2. Failures${failures.length ? ` (${failures.length})` : ''}</h2>
-${failures.length ? failures.map((f) => finding(f, 'failure')).join('\n') : '<p class="empty">No rule failed.</p>'}
+${failures.length ? failures.map((f) => finding(k, f, 'failure')).join('\n') : '<p class="empty">No rule failed.</p>'}
 </section>
-`);
-
-  // 3. Warnings, 4. not judged.
-  parts.push(`<section id="warnings">
+` + `<section id="warnings">
 <h2>3. Warnings (SHOULD)${warnings.length ? ` (${warnings.length})` : ''}</h2>
-${warnings.length ? warnings.map((f) => finding(f, 'warning')).join('\n') : '<p class="empty">No warning.</p>'}
+${warnings.length ? warnings.map((f) => finding(k, f, 'warning')).join('\n') : '<p class="empty">No warning.</p>'}
 </section>
 <section id="not-judged">
 <h2>4. Not judged${notJudged.length ? ` (${notJudged.length})` : ''}</h2>
-${notJudged.length ? notJudged.map((f) => finding(f, 'not-judged')).join('\n') : '<p class="empty">Every selected rule was judged.</p>'}
+${notJudged.length ? notJudged.map((f) => finding(k, f, 'not-judged')).join('\n') : '<p class="empty">Every selected rule was judged.</p>'}
 </section>
-<section id="sequences">
+`;
+}
+
+/** 5. Scenario sequences, 6. the official suite's tests, and the footer. */
+function closingSections(k: ReportContext): string {
+  const { options, tool } = k;
+  return `<section id="sequences">
 <h2>5. Scenario sequences</h2>
-${sequencesSection()}
+${sequencesSection(k)}
 </section>
-${fcsSection()}<footer>
+${fcsSection(k)}<footer>
   <p>Generated ${escapeHtml(formatDate((options.generatedAt ?? new Date()).toISOString()))} by ${escapeHtml(tool)}. Exchanges are shown as captured, with credentials and tokens redacted; the machine-readable results are in summary.json, junit.xml and messages.ndjson beside this file.</p>
 </footer>
 </main>
 </body>
 </html>
-`);
-  return parts.join('');
+`;
+}
 
-  /** 6. One row per official FCS test, in the suite's order, to set beside the suite's export (UK runs only). */
-  function fcsSection(): string {
-    const fcs = summary.fcs;
-    if (!fcs?.tests?.length) return '';
-    const c = fcs.counts ?? {};
-    const label = (t: NonNullable<typeof fcs.tests>[number]) => t.status === 'passed' && t.notJudged?.length ? 'pass (in part)' : STATUS_LABEL[t.status ?? ''] ?? t.status ?? '';
-    return `<section id="fcs">
+/** 6. One row per official FCS test, in the suite's order, to set beside the suite's export (UK runs only). */
+function fcsSection(k: ReportContext): string {
+  const { summary, clean } = k;
+  const fcs = summary.fcs;
+  if (!fcs?.tests?.length) return '';
+  const c = fcs.counts ?? {};
+  const label = (t: NonNullable<typeof fcs.tests>[number]) => t.status === 'passed' && t.notJudged?.length ? 'pass (in part)' : STATUS_LABEL[t.status ?? ''] ?? t.status ?? '';
+  return `<section id="fcs">
 <h2>6. The official suite's tests (FCS v${clean(fcs.version)})</h2>
 <p class="totals"><b>${c.passed ?? 0}</b> passed · <b>${c.failed ?? 0}</b> failed · <b>${c.notJudged ?? 0}</b> not judged · <b>${c.notApplicable ?? 0}</b> not applicable, of ${fcs.tests.length} test ids, in the suite's order${fcs.source === 'tags' ? ' (ids from the scenarios\' tags: the suite\'s files were not found)' : ''}.</p>
 <table class="rules fcs">
@@ -413,207 +464,216 @@ ${fcs.tests.map((t) => `<tr id="${anchor('fcs', t.id ?? '')}">
 </table>
 </section>
 `;
-  }
+}
 
-  function timeChart(): string {
-    const t = summary.timeSplit;
-    if (!t) return '';
-    const parts = ([
-      ['auth', 'PSU authorisations', t.authorisationsMs ?? 0],
-      ['http', 'HTTP answers', t.httpMs ?? 0],
-      ['wait', 'waiting on purpose (expiries)', t.waitingMs ?? 0],
-      ['judge', 'judging and the rest', t.judgingMs ?? 0],
-    ] as Array<[string, string, number]>).filter(([k, , ms]) => ms > 0 || k !== 'wait');
-    const total = parts.reduce((n, [, , ms]) => n + ms, 0);
-    if (!total) return '';
-    const pct = (ms: number) => Math.round((ms / total) * 1000) / 10;
-    return `<div class="time-split" id="time-split"><div class="label">Where the run's time went</div>
+function timeChart(k: ReportContext): string {
+  const { summary } = k;
+  const t = summary.timeSplit;
+  if (!t) return '';
+  const parts = ([
+    ['auth', 'PSU authorisations', t.authorisationsMs ?? 0],
+    ['http', 'HTTP answers', t.httpMs ?? 0],
+    ['wait', 'waiting on purpose (expiries)', t.waitingMs ?? 0],
+    ['judge', 'judging and the rest', t.judgingMs ?? 0],
+  ] as Array<[string, string, number]>).filter(([k, , ms]) => ms > 0 || k !== 'wait');
+  const total = parts.reduce((n, [, , ms]) => n + ms, 0);
+  if (!total) return '';
+  const pct = (ms: number) => Math.round((ms / total) * 1000) / 10;
+  return `<div class="time-split" id="time-split"><div class="label">Where the run's time went</div>
 <svg class="split-bar" viewBox="0 0 400 14" width="400" height="14" role="img" aria-label="time split"><title>${parts.map(([, name, ms]) => `${name}: ${formatDuration(ms)}`).join(', ')}</title>${(() => {
-      let x = 0;
-      return parts.map(([k, , ms]) => {
-        const w = (ms / total) * 400;
-        const r = `<rect class="seg-${k}" x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="14"/>`;
-        x += w;
-        return r;
-      }).join('');
-    })()}</svg>
+    let x = 0;
+    return parts.map(([k, , ms]) => {
+      const w = (ms / total) * 400;
+      const r = `<rect class="seg-${k}" x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="14"/>`;
+      x += w;
+      return r;
+    }).join('');
+  })()}</svg>
 <span class="split-legend">${parts.map(([k, name, ms]) => `<span class="key key-${k}"></span>${escapeHtml(name)} ${escapeHtml(formatDuration(ms))} (${pct(ms)} %)`).join(' · ')}</span></div>`;
-  }
+}
 
-  function sequencesSection(): string {
-    const all: Array<{ rule: ReportRule; variant: string; seq: ReportSequence }> = [];
-    for (const row of ordered) for (const v of variants) for (const seq of row.cells.get(v.variant)?.sequences ?? []) all.push({ rule: row.cells.get(v.variant)!, variant: v.variant, seq });
-    if (!all.length) return '<p class="empty">No scenario recorded its exchanges.</p>';
-    // The failed ones first, open; the others folded. The count is bounded, whatever summary.json holds.
-    const rank = (x: string | undefined) => (x === 'failed' ? 0 : x === 'not-judged' ? 1 : 2);
-    const shown = [...all].sort((a, b) => rank(a.seq.status) - rank(b.seq.status)).slice(0, MAX_PICTURES);
-    return `<p class="legend">Each scenario's calls in time order, under the step that made them: the authorisation server's and the bank's answers with their status and time, the PSU's journeys in the browser, and the step that failed marked ✗.</p>
-${shown.map(({ rule, variant, seq }) => `<details class="sequence seq-${escapeHtml(seq.status ?? 'unknown')}"${seq.status === 'failed' ? ' open' : ''}><summary><b>${clean(rule.id)}</b> · Variant ${clean(variant)} · ${clean(seq.scenario ?? '')} <span class="sub">${escapeHtml(STATUS_LABEL[seq.status ?? ''] ?? seq.status ?? '')}</span></summary>${sequenceSvg(seq)}</details>`).join('\n')}
+function sequencesSection(k: ReportContext): string {
+  const { summary, clean, variants, ordered } = k;
+  const all: Array<{ rule: ReportRule; variant: string; seq: ReportSequence }> = [];
+  for (const row of ordered) for (const v of variants) for (const seq of row.cells.get(v.variant)?.sequences ?? []) all.push({ rule: row.cells.get(v.variant)!, variant: v.variant, seq });
+  if (!all.length) return '<p class="empty">No scenario recorded its exchanges.</p>';
+  // The failed ones first, open; the others folded. The count is bounded, whatever summary.json holds.
+  const rank = (x: string | undefined) => (x === 'failed' ? 0 : x === 'not-judged' ? 1 : 2);
+  const shown = [...all].sort((a, b) => rank(a.seq.status) - rank(b.seq.status)).slice(0, MAX_PICTURES);
+  return `<p class="legend">Each scenario's calls in time order, under the step that made them: the authorisation server's and the bank's answers with their status and time, the PSU's journeys in the browser, and the step that failed marked ✗.</p>
+${shown.map(({ rule, variant, seq }) => `<details class="sequence seq-${escapeHtml(seq.status ?? 'unknown')}"${seq.status === 'failed' ? ' open' : ''}><summary><b>${clean(rule.id)}</b> · Variant ${clean(variant)} · ${clean(seq.scenario ?? '')} <span class="sub">${escapeHtml(STATUS_LABEL[seq.status ?? ''] ?? seq.status ?? '')}</span></summary>${sequenceSvg(k, seq)}</details>`).join('\n')}
 ${all.length > shown.length ? `<p class="empty">${all.length - shown.length} more scenario pictures are in summary.json (not shown, to keep this page small).</p>` : ''}`;
-  }
+}
 
-  /** A scenario as a sequence picture: four lifelines, one band per step, one arrow per call or journey. */
-  function sequenceSvg(seq: ReportSequence): string {
-    // Room right of the bank's lifeline for its answers (status, time, or why there was none).
-    const W = 860;
-    const X = { TPP: 70, AS: 250, PSU: 440, bank: 630 } as Record<string, number>;
-    const steps = (seq.steps ?? []).slice(0, MAX_PICTURE_STEPS);
-    const items = (seq.items ?? []).slice(-MAX_PICTURE_ITEMS);
-    const failedStep = steps.findIndex((t) => t.status === 'failed');
-    const rows: string[] = [];
-    let y = 40;
-    const ms = (n: number | undefined) => (n === undefined ? '' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
-    const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
-    const arrow = (item: NonNullable<ReportSequence['items']>[number], last: boolean) => {
-      if (item.kind === 'pause') {
-        const top = y;
-        y += 30;
-        return `<g class="pause"><rect x="${X.TPP! - 4}" y="${top + 3}" width="8" height="24"/><text x="${X.TPP! + 12}" y="${top + 19}">${clean(cut(`${item.what ?? 'waits'} · ${ms(item.ms)}`, 110))}</text></g>`;
-      }
-      const to = item.kind === 'journey' ? X.PSU! : X[item.to ?? 'AS'] ?? X.AS!;
-      // Red: no answer at all, or a journey that broke; an error status is amber (a rule may demand one).
-      const bad = item.kind === 'journey' ? !/^(authorised|rejected|denied)/.test(item.outcome ?? '') : item.error !== undefined;
-      const refused = item.kind === 'http' && (item.status ?? 0) >= 400;
-      const cls = `arrow${bad ? ' bad' : refused ? ' refused' : ''}${last ? ' failing' : ''}`;
-      const label = item.kind === 'journey' ? `PSU journey in the browser${item.outcome ? `: ${item.outcome}` : ''}` : `${item.method ?? '?'} ${item.path ?? ''}`;
-      const answer = item.kind === 'journey' ? ms(item.ms) : `${item.error ? `no answer (${item.error})` : item.status ?? '?'} · ${ms(item.ms)}`;
+/** A scenario as a sequence picture: four lifelines, one band per step, one arrow per call or journey. */
+function sequenceSvg(k: ReportContext, seq: ReportSequence): string {
+  const { clean } = k;
+  // Room right of the bank's lifeline for its answers (status, time, or why there was none).
+  const W = 860;
+  const X = { TPP: 70, AS: 250, PSU: 440, bank: 630 } as Record<string, number>;
+  const steps = (seq.steps ?? []).slice(0, MAX_PICTURE_STEPS);
+  const items = (seq.items ?? []).slice(-MAX_PICTURE_ITEMS);
+  const failedStep = steps.findIndex((t) => t.status === 'failed');
+  const rows: string[] = [];
+  let y = 40;
+  const ms = (n: number | undefined) => (n === undefined ? '' : n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
+  const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+  const arrow = (item: NonNullable<ReportSequence['items']>[number], last: boolean) => {
+    if (item.kind === 'pause') {
       const top = y;
-      y += 34;
-      return `<g class="${cls}"><text class="call" x="${X.TPP! + 6}" y="${top + 11}">${clean(cut(label, 110))}</text>`
-        + `<line x1="${X.TPP}" y1="${top + 17}" x2="${to - 6}" y2="${top + 17}"/><polygon points="${to},${top + 17} ${to - 7},${top + 13} ${to - 7},${top + 21}"/>`
-        + `<line class="back" x1="${to}" y1="${top + 25}" x2="${X.TPP! + 6}" y2="${top + 25}"/>`
-        + `<text class="answer" x="${to + 6}" y="${top + 29}">${last ? '✗ ' : ''}${clean(cut(answer, Math.max(12, Math.floor((W - to - 8) / 6.7) - (last ? 2 : 0))))}</text></g>`;
-    };
-    const before = items.filter((i) => i.step === undefined || i.step >= steps.length);
-    if (seq.omitted) rows.push(`<text class="note" x="10" y="${(y += 16) - 4}">${seq.omitted} earlier call${seq.omitted === 1 ? '' : 's'} not shown</text>`);
-    if (before.length) {
-      rows.push(`<g class="step"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">set-up shared with other scenarios, made before this one started</text></g>`);
-      y += 24;
-      for (const i of before) rows.push(arrow(i, false));
+      y += 30;
+      return `<g class="pause"><rect x="${X.TPP! - 4}" y="${top + 3}" width="8" height="24"/><text x="${X.TPP! + 12}" y="${top + 19}">${clean(cut(`${item.what ?? 'waits'} · ${ms(item.ms)}`, 110))}</text></g>`;
     }
-    steps.forEach((step, index) => {
-      const failed = index === failedStep;
-      const mark = step.status === 'passed' ? '✓' : failed ? '✗' : '–';
-      // A step that did not run (skipped after the failure) has no time worth showing.
-      const ran = step.status === 'passed' || failed;
-      const suffix = `${ran && step.ms !== undefined ? ` · ${ms(step.ms)}` : ''}${failed ? ' · failed here' : ''}`;
-      rows.push(`<g class="step${failed ? ' step-failed' : ''}"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">${mark} ${clean(cut(step.text ?? '', 122 - suffix.length))}${escapeHtml(suffix)}</text></g>`);
-      y += 24;
-      const mine = items.filter((i) => i.step === index);
-      mine.forEach((i, n) => rows.push(arrow(i, failed && n === mine.length - 1)));
-    });
-    const height = y + 8;
-    const heads = Object.entries({ TPP: 'TPP (obtpp)', AS: 'authorisation server', PSU: 'PSU browser', bank: 'bank (resource API)' })
-      .map(([k, name]) => `<g class="head"><rect x="${X[k]! - 70}" y="4" width="140" height="22" rx="3"/><text x="${X[k]}" y="19" text-anchor="middle">${name}</text><line class="life" x1="${X[k]}" y1="26" x2="${X[k]}" y2="${height - 4}"/></g>`).join('');
-    return `<svg class="seq" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="sequence of ${clean(seq.scenario ?? 'the scenario')}"><title>${clean(seq.scenario ?? 'scenario')}: ${items.length} calls and journeys</title>${heads}${rows.join('')}</svg>`;
+    const to = item.kind === 'journey' ? X.PSU! : X[item.to ?? 'AS'] ?? X.AS!;
+    // Red: no answer at all, or a journey that broke; an error status is amber (a rule may demand one).
+    const bad = item.kind === 'journey' ? !/^(authorised|rejected|denied)/.test(item.outcome ?? '') : item.error !== undefined;
+    const refused = item.kind === 'http' && (item.status ?? 0) >= 400;
+    const cls = `arrow${bad ? ' bad' : refused ? ' refused' : ''}${last ? ' failing' : ''}`;
+    const label = item.kind === 'journey' ? `PSU journey in the browser${item.outcome ? `: ${item.outcome}` : ''}` : `${item.method ?? '?'} ${item.path ?? ''}`;
+    const answer = item.kind === 'journey' ? ms(item.ms) : `${item.error ? `no answer (${item.error})` : item.status ?? '?'} · ${ms(item.ms)}`;
+    const top = y;
+    y += 34;
+    return `<g class="${cls}"><text class="call" x="${X.TPP! + 6}" y="${top + 11}">${clean(cut(label, 110))}</text>`
+      + `<line x1="${X.TPP}" y1="${top + 17}" x2="${to - 6}" y2="${top + 17}"/><polygon points="${to},${top + 17} ${to - 7},${top + 13} ${to - 7},${top + 21}"/>`
+      + `<line class="back" x1="${to}" y1="${top + 25}" x2="${X.TPP! + 6}" y2="${top + 25}"/>`
+      + `<text class="answer" x="${to + 6}" y="${top + 29}">${last ? '✗ ' : ''}${clean(cut(answer, Math.max(12, Math.floor((W - to - 8) / 6.7) - (last ? 2 : 0))))}</text></g>`;
+  };
+  const before = items.filter((i) => i.step === undefined || i.step >= steps.length);
+  if (seq.omitted) rows.push(`<text class="note" x="10" y="${(y += 16) - 4}">${seq.omitted} earlier call${seq.omitted === 1 ? '' : 's'} not shown</text>`);
+  if (before.length) {
+    rows.push(`<g class="step"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">set-up shared with other scenarios, made before this one started</text></g>`);
+    y += 24;
+    for (const i of before) rows.push(arrow(i, false));
   }
+  steps.forEach((step, index) => {
+    const failed = index === failedStep;
+    const mark = step.status === 'passed' ? '✓' : failed ? '✗' : '–';
+    // A step that did not run (skipped after the failure) has no time worth showing.
+    const ran = step.status === 'passed' || failed;
+    const suffix = `${ran && step.ms !== undefined ? ` · ${ms(step.ms)}` : ''}${failed ? ' · failed here' : ''}`;
+    rows.push(`<g class="step${failed ? ' step-failed' : ''}"><rect x="4" y="${y}" width="${W - 8}" height="20" rx="3"/><text x="12" y="${y + 14}">${mark} ${clean(cut(step.text ?? '', 122 - suffix.length))}${escapeHtml(suffix)}</text></g>`);
+    y += 24;
+    const mine = items.filter((i) => i.step === index);
+    mine.forEach((i, n) => rows.push(arrow(i, failed && n === mine.length - 1)));
+  });
+  const height = y + 8;
+  const heads = Object.entries({ TPP: 'TPP (obtpp)', AS: 'authorisation server', PSU: 'PSU browser', bank: 'bank (resource API)' })
+    .map(([k, name]) => `<g class="head"><rect x="${X[k]! - 70}" y="4" width="140" height="22" rx="3"/><text x="${X[k]}" y="19" text-anchor="middle">${name}</text><line class="life" x1="${X[k]}" y1="26" x2="${X[k]}" y2="${height - 4}"/></g>`).join('');
+  return `<svg class="seq" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="sequence of ${clean(seq.scenario ?? 'the scenario')}"><title>${clean(seq.scenario ?? 'scenario')}: ${items.length} calls and journeys</title>${heads}${rows.join('')}</svg>`;
+}
 
-  function bankUrls(): string {
-    const b = summary.bank;
-    // A URL object writes the mask percent-encoded; the reader is shown the mask as it is.
-    const masked = (url: string) => escapeHtml(redactor.url(scrubText(url, localPaths)).replace(/%5BREDACTED%5D/g, '[REDACTED]'));
-    if (!b || (!b.issuer && !b.baseUrls?.length)) return 'not recorded (an older summary)';
-    const lines = [
-      ...(b.issuer ? [`authorisation server <span class="mono">${masked(b.issuer)}</span>`] : []),
-      ...(b.baseUrls ?? []).map((u) => `${u.variant ? `Variant ${clean(u.variant)}` : ''}${u.api ? ` ${clean(u.api)}` : ''}: <span class="mono">${masked(u.url ?? '')}</span>`),
-    ];
-    return lines.join('<br>');
-  }
+function bankUrls(k: ReportContext): string {
+  const { summary, redactor, localPaths, clean } = k;
+  const b = summary.bank;
+  // A URL object writes the mask percent-encoded; the reader is shown the mask as it is.
+  const masked = (url: string) => escapeHtml(redactor.url(scrubText(url, localPaths)).replace(/%5BREDACTED%5D/g, '[REDACTED]'));
+  if (!b || (!b.issuer && !b.baseUrls?.length)) return 'not recorded (an older summary)';
+  const lines = [
+    ...(b.issuer ? [`authorisation server <span class="mono">${masked(b.issuer)}</span>`] : []),
+    ...(b.baseUrls ?? []).map((u) => `${u.variant ? `Variant ${clean(u.variant)}` : ''}${u.api ? ` ${clean(u.api)}` : ''}: <span class="mono">${masked(u.url ?? '')}</span>`),
+  ];
+  return lines.join('<br>');
+}
 
-  function cell(rule: ReportRule | undefined, variant: string): string {
-    if (!rule) return '<td class="status status-none">—</td>';
-    const status = rule.status ?? 'skipped';
-    const label = STATUS_LABEL[status] ?? status;
-    const n = rule.warnings?.length ?? 0;
-    const warn = n ? `<span class="warn-count">${n} warning${n === 1 ? '' : 's'}</span>` : '';
-    const target = status === 'failed' && rule.failures?.length ? anchor('failure', rule.id, variant, '0')
-      : status === 'not-judged' ? anchor('not-judged', rule.id, variant, '0') : undefined;
-    const text = target ? `<a href="#${target}">${escapeHtml(label)}</a>` : escapeHtml(label);
-    // A not-applicable rule says why, in the cell (the bank does not offer it, or the variant lacks it).
-    const why = status === 'not-applicable' && rule.reason ? `<span class="why">${clean(rule.reason)}</span>` : '';
-    // A rule judged on part of its scenarios says so in the cell, in the summary's words.
-    const partial = rule.verdict && ((status === 'passed' && rule.verdict !== 'pass') || ((status === 'failed' || status === 'not-judged') && rule.verdict.includes(';')))
-      ? `<span class="why partial">${clean(rule.verdict.replace(/^(pass|FAIL|not judged) /, ''))}</span>` : '';
-    const title = why ? rule.reason! : partial ? rule.verdict! : undefined;
-    return `<td class="status status-${escapeHtml(status)}${partial ? ' status-partial' : ''}"${title ? ` title="${escapeHtml(redactor.text(title))}"` : ''}>${text}${warn}${why}${partial}</td>`;
-  }
+function cell(k: ReportContext, rule: ReportRule | undefined, variant: string): string {
+  const { summary, redactor, clean } = k;
+  if (!rule) return '<td class="status status-none">—</td>';
+  const status = rule.status ?? 'skipped';
+  const label = STATUS_LABEL[status] ?? status;
+  const n = rule.warnings?.length ?? 0;
+  const warn = n ? `<span class="warn-count">${n} warning${n === 1 ? '' : 's'}</span>` : '';
+  const target = status === 'failed' && rule.failures?.length ? anchor('failure', rule.id, variant, '0')
+    : status === 'not-judged' ? anchor('not-judged', rule.id, variant, '0') : undefined;
+  const text = target ? `<a href="#${target}">${escapeHtml(label)}</a>` : escapeHtml(label);
+  // A not-applicable rule says why, in the cell (the bank does not offer it, or the variant lacks it).
+  const why = status === 'not-applicable' && rule.reason ? `<span class="why">${clean(rule.reason)}</span>` : '';
+  // A rule judged on part of its scenarios says so in the cell, in the summary's words.
+  const partial = rule.verdict && ((status === 'passed' && rule.verdict !== 'pass') || ((status === 'failed' || status === 'not-judged') && rule.verdict.includes(';')))
+    ? `<span class="why partial">${clean(rule.verdict.replace(/^(pass|FAIL|not judged) /, ''))}</span>` : '';
+  const title = why ? rule.reason! : partial ? rule.verdict! : undefined;
+  return `<td class="status status-${escapeHtml(status)}${partial ? ' status-partial' : ''}"${title ? ` title="${escapeHtml(redactor.text(title))}"` : ''}>${text}${warn}${why}${partial}</td>`;
+}
 
-  function finding({ rule, variant, finding: f, index }: Located, kind: 'failure' | 'warning' | 'not-judged'): string {
-    const level = f.level ?? rule.level;
-    const source = f.source ?? rule.source;
-    const ev = f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence) ? (f.evidence as Record<string, unknown>) : undefined;
-    const exchanges = Array.isArray(ev?.exchanges) ? (ev!.exchanges as unknown[]) : [];
-    const ids = Array.isArray(ev?.interactionIds) ? (ev!.interactionIds as unknown[]).filter((x) => typeof x === 'string') : [];
-    const shots = [
-      ...(Array.isArray(ev?.screenshots) ? (ev!.screenshots as unknown[]) : []),
-      ...(typeof ev?.screenshot === 'string' ? [ev.screenshot] : []),
-    ].filter((x): x is string => typeof x === 'string').map(baseName).filter((x, i, all) => x && all.indexOf(x) === i);
-    const heading = kind === 'failure' ? 'Failure' : kind === 'warning' ? 'Warning' : 'Not judged';
-    const rows: string[] = [];
-    if (f.scenario) rows.push(`<div><dt>Scenario</dt><dd>${clean(f.scenario)}</dd></div>`);
-    if (f.step) rows.push(`<div><dt>Step</dt><dd>${clean(f.step)}</dd></div>`);
-    if (source) rows.push(`<div><dt>Source</dt><dd>${clean(source)}</dd></div>`);
-    if (f.blockedBy) rows.push(`<div><dt>Blocked by</dt><dd><a href="#${anchor('rule', f.blockedBy)}">${clean(f.blockedBy)}</a></dd></div>`);
-    if (ids.length) rows.push(`<div><dt>x-fapi-interaction-id</dt><dd class="mono">${[...new Set(ids)].map(clean).join('<br>')}</dd></div>`);
-    const message = f.message ? scrubText(f.message, localPaths).trim() : '';
-    const seq = f.scenario ? rule.sequences?.find((q) => q.scenario === f.scenario) : undefined;
-    const picture = seq ? sequenceSvg(seq) : '';
-    return `<article class="finding finding-${kind}" id="${anchor(kind, rule.id, variant, String(index))}">
+function finding(k: ReportContext, { rule, variant, finding: f, index }: Located, kind: 'failure' | 'warning' | 'not-judged'): string {
+  const { redactor, localPaths, clean } = k;
+  const level = f.level ?? rule.level;
+  const source = f.source ?? rule.source;
+  const ev = f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence) ? (f.evidence as Record<string, unknown>) : undefined;
+  const exchanges = Array.isArray(ev?.exchanges) ? (ev!.exchanges as unknown[]) : [];
+  const ids = Array.isArray(ev?.interactionIds) ? (ev!.interactionIds as unknown[]).filter((x) => typeof x === 'string') : [];
+  const shots = [
+    ...(Array.isArray(ev?.screenshots) ? (ev!.screenshots as unknown[]) : []),
+    ...(typeof ev?.screenshot === 'string' ? [ev.screenshot] : []),
+  ].filter((x): x is string => typeof x === 'string').map(baseName).filter((x, i, all) => x && all.indexOf(x) === i);
+  const heading = kind === 'failure' ? 'Failure' : kind === 'warning' ? 'Warning' : 'Not judged';
+  const rows: string[] = [];
+  if (f.scenario) rows.push(`<div><dt>Scenario</dt><dd>${clean(f.scenario)}</dd></div>`);
+  if (f.step) rows.push(`<div><dt>Step</dt><dd>${clean(f.step)}</dd></div>`);
+  if (source) rows.push(`<div><dt>Source</dt><dd>${clean(source)}</dd></div>`);
+  if (f.blockedBy) rows.push(`<div><dt>Blocked by</dt><dd><a href="#${anchor('rule', f.blockedBy)}">${clean(f.blockedBy)}</a></dd></div>`);
+  if (ids.length) rows.push(`<div><dt>x-fapi-interaction-id</dt><dd class="mono">${[...new Set(ids)].map(clean).join('<br>')}</dd></div>`);
+  const message = f.message ? scrubText(f.message, localPaths).trim() : '';
+  const seq = f.scenario ? rule.sequences?.find((q) => q.scenario === f.scenario) : undefined;
+  const picture = seq ? sequenceSvg(k, seq) : '';
+  return `<article class="finding finding-${kind}" id="${anchor(kind, rule.id, variant, String(index))}">
 <h3><span class="tag tag-${kind}">${heading}</span> ${clean(rule.id)}${rule.title ? ` — ${clean(rule.title)}` : ''} <span class="sub">Variant ${clean(variant)}${level ? ` · ${clean(level)}` : ''}</span></h3>
 ${rows.length ? `<dl class="facts">${rows.join('')}</dl>` : ''}
 ${message ? `<div class="message"><div class="label">${kind === 'not-judged' ? 'Cause' : kind === 'warning' ? 'Finding' : 'Expected vs got'}</div><pre>${escapeHtml(redactor.text(message))}</pre></div>` : kind === 'not-judged' ? '<div class="message"><div class="label">Cause</div><p>No cause was recorded.</p></div>' : ''}
 ${Array.isArray(f.problems) && f.problems.length ? `<div class="problems"><div class="label">Validation problems (${f.problems.length})</div><ol>${f.problems.map((p) => `<li>${clean(p)}</li>`).join('')}</ol></div>` : ''}
 ${picture ? `<div class="sequence-of"><div class="label">Sequence (TPP → authorisation server → PSU's browser → bank)</div>${picture}</div>` : ''}
-${exchanges.length ? `<div class="exchanges"><div class="label">Exchanges (${exchanges.length}, oldest first, redacted)</div>${exchanges.map((x, i) => exchange(x, i + 1)).join('\n')}</div>` : ''}
+${exchanges.length ? `<div class="exchanges"><div class="label">Exchanges (${exchanges.length}, oldest first, redacted)</div>${exchanges.map((x, i) => exchange(k, x, i + 1)).join('\n')}</div>` : ''}
 ${typeof f.evidence === 'string' && f.evidence.trim() ? `<div class="message"><div class="label">Evidence</div><pre>${clean(f.evidence.slice(0, MAX_BODY))}</pre></div>` : ''}
 ${typeof ev?.url === 'string' ? `<div class="facts-line">Page: <span class="mono">${escapeHtml(redactor.url(scrubText(ev.url, localPaths)))}</span></div>` : ''}
-${shots.length ? `<div class="screenshots"><div class="label">Screenshots of the bank's pages</div>${shots.map(screenshot).join('')}</div>` : ''}
+${shots.length ? `<div class="screenshots"><div class="label">Screenshots of the bank's pages</div>${shots.map((name) => screenshot(k, name)).join('')}</div>` : ''}
 </article>`;
-  }
+}
 
-  function screenshot(name: string): string {
-    const found = options.screenshots?.[name];
-    if (found?.dataUri?.startsWith('data:image/')) return `<figure><img src="${escapeHtml(found.dataUri)}" alt="screenshot ${escapeHtml(name)}"><figcaption>${escapeHtml(name)}</figcaption></figure>`;
-    if (found?.href) return `<figure><a href="${escapeHtml(found.href)}">${escapeHtml(name)}</a><figcaption>kept beside this report</figcaption></figure>`;
-    return `<figure><span class="mono">${escapeHtml(name)}</span><figcaption>file not kept with this report</figcaption></figure>`;
-  }
+function screenshot(k: ReportContext, name: string): string {
+  const { options } = k;
+  const found = options.screenshots?.[name];
+  if (found?.dataUri?.startsWith('data:image/')) return `<figure><img src="${escapeHtml(found.dataUri)}" alt="screenshot ${escapeHtml(name)}"><figcaption>${escapeHtml(name)}</figcaption></figure>`;
+  if (found?.href) return `<figure><a href="${escapeHtml(found.href)}">${escapeHtml(name)}</a><figcaption>kept beside this report</figcaption></figure>`;
+  return `<figure><span class="mono">${escapeHtml(name)}</span><figcaption>file not kept with this report</figcaption></figure>`;
+}
 
-  function exchange(raw: unknown, n: number): string {
-    if (!raw || typeof raw !== 'object') return '';
-    const x = raw as Record<string, any>;
-    const method = typeof x.method === 'string' ? x.method : '?';
-    const url = typeof x.url === 'string' ? redactor.url(x.url) : '';
-    const res = x.response && typeof x.response === 'object' ? x.response : undefined;
-    const outcome = res ? `${str(res.status) ?? '?'}` : `no response${x.error?.message ? `: ${x.error.message}` : ''}`;
-    const ms = typeof x.timings?.durationMs === 'number' ? ` · ${x.timings.durationMs} ms` : '';
-    const bad = !res || Number(res.status) >= 400;
-    return `<div class="exchange">
+function exchange(k: ReportContext, raw: unknown, n: number): string {
+  const { redactor, clean } = k;
+  if (!raw || typeof raw !== 'object') return '';
+  const x = raw as Record<string, any>;
+  const method = typeof x.method === 'string' ? x.method : '?';
+  const url = typeof x.url === 'string' ? redactor.url(x.url) : '';
+  const res = x.response && typeof x.response === 'object' ? x.response : undefined;
+  const outcome = res ? `${str(res.status) ?? '?'}` : `no response${x.error?.message ? `: ${x.error.message}` : ''}`;
+  const ms = typeof x.timings?.durationMs === 'number' ? ` · ${x.timings.durationMs} ms` : '';
+  const bad = !res || Number(res.status) >= 400;
+  return `<div class="exchange">
 <div class="exchange-line"><span class="n">#${n}</span> <b>${clean(method)}</b> <span class="mono url">${clean(url)}</span> <span class="outcome${bad ? ' outcome-bad' : ''}">→ ${clean(outcome)}${escapeHtml(ms)}</span></div>
 <div class="exchange-parts">
-<div class="part"><div class="part-title">Request</div>${headers(x.request?.headers)}${body(x.request?.body)}</div>
-<div class="part"><div class="part-title">Response${res ? ` ${clean(res.status)}` : ''}</div>${res ? headers(res.headers) + body(res.body) : `<p>${clean(x.error?.message ?? 'no response')}</p>`}</div>
+<div class="part"><div class="part-title">Request</div>${headers(k, x.request?.headers)}${body(k, x.request?.body)}</div>
+<div class="part"><div class="part-title">Response${res ? ` ${clean(res.status)}` : ''}</div>${res ? headers(k, res.headers) + body(k, res.body) : `<p>${clean(x.error?.message ?? 'no response')}</p>`}</div>
 </div>
 </div>`;
-  }
+}
 
-  function headers(h: unknown): string {
-    if (!h || typeof h !== 'object') return '';
-    const safe = redactor.headers(h as Record<string, string>);
-    const entries = Object.entries(safe);
-    if (!entries.length) return '';
-    return `<table class="headers"><tbody>${entries.map(([k, v]) => `<tr><th>${clean(k)}</th><td>${clean(v)}</td></tr>`).join('')}</tbody></table>`;
-  }
+function headers(k: ReportContext, h: unknown): string {
+  const { redactor, clean } = k;
+  if (!h || typeof h !== 'object') return '';
+  const safe = redactor.headers(h as Record<string, string>);
+  const entries = Object.entries(safe);
+  if (!entries.length) return '';
+  return `<table class="headers"><tbody>${entries.map(([k, v]) => `<tr><th>${clean(k)}</th><td>${clean(v)}</td></tr>`).join('')}</tbody></table>`;
+}
 
-  function body(b: unknown): string {
-    if (b === undefined || b === null || b === '') return '';
-    let text = typeof b === 'string' ? b : JSON.stringify(redactor.json(b), null, 2);
-    let cut = '';
-    if (text.length > MAX_BODY) {
-      cut = `\n… ${text.length - MAX_BODY} more characters not shown`;
-      text = text.slice(0, MAX_BODY);
-    }
-    return `<pre class="body">${clean(text + cut)}</pre>`;
+function body(k: ReportContext, b: unknown): string {
+  const { redactor, clean } = k;
+  if (b === undefined || b === null || b === '') return '';
+  let text = typeof b === 'string' ? b : JSON.stringify(redactor.json(b), null, 2);
+  let cut = '';
+  if (text.length > MAX_BODY) {
+    cut = `\n… ${text.length - MAX_BODY} more characters not shown`;
+    text = text.slice(0, MAX_BODY);
   }
+  return `<pre class="body">${clean(text + cut)}</pre>`;
 }
 
 /**
@@ -655,124 +715,19 @@ export async function writeHtmlReport(
   await rename(partial, target);
 }
 
-const CSS = `
-:root { --ink: #1b1f24; --muted: #5b6570; --line: #d5dae0; --soft: #f4f6f8; --pass: #1e7a3c; --pass-bg: #e6f4ea; --fail: #b3261e; --fail-bg: #fbe9e7; --warn: #8a5a00; --warn-bg: #fff4d6; --nj: #6b4fa0; --nj-bg: #efe9f8; }
-* { box-sizing: border-box; }
-html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body { margin: 0; color: var(--ink); background: #fff; font: 14px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-main { max-width: 1080px; margin: 0 auto; padding: 32px 40px 48px; }
-h1 { font-size: 28px; margin: 2px 0 14px; }
-h2 { font-size: 19px; margin: 34px 0 12px; padding-bottom: 6px; border-bottom: 2px solid var(--ink); }
-h3 { font-size: 15px; margin: 0 0 10px; }
-a { color: #1f4e9c; }
-.eyebrow { margin: 0; text-transform: uppercase; letter-spacing: .08em; font-size: 12px; color: var(--muted); }
-.doc-header { border-bottom: 1px solid var(--line); padding-bottom: 14px; }
-.verdict { display: flex; gap: 14px; align-items: baseline; padding: 12px 16px; border-radius: 6px; border-left: 6px solid; margin-bottom: 14px; }
-.verdict strong { font-size: 20px; text-transform: uppercase; letter-spacing: .04em; white-space: nowrap; }
-.verdict-pass { background: var(--pass-bg); border-color: var(--pass); color: var(--pass); }
-.verdict-fail { background: var(--fail-bg); border-color: var(--fail); color: var(--fail); }
-.verdict-incomplete { background: var(--warn-bg); border-color: var(--warn); color: var(--warn); }
-.verdict-interrupted { background: var(--soft); border-color: var(--muted); color: var(--ink); }
-.verdict span { color: var(--ink); }
-dl.meta { display: grid; grid-template-columns: repeat(4, auto); gap: 6px 28px; margin: 0 0 10px; justify-content: start; }
-dl.meta dt, dl.facts dt { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
-dl.meta dd, dl.facts dd { margin: 0; }
-dl.meta-wide { grid-template-columns: 1fr; }
-dl.meta-wide dd { overflow-wrap: anywhere; }
-.totals { margin: 0; color: var(--muted); }
-.totals b { color: var(--ink); }
-table { border-collapse: collapse; width: 100%; }
-table.rules th, table.rules td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
-table.rules thead th { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); border-bottom: 2px solid var(--ink); }
-table.rules thead { display: table-header-group; }
-table.rules tr { break-inside: avoid; }
-.rule-id { white-space: nowrap; font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px; }
-.level { white-space: nowrap; font-size: 12px; color: var(--muted); }
-.source { white-space: nowrap; font-size: 12px; color: var(--muted); }
-th.variant, td.status { width: 108px; text-align: center !important; white-space: nowrap; }
-td.status a { color: inherit; }
-.status-passed { color: var(--pass); }
-.status-failed { color: var(--fail); font-weight: 700; background: var(--fail-bg); }
-.status-not-judged { color: var(--nj); background: var(--nj-bg); }
-.status-not-applicable, .status-skipped, .status-none { color: #8a939c; }
-.status .why { display: block; font-size: 0.8em; font-weight: normal; max-width: 22em; white-space: normal; overflow-wrap: anywhere; text-align: left; }
-.warn-count { display: block; font-size: 11px; color: var(--warn); font-weight: 400; }
-.legend, .empty { color: var(--muted); font-size: 12.5px; }
-.time-split { margin: 4px 0 10px; }
-.time-split .label { margin-top: 0; }
-.split-bar { display: block; max-width: 100%; border-radius: 3px; }
-.seg-auth, .key-auth { fill: #6b4fa0; background: #6b4fa0; }
-.seg-http, .key-http { fill: #1f4e9c; background: #1f4e9c; }
-.seg-wait, .key-wait { fill: #c99a2e; background: #c99a2e; }
-.seg-judge, .key-judge { fill: #9aa4ae; background: #9aa4ae; }
-.split-legend { font-size: 12px; color: var(--muted); }
-.key { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
-details.sequence { border: 1px solid var(--line); border-radius: 4px; margin: 6px 0; padding: 4px 10px; }
-details.sequence summary { cursor: pointer; }
-details.seq-failed { border-left: 4px solid var(--fail); }
-svg.seq { display: block; max-width: 100%; height: auto; margin: 6px 0; font: 11px ui-monospace, Menlo, Consolas, monospace; }
-svg.seq .head rect { fill: var(--soft); stroke: var(--line); }
-svg.seq .head text { font-weight: 600; fill: var(--ink); }
-svg.seq .life { stroke: #b8c0c8; stroke-dasharray: 3 3; }
-svg.seq .step rect { fill: #eef1f4; stroke: none; }
-svg.seq .step text { fill: var(--ink); }
-svg.seq .step-failed rect { fill: var(--fail-bg); stroke: var(--fail); }
-svg.seq .step-failed text { fill: var(--fail); font-weight: 700; }
-svg.seq .arrow line { stroke: var(--pass); stroke-width: 1.4; }
-svg.seq .arrow polygon { fill: var(--pass); }
-svg.seq .arrow line.back { stroke-dasharray: 4 3; stroke-width: 1; }
-svg.seq .arrow .call { fill: var(--ink); }
-svg.seq .arrow .answer { fill: var(--pass); font-weight: 600; }
-svg.seq .bad line { stroke: var(--fail); }
-svg.seq .bad polygon { fill: var(--fail); }
-svg.seq .refused line { stroke: var(--warn); }
-svg.seq .refused polygon, svg.seq .refused .answer { fill: var(--warn); }
-svg.seq .bad .answer, svg.seq .failing .answer { fill: var(--fail); }
-svg.seq .failing line { stroke-width: 2.4; }
-svg.seq .note { fill: var(--muted); }
-svg.seq .pause rect { fill: #c99a2e; }
-svg.seq .pause text { fill: var(--warn); }
-.finding { border: 1px solid var(--line); border-radius: 6px; padding: 14px 16px; margin: 0 0 16px; break-inside: avoid-page; }
-.finding-failure { border-left: 5px solid var(--fail); }
-.finding-warning { border-left: 5px solid var(--warn); }
-.finding-not-judged { border-left: 5px solid var(--nj); }
-.tag { display: inline-block; font-size: 11px; text-transform: uppercase; letter-spacing: .06em; padding: 1px 7px; border-radius: 3px; margin-right: 4px; vertical-align: 1px; }
-.tag-failure { background: var(--fail); color: #fff; }
-.tag-warning { background: var(--warn); color: #fff; }
-.tag-not-judged { background: var(--nj); color: #fff; }
-.sub { font-weight: 400; color: var(--muted); font-size: 13px; }
-dl.facts { display: grid; grid-template-columns: 1fr; gap: 4px; margin: 0 0 10px; }
-dl.facts > div { display: grid; grid-template-columns: 170px 1fr; gap: 10px; }
-.label, .part-title { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 10px 0 4px; }
-pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
-.message pre { background: var(--soft); padding: 8px 10px; border-radius: 4px; font-size: 12.5px; }
-.problems ol { margin: 0; padding-left: 22px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
-.mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; word-break: break-all; }
-.exchange { border: 1px solid var(--line); border-radius: 4px; margin: 6px 0; break-inside: avoid; }
-.exchange-line { background: var(--soft); padding: 6px 10px; border-bottom: 1px solid var(--line); }
-.exchange-line .n { color: var(--muted); }
-.outcome { white-space: nowrap; font-weight: 600; color: var(--pass); }
-.outcome-bad { color: var(--fail); }
-.exchange-parts { display: grid; grid-template-columns: 1fr 1fr; }
-.part { padding: 4px 10px 8px; min-width: 0; }
-.part + .part { border-left: 1px solid var(--line); }
-table.headers { width: auto; font: 11.5px/1.4 ui-monospace, Menlo, Consolas, monospace; margin-bottom: 6px; }
-table.headers th { text-align: left; font-weight: 600; padding: 1px 8px 1px 0; white-space: nowrap; vertical-align: top; color: var(--muted); }
-table.headers td { padding: 1px 0; word-break: break-all; }
-pre.body { border-top: 1px dashed var(--line); padding-top: 6px; }
-.screenshots figure { margin: 6px 0 10px; }
-.screenshots img { max-width: 100%; border: 1px solid var(--line); }
-figcaption { font-size: 11.5px; color: var(--muted); }
-footer { margin-top: 40px; padding-top: 10px; border-top: 1px solid var(--line); color: var(--muted); font-size: 12px; }
-@page { size: A4; margin: 16mm 14mm; }
-@media print {
-  body { font-size: 11px; }
-  main { max-width: none; padding: 0; }
-  h2 { break-after: avoid; }
-  a { color: inherit; text-decoration: none; }
-  .exchange-parts { grid-template-columns: 1fr; }
-  .screenshots img { max-height: 230mm; }
-  .part + .part { border-left: 0; border-top: 1px solid var(--line); }
+let css: string | undefined;
+/**
+ * The report's stylesheet, report.css beside this module (the build copies it into dist/; a build
+ * by tsc alone finds it in the sources).
+ */
+function stylesheet(): string {
+  for (const at of ['./report.css', '../../../src/conformance/report.css']) {
+    try {
+      return (css ??= readFileSync(new URL(at, import.meta.url), 'utf8'));
+    } catch {
+      // The next place.
+    }
+  }
+  throw new Error('report.css is missing beside html-report.js: build with npm run build');
 }
-@media (max-width: 760px) { .exchange-parts { grid-template-columns: 1fr; } dl.meta { grid-template-columns: 1fr 1fr; } }
-`;
+

@@ -1,17 +1,21 @@
-import { mkdir, readdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { STANDARDS, type Profile, type Standard, type Variant } from '../profile/types.ts';
+import type { Profile, Standard, Variant } from '../profile/types.ts';
 
-/** The standards a run can judge: each scenario belongs to one (a feature tagged `@dialect-berlin-group`, else obie). */
-export type Dialect = 'obie' | 'berlin-group';
+/** The standards a run can judge, by name: each scenario belongs to one (a feature tagged `@dialect-<name>`, else the base standard). */
+export type Dialect = string;
 import { loadProfile, baseUrlFor } from '../profile/load.ts';
-import { CATALOGUES, type Catalogue } from '../dialects/catalogue.ts';
-import { ObtppError, ExitCode, UsageError, BrowserUnavailableError } from '../errors.ts';
-import { lockReportDir, refuseIfInUse } from './report-lock.ts';
+import { catalogueOf } from '../dialects/catalogue.ts';
+import { ObtppError, ExitCode, UsageError } from '../errors.ts';
+import { baseStandard, dialectNames, findStandard, orList, standardOf, standards, versionNames, versionOf } from '../standards/registry.ts';
+import { lockReportDir } from './report-lock.ts';
+import { checkReportDir, clearOutputs, prepareReportDir } from './report-dir.ts';
+import { preflight, requireBrowser } from './preflight.ts';
+import { instantiateFeatures, select, servesStandard } from './selection.ts';
 import { FOREIGN_RULE_REASON, judgedStandard, SummaryBuilder, type BankLocation, type InternalError, type Summary } from './summary.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { annotateJunitFile } from './junit.ts';
@@ -22,6 +26,8 @@ import type { FeatureSource } from './plan.ts';
 import { runOrder } from './order-plugin.ts';
 import type { PsuBrowser } from '../psu/index.ts';
 import type { FcsMap, FcsVersion } from './fcs-map.ts';
+
+export { REPORT_OUTPUTS } from './report-dir.ts';
 
 /** Options of {@link runConformance}. Every one has a default. */
 export interface RunConformanceOptions {
@@ -38,12 +44,12 @@ export interface RunConformanceOptions {
   /** PSU journeys at once in the one browser. Default 2. */
   journeys?: number;
   /**
-   * The dialect of the embedded sandbox bank: `obie` (the default) or `berlin-group`; only without
-   * `profile` (a profile names its own dialect).
+   * The dialect of the embedded sandbox bank: a registered standard's name (default the base
+   * standard's, obie; berlin-group); only without `profile` (a profile names its own dialect).
    */
   dialect?: Dialect;
   /**
-   * The embedded sandbox serves a published standard at its official paths (`uk-3.1`) instead of
+   * The embedded sandbox serves a published standard at its official paths (uk-3.1) instead of
    * the spec's layout; only without `profile` (a profile names its own standard).
    */
   standard?: Standard;
@@ -58,12 +64,12 @@ export interface RunConformanceOptions {
   /**
    * The SCA approaches the embedded berlin-group sandbox offers (`redirect`, `oauth`, `decoupled`,
    * `embedded`; default redirect and oauth); without oauth its profile has no auth block. Only
-   * with `dialect: 'berlin-group'` and without `profile`.
+   * with the dialect whose sandbox takes them (berlin-group) and without `profile`.
    */
   sandboxSca?: string[];
   /**
    * The embedded berlin-group sandbox requires the NextGenPSD2 HTTP signature on requests and signs
-   * its answers (BG-50, BG-51 judged). Only with `dialect: 'berlin-group'` and without `profile`.
+   * its answers (BG-50, BG-51 judged). Only with the dialect whose sandbox takes it (berlin-group) and without `profile`.
    */
   sandboxSignatures?: boolean;
   /**
@@ -153,8 +159,6 @@ export interface ConformanceResult {
 /** @deprecated the old name of {@link RunConformanceOptions}. */
 export type ConformOptions = RunConformanceOptions;
 
-/** Files and folders a run writes into its report dir: a reused dir loses exactly these. */
-export const REPORT_OUTPUTS = ['summary.json', 'summary.md', 'junit.xml', 'report.html', 'report.html.partial', 'messages.ndjson', 'features', 'evidence', 'attestation.jws', 'manifest.json'];
 /** Cucumber's own formatters' files: half-written when a run is interrupted, so removed then. */
 const CUCUMBER_OUTPUTS = ['junit.xml', 'report.html', 'messages.ndjson'];
 
@@ -230,26 +234,15 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   const startedAt = new Date();
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  if (options.parallel !== undefined && (!Number.isInteger(options.parallel) || options.parallel < 1 || options.parallel > 8)) {
-    throw new UsageError(`parallel takes a whole number from 1 to 8, not ${options.parallel}`);
-  }
-  if (options.journeys !== undefined && (!Number.isInteger(options.journeys) || options.journeys < 1 || options.journeys > 16)) {
-    throw new UsageError(`journeys takes a whole number from 1 to 16, not ${options.journeys}`);
-  }
-  if (options.variant !== undefined && !['A', 'B', 'all'].includes(options.variant)) throw new UsageError(`--variant ${options.variant}: expected A, B or all`);
+  checkCounts(options);
   const faults = options.sandboxFaults ?? [];
-  if (options.dialect !== undefined && options.dialect !== 'obie' && options.dialect !== 'berlin-group') throw new UsageError(`--dialect ${options.dialect}: expected obie or berlin-group`);
+  if (options.dialect !== undefined && !findStandard(options.dialect)) throw new UsageError(`--dialect ${options.dialect}: expected ${orList(dialectNames())}`);
   const version = options.version ?? (await packageVersion());
   const root = packageRoot();
   let profile: Profile | undefined;
   let variants: Variant[];
-  let dialect: Dialect = options.dialect ?? 'obie';
-  if (options.sandboxSignatures && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--signatures works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says bank.requiresSignedRequests)');
-  if (options.sandboxSca !== undefined && (options.profile || dialect !== 'berlin-group')) throw new UsageError('--sca works only with the embedded berlin-group sandbox (--dialect berlin-group, without --profile; a profile says sca.approaches)');
-  if (options.sandboxSecurity !== undefined) {
-    if (options.profile) throw new UsageError('--security works only with the embedded sandbox (run without --profile; a profile says its bank\'s security)');
-    (await import('../sandbox/security.ts')).sandboxSecurity(options.sandboxSecurity);
-  }
+  let dialect: Dialect = options.dialect ?? baseStandard().name;
+  await checkSandboxOptions(options, dialect);
   if (!options.profile) {
     if (faults.length) await parseSandboxFaults(dialect, faults);
     variants = options.variant && options.variant !== 'all' ? [options.variant] : ['A', 'B'];
@@ -258,25 +251,12 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
     const loaded = await loadProfile(options.profile, { env, cwd });
     profile = loaded;
     if (options.dialect && options.dialect !== loaded.dialect) throw new UsageError(`--dialect ${options.dialect}, but profile ${loaded.name} speaks ${loaded.dialect}: leave --dialect out (the profile's dialect decides)`);
-    dialect = loaded.dialect === 'berlin-group' ? 'berlin-group' : 'obie';
+    dialect = loaded.dialect;
     variants = options.variant && options.variant !== 'all' ? [options.variant] : loaded.variants;
     const unsupported = variants.filter((v) => !loaded.variants.includes(v));
     if (unsupported.length) throw new UsageError(`profile ${loaded.name} does not implement variant ${unsupported.join(', ')} (its variants: ${loaded.variants.join(', ')})`);
   }
-  if (options.standard !== undefined && !(STANDARDS as readonly string[]).includes(options.standard)) throw new UsageError(`--standard ${options.standard}: expected ${STANDARDS.join(' or ')}`);
-  if (options.standard !== undefined && dialect !== 'obie') throw new UsageError(`--standard ${options.standard} is a UK standard; the ${dialect} dialect has none (leave --standard out)`);
-  if (options.standard !== undefined && profile && profile.standard !== options.standard) {
-    throw new UsageError(`--standard ${options.standard}, but profile ${profile.name} ${profile.standard ? `says standard ${profile.standard}` : "follows the spec's layout"}: leave --standard out (the profile decides)`);
-  }
-  const standard = profile ? profile.standard : options.standard;
-  if (!profile && dialect === 'obie' && faults.length) {
-    // A fault of routes only a published standard's layout has would bend nothing in another run: said, not silently passed.
-    const { listFaults } = await import('../sandbox/faults.ts');
-    const elsewhere = listFaults().find((f) => faults.includes(f.name) && f.standard !== undefined && f.standard !== standard);
-    if (elsewhere) throw new UsageError(`--sandbox-fault ${elsewhere.name} bends only the ${elsewhere.standard} layout of the sandbox: add --standard ${elsewhere.standard}`);
-    const otherFlow = listFaults().find((f) => faults.includes(f.name) && f.security !== undefined && f.security !== options.sandboxSecurity);
-    if (otherFlow) throw new UsageError(`--sandbox-fault ${otherFlow.name} bends only the ${otherFlow.security} security profile of the sandbox: add --security ${otherFlow.security}`);
-  }
+  const standard = await checkStandard(options, dialect, profile, faults);
   if (standard && !profile) {
     if (options.variant === 'B') throw new UsageError(`--standard ${standard} is judged by variant A's rules; leave --variant out (or pass --variant A)`);
     variants = ['A'];
@@ -288,8 +268,59 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   const sources = all.filter((s) => servesStandard(s.data, standard));
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
-  const profileName = profile?.name ?? `embedded sandbox${dialect === 'berlin-group' ? ' (berlin-group)' : ''}${options.sandboxSecurity ? ` (security ${options.sandboxSecurity})` : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+  const named = dialect === baseStandard().name ? '' : ` (${dialect})`;
+  const profileName = profile?.name ?? `embedded sandbox${named}${options.sandboxSecurity ? ` (security ${options.sandboxSecurity})` : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
   return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, standard, sources, tags, planned, reportDir, profileName };
+}
+
+/** The run's counts: threads, journeys, the variant. */
+function checkCounts(options: RunConformanceOptions): void {
+  if (options.parallel !== undefined && (!Number.isInteger(options.parallel) || options.parallel < 1 || options.parallel > 8)) {
+    throw new UsageError(`parallel takes a whole number from 1 to 8, not ${options.parallel}`);
+  }
+  if (options.journeys !== undefined && (!Number.isInteger(options.journeys) || options.journeys < 1 || options.journeys > 16)) {
+    throw new UsageError(`journeys takes a whole number from 1 to 16, not ${options.journeys}`);
+  }
+  if (options.variant !== undefined && !['A', 'B', 'all'].includes(options.variant)) throw new UsageError(`--variant ${options.variant}: expected A, B or all`);
+}
+
+/** The options only one standard's sandbox takes (`--signatures`, `--sca`), and `--security`: only for the embedded sandbox. */
+async function checkSandboxOptions(options: RunConformanceOptions, dialect: string): Promise<void> {
+  for (const [key, given] of [['signatures', options.sandboxSignatures], ['sca', options.sandboxSca !== undefined]] as const) {
+    if (!given) continue;
+    const owner = standards().find((s) => s.sandbox?.options?.[key]);
+    const option = owner?.sandbox?.options?.[key];
+    if (owner && option && (options.profile || dialect !== owner.name)) {
+      throw new UsageError(`${option.flag} works only with the embedded ${owner.name} sandbox (--dialect ${owner.name}, without --profile; a profile says ${option.profileSays})`);
+    }
+  }
+  if (options.sandboxSecurity !== undefined) {
+    if (options.profile) throw new UsageError('--security works only with the embedded sandbox (run without --profile; a profile says its bank\'s security)');
+    (await import('../sandbox/security.ts')).sandboxSecurity(options.sandboxSecurity);
+  }
+}
+
+/** The published version judged: the profile's, or `--standard` for the sandbox (one of the dialect's, and its faults' own). */
+async function checkStandard(options: RunConformanceOptions, dialect: string, profile: Profile | undefined, faults: string[]): Promise<Standard | undefined> {
+  if (options.standard !== undefined && !versionOf(options.standard)) throw new UsageError(`--standard ${options.standard}: expected ${versionNames().join(' or ')}`);
+  const owner = versionOf(options.standard)?.standard;
+  if (owner && dialect !== owner.name) throw new UsageError(`--standard ${options.standard} is ${owner.words.versions ?? `a ${owner.name} standard`}; the ${dialect} dialect has none (leave --standard out)`);
+  if (options.standard !== undefined && profile && profile.standard !== options.standard) {
+    throw new UsageError(`--standard ${options.standard}, but profile ${profile.name} ${profile.standard ? `says standard ${profile.standard}` : "follows the spec's layout"}: leave --standard out (the profile decides)`);
+  }
+  const standard = profile ? profile.standard : options.standard;
+  if (!profile && faults.length) {
+    const misfit = await standardOf(dialect).sandbox?.misfit?.(faults, { version: standard, security: options.sandboxSecurity });
+    if (misfit) throw new UsageError(misfit);
+  }
+  return standard;
+}
+
+/** The fault names of the embedded sandbox of a dialect, checked (an unknown one is a usage error naming the valid ones). */
+async function parseSandboxFaults(dialect: string, faults: string[]): Promise<void> {
+  const sandbox = standardOf(dialect).sandbox;
+  if (!sandbox) throw new UsageError(`the ${dialect} standard has no embedded sandbox bank: pass --profile`);
+  await sandbox.parseFaults(faults);
 }
 
 /**
@@ -451,7 +482,8 @@ class ConformanceRun {
       file: false,
       provided: {
         paths: variants.map((v) => `${rel(join(featureDir, v))}/*.feature`),
-        import: [join(root, 'dist', 'step-definitions', '**', '*.js').split('\\').join('/')],
+        // The package's compiled step definitions, and those a registered standard brings of its own.
+        import: [join(root, 'dist', 'step-definitions', '**', '*.js').split('\\').join('/'), ...standards().flatMap((st) => st.stepDefinitions ?? [])],
         tags,
         // One worker means cucumber's own thread: one browser and one consent pool for the whole run.
         parallel: (this.options.parallel ?? 1) > 1 ? this.options.parallel : 0,
@@ -626,7 +658,7 @@ class ConformanceRun {
  * shares a base URL.
  */
 export function bankLocation(profile: Profile, variants: Variant[], dialect: Dialect, redactor: Redactor): BankLocation {
-  const catalogue: Catalogue = CATALOGUES[dialect];
+  const catalogue = catalogueOf(dialect);
   const baseUrls: BankLocation['baseUrls'] = [];
   for (const variant of variants) {
     const apis = [...new Set(Object.values(catalogue).filter((op) => op.variants.includes(variant)).map((op) => op.api))]
@@ -688,208 +720,6 @@ async function packageVersion(): Promise<string> {
     return JSON.parse(await readFile(join(packageRoot(), 'package.json'), 'utf8')).version;
   } catch {
     return '0.0.0';
-  }
-}
-
-/**
- * Where each standard's feature files live, below features/ (one folder per standard). In the
- * reports, the obie files keep their plain names and the others are prefixed with their folder.
- */
-const DIALECT_FEATURES: Record<Dialect, string> = { obie: 'obie', 'berlin-group': 'berlin-group' };
-
-/**
- * Every feature file instantiated per variant: tagged @variant-X, its name saying which. A
- * berlin-group run also instantiates the obie features (none of their scenarios is selected), so
- * that the rules with no berlin-group scenario are reported not-applicable, with the reason.
- */
-async function instantiateFeatures(root: string, variants: Variant[], dialect: Dialect = 'obie'): Promise<Array<FeatureSource & { variant: Variant; file: string }>> {
-  const list = async (dir: string, prefix: string) => (await readdir(join(root, 'features', dir))).filter((f) => f.endsWith('.feature')).sort()
-    .map((f) => ({ path: join(root, 'features', dir, f), file: prefix + f }));
-  const files = [
-    ...(await list(DIALECT_FEATURES.obie, '')),
-    ...(dialect === 'obie' ? [] : await list(DIALECT_FEATURES[dialect], `${DIALECT_FEATURES[dialect]}-`)),
-  ];
-  const texts = await Promise.all(files.map((f) => readFile(f.path, 'utf8')));
-  return variants.flatMap((v) => files.map(({ file }, i) => ({
-    variant: v,
-    file,
-    uri: `features/${v}/${file}`,
-    data: `@variant-${v}\n` + texts[i]!.replace(/^(\s*Feature:\s*)(.*)$/m, `$1$2 (variant ${v})`),
-  })));
-}
-
-/**
- * Whether a feature file can count in a run of `standard` (undefined: the spec's layout): a
- * Feature tagged with published standards (`@uk-3.1 @uk-4.0`) counts only in a run of one of them.
- */
-function servesStandard(text: string, standard: Standard | undefined): boolean {
-  const head = text.slice(0, text.search(/^\s*Feature:/m));
-  const named = STANDARDS.filter((s) => new RegExp(`(^|\\s)@${s.replace('.', '\\.')}(?=\\s|$)`, 'm').test(head));
-  return !named.length || (standard !== undefined && named.includes(standard));
-}
-
-/** The fault names of the embedded sandbox of a dialect, checked (an unknown one is a usage error naming the valid ones). */
-async function parseSandboxFaults(dialect: Dialect, faults: string[]): Promise<void> {
-  if (dialect === 'berlin-group') (await import('../sandbox/berlin-group/faults.ts')).parseBgFaults(faults);
-  else (await import('../sandbox/faults.ts')).parseFaults(faults);
-}
-
-/**
- * The tag expression of the run and the scenarios it selects. Nothing selected is a usage error
- * that names the filter which matched nothing.
- */
-async function select(sources: Array<FeatureSource & { variant: Variant }>, variants: Variant[], userTags: string | undefined, what: string, dialect: Dialect = 'obie', standard?: Standard) {
-  const { parseUserTags, planSources } = await import('./plan.ts');
-  const expression = userTags?.trim() ? userTags.trim() : undefined;
-  if (expression) parseUserTags(expression);
-  // A berlin-group run selects only its dialect's scenarios (an obie run has no other feature files).
-  const variantTags = variants.map((v) => `(@${v} and @variant-${v})`).join(' or ');
-  const dialectTag = dialect === 'obie' ? '' : ` and @dialect-${dialect}`;
-  // Scenarios of a published standard's operations (@uk-3.1, @uk-4.0: the standards that have them)
-  // run only when the profile serves one of those standards.
-  const anyStandard = STANDARDS.map((s) => `@${s}`).join(' or ');
-  const layoutTag = standard ? ` and not ((${anyStandard}) and not @${standard})` : ` and not (${anyStandard})`;
-  const base = dialectTag || layoutTag ? `(${variantTags})${dialectTag}${layoutTag}` : variantTags;
-  const tags = expression ? `(${base}) and (${expression})` : base;
-  const mine = sources.filter((s) => variants.includes(s.variant));
-  const planned = planSources(mine, tags);
-  if (planned.length) return { tags, planned };
-
-  const names = variants.length > 1 ? `variants ${variants.join(' and ')}` : `variant ${variants[0]}`;
-  if (!expression) throw new UsageError(`${what} selects no scenario: the features have none for ${names}`);
-  // The scenarios asked for are of a published standard the run does not judge (VRP in the spec's layout).
-  const standards = STANDARDS.filter((s) => s !== standard && planSources(mine, `(${variantTags})${dialectTag} and @${s} and (${expression})`).length);
-  if (standards.length) {
-    throw new UsageError(`--tags "${expression}" selects only scenarios of ${standards.map((s) => `@${s}`).join(' and ')}, which the run does not judge (${standard ? `it judges ${standard}` : "it judges the spec's layout"})`, {
-      hint: `pass --standard ${standards[0]} (or a profile with standard: ${standards[0]})`,
-    });
-  }
-  const elsewhere = planSources(sources, `((@A and @variant-A) or (@B and @variant-B))${dialectTag}${layoutTag} and (${expression})`);
-  if (elsewhere.length) {
-    const other = [...new Set(elsewhere.map((p) => (p.tags.includes('@variant-B') ? 'B' : 'A')))].join(' and ');
-    throw new UsageError(`--tags "${expression}" selects no scenario of ${names} (it selects ${elsewhere.length} of variant ${other})`, {
-      hint: `choose --variant ${other.split(' ')[0]} or other tags`,
-    });
-  }
-  if (dialectTag && planSources(sources, `(${variantTags}) and (${expression})`).length) {
-    throw new UsageError(`--tags "${expression}" selects no scenario of the ${dialect} dialect (only obie ones)`, { hint: 'docs/rules.md says which rules each dialect has' });
-  }
-  throw new UsageError(`--tags "${expression}" matches no scenario`, {
-    hint: 'the tags are @ais, @cof, @pis, @security, @dcr, @A, @B and one per rule, e.g. @AIS-01',
-  });
-}
-
-/** True for a report dir of an earlier obtpp run (it holds obtpp's summary.json). */
-async function isObtppReportDir(dir: string): Promise<boolean> {
-  try {
-    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
-    return summary?.tool?.name === 'obtpp';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A report dir must be a directory that can be created, and either empty (dotfiles aside) or an
- * earlier obtpp report dir: an unknown folder's files are never overwritten or deleted.
- */
-async function checkReportDir(dir: string, flag: string | undefined): Promise<void> {
-  const name = flag ?? dir;
-  let info;
-  try {
-    info = await stat(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      // The nearest existing ancestor must be a directory we may write into.
-      let up = dirname(dir);
-      while (!(await stat(up).catch(() => undefined)) && dirname(up) !== up) up = dirname(up);
-      const parent = await stat(up).catch(() => undefined);
-      if (!parent?.isDirectory()) throw new UsageError(`--report-dir ${name} cannot be created: ${up} is not a directory`);
-      const { access, constants } = await import('node:fs/promises');
-      await access(up, constants.W_OK | constants.X_OK).catch(() => {
-        throw new UsageError(`--report-dir ${name} cannot be created: ${up} is not writable`);
-      });
-      return;
-    }
-    throw new UsageError(`--report-dir ${name} cannot be used: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  if (!info.isDirectory()) throw new UsageError(`--report-dir ${name} is a file, not a directory`);
-  const entries = (await readdir(dir)).filter((e) => !e.startsWith('.'));
-  if (entries.length && !(await isObtppReportDir(dir))) {
-    // A run in progress has begun to fill it: said as such (and which process), not as a stranger's folder.
-    await refuseIfInUse(dir, flag);
-    throw new UsageError(`--report-dir ${name} is not empty and is not an earlier obtpp report dir (no obtpp summary.json): its files are left alone`, {
-      hint: 'choose an empty or new directory',
-    });
-  }
-}
-
-/** Creates the report dir, or clears an earlier run's outputs from it. Returns the first folder created. */
-async function prepareReportDir(dir: string, flag: string | undefined): Promise<string | undefined> {
-  try {
-    const created = await mkdir(dir, { recursive: true });
-    if (!created) await clearOutputs(dir);
-    return created;
-  } catch (error) {
-    throw new UsageError(`--report-dir ${flag ?? dir} cannot be created: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  }
-}
-
-async function clearOutputs(dir: string): Promise<void> {
-  for (const f of REPORT_OUTPUTS) await rm(join(dir, f), { recursive: true, force: true });
-}
-
-/** The PSU journeys need a browser: without one the run cannot happen (exit 3), said up front. */
-async function requireBrowser(env: Record<string, string | undefined>): Promise<void> {
-  const { PsuBrowser } = await import('../psu/index.ts');
-  if (!PsuBrowser.executablePath(env)) throw new BrowserUnavailableError('no Chromium or Chrome found for the PSU journeys');
-}
-
-/** Before a run against a real bank: the browser exists and the authorisation server answers. */
-async function preflight(profile: Awaited<ReturnType<typeof loadProfile>>, env: Record<string, string | undefined>): Promise<{ summary: Record<string, unknown>; line: string } | undefined> {
-  if (profile.psu.driver.kind !== 'manual') await requireBrowser(env);
-  const { httpFromProfile } = await import('../client/factory.ts');
-  const { Auth } = await import('../auth/index.ts');
-  // A bank without an authorisation server (a berlin-group profile without auth): nothing to discover.
-  if (profile.auth.absent) return undefined;
-  const http = httpFromProfile(profile);
-  try {
-    let auth: Awaited<ReturnType<typeof Auth.create>>;
-    try {
-      auth = await Auth.create(profile, http);
-    } catch (error) {
-      if (error instanceof ObtppError && (error.exitCode !== ExitCode.cannotRun || error.code === 'flow_refused')) throw error;
-      // The one line names the field that points at the discovery document.
-      const field = profile.auth.discoveryUrl ? 'auth.discoveryUrl' : 'auth.issuer';
-      throw new ObtppError('bank_unreachable', `${field}: the bank's authorisation server cannot be used: ${(error as Error).message}`, {
-        cause: error, exitCode: ExitCode.cannotRun, hint: 'check auth.issuer / auth.discoveryUrl, the network and the TLS settings of the profile',
-      });
-    }
-    // A set-up error (redirect URI, client, scope) stops the run before judging, naming the field.
-    if ((profile.dialect ?? 'obie') === 'obie' && profile.auth.clientFrom !== 'registration' && profile.psu.driver.kind !== 'manual') {
-      const { checkSetup } = await import('./setup-check.ts');
-      const { TppClient } = await import('../client/operations.ts');
-      const { buildAccountAccessConsent, consentIdOf, isoDateTime } = await import('../dialects/obie/index.ts');
-      const client = new TppClient(profile, profile.variants[0]!, http);
-      if (client.supports('createAccountAccessConsent')) {
-        await checkSetup(profile, auth, http, async (token) => {
-          const now = Date.now();
-          const body = buildAccountAccessConsent({
-            permissions: ['ReadAccountsBasic'],
-            expirationDateTime: isoDateTime(new Date(now + 3_600_000)),
-            transactionFromDateTime: isoDateTime(new Date(now - 86_400_000)),
-            transactionToDateTime: isoDateTime(new Date(now)),
-          });
-          const created = await client.createAccountAccessConsent(body, { token });
-          return created.status < 300 ? consentIdOf(created.body) : undefined;
-        });
-      }
-    }
-    const { describeSecurity, securitySummary } = await import('../auth/security.ts');
-    return { summary: securitySummary(auth.security), line: describeSecurity(auth.security) };
-  } finally {
-    await http.close();
   }
 }
 

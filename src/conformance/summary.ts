@@ -1,4 +1,5 @@
-import { STANDARDS, type Variant } from '../profile/types.ts';
+import type { Variant } from '../profile/types.ts';
+import { baseStandard, findStandard, standards, versionNames, versionOf } from '../standards/registry.ts';
 import { ruleIdOf } from './rule-id.ts';
 import { keepOnLine } from '../outside-text.ts';
 import { SEQUENCE_MEDIA_TYPE, placeSequence, timeSplit, type ScenarioSequence, type SequenceItem } from './sequence.ts';
@@ -85,21 +86,17 @@ export interface JudgedStandard {
   layout?: string;
 }
 
-/** The standards a run can judge, by dialect (the spec's two variants differ only in the endpoints listed). */
-export const JUDGED_STANDARDS: Record<string, JudgedStandard> = {
-  obie: { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.x (official schemas of v3.1.11)' },
-  'berlin-group': { dialect: 'berlin-group', name: 'Berlin Group NextGenPSD2 XS2A', version: '1.3.x (official schemas of 1.3.12)' },
-};
+/** The standards a run can judge, by dialect (the spec's two variants differ only in the endpoints listed): the registry's words. */
+export function judgedStandards(): Record<string, JudgedStandard> {
+  return Object.fromEntries(standards().map((s) => [s.name, { dialect: s.name, ...s.judged }]));
+}
 
-/** Published standards at their official paths (a profile's `standard`), in words. */
-const LAYOUT_STANDARDS: Record<string, JudgedStandard> = {
-  'uk-3.1': { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v3.1.11 (official schemas)', layout: 'at its official paths (standard: uk-3.1)' },
-  'uk-4.0': { dialect: 'obie', name: 'UK Open Banking Read/Write API', version: 'v4.0 (official schemas)', layout: 'at its official paths (standard: uk-4.0)' },
-};
-
-/** The standard a run judged: the profile's published standard where it names one, else its dialect's. */
+/** The standard a run judged: the profile's published version where it names one, else its dialect's (the registry's words). */
 export function judgedStandard(dialect: string, standard?: string): JudgedStandard | undefined {
-  return (standard ? LAYOUT_STANDARDS[standard] : undefined) ?? JUDGED_STANDARDS[dialect];
+  const version = versionOf(standard);
+  if (version) return { dialect: version.standard.name, ...version.judged };
+  const s = findStandard(dialect);
+  return s ? { dialect: s.name, ...s.judged } : undefined;
 }
 
 /** Where the bank was reached, as the profile configured it (credentials and query tokens masked). */
@@ -361,7 +358,8 @@ export class SummaryBuilder {
     }
     let warningCount = 0;
     const variants = meta.variants.map((variant) => {
-      const rules = this.rulesOf(variant, meta.dialect ?? 'obie', meta.standard).map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
+      const dialect = meta.dialect ?? baseStandard().name;
+      const rules = this.rulesOf(variant, dialect, meta.standard).map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
         const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
         const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
         const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
@@ -377,7 +375,7 @@ export class SummaryBuilder {
         else if (judged.length) status = 'passed';
         else status = 'skipped';
         const reason = status !== 'not-applicable' ? undefined
-          : otherDialect ? `not part of the ${meta.dialect ?? 'obie'} dialect (a rule of ${otherDialect} only)`
+          : otherDialect ? `not part of the ${dialect} dialect (a rule of ${otherDialect} only)`
           : !applicable ? `not part of variant ${variant}`
           : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
         const counts: ScenarioCounts = {
@@ -624,15 +622,16 @@ export class SummaryBuilder {
    */
   private rulesOf(variant: Variant, dialect: string, standard?: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string }> {
     type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
-    // A feature or rule tagged with a published standard (@uk-3.1) is that standard's only: a run
-    // of another layout does not list it (as an obie run lists no berlin-group rule).
-    // A feature may serve several standards (@uk-3.1 @uk-4.0): listed when the run's is one of them.
-    const standardsOf = (tags: string[]) => STANDARDS.filter((s) => tags.includes(`@${s}`));
+    // A feature or rule tagged with a published version (@uk-3.1) is that version's only: a run
+    // of another layout does not list it (as a run of one standard lists no rule of another).
+    // A feature may serve several versions (@uk-3.1 @uk-4.0): listed when the run's is one of them.
+    const published = versionNames();
+    const standardsOf = (tags: string[]) => published.filter((s) => tags.includes(`@${s}`));
     const byId = new Map<string, Row>();
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature || !feature.tags.some((t: any) => t.name === `@variant-${variant}`)) continue;
-      const docDialect = feature.tags.map((t: any) => /^@dialect-(.+)$/.exec(t.name)?.[1]).find(Boolean) ?? 'obie';
+      const docDialect = feature.tags.map((t: any) => /^@dialect-(.+)$/.exec(t.name)?.[1]).find(Boolean) ?? baseStandard().name;
       const mine = docDialect === dialect;
       for (const child of feature.children) {
         const rule = child.rule;

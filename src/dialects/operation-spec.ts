@@ -10,8 +10,6 @@ export type Layout = 'spec' | Standard;
 /** The layout a profile is judged in. */
 export const layoutOf = (profile: { standard?: Standard }): Layout => profile.standard ?? 'spec';
 
-/** What a layout is called in messages. */
-export const LAYOUT_WORDS: Readonly<Record<Layout, string>> = { spec: "the spec's layout", 'uk-3.1': 'UK Read/Write v3.1.11', 'uk-4.0': 'UK Read/Write v4.0' };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -62,6 +60,25 @@ export interface OperationSpec {
   readonly builder?: string;
   /** The operation in the words of the CLI: what the user typed, for messages. */
   readonly words: string;
+  /**
+   * The group it belongs to, and its part there: an authorisation sub-resource of a resource
+   * (`{ kind: 'authorisation', of: 'payment', as: 'start' }`: start, list, status, update), a
+   * payment family's (`{ kind: 'payment-family', of: 'international', as: 'order' }`: create, get,
+   * funds, submit, order, details), a read of account information in its bulk and per-account
+   * forms (`{ kind: 'read', of: 'direct-debits', as: 'every' }`: every, one). The terminal client,
+   * the session and the steps find an operation by its group ({@link groupOf}) rather than keep
+   * lists of their own.
+   */
+  readonly group?: OperationGroup;
+}
+
+/** An operation's place in a group of its catalogue (see {@link OperationSpec.group}). */
+export interface OperationGroup {
+  readonly kind: 'authorisation' | 'payment-family' | 'read';
+  /** The group: the resource authorised, the payment family. */
+  readonly of: string;
+  /** The operation's part in it. */
+  readonly as: string;
 }
 
 export type Catalogue = Readonly<Record<string, OperationSpec>>;
@@ -108,4 +125,23 @@ export function fillPath(
 /** The `{@name}` path keys a catalogue's templates read from the profile. */
 export function pathKeysOf(catalogue: Catalogue): string[] {
   return [...new Set(Object.values(catalogue).flatMap((s) => [...s.path.matchAll(/\{@(\w+)\}/g)].map((m) => m[1]!)))];
+}
+
+/**
+ * The operations of one group of a catalogue, by their part (`{ start: 'startPaymentAuthorisation', … }`);
+ * empty for a group the catalogue has not. Two operations in one part are a catalogue's mistake.
+ */
+export function groupOf(catalogue: Catalogue, kind: OperationGroup['kind'], of: string): Readonly<Record<string, string>> {
+  const parts: Record<string, string> = {};
+  for (const [id, spec] of Object.entries(catalogue)) {
+    if (spec.group?.kind !== kind || spec.group.of !== of) continue;
+    if (parts[spec.group.as]) throw new Error(`the catalogue's ${kind} ${of} has two operations as ${spec.group.as}: ${parts[spec.group.as]} and ${id}`);
+    parts[spec.group.as] = id;
+  }
+  return parts;
+}
+
+/** The groups of a kind a catalogue has, in catalogue order. */
+export function groupsOf(catalogue: Catalogue, kind: OperationGroup['kind']): string[] {
+  return [...new Set(Object.values(catalogue).flatMap((spec) => (spec.group?.kind === kind ? [spec.group.of] : [])))];
 }

@@ -10,8 +10,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 
-/** A dialect's validators; `obie-v4` holds UK Read/Write v4.0's (obie/schemas/v4.ts). */
-export type Dialect = 'obie' | 'obie-v4' | 'berlin-group';
+/** A set of a dialect's validators, as its standard's module names it (`validators`: one per schema set, e.g. a version's). */
+export type Dialect = string;
 
 const requireHere = createRequire(import.meta.url);
 const built = import.meta.url.endsWith('.js');

@@ -4,11 +4,12 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BankUnreachableError, ProfileError } from '../errors.ts';
-import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, ProfilePaths, RegistrationSettings, Standard, Variant } from './types.ts';
-import { profileSchema } from './schema.ts';
-import { fromDiscovery } from './discovery.ts';
+import type { AccountChoice, ApiLocation, Fn, OperationName, Profile, ProfilePaths, RegistrationSettings, Variant } from './types.ts';
+import { profileSchema, profileSchemaOf } from './schema.ts';
 import { buildOutput } from '../dialects/prebuilt.ts';
+import { baseStandard, findStandard, orList, registryGeneration, standardOf, standards, versionNames, versionOf, type StandardModule } from '../standards/registry.ts';
 
+/** The shared defaults: the spec's own paths and scopes (a standard's module says what it changes), time-outs and limits. */
 export const DEFAULTS = {
   paths: {
     accountAccessConsents: '/account-access-consents',
@@ -22,45 +23,6 @@ export const DEFAULTS = {
     paymentStatus: '/{payment-product}/{paymentId}/status',
   },
   scopes: { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' },
-  /**
-   * What `standard: uk-3.1` changes: the official paths of UK Read/Write v3.1.11, each API below
-   * its own segment of the bank's …/open-banking/v3.1, the payment-order consent and the order in
-   * collections of their own.
-   */
-  uk31: {
-    apiSegments: { ais: '/aisp', cof: '/cbpii', pis: '/pisp' },
-    paths: {
-      accountAccessConsents: '/account-access-consents',
-      accounts: '/accounts',
-      // The standard has no single-transaction read; the catalogue says so (getTransaction is the spec's only).
-      transactionDetail: '/accounts/{AccountId}/transactions/{resourceId}',
-      fundsConfirmationConsents: '/funds-confirmation-consents',
-      fundsConfirmations: '/funds-confirmations',
-      paymentProduct: 'domestic-payment-consents',
-      paymentsPrefix: '',
-      paymentOrders: '/domestic-payments',
-      paymentStatus: '/{payment-product}/{paymentId}',
-    },
-  },
-  /** What `dialect: berlin-group` changes (NextGenPSD2 XS2A 1.3.x). */
-  berlinGroup: {
-    paths: {
-      accountAccessConsents: '/v1/consents',
-      accounts: '/v1/accounts',
-      cardAccounts: '/v1/card-accounts',
-      transactionDetail: '/v1/accounts/{AccountId}/transactions/{resourceId}',
-      // 1.3.x has no funds-confirmation consent (PIIS is set up at the bank); 2.x puts it here.
-      fundsConfirmationConsents: '/v2/consents/confirmation-of-funds',
-      fundsConfirmations: '/v1/funds-confirmations',
-      paymentProduct: 'sepa-credit-transfers',
-      paymentsPrefix: '/v1/payments',
-      paymentStatus: '/{payment-product}/{paymentId}/status',
-    },
-    scopes: { ais: 'AIS', cof: 'PIIS', pis: 'PIS' },
-    intentBinding: { method: 'scope', scopeTemplate: '{scope}:{intentId}' },
-    sca: { approaches: ['redirect', 'oauth'] },
-    psuIpAddress: '127.0.0.1',
-  },
   timeouts: { requestMs: 10_000, browserStepMs: 10_000, authorisationMs: 60_000 },
   limits: { maxBodyBytes: 1024 * 1024 },
 } as const;
@@ -146,49 +108,7 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const unset = new Set(problems.map((p) => p.slice(0, p.indexOf(': '))));
   const schemaProblems = await validate(interpolated);
   problems.push(...schemaProblems.filter((p) => !unset.has(p.slice(0, p.indexOf(': ')))));
-  // A rule across two objects, which the schema cannot say where a reader would look for it.
-  const ia = (interpolated as { auth?: { clientId?: unknown; intentBinding?: { method?: unknown }; clientAuth?: { privateKey?: unknown; privateKeyFile?: unknown } } })?.auth;
-  const registers = (interpolated as { registration?: unknown })?.registration !== undefined;
-  // Without a client of its own, the profile's registration key signs what the client's key would have.
-  if (schemaProblems.length === 0 && ia?.intentBinding?.method === 'request-object' && !ia.clientAuth?.privateKey && !ia.clientAuth?.privateKeyFile && !(registers && ia.clientId === undefined)) {
-    problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
-  }
-  // The Berlin Group fields mean nothing to a UK bank.
-  const top = interpolated as { dialect?: unknown; sca?: unknown; psuIpAddress?: unknown; deltaReports?: unknown; paymentProducts?: unknown } | undefined;
-  for (const field of ['sca', 'psuIpAddress', 'deltaReports', 'paymentProducts'] as const) {
-    if (top?.[field] !== undefined && top.dialect !== 'berlin-group') problems.push(`$.${field}: only for dialect berlin-group (this profile's dialect is ${String(top.dialect ?? 'obie')})`);
-  }
-  // The NextGenPSD2 HTTP signature is the Berlin Group's; a UK bank signs with x-jws-signature.
-  const sig = interpolated as { signing?: { certificate?: unknown }; bank?: { requiresSignedRequests?: unknown; signingCertificate?: unknown } } | undefined;
-  if (top?.dialect !== 'berlin-group') {
-    if (sig?.signing?.certificate !== undefined) problems.push(`$.signing.certificate: only for dialect berlin-group (this profile's dialect is ${String(top?.dialect ?? 'obie')})`);
-    for (const f of ['requiresSignedRequests', 'signingCertificate'] as const) if (sig?.bank?.[f] !== undefined) problems.push(`$.bank.${f}: only for dialect berlin-group (this profile's dialect is ${String(top?.dialect ?? 'obie')})`);
-  } else if (sig?.bank?.requiresSignedRequests === true && sig.signing?.certificate === undefined) {
-    problems.push('$.signing.certificate: is required when bank.requiresSignedRequests is true (obtpp must sign its requests to be served)');
-  }
-  // The spec's layout names its variants; a profile of a published standard is judged by variant A's rules.
-  const std = top as { standard?: unknown; variants?: unknown; discovery?: unknown; implements?: unknown } | undefined;
-  if (schemaProblems.length === 0 && std) {
-    // A discovery document is UK Read/Write v3.1's: it says standard uk-3.1 by itself.
-    if (std.discovery !== undefined && std.standard === undefined && top!.dialect !== 'berlin-group') std.standard = 'uk-3.1';
-    if (std.discovery !== undefined && top!.dialect === 'berlin-group') problems.push('$.discovery: a UK Read/Write v3.1 discovery document; a berlin-group profile has none (leave discovery out)');
-    if (std.discovery !== undefined && std.implements !== undefined) problems.push('$.implements: the discovery document lists the operations the bank offers; leave implements out (or discovery)');
-    if (std.standard === undefined && std.variants === undefined) problems.push("$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: uk-3.1 or uk-4.0)");
-    if (std.standard !== undefined && top!.dialect === 'berlin-group') problems.push(`$.standard: ${String(std.standard)} is a UK standard; a berlin-group profile has none (leave standard out)`);
-    if (std.standard !== undefined && std.variants !== undefined && JSON.stringify(std.variants) !== '["A"]') problems.push(`$.variants: a ${String(std.standard)} profile is judged by variant A's rules only; leave variants out (or write [A])`);
-  }
-  // A bank without an authorisation server: only berlin-group, and then no OAuth anywhere.
-  const raw0 = interpolated as { auth?: unknown; registration?: unknown; sca?: { approaches?: unknown; redirectUri?: unknown } } | undefined;
-  if (schemaProblems.length === 0 && raw0 && raw0.auth === undefined) {
-    if (top?.dialect !== 'berlin-group') problems.push('$.auth: is required (only a berlin-group bank whose SCA needs no authorisation server goes without)');
-    else {
-      const approaches = Array.isArray(raw0.sca?.approaches) ? raw0.sca.approaches : ['redirect'];
-      if (approaches.includes('oauth')) problems.push('$.sca.approaches: oauth needs the bank\'s authorisation server, which a profile without an auth block does not have');
-      if (approaches.includes('redirect') && raw0.sca?.redirectUri === undefined) problems.push('$.sca.redirectUri: is required for the redirect approach in a profile without an auth block (it is the TPP-Redirect-URI)');
-      if (raw0.registration !== undefined) problems.push('$.registration: needs the bank\'s authorisation server (an auth block)');
-    }
-  }
-  if (schemaProblems.length === 0) problems.push(...securityProblems((interpolated as { security?: unknown })?.security));
+  problems.push(...crossFieldProblems(interpolated as Record<string, any> | undefined, schemaProblems.length === 0));
   if (problems.length > 0) {
     // A profile of thousands of stray keys is told so in a screenful, not in thousands of lines.
     const shown = problems.length > MAX_PROBLEMS_SHOWN ? [...problems.slice(0, MAX_PROBLEMS_SHOWN), `… and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`] : problems;
@@ -196,13 +116,76 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
       hint: 'fix the fields named above; profiles/example-bank.yaml documents every field',
     });
   }
-  const p = interpolated as Record<string, any>;
-  const baseDir = source.startsWith('builtin:') || source === 'sandbox' ? process.cwd() : dirname(source);
+  const profile = await completeProfile(interpolated as Record<string, any>, source, secrets);
+  completed.add(profile);
+  return profile;
+}
 
-  // No auth block (berlin-group only, checked above): no client, no discovery; the redirect URI is the SCA's.
+/** A field of a profile as written, by its dotted path (`bank.signingCertificate`), or undefined. */
+function fieldAt(raw: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o === null || o === undefined ? undefined : (o as Record<string, unknown>)[k]), raw);
+}
+
+/**
+ * The rules across fields that the schema cannot say where a reader would look for them, in the
+ * order they are told: the request object's key; each standard's own fields (on a profile of
+ * another standard) and its own checks; once the schema holds, the layout (each standard's, then
+ * the variants and the published version) and a profile without an auth block; the security block.
+ */
+function crossFieldProblems(top: Record<string, any> | undefined, schemaOk: boolean): string[] {
+  const problems: string[] = [];
+  // Without a client of its own, the profile's registration key signs what the client's key would have.
+  const ia = top?.auth;
+  const registers = top?.registration !== undefined;
+  if (schemaOk && ia?.intentBinding?.method === 'request-object' && !ia.clientAuth?.privateKey && !ia.clientAuth?.privateKeyFile && !(registers && ia.clientId === undefined)) {
+    problems.push('$.auth.clientAuth.privateKeyFile: a signing key (privateKeyFile or privateKey) is required when auth.intentBinding.method is request-object');
+  }
+  const dialect = String(top?.dialect ?? baseStandard().name);
+  // A standard's own fields mean nothing to a bank of another standard.
+  for (const s of standards()) {
+    if (s.name === dialect) problems.push(...(s.profile.ownProblems?.(top ?? {}) ?? []));
+    else for (const field of s.profile.ownFields ?? []) if (fieldAt(top, field) !== undefined) problems.push(`$.${field}: only for dialect ${s.name} (this profile's dialect is ${dialect})`);
+  }
+  if (schemaOk && top) problems.push(...layoutProblems(top, dialect));
+  if (schemaOk && top && top.auth === undefined) problems.push(...withoutAuthProblems(top, dialect));
+  if (schemaOk) problems.push(...securityProblems(top?.security));
+  return problems;
+}
+
+/**
+ * The spec's layout names its variants; a profile of a published version is judged by variant A's
+ * rules, and a version belongs to its standard. Each standard's own layout checks come first (a
+ * UK discovery document implies `standard: uk-3.1`).
+ */
+function layoutProblems(top: Record<string, any>, dialect: string): string[] {
+  const problems: string[] = [];
+  for (const s of standards()) problems.push(...(s.profile.layoutProblems?.(top, { mine: s.name === dialect, dialect }) ?? []));
+  if (top.standard === undefined && top.variants === undefined) problems.push(`$.variants: required: the variants of the spec the bank implements ([A], [B] or [A, B]), unless standard names the published standard it serves (standard: ${versionNames().join(' or ')})`);
+  const owner = versionOf(top.standard)?.standard;
+  if (owner && owner.name !== dialect) problems.push(`$.standard: ${String(top.standard)} is ${owner.words.versions ?? `a ${owner.name} standard`}; a ${dialect} profile has none (leave standard out)`);
+  if (top.standard !== undefined && top.variants !== undefined && JSON.stringify(top.variants) !== '["A"]') problems.push(`$.variants: a ${String(top.standard)} profile is judged by variant A's rules only; leave variants out (or write [A])`);
+  return problems;
+}
+
+/** A bank without an authorisation server: only a standard that allows it, and then no OAuth anywhere. */
+function withoutAuthProblems(top: Record<string, any>, dialect: string): string[] {
+  const own = findStandard(dialect)?.profile.withoutAuth;
+  if (own) return own.problems(top);
+  const allowed = standards().flatMap((s) => (s.profile.withoutAuth ? [s.profile.withoutAuth.words] : []));
+  return [`$.auth: is required${allowed.length ? ` (only ${orList(allowed)} goes without)` : ''}`];
+}
+
+/**
+ * The profile, completed: files read, defaults applied (the shared ones, then those of its
+ * standard and published version), its secrets collected.
+ */
+async function completeProfile(p: Record<string, any>, source: string, secrets: Set<string>): Promise<Profile> {
+  const baseDir = source.startsWith('builtin:') || source === 'sandbox' ? process.cwd() : dirname(source);
+  const standard = standardOf(p.dialect);
+  // No auth block (a standard that allows it, checked above): no client, no discovery; the redirect URI is the standard's own.
   const absent = p.auth === undefined;
   // Without the redirect approach nothing is sent to it; the PSU's browser still needs a URL that ends a journey.
-  const auth = p.auth ?? { redirectUri: p.sca?.redirectUri ?? 'http://127.0.0.1/obtpp-no-redirect', clientId: '', clientAuth: { method: 'tls_client_auth' } };
+  const auth = p.auth ?? { redirectUri: standard.profile.redirectUri?.(p) ?? 'http://127.0.0.1/obtpp-no-redirect', clientId: '', clientAuth: { method: 'tls_client_auth' } };
   // A profile without a client of its own uses the one obtpp register issues (the session fills it in).
   const registered = auth.clientId === undefined;
   const clientAuth = registered
@@ -212,96 +195,37 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
   const second = auth.secondClient ? { ...auth.secondClient, clientAuth: { ...auth.secondClient.clientAuth } } : undefined;
   if (second?.clientAuth.privateKeyFile) second.clientAuth.privateKey = await readReferenced(second.clientAuth.privateKeyFile, '$.auth.secondClient.clientAuth.privateKeyFile', baseDir, source);
   for (const s of [second?.clientAuth.secret, second?.clientAuth.privateKey]) if (s) secrets.add(s);
-  let mtls = p.mtls ? { ...p.mtls } : undefined;
-  if (mtls) {
-    for (const k of ['cert', 'key', 'ca'] as const) {
-      const fileKey = `${k}File` as const;
-      if (mtls[fileKey]) mtls[k] = await readReferenced(mtls[fileKey], `$.mtls.${fileKey}`, baseDir, source);
-    }
-  }
+  const mtls = await mtlsOf(p, baseDir, source);
   if (!absent && clientAuth.method === 'tls_client_auth' && !(mtls?.cert && mtls?.key)) {
     throw new ProfileError(`profile ${source}: $.mtls: a client certificate and key are required when auth.clientAuth.method is tls_client_auth`, ['$.mtls']);
   }
-  const signing = p.signing ? {
-    key: await secretValue(p.signing.key, '$.signing.key', baseDir, source),
-    kid: p.signing.kid as string,
-    issuer: (p.signing.issuer ?? auth.clientId ?? '') as string,
-    trustAnchor: (p.signing.trustAnchor ?? 'openbanking.org.uk') as string,
-    enabled: p.signing.enabled ?? true,
-    ...(p.signing.certificate ? { certificate: await certificateValue(p.signing.certificate, '$.signing.certificate', baseDir, source) } : {}),
-  } : undefined;
+  const signing = await signingOf(p, auth.clientId, baseDir, source);
   const bankJwks = p.bank?.jwks ? await jwksValue(p.bank.jwks, baseDir, source) : undefined;
-  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key, p.sca?.otp, p.sca?.multilevel?.psu.password]) if (s) secrets.add(s);
-  let registration: RegistrationSettings | undefined;
-  if (p.registration) {
-    const r = p.registration;
-    const ssa = r.softwareStatementFile ? (await readReferenced(r.softwareStatementFile, '$.registration.softwareStatementFile', baseDir, source)).trim() : r.softwareStatement;
-    const key = r.keyFile ? await readReferenced(r.keyFile, '$.registration.keyFile', baseDir, source) : r.key;
-    for (const s of [ssa, key]) if (s) secrets.add(s);
-    if (registered && key) clientAuth.privateKey = key;
-    registration = {
-      softwareStatement: ssa, ...(key ? { key } : {}), ...(r.kid ? { kid: r.kid } : {}), alg: r.alg ?? 'PS256',
-      ...(r.endpoint ? { endpoint: r.endpoint } : {}),
-      tokenEndpointAuthMethod: r.tokenEndpointAuthMethod ?? 'client_secret_basic',
-      redirectUris: r.redirectUris ?? [auth.redirectUri],
-      scope: r.scope ?? ['openid', ...new Set(Object.values({ ...DEFAULTS.scopes, ...(auth.scopes ?? {}) }) as string[])].join(' '),
-    };
-  }
+  for (const s of [clientAuth.secret, clientAuth.privateKey, mtls?.key, p.psu.password, signing?.key, ...(standard.profile.secrets?.(p) ?? [])]) if (s) secrets.add(s);
+  const registration = p.registration ? await registrationOf(p, auth, baseDir, source, secrets) : undefined;
+  if (registered && registration?.key) clientAuth.privateKey = registration.key;
 
-  const dialect: Profile['dialect'] = p.dialect ?? 'obie';
-  const bg = dialect === 'berlin-group' ? DEFAULTS.berlinGroup : undefined;
-  // Both UK versions publish the same paths (FACTS-v4 §1.1); only the version segment of baseUrl differs.
-  const uk = p.standard === 'uk-3.1' || p.standard === 'uk-4.0' ? DEFAULTS.uk31 : undefined;
-  const variants: Variant[] = uk ? ['A'] : p.variants;
-  const paths = { ...(bg?.paths ?? uk?.paths ?? DEFAULTS.paths), ...(p.paths ?? {}) };
-  const found = p.discovery ? await discover(p, paths, baseDir, source) : undefined;
+  const version = versionOf(p.standard);
+  const variants: Variant[] = version ? ['A'] : p.variants;
+  const paths = { ...(standard.profile.paths?.(version?.name) ?? DEFAULTS.paths), ...(p.paths ?? {}) };
+  const found = p.discovery ? await discover(p, standard, paths, baseDir, source) : undefined;
   // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
   const absentApis = found ? found.absent : p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
-  const profile: Profile = {
+  return {
     name: p.name,
-    dialect,
-    ...(uk ? { standard: p.standard as Standard } : {}),
+    dialect: standard.name,
+    ...(version ? { standard: version.name } : {}),
     ...(p.security !== undefined ? { security: typeof p.security === 'string' ? { profile: p.security } : { ...p.security } } : {}),
-    ...(bg ? {
-      sca: {
-        // Without an authorisation server the default is the redirect approach alone.
-        approaches: [...(p.sca?.approaches ?? (absent ? ['redirect'] : bg.sca.approaches))],
-        ...(p.sca?.decoupledUrl ? { decoupledUrl: p.sca.decoupledUrl } : {}),
-        ...(p.sca?.decoupledDoneSelector ? { decoupledDoneSelector: p.sca.decoupledDoneSelector } : {}),
-        ...(p.sca?.otp ? { otp: p.sca.otp } : {}),
-        ...(p.sca?.authenticationMethodId ? { authenticationMethodId: p.sca.authenticationMethodId } : {}),
-        ...(p.sca?.multilevel ? { multilevel: { iban: p.sca.multilevel.iban, psu: { ...p.sca.multilevel.psu }, ...(p.sca.multilevel.cancellation ? { cancellation: true } : {}) } } : {}),
-      },
-      psuIpAddress: p.psuIpAddress ?? bg.psuIpAddress,
-      ...(p.deltaReports ? { deltaReports: { entryReferenceFrom: p.deltaReports.entryReferenceFrom === true, deltaList: p.deltaReports.deltaList === true, cards: p.deltaReports.cards === true } } : {}),
-      // The payment products the bank offers: the profile's, else the one its paths name.
-      paymentProducts: [...(p.paymentProducts ?? [p.paths?.paymentProduct ?? bg.paths.paymentProduct])],
-    } : {}),
+    ...(standard.profile.complete?.(p, { absent }) ?? {}),
     variants,
     baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),
     variantBaseUrls: stripAll(p.variantBaseUrls),
-    apis: found ? found.apis : apisOf(p, uk),
+    apis: found ? found.apis : apisOf(p, standard.profile.apiSegments?.(version?.name)),
     ...(found ? { discovery: { source: p.discovery, notes: found.notes } } : {}),
     implements: found ? { A: found.operations } : implementsOf(p.implements, variants),
     ...(absentApis.length ? { absentApis } : {}),
     paths,
-    auth: {
-      ...(absent ? { absent: true as const } : {}),
-      issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
-      discoveryUrl: auth.discoveryUrl,
-      clientId: auth.clientId ?? '',
-      clientAuth,
-      ...(second ? { secondClient: second } : {}),
-      ...(registered ? { clientFrom: 'registration' as const } : {}),
-      // TPP-Redirect-URI: the SCA's own when given (a bank without OAuth has no other).
-      redirectUri: p.sca?.redirectUri ?? auth.redirectUri,
-      scopes: { ...(bg?.scopes ?? DEFAULTS.scopes), ...(auth.scopes ?? {}) },
-      intentBinding: auth.intentBinding ?? (bg ? { ...bg.intentBinding } : { method: 'claims' }),
-      resource: auth.resource,
-      offlineAccess: absent ? false : auth.offlineAccess ?? true,
-      par: absent ? 'never' : auth.par ?? 'auto',
-      ...(auth.pkce ? { pkce: auth.pkce } : {}),
-    },
+    auth: authOf(auth, clientAuth, { absent, registered, standard, p, second }),
     ...(signing ? { signing } : {}),
     bank: {
       ...(bankJwks ? { jwks: bankJwks } : {}),
@@ -320,20 +244,81 @@ export async function profileFromObject(raw: unknown, options: LoadOptions & { s
     source,
     secrets: [...secrets].filter((s) => s.length >= 4),
   };
-  completed.add(profile);
-  return profile;
+}
+
+/** The profile's auth block, completed: the client, the redirect URI, and the scopes and intent binding of its standard unless it says its own. */
+function authOf(auth: Record<string, any>, clientAuth: Record<string, any>, o: { absent: boolean; registered: boolean; standard: StandardModule; p: Record<string, any>; second?: Profile['auth']['secondClient'] }): Profile['auth'] {
+  const { absent, registered, standard, p, second } = o;
+  const intentBinding = standard.profile.intentBinding;
+  return {
+    ...(absent ? { absent: true as const } : {}),
+    issuer: auth.issuer ? stripSlash(auth.issuer) : undefined,
+    discoveryUrl: auth.discoveryUrl,
+    clientId: auth.clientId ?? '',
+    clientAuth: clientAuth as Profile['auth']['clientAuth'],
+    ...(second ? { secondClient: second } : {}),
+    ...(registered ? { clientFrom: 'registration' as const } : {}),
+    // TPP-Redirect-URI: the standard's own when given (a bank without OAuth has no other).
+    redirectUri: standard.profile.redirectUri?.(p) ?? auth.redirectUri,
+    scopes: { ...(standard.profile.scopes ?? DEFAULTS.scopes), ...(auth.scopes ?? {}) },
+    intentBinding: auth.intentBinding ?? (intentBinding ? { ...intentBinding } : { method: 'claims' }),
+    resource: auth.resource,
+    offlineAccess: absent ? false : auth.offlineAccess ?? true,
+    par: absent ? 'never' : auth.par ?? 'auto',
+    ...(auth.pkce ? { pkce: auth.pkce } : {}),
+  };
+}
+
+/** The profile's mtls block, each `…File` read. */
+async function mtlsOf(p: Record<string, any>, baseDir: string, source: string): Promise<Profile['mtls']> {
+  if (!p.mtls) return undefined;
+  const mtls = { ...p.mtls };
+  for (const k of ['cert', 'key', 'ca'] as const) {
+    const fileKey = `${k}File` as const;
+    if (mtls[fileKey]) mtls[k] = await readReferenced(mtls[fileKey], `$.mtls.${fileKey}`, baseDir, source);
+  }
+  return mtls;
+}
+
+/** The profile's signing block: the key read, the claims defaulted, the certificate parsed. */
+async function signingOf(p: Record<string, any>, clientId: string | undefined, baseDir: string, source: string): Promise<Profile['signing']> {
+  if (!p.signing) return undefined;
+  return {
+    key: await secretValue(p.signing.key, '$.signing.key', baseDir, source),
+    kid: p.signing.kid as string,
+    issuer: (p.signing.issuer ?? clientId ?? '') as string,
+    trustAnchor: (p.signing.trustAnchor ?? 'openbanking.org.uk') as string,
+    enabled: p.signing.enabled ?? true,
+    ...(p.signing.certificate ? { certificate: await certificateValue(p.signing.certificate, '$.signing.certificate', baseDir, source) } : {}),
+  };
+}
+
+/** The profile's registration block: the software statement and key read (secrets), the rest defaulted. */
+async function registrationOf(p: Record<string, any>, auth: { redirectUri: string; scopes?: Record<string, string> }, baseDir: string, source: string, secrets: Set<string>): Promise<RegistrationSettings> {
+  const r = p.registration;
+  const ssa = r.softwareStatementFile ? (await readReferenced(r.softwareStatementFile, '$.registration.softwareStatementFile', baseDir, source)).trim() : r.softwareStatement;
+  const key = r.keyFile ? await readReferenced(r.keyFile, '$.registration.keyFile', baseDir, source) : r.key;
+  for (const s of [ssa, key]) if (s) secrets.add(s);
+  return {
+    softwareStatement: ssa, ...(key ? { key } : {}), ...(r.kid ? { kid: r.kid } : {}), alg: r.alg ?? 'PS256',
+    ...(r.endpoint ? { endpoint: r.endpoint } : {}),
+    tokenEndpointAuthMethod: r.tokenEndpointAuthMethod ?? 'client_secret_basic',
+    redirectUris: r.redirectUris ?? [auth.redirectUri],
+    scope: r.scope ?? ['openid', ...new Set(Object.values({ ...DEFAULTS.scopes, ...(auth.scopes ?? {}) }) as string[])].join(' '),
+  };
 }
 
 /**
- * The per-API base URLs: the profile's, and for a UK Read/Write profile each API the profile does
- * not place lives at baseUrl + /aisp, /cbpii or /pisp, as the standard publishes them.
+ * The per-API base URLs: the profile's, and for a profile of a published version whose standard
+ * places each API below its own segment (UK Read/Write: baseUrl + /aisp, /cbpii or /pisp), each
+ * API the profile does not place.
  */
-function apisOf(p: Record<string, any>, uk: typeof DEFAULTS.uk31 | undefined): Profile['apis'] {
+function apisOf(p: Record<string, any>, segments: Readonly<Record<Fn, string>> | undefined): Profile['apis'] {
   const apis: Profile['apis'] = Object.fromEntries(Object.entries(p.apis ?? {}).map(([fn, a]: [string, any]): [string, ApiLocation] => [
     fn, { ...(a.baseUrl ? { baseUrl: stripSlash(a.baseUrl) } : {}), variantBaseUrls: stripAll(a.variantBaseUrls) },
   ]));
-  if (uk && p.baseUrl) {
-    for (const [fn, segment] of Object.entries(uk.apiSegments) as Array<[Fn, string]>) {
+  if (segments && p.baseUrl) {
+    for (const [fn, segment] of Object.entries(segments) as Array<[Fn, string]>) {
       const given = apis[fn];
       if (!given?.baseUrl && !Object.keys(given?.variantBaseUrls ?? {}).length) apis[fn] = { baseUrl: `${stripSlash(p.baseUrl)}${segment}`, variantBaseUrls: {} };
     }
@@ -342,19 +327,22 @@ function apisOf(p: Record<string, any>, uk: typeof DEFAULTS.uk31 | undefined): P
 }
 
 /**
- * What the bank's discovery document says (`discovery:` a file or an http(s) URL): each listed
- * API's base URL — the profile's apis, else the document's resourceBaseUri, else baseUrl plus the
- * API's segment — the operations it offers, the APIs it does not offer, and its notes.
+ * What the bank's discovery document says (`discovery:` a file or an http(s) URL, read by its
+ * standard's module): each listed API's base URL — the profile's apis, else the document's
+ * resourceBaseUri, else baseUrl plus the API's segment — the operations it offers, the APIs it
+ * does not offer, and its notes.
  */
-async function discover(p: Record<string, any>, paths: ProfilePaths, baseDir: string, source: string) {
+async function discover(p: Record<string, any>, standard: StandardModule, paths: ProfilePaths, baseDir: string, source: string) {
   const ref = p.discovery as string;
   const where = `$.discovery (${ref})`;
+  const reader = (standard.profile as { discovery?: { version: string; read(doc: unknown, paths: ProfilePaths, where: string): ReturnType<typeof import('../standards/obie/discovery.ts').fromDiscovery> } }).discovery;
   const doc = await discoveryDocument(ref, baseDir, source, p.timeouts?.requestMs ?? DEFAULTS.timeouts.requestMs);
-  const found = fromDiscovery(doc, paths, where);
+  const found = reader!.read(doc, paths, where);
+  const segments = standard.profile.apiSegments?.(reader!.version);
   const given = apisOf(p, undefined);
   const apis: Profile['apis'] = {};
   for (const fn of found.listed) {
-    const placed = given[fn]?.baseUrl ?? found.apis[fn] ?? (p.baseUrl ? `${stripSlash(p.baseUrl)}${DEFAULTS.uk31.apiSegments[fn]}` : undefined);
+    const placed = given[fn]?.baseUrl ?? found.apis[fn] ?? (p.baseUrl && segments ? `${stripSlash(p.baseUrl)}${segments[fn]}` : undefined);
     if (placed) apis[fn] = { ...given[fn], baseUrl: stripSlash(placed), variantBaseUrls: given[fn]?.variantBaseUrls ?? {} };
     else found.problems.push(`${where}: ${fn} has no resourceBaseUri, and the profile gives no baseUrl (or apis.${fn}.baseUrl) to place it`);
   }
@@ -480,16 +468,20 @@ function interpolate(value: unknown, path: string, env: Record<string, string | 
 }
 
 let compiled: ((data: unknown) => boolean) & { errors?: any[] | null } | undefined;
+/** The registry's generation the validator was made for: a standard registered since needs a new one. */
+let compiledFor = -1;
 
 async function validate(data: unknown): Promise<string[]> {
-  if (!compiled) {
-    // The build compiles the schema to standalone code beside this file (dist/); from the
-    // sources, ajv compiles it here. Same schema, same errors.
-    compiled = buildOutput<typeof compiled>(new URL('./profile-validator.cjs', import.meta.url));
+  if (!compiled || compiledFor !== registryGeneration()) {
+    compiledFor = registryGeneration();
+    // The build compiles the schema of the package's standards to standalone code beside this
+    // file (dist/); from the sources, or with a standard registered since, ajv compiles it here.
+    // Same schema, same errors.
+    compiled = compiledFor === 0 ? buildOutput<typeof compiled>(new URL('./profile-validator.cjs', import.meta.url)) : undefined;
     if (!compiled) {
       const { Ajv } = await import('ajv');
       const ajv = new Ajv({ allErrors: true, strict: false });
-      compiled = ajv.compile(profileSchema) as unknown as typeof compiled;
+      compiled = ajv.compile(compiledFor === 0 ? profileSchema : profileSchemaOf(standards())) as unknown as typeof compiled;
     }
   }
   if (compiled!(data)) return [];

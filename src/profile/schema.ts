@@ -2,7 +2,8 @@
  * The one JSON Schema every profile is checked against at load (before defaults are applied).
  * Each property documents its default where it has one.
  */
-import { OPERATION_IDS } from '../dialects/catalogue.ts';
+import { operationIds } from '../dialects/catalogue.ts';
+import { baseStandard, orList, standards, versionNames, type StandardModule } from '../standards/registry.ts';
 import { SECURITY_PROFILES } from './types.ts';
 
 const selector = { type: 'string', minLength: 1 } as const;
@@ -42,15 +43,32 @@ const url = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
 const path = { type: 'string', pattern: '^/[^\\s]*$' } as const;
 
 /** The operations of the tpp client, as a profile's `implements` names them: every standard's catalogue. */
-export const OPERATION_NAMES = OPERATION_IDS;
-const operationList = { type: 'array', uniqueItems: true, items: { enum: OPERATION_NAMES } } as const;
+export const OPERATION_NAMES = operationIds();
+const operationListOf = (names: readonly string[]) => ({ type: 'array', uniqueItems: true, items: { enum: names } }) as const;
 const variantUrls = { type: 'object', additionalProperties: false, properties: { A: url, B: url } } as const;
 const api = {
   type: 'object', additionalProperties: false,
   properties: { baseUrl: url, variantBaseUrls: variantUrls },
 } as const;
 
-export const profileSchema = {
+/**
+ * The profile's schema for these standards: the shared fields, each standard's own fields in their
+ * place (its `profile.schema`), the dialects and published versions the registry has, and the
+ * operations of their catalogues.
+ */
+export function profileSchemaOf(registered: readonly StandardModule[]) {
+  const operationList = operationListOf(operationIds(registered));
+  const shared = sharedProperties(registered, operationList);
+  const properties: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(shared)) {
+    properties[name] = schema;
+    for (const s of registered) Object.assign(properties, s.profile.schema?.[name] ?? {});
+  }
+  return { ...PROFILE_SCHEMA_FRAME, properties } as typeof PROFILE_SCHEMA_FRAME & { properties: ReturnType<typeof sharedProperties> & Record<string, any> };
+}
+
+/** The schema's frame: what holds whatever the standards are. */
+const PROFILE_SCHEMA_FRAME = {
   $id: 'https://obtpp.dev/schemas/profile.json',
   title: 'obtpp bank profile',
   type: 'object',
@@ -72,7 +90,15 @@ export const profileSchema = {
   // The client: the profile's own, unless a registration block leaves it to obtpp register.
   if: { not: { required: ['registration'] } },
   then: { properties: { auth: { required: ['clientId'] } } },
-  properties: {
+} as const;
+
+/**
+ * The shared fields, in the order the schema lists them (and a profile's problems follow).
+ * Long: a table of the profile's fields (one JSON Schema entry each, with its documentation), not a procedure.
+ */
+function sharedProperties(registered: readonly StandardModule[], operationList: ReturnType<typeof operationListOf>) {
+  const base = registered[0] ?? baseStandard();
+  return {
     $schema: { type: 'string' },
     name: { type: 'string', minLength: 1, description: 'A short name for this bank deployment.' },
     security: {
@@ -97,54 +123,16 @@ export const profileSchema = {
       ],
     },
     dialect: {
-      enum: ['obie', 'berlin-group'],
-      description: "Wire format of the standard the bank speaks: 'obie' (UK Open Banking v3.1) or 'berlin-group' (NextGenPSD2 XS2A 1.3.x, preview: consent create ais, consent authorise and accounts speak it; the other commands and conform do not yet). Default 'obie'. berlin-group changes the defaults: paths /v1/consents, /v1/accounts, /v1/accounts/{AccountId}/transactions/{resourceId}, /v1/funds-confirmations, /v1/payments/sepa-credit-transfers; scopes AIS, PIIS, PIS bound as {scope}:{intentId}.",
-    },
-    sca: {
-      type: 'object', additionalProperties: false,
-      description: "berlin-group only: the SCA approaches the bank offers, in the TPP's order of preference. redirect: the scaRedirect link (needs TPP-Redirect-URI: sca.redirectUri, else auth.redirectUri); oauth: scaOAuth, the authorisation server with the consent in the scope (needs the auth block); decoupled: the PSU approves in the bank's app while the TPP polls scaStatus; embedded: the PSU's password and one-time password through the TPP (PUT …/authorisations/{authorisationId}). A profile without an auth block (a bank without an authorisation server) offers no oauth.",
-      properties: {
-        approaches: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['redirect', 'oauth', 'decoupled', 'embedded'] }, description: 'Default [redirect, oauth]; [redirect] in a profile without an auth block.' },
-        redirectUri: { ...url, description: 'The TPP-Redirect-URI of the redirect approach. Default auth.redirectUri; required for redirect in a profile without an auth block.' },
-        decoupledUrl: { ...url, description: "decoupled: where the PSU approves (the bank's app, a web page the PSU's browser opens; {authorisationId} is filled in). Required for decoupled: obtpp's PSU walks it with psu.driver while the TPP polls scaStatus." },
-        decoupledDoneSelector: { type: 'string', minLength: 1, description: 'decoupled: the CSS selector of what the approval page shows once the PSU has decided (the page never sends the PSU back to the TPP). Default [data-testid="sca-done"] (the sandbox\'s).' },
-        otp: { type: 'string', minLength: 1, description: "embedded: the PSU's one-time password (scaAuthenticationData) as the bank's test PSU receives it (a secret, like psu.password; ${env:NAME} allowed). Required for embedded." },
-        authenticationMethodId: { type: 'string', minLength: 1, description: 'embedded: the SCA method to choose when the bank offers several (authenticationMethodId). Default the first the bank offers.' },
-        multilevel: {
-          type: 'object', additionalProperties: false, required: ['iban', 'psu'],
-          description: "The bank offers multilevel SCA (SCA-03): iban is an account of psu.username whose payments need a second PSU's SCA too (a joint account), psu that second PSU (username: its PSU-ID and login; password: a secret, like psu.password; ${env:NAME} allowed). Absent: SCA-03 is not applicable.",
-          properties: {
-            iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$' },
-            cancellation: { type: 'boolean', description: "The bank also needs both PSUs' SCA to cancel a scheduled payment from that account (SCA-03's cancellation scenario, four PSU journeys). Default false: that scenario is not applicable." },
-            psu: {
-              type: 'object', additionalProperties: false, required: ['username', 'password'],
-              properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
-            },
-          },
-        },
-      },
-    },
-    deltaReports: {
-      type: 'object', additionalProperties: false,
-      description: 'berlin-group only: the delta reports the bank offers on GET /v1/accounts/{account-id}/transactions. entryReferenceFrom: the transactions after the one with that entryReference (BG-53); deltaList: the transactions since the last report access (BG-54); cards: the same ones on GET /v1/card-accounts/{account-id}/transactions too (entryReferenceFrom naming a cardTransactionId). Default false each: their rules (or their card-account scenarios) are then not applicable.',
-      properties: { entryReferenceFrom: { type: 'boolean' }, deltaList: { type: 'boolean' }, cards: { type: 'boolean' } },
-    },
-    paymentProducts: {
-      type: 'array', minItems: 1, uniqueItems: true,
-      items: { enum: ['sepa-credit-transfers', 'instant-sepa-credit-transfers', 'target-2-payments', 'cross-border-credit-transfers', 'pain.001-sepa-credit-transfers', 'pain.001-instant-sepa-credit-transfers', 'pain.001-target-2-payments', 'pain.001-cross-border-credit-transfers'] },
-      description: "berlin-group only: the payment products the bank offers (POST /v1/{payment-service}/{payment-product}): the JSON ones, and the pain.001 ones (an XML pain.001.001.03 body). BG-44 initiates a payment of each JSON product, BG-45 of each pain.001 product (and a bulk of the first); a product not listed is not applicable. Default: paths.paymentProduct alone (sepa-credit-transfers).",
-    },
-    psuIpAddress: {
-      type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,3}){3}$',
-      description: "berlin-group only: the PSU-IP-Address sent on consent and payment creation (the PSU's address as the TPP sees it). Default 127.0.0.1.",
+      enum: registered.map((s) => s.name),
+      description: `Wire format of the standard the bank speaks: ${orList(registered.map((s) => s.profile.words))}. Default '${base.name}'.${registered.map((s) => (s.profile.changes ? ` ${s.name} changes the defaults: ${s.profile.changes}` : '')).join('')}`,
     },
     variants: {
       type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['A', 'B'] },
       description: "Which variants of the specification the bank implements. Required unless standard is given (a UK Read/Write bank is judged by variant A's rules, the variant with every API).",
     },
     standard: {
-      enum: ['uk-3.1', 'uk-4.0'],
-      description: "obie only: the bank serves the published UK Open Banking Read/Write standard (uk-3.1: v3.1.11 under …/open-banking/v3.1; uk-4.0: v4.0 under …/open-banking/v4.0, judged with v4.0's ISO 20022 code values and schemas) at its official paths rather than the spec's layout. baseUrl is then the bank's …/open-banking/v3.1 (each API at /aisp, /cbpii, /pisp below it unless apis says otherwise); the payment-order consent is at /domestic-payment-consents and the order at /domestic-payments; the operations of the whole standard are offered, those only the spec's layout has (the single-transaction read, the payment's /status) are not. Default: the spec's layout (variants A and B).",
+      enum: versionNames(registered),
+      description: registered.map((s) => s.profile.versionsWords).filter(Boolean).join(' '),
     },
     baseUrl: { ...url, description: 'Resource base URL (all variants and APIs unless variantBaseUrls or apis says otherwise). Required unless apis gives a baseUrl to ais and to each other API the bank offers (an API apis leaves out is not offered: its scenarios are not applicable).' },
     variantBaseUrls: { ...variantUrls, description: 'Per-variant resource base URLs. Default: baseUrl.' },
@@ -152,10 +140,6 @@ export const profileSchema = {
       type: 'object', additionalProperties: false,
       description: 'Per-API base URLs (ais: /aisp, cof: /cbpii, pis: /pisp in UK deployments). For an operation of API f in variant v: apis.f.variantBaseUrls.v, else apis.f.baseUrl, else variantBaseUrls.v, else baseUrl.',
       properties: { ais: api, cof: api, pis: api },
-    },
-    discovery: {
-      type: 'string', minLength: 1,
-      description: "obie, UK Read/Write v3.1 (implies standard: uk-3.1): the bank's published discovery document, in the UK conformance suite's discovery shape (discoveryModel.discoveryItems: per API and version, resourceBaseUri and the endpoints it serves as method + path). A file (file:PATH or PATH, relative to the profile) or an http(s) URL, read at load. It gives each API's base URL (apis and baseUrl, where given, win) and the operations the bank offers, instead of implements; an API it does not list is not offered; an endpoint obtpp does not know, or an item of another API or version, is a note (obtpp profile check prints them), not an error.",
     },
     implements: {
       description: 'The operations the bank offers (as a discovery file lists its endpoints), for every variant or per variant. Default: every operation of the variant. Scenarios needing another operation are not applicable.',
@@ -351,5 +335,8 @@ export const profileSchema = {
       type: 'object', additionalProperties: false,
       properties: { maxBodyBytes: { type: 'integer', minimum: 1, description: 'Largest body read from the bank, on every path: the API, and the authorisation server (discovery, JWKS, token, PAR, registration). A longer answer is cut at this many bytes and fails (a verdict in conform, exit 3 in the CLI). Default 1 MiB (1048576).' } },
     },
-  },
-} as const;
+  } as const;
+}
+
+/** The profile's schema for the package's own standards (what the build compiles; registry.ts may add more at run time). */
+export const profileSchema = profileSchemaOf(standards());

@@ -238,13 +238,16 @@ export interface RegistrationSettings {
   scope: string;
 }
 
-/** The published standards a profile can name (src/profile/load.ts DEFAULTS says what each changes). */
-export const STANDARDS = ['uk-3.1', 'uk-4.0'] as const;
-export type Standard = (typeof STANDARDS)[number];
+/**
+ * A published version of a standard that a profile names (`standard: uk-3.1`): one of the
+ * registry's versions (src/standards/registry.ts `versionNames()`; the profile's schema lists them).
+ */
+export type Standard = string;
 
 export interface Profile {
   name: string;
-  dialect: 'obie' | 'berlin-group';
+  /** The standard the bank speaks: a registered standard's name (src/standards/registry.ts). */
+  dialect: string;
   /**
    * obie: the published standard the bank serves at its official paths (uk-3.1: UK Read/Write
    * v3.1.11; uk-4.0: UK Read/Write v4.0, the ISO 20022 code values); absent: the spec's layout (variants A and B). Operations a standard lacks are not

@@ -239,115 +239,52 @@ export class PsuBrowser {
       return manualJourney(url, { ...options, log: options.log ?? this.log });
     }
     const opts: JourneyOptions = { ...options, stepTimeoutMs: options.stepTimeoutMs || this.stepTimeoutMs };
-    const slot = await this.launched(opts.trust);
-    let lane: Lane | undefined;
-    let redirect: Catcher | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let finished = false;
-    const origins = new Set<string>();
-    // A document the bank's pages led to that is not an http(s) page (or, in the main frame, http
-    // where only https is allowed) ends the journey: the rule fails, and no screenshot shows it.
-    let refuse!: (error: AuthorisationError) => void;
-    const refused = new Promise<never>((_r, reject) => (refuse = reject));
-    refused.catch(() => undefined);
-    const insecure = !!opts.trust?.insecure;
-    const redirectTarget = new URL(opts.redirectUri);
-    const unsafe = (what: string, problem: string) => {
-      if (j) j.unsafe = true;
-      refuse(new AuthorisationError('unsafe_url', `the bank's pages led the PSU to ${what} ${problem}: obtpp shows the PSU only http(s) pages`, { evidence: { step: j?.stepNumber, description: j?.stepDescription } }));
-    };
-    const visited = (frame: { url(): string; parentFrame(): unknown }) => {
-      const at = frame.url();
-      const origin = originOf(at);
-      if (origin) origins.add(origin);
-      if (at.startsWith('chrome-error:')) return; // Chromium's own page for a load that failed (a refused one too)
-      if (!documentAllowed(at)) return unsafe('a document at', unsafeUrlProblem(at, insecure) ?? 'not http(s)');
-      if (frame.parentFrame()) return;
-      const u = new URL(at);
-      if (u.origin === redirectTarget.origin && u.pathname === redirectTarget.pathname) return;
-      const problem = at.startsWith('about:') ? undefined : unsafeUrlProblem(at, insecure);
-      if (problem) unsafe('a page at', problem);
-    };
-    // The journey's time-out holds from here: taking a page and setting up the redirect catch are
-    // DevTools calls too, and a browser that stopped answering must not hold the journey.
-    let j: PageJourney | undefined;
-    const timeout = new Promise<never>((_r, reject) => {
-      timer = setTimeout(async () => {
-        if (j?.done) return;
-        const evidence = j ? await j.evidence() : undefined;
-        const last = j ? `step ${j.stepNumber} (${j.stepDescription})` : 'preparing the browser page';
-        reject(new AuthorisationError('journey_timeout', `the PSU journey did not come back to ${opts.redirectUri} within ${opts.totalTimeoutMs} ms (last: ${last})`, { evidence }));
-      }, opts.totalTimeoutMs);
-    });
-    timeout.catch(() => undefined);
-    /** The lane taken, even when it came too late for the journey (it is then closed below). */
-    let taken: Promise<Lane> | undefined;
+    const walk = watchJourney(opts, await this.launched(opts.trust));
     try {
-      taken = this.freshPage(slot);
-      lane = await Promise.race([taken, timeout]);
-      const page = lane.page;
-      page.on('framenavigated', visited);
-      // The listeners (onTab) write into the lane's traces as they are when an event comes.
-      lane.traces = { sessionStorage: false, frames: false };
-      const journey = (j = new PageJourney(page, opts));
-      const caught = catchRedirect(lane.cdp, opts.redirectUri, () => (journey.done = true), (blocked) => unsafe('a local resource', unsafeUrlProblem(blocked, insecure) ?? 'not http(s)'));
-      caught.catch(() => undefined);
-      redirect = await Promise.race([caught, timeout]);
-      const callback = redirect;
-
-      const drive = async (): Promise<void> => {
-        await journey.step(0, 'open the authorization URL', async () => {
-          await page.goto(url, { waitUntil: 'domcontentloaded', timeout: journey.budget() });
-        });
-        if (journey.done) return;
-        const driver = opts.driver;
-        if (driver.kind === 'sandbox') await sandboxDriver(journey);
-        else if (driver.kind === 'steps') await stepsDriver(journey, driver.steps, driver.loginError, driver.consentError);
-        if (opts.doneSelector) {
-          const done = opts.doneSelector;
-          if (!journey.done) await journey.step(journey.steps.length, `wait for ${done}`, () => journey.waitFor(done));
-          journey.done = true;
-        } else if (!journey.done) await journey.step(journey.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => journey.watchErrors());
-      };
-      const driven = drive().then(
-        () => (opts.doneSelector ? page.url() : callback.url),
-        (error: unknown) => {
-          // A step that broke because the page went back to the TPP is no failure.
-          if (journey.done) return callback.url;
-          throw error;
-        },
-      );
-      // Whichever loses the race must not become an unhandled rejection.
-      driven.catch(() => undefined);
-      const callbackUrl = await Promise.race([callback.url, refused, driven.then((u) => Promise.race([u, refused])), timeout]);
-      // Only a journey that came back is reused: one cut short may still be loading or waiting.
-      finished = journey.done;
-      if (finished && lane.page.url()) visited(lane.page.mainFrame());
-      return {
-        callbackUrl,
-        offeredAccounts: journey.offeredAccounts,
-        selectedAccounts: journey.selectedAccounts,
-        debtorChosen: journey.debtorChosen,
-        debtorOffered: journey.debtorOffered,
-        loginOrigin: journey.loginOrigin,
-        steps: journey.steps,
-      };
+      await this.openJourneyPage(walk);
+      return await driveJourney(walk, url);
     } finally {
-      clearTimeout(timer);
-      // A lane that came after the time-out is closed when it comes; close() waits a little for it
-      // (puppeteer's page creation, left waiting on a browser that closed, would hold the process).
-      if (!lane && taken) this.track(taken.then((late) => this.discard(late), () => undefined));
-      if (lane) {
-        lane.page.off('framenavigated', visited);
-        // Wiping or closing the context is Chromium's business; the journey's answer need not wait for it.
-        if (finished && !this.closed) {
-          const wiped = wipe(lane, origins, redirect).catch(() => (this.discard(lane!), undefined));
-          slot.idle.push(wiped);
-        } else {
-          this.discard(lane);
-          this.prepareSpare(slot);
-        }
-      }
+      this.releaseJourney(walk);
+    }
+  }
+
+  /**
+   * Stage 2: a page (a fresh or wiped context), the watch on where it goes, and the catch of the
+   * redirect back to the TPP, each within the journey's time-out: taking a page and setting up the
+   * catch are DevTools calls too, and a browser that stopped answering must not hold the journey.
+   */
+  private async openJourneyPage(walk: JourneyWalk): Promise<void> {
+    const { opts, timeout } = walk;
+    walk.taken = this.freshPage(walk.slot);
+    const lane = (walk.lane = await Promise.race([walk.taken, timeout]));
+    lane.page.on('framenavigated', walk.visited);
+    // The listeners (onTab) write into the lane's traces as they are when an event comes.
+    lane.traces = { sessionStorage: false, frames: false };
+    const journey = (walk.journey = new PageJourney(lane.page, opts));
+    const caught = catchRedirect(lane.cdp, opts.redirectUri, () => (journey.done = true), (blocked) => walk.unsafe('a local resource', unsafeUrlProblem(blocked, walk.insecure) ?? 'not http(s)'));
+    caught.catch(() => undefined);
+    walk.redirect = await Promise.race([caught, timeout]);
+  }
+
+  /**
+   * Stage 4: the clock stopped, and the page given back: a journey that came back leaves its
+   * context to be wiped for the next one; one cut short (it may still be loading or waiting) is
+   * closed, and a page that came after the time-out is closed when it comes.
+   */
+  private releaseJourney(walk: JourneyWalk): void {
+    clearTimeout(walk.timer);
+    const { lane, taken, slot } = walk;
+    // close() waits a little for a late lane (puppeteer's page creation, left waiting on a browser that closed, would hold the process).
+    if (!lane && taken) this.track(taken.then((late) => this.discard(late), () => undefined));
+    if (!lane) return;
+    lane.page.off('framenavigated', walk.visited);
+    // Wiping or closing the context is Chromium's business; the journey's answer need not wait for it.
+    if (walk.finished && !this.closed) {
+      const wiped = wipe(lane, walk.origins, walk.redirect).catch(() => (this.discard(lane), undefined));
+      slot.idle.push(wiped);
+    } else {
+      this.discard(lane);
+      this.prepareSpare(slot);
     }
   }
 
@@ -389,6 +326,123 @@ function spkiHashes(pem: string): string[] {
     const spki = new X509Certificate(b).publicKey.export({ type: 'spki', format: 'der' });
     return createHash('sha256').update(spki).digest('base64');
   });
+}
+
+/** One PSU journey in the browser, as its stages (PsuBrowser.journey) share it. */
+interface JourneyWalk {
+  opts: JourneyOptions;
+  slot: Slot;
+  insecure: boolean;
+  /** The origins the PSU's pages came from (their storage is wiped after the journey). */
+  origins: Set<string>;
+  /** Rejects when the bank's pages led the PSU somewhere obtpp does not show a PSU. */
+  refused: Promise<never>;
+  unsafe(what: string, problem: string): void;
+  /** Checks each document a frame navigated to. */
+  visited(frame: { url(): string; parentFrame(): unknown }): void;
+  /** Rejects once the journey's whole time is up (its evidence the page as it is then). */
+  timeout: Promise<never>;
+  timer?: NodeJS.Timeout;
+  /** The lane asked for, and the one taken (absent when the time ran out first). */
+  taken?: Promise<Lane>;
+  lane?: Lane;
+  journey?: PageJourney;
+  redirect?: Catcher;
+  /** The journey came back to the TPP (its context may be wiped and reused). */
+  finished: boolean;
+}
+
+/**
+ * Stage 1: the watch and the clock. A document the bank's pages led to that is not an http(s) page
+ * (or, in the main frame, http where only https is allowed) ends the journey: the rule fails, and
+ * no screenshot shows it. The journey's time-out holds from here.
+ */
+function watchJourney(opts: JourneyOptions, slot: Slot): JourneyWalk {
+  let refuse!: (error: AuthorisationError) => void;
+  const refused = new Promise<never>((_r, reject) => (refuse = reject));
+  refused.catch(() => undefined);
+  const insecure = !!opts.trust?.insecure;
+  const redirectTarget = new URL(opts.redirectUri);
+  const walk: JourneyWalk = {
+    opts, slot, insecure, origins: new Set<string>(), refused, finished: false, timeout: undefined as never,
+    unsafe(what, problem) {
+      const j = walk.journey;
+      if (j) j.unsafe = true;
+      refuse(new AuthorisationError('unsafe_url', `the bank's pages led the PSU to ${what} ${problem}: obtpp shows the PSU only http(s) pages`, { evidence: { step: j?.stepNumber, description: j?.stepDescription } }));
+    },
+    visited: (frame) => {
+      const at = frame.url();
+      const origin = originOf(at);
+      if (origin) walk.origins.add(origin);
+      if (at.startsWith('chrome-error:')) return; // Chromium's own page for a load that failed (a refused one too)
+      if (!documentAllowed(at)) return walk.unsafe('a document at', unsafeUrlProblem(at, insecure) ?? 'not http(s)');
+      if (frame.parentFrame()) return;
+      const u = new URL(at);
+      if (u.origin === redirectTarget.origin && u.pathname === redirectTarget.pathname) return;
+      const problem = at.startsWith('about:') ? undefined : unsafeUrlProblem(at, insecure);
+      if (problem) walk.unsafe('a page at', problem);
+    },
+  };
+  walk.timeout = new Promise<never>((_r, reject) => {
+    walk.timer = setTimeout(async () => {
+      const j = walk.journey;
+      if (j?.done) return;
+      const evidence = j ? await j.evidence() : undefined;
+      const last = j ? `step ${j.stepNumber} (${j.stepDescription})` : 'preparing the browser page';
+      reject(new AuthorisationError('journey_timeout', `the PSU journey did not come back to ${opts.redirectUri} within ${opts.totalTimeoutMs} ms (last: ${last})`, { evidence }));
+    }, opts.totalTimeoutMs);
+  });
+  walk.timeout.catch(() => undefined);
+  return walk;
+}
+
+/**
+ * Stage 3: the bank's pages, walked by the profile's driver from the authorization URL until the
+ * bank sends the PSU back (or the done selector shows, for a page that never does), whichever of
+ * the redirect, a refusal, the driver's end or the time-out comes first.
+ */
+async function driveJourney(walk: JourneyWalk, url: string): Promise<JourneyResult> {
+  const { opts, refused, timeout } = walk;
+  const journey = walk.journey!;
+  const page = walk.lane!.page;
+  const callback = walk.redirect!;
+  const drive = async (): Promise<void> => {
+    await journey.step(0, 'open the authorization URL', async () => {
+      await page.goto(url, { waitUntil: 'domcontentloaded', timeout: journey.budget() });
+    });
+    if (journey.done) return;
+    const driver = opts.driver;
+    if (driver.kind === 'sandbox') await sandboxDriver(journey);
+    else if (driver.kind === 'steps') await stepsDriver(journey, driver.steps, driver.loginError, driver.consentError);
+    if (opts.doneSelector) {
+      const done = opts.doneSelector;
+      if (!journey.done) await journey.step(journey.steps.length, `wait for ${done}`, () => journey.waitFor(done));
+      journey.done = true;
+    } else if (!journey.done) await journey.step(journey.steps.length, `wait for the redirect back to ${opts.redirectUri}`, () => journey.watchErrors());
+  };
+  const driven = drive().then(
+    () => (opts.doneSelector ? page.url() : callback.url),
+    (error: unknown) => {
+      // A step that broke because the page went back to the TPP is no failure.
+      if (journey.done) return callback.url;
+      throw error;
+    },
+  );
+  // Whichever loses the race must not become an unhandled rejection.
+  driven.catch(() => undefined);
+  const callbackUrl = await Promise.race([callback.url, refused, driven.then((u) => Promise.race([u, refused])), timeout]);
+  // Only a journey that came back is reused: one cut short may still be loading or waiting.
+  walk.finished = journey.done;
+  if (walk.finished && page.url()) walk.visited(page.mainFrame());
+  return {
+    callbackUrl,
+    offeredAccounts: journey.offeredAccounts,
+    selectedAccounts: journey.selectedAccounts,
+    debtorChosen: journey.debtorChosen,
+    debtorOffered: journey.debtorOffered,
+    loginOrigin: journey.loginOrigin,
+    steps: journey.steps,
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ export interface FaultDeclaration {
   /** SHOULD: breaks only what the harness demands beyond the official schema (a warning, not a failure). */
   readonly level?: 'SHOULD';
   /** The published standard whose layout the rule is judged in (its scenarios run only there). */
-  readonly standard?: 'uk-3.1' | 'uk-4.0';
+  readonly standard?: string;
   /**
    * berlin-group: the SCA approaches the bank must offer for the fault to show (a fault of the
    * decoupled or embedded SCA bends nothing in a redirect run); default the sandbox's own.

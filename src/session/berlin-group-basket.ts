@@ -10,7 +10,7 @@ import { basketIdOf, bgHeaders, buildSigningBasket, linkOf, transactionStatusOf 
 import type { BasketRecord } from './state.ts';
 import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
 import { bare, creationHeaders, psuOf, redirectJourney, refreshBgStatuses, scaLinkOf, type Approach } from './berlin-group.ts';
-import type { AuthorisationOps } from './berlin-group-sca.ts';
+import { authorisationOps, type AuthorisationOps } from './berlin-group-authorisations.ts';
 
 /** The approach a basket's SCA asks for: the profile's first that is not OAuth2. */
 function basketApproach(session: Session): Exclude<Approach, 'oauth'> {
@@ -22,12 +22,7 @@ function basketApproach(session: Session): Exclude<Approach, 'oauth'> {
 
 /** The basket's authorisation sub-resource. */
 function operations(session: Session, id: string): AuthorisationOps {
-  const c = session.client;
-  return {
-    start: (body: unknown, o: CallOptions) => c.startSigningBasketAuthorisation(id, body, o),
-    update: (authorisationId: string, body: unknown, o: CallOptions) => c.updateSigningBasketPsuData(id, authorisationId, body, o),
-    read: (authorisationId: string, o: CallOptions) => c.getSigningBasketScaStatus(id, authorisationId, o),
-  };
+  return authorisationOps(session.client, 'basket', id);
 }
 
 /** The basket to act on: the id given (known to this session or not: the bank decides), or the current one. */

@@ -8,6 +8,8 @@
  */
 import { BankError, UsageError } from '../errors.ts';
 import type { ApiResult, CallOptions } from '../client/operations.ts';
+import { authorisationOps, type AuthorisationOps } from './berlin-group-authorisations.ts';
+export type { AuthorisationOps } from './berlin-group-authorisations.ts';
 import { paymentClient } from './berlin-group-paths.ts';
 import { authorisationIdOf, bgHeaders, linkOf, scaStatusOf } from '../dialects/berlin-group/builders.ts';
 import type { ConsentRecord } from './state.ts';
@@ -48,13 +50,6 @@ const FINAL = new Set(['finalised', 'failed', 'exempted']);
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 3_000;
 
-/** An authorisation's sub-resource: start one, send the PSU's data to it, read its scaStatus. */
-export interface AuthorisationOps {
-  start: (body: unknown, o: CallOptions) => Promise<ApiResult>;
-  update: (id: string, body: unknown, o: CallOptions) => Promise<ApiResult>;
-  read: (id: string, o: CallOptions) => Promise<ApiResult>;
-}
-
 /** What a decoupled or embedded SCA authorises: a consent, a payment or a signing basket. */
 export interface InAppTarget {
   id: string;
@@ -66,18 +61,7 @@ export interface InAppTarget {
 
 /** The authorisation's operations for a consent or a payment (its service and product in the path). */
 export function operations(session: Session, record: ConsentRecord): AuthorisationOps {
-  const client = record.fn === 'pis' ? paymentClient(session, record) : session.client;
-  return record.fn === 'pis'
-    ? {
-      start: (body: unknown, o: CallOptions) => client.startPaymentAuthorisation(record.id, body, o),
-      update: (id: string, body: unknown, o: CallOptions) => client.updatePaymentPsuData(record.id, id, body, o),
-      read: (id: string, o: CallOptions) => client.getPaymentScaStatus(record.id, id, o),
-    }
-    : {
-      start: (body: unknown, o: CallOptions) => client.startConsentAuthorisation(record.id, body, o),
-      update: (id: string, body: unknown, o: CallOptions) => client.updateConsentPsuData(record.id, id, body, o),
-      read: (id: string, o: CallOptions) => client.getConsentScaStatus(record.id, id, o),
-    };
+  return record.fn === 'pis' ? authorisationOps(paymentClient(session, record), 'payment', record.id) : authorisationOps(session.client, 'consent', record.id);
 }
 
 /**

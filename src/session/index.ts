@@ -6,7 +6,6 @@
  * Heavy parts load only when needed: openid-client (discovery, grants) only when a token must be
  * fetched or refreshed, puppeteer only for a PSU journey.
  */
-import { randomUUID } from 'node:crypto';
 import { AuthorisationError, BankError, ObtppError, StateError, UsageError, ExitCode } from '../errors.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { Fn, Profile, Variant } from '../profile/types.ts';
@@ -14,12 +13,13 @@ import { httpFromProfile } from '../client/factory.ts';
 import { DpopKey, exportDpopKey, importDpopKey } from '../client/dpop-key.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { TppClient, type ApiResult } from '../client/operations.ts';
-import { consentIdOf, errorCodesOf, statusOf } from '../dialects/obie/builders.ts';
+import { TppClient, type ApiResult, type CallOptions, type Operation } from '../client/operations.ts';
+import { errorCodesOf } from '../dialects/obie/builders.ts';
 import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/builders.ts';
 import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
 import { quoteOutside } from '../outside-text.ts';
+import { baseStandard, findStandard, standardOf, standards } from '../standards/registry.ts';
 import {
   StateFile, emptyProfileState, profileKey, statePath,
   type AccountSummary, type ConsentRecord, type ProfileState, type StoredRegistration, type StoredToken,
@@ -53,10 +53,20 @@ export const FN_NAMES: Record<Fn, string> = {
   pis: 'payment-order consent',
 };
 
-/** What a record is called in the profile's standard: NextGenPSD2 has consents and payments, no "payment-order consent". */
+/** What a record is called in the profile's standard (its words: NextGenPSD2 has consents and payments, no "payment-order consent"). */
 export function kindOf(dialect: string | undefined, fn: Fn): string {
-  if (dialect !== 'berlin-group') return FN_NAMES[fn];
-  return fn === 'ais' ? 'consent' : fn === 'pis' ? 'payment' : 'funds confirmation';
+  return findStandard(dialect)?.words.kinds?.[fn] ?? FN_NAMES[fn];
+}
+
+/**
+ * Whether the profile's standard speaks a terminal command; a profile of one that does not is
+ * told which commands the other standards speak.
+ */
+function refuseUnspoken(profile: Profile, command: string | undefined): void {
+  const standard = standardOf(profile.dialect);
+  if (command === undefined ? standard === baseStandard() : standard.terminal?.speaks(command)) return;
+  const others = standards().filter((s) => s.words.commands).map((s) => `with ${s.name}: ${s.words.commands}`);
+  throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: this command speaks only the ${baseStandard().name} dialect so far${others.length ? ` (${others.join('; ')})` : ''}`);
 }
 
 export interface SessionOptions {
@@ -70,8 +80,8 @@ export interface SessionOptions {
   /** Every redacted exchange, as it happens (--verbose). */
   onExchange?: (exchange: Exchange) => void;
   warn?: (message: string) => void;
-  /** The dialects the command speaks; a profile in another is refused in one line. Default obie only. */
-  dialects?: ReadonlyArray<Profile['dialect']>;
+  /** The terminal command (`consent create ais`): a profile whose standard does not speak it is refused in one line. Default: a command of the base standard only. */
+  command?: string;
 }
 
 export interface AuthoriseRequest {
@@ -153,9 +163,7 @@ export class Session {
     if (!name) throw new UsageError('no profile: pass --profile FILE (e.g. one written by obtpp sandbox --write-profile)');
     const path = statePath(options.state, options.env, options.cwd);
     const profile = await loadProfile(name, { env: options.env, cwd: options.cwd });
-    if (!(options.dialects ?? ['obie']).includes(profile.dialect)) {
-      throw new UsageError(`profile ${profile.name} speaks ${profile.dialect}: this command speaks only the obie dialect so far (with berlin-group: consent create ais|pis, consent authorise|list|get|delete, accounts, balances, transactions, transaction, funds confirm, payment get|status; see docs/berlin-group.md)`);
-    }
+    refuseUnspoken(profile, options.command);
     let variant = profile.variants[0];
     if (options.variant !== undefined) {
       const v = options.variant.toUpperCase();
@@ -215,7 +223,7 @@ export class Session {
     const chosen = id ?? (fn ? ps.current[fn] : ps.last);
     if (!chosen) {
       const what = fn ? `no current ${kindOf(this.profile.dialect, fn)}` : 'no consent';
-      throw new StateError('no_consent', `${what} for profile ${this.profile.name} (variant ${this.variant}): pass --consent ID or create one with obtpp consent create ${fn ?? (this.profile.dialect === 'berlin-group' ? 'ais|pis' : 'ais|cof|pis')}`);
+      throw new StateError('no_consent', `${what} for profile ${this.profile.name} (variant ${this.variant}): pass --consent ID or create one with obtpp consent create ${fn ?? standardOf(this.profile.dialect).words.consentKinds ?? 'ais|cof|pis'}`);
     }
     const record = ps.consents[chosen];
     if (!record) {
@@ -299,6 +307,24 @@ export class Session {
     }
   }
 
+  /**
+   * Calls one operation under the token its catalogue entry names (`token`): its API's
+   * client-credentials token, the PSU's token of `record`'s consent, or none. The answer is checked
+   * against `expected` within the token's retry (a refused cached or expired token is renewed once,
+   * as withClientToken and withUserToken do). `args` are the operation's ids and body, as its
+   * method takes them; `options` the call's other options.
+   */
+  async invoke(operation: Operation, args: readonly unknown[], expected: number[], options: CallOptions & { record?: ConsentRecord } = {}): Promise<ApiResult> {
+    const spec = this.client.specOf(operation);
+    if (!spec) throw this.client.unsupported(operation);
+    const { record, ...o } = options;
+    const send = (token: string | null) => this.client.invoke(operation, [...args, { ...o, token }]);
+    if (spec.token === 'client') return this.check(await this.withClientToken(spec.api, send), expected);
+    if (spec.token === 'none') return this.check(await send(null), expected);
+    if (!record) throw new Error(`${operation} is called under the PSU's token: the caller names the consent`);
+    return this.withUserToken(record, async (token) => this.check(await send(token), expected));
+  }
+
   /** The PSU's access token for a consent, refreshed (and saved) when it has expired. */
   async userToken(record: ConsentRecord): Promise<string> {
     const ps = await this.read();
@@ -363,27 +389,6 @@ export class Session {
     }
     if (expected.includes(result.status)) return result;
     throw refusal(this.client.baseUrl, result, this.http, this.profile.dialect);
-  }
-
-  /** Creates a consent (body from the dialect's builder), remembers it, makes it current. */
-  async createConsent(fn: Fn, body: unknown, summary: Partial<ConsentRecord>, idempotencyKey?: string): Promise<{ result: ApiResult; record: ConsentRecord }> {
-    // One idempotency key for both tries: a retry after a refused token must not create twice.
-    const key = idempotencyKey ?? randomUUID();
-    const result = this.check(await this.withClientToken(fn, (token) => {
-      const options = { token, idempotencyKey: key };
-      return fn === 'ais' ? this.client.createAccountAccessConsent(body, options)
-        : fn === 'cof' ? this.client.createFundsConsent(body, options)
-          : this.client.createPaymentConsent(body, options);
-    }), [200, 201]);
-    const id = consentIdOf(result.body);
-    if (!id) throw new BankError(result.status, `the bank answered the ${FN_NAMES[fn]} with ${result.status} but no Data.ConsentId`, { exchange: result.exchange });
-    const record: ConsentRecord = { ...summary, id, fn, status: statusOf(result.body) ?? 'unknown', createdAt: new Date().toISOString() };
-    await this.update((s) => {
-      s.consents[id] = record;
-      s.current[fn] = id;
-      s.last = id;
-    });
-    return { result, record };
   }
 
   /** The PSU journey for one consent (Chromium, or manual); saves the tokens and makes the consent current. */
@@ -456,29 +461,6 @@ export class Session {
   }
 
   /** Updates the status obtpp remembers for a consent (after a read of it). */
-  /**
-   * Submits the payment order of an authorised payment-order consent: the consent as the bank holds
-   * it gives the Initiation and Risk, sent unchanged with its ConsentId under the PSU's token.
-   */
-  async submitPayment(record: ConsentRecord, idempotencyKey?: string): Promise<{ result: ApiResult; orderId: string }> {
-    const { buildPaymentOrder, paymentOrderIdOf } = await import('../dialects/obie/builders.ts');
-    const consent = this.check(await this.withClientToken('pis', (token) => this.client.getPayment(record.id, { token })), [200]);
-    const data = (consent.body as { Data?: { Initiation?: unknown } } | undefined)?.Data;
-    const risk = (consent.body as { Risk?: unknown } | undefined)?.Risk;
-    if (!data?.Initiation) throw new BankError(consent.status, `the bank's payment-order consent ${record.id} has no Data.Initiation to submit`, { exchange: consent.exchange });
-    const order = buildPaymentOrder(record.id, { Data: { Initiation: data.Initiation as never }, Risk: (risk ?? {}) as Record<string, unknown> });
-    // One key for both tries: a retry after a refreshed token must not pay twice.
-    const key = idempotencyKey ?? randomUUID();
-    const result = await this.withUserToken(record, async (token) => this.check(await this.client.submitPayment(order, { token, idempotencyKey: key }), [201]));
-    const orderId = paymentOrderIdOf(result.body);
-    if (!orderId) throw new BankError(result.status, `the bank accepted the payment order but gave no Data.DomesticPaymentId`, { exchange: result.exchange });
-    await this.update((s) => {
-      const r = s.consents[record.id];
-      if (r) r.paymentOrderId = orderId;
-    });
-    return { result, orderId };
-  }
-
   async rememberStatus(consentId: string, status: string | undefined): Promise<void> {
     if (!status) return;
     await this.update((s) => {
@@ -526,8 +508,7 @@ export function refusal(baseUrl: string, result: ApiResult, http: HttpClient, di
     line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${quoteOutside(m.code)}: ${quoteOutside(m.text)}` : quoteOutside(m.code))).join('; ')}`;
   }
   line = http.redactor.text(line);
-  const hint = result.status !== 401 ? undefined : dialect === 'berlin-group'
-    ? 'the bank no longer accepts the consent: it may have expired (authorising a newer recurring consent of the PSU ends the former one), been revoked or deleted; obtpp consent list reads each one\'s status from the bank, obtpp consent create ais makes a new one'
-    : 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)';
+  // Why a token was refused, in the standard's words.
+  const hint = result.status !== 401 ? undefined : findStandard(dialect)?.unauthorisedHint ?? baseStandard().unauthorisedHint;
   return new BankError(result.status, line, { bankCode: codes[0], exchange: ex, hint });
 }

@@ -5,8 +5,9 @@
  * in the scope), and the judging of bodies at two levels (MUST fails, SHOULD warns).
  */
 import { randomUUID } from 'node:crypto';
-import type { ApiResult, CallOptions } from '../../src/client/operations.ts';
+import type { ApiResult, CallOptions, TppClient } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
+import { authorisationOps, type AuthorisedResource } from '../../src/session/berlin-group-authorisations.ts';
 import { NotApplicableError, type Operation } from '../../src/client/operations.ts';
 import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
@@ -273,38 +274,31 @@ const MAX_POLL_MS = 1_000;
  */
 export type ScaSubject = 'cancellation' | 'basket';
 
-/** The authorisation sub-resource's operations of the resource's kind. */
+/** What the steps call each authorisation's calls and the resource's status read, in the words of a failure. */
+const SCA_WORDS: Readonly<Record<AuthorisedResource, { start: string; update: string; read: string; status: string }>> = {
+  cancellation: { start: 'starting the authorisation of the cancellation', update: 'sending the PSU\'s data for the cancellation', read: 'reading the cancellation\'s SCA status', status: 'reading the payment\'s status' },
+  basket: { start: 'starting the signing basket\'s authorisation', update: 'sending the PSU\'s data for the signing basket', read: 'reading the signing basket\'s SCA status', status: 'reading the signing basket\'s status' },
+  consent: { start: 'starting the consent\'s authorisation', update: 'sending the PSU\'s data', read: 'reading the SCA status', status: 'reading the consent\'s status' },
+  payment: { start: 'starting the payment\'s authorisation', update: 'sending the PSU\'s data', read: 'reading the SCA status', status: 'reading the payment\'s status' },
+};
+
+/** The authorisation sub-resource's operations of the resource's kind (the terminal client's, src/session/berlin-group-authorisations.ts), and its status read. */
 function scaCalls(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'pis', of?: ScaSubject) {
   const h = (extra: Record<string, string> = {}) => plain(world, { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...extra });
-  if (of === 'cancellation') {
-    return {
-      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the authorisation of the cancellation', (c) => c.startPaymentCancellationAuthorisation(resource.id, body, h(extra))),
-      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data for the cancellation', (c) => c.updatePaymentCancellationPsuData(resource.id, id, body, h(extra))),
-      read: (id: string) => world.call('reading the cancellation\'s SCA status', (c) => c.getPaymentCancellationScaStatus(resource.id, id, h())),
-      status: async () => transactionStatusOf((await world.call('reading the payment\'s status', (c) => c.getPaymentStatus(resource.id, h()))).body),
-    };
-  }
-  if (of === 'basket') {
-    return {
-      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the signing basket\'s authorisation', (c) => c.startSigningBasketAuthorisation(resource.id, body, h(extra))),
-      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data for the signing basket', (c) => c.updateSigningBasketPsuData(resource.id, id, body, h(extra))),
-      read: (id: string) => world.call('reading the signing basket\'s SCA status', (c) => c.getSigningBasketScaStatus(resource.id, id, h())),
-      status: async () => transactionStatusOf((await world.call('reading the signing basket\'s status', (c) => c.getSigningBasketStatus(resource.id, h()))).body),
-    };
-  }
-  return fn === 'ais'
-    ? {
-      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the consent\'s authorisation', (c) => c.startConsentAuthorisation(resource.id, body, h(extra))),
-      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data', (c) => c.updateConsentPsuData(resource.id, id, body, h(extra))),
-      read: (id: string) => world.call('reading the SCA status', (c) => c.getConsentScaStatus(resource.id, id, h())),
-      status: async () => consentStatusOf((await world.call('reading the consent\'s status', (c) => c.getConsentStatus(resource.id, h()))).body),
-    }
-    : {
-      start: (body: unknown, extra?: Record<string, string>) => world.call('starting the payment\'s authorisation', (c) => c.startPaymentAuthorisation(resource.id, body, h(extra))),
-      update: (id: string, body: unknown, extra?: Record<string, string>) => world.call('sending the PSU\'s data', (c) => c.updatePaymentPsuData(resource.id, id, body, h(extra))),
-      read: (id: string) => world.call('reading the SCA status', (c) => c.getPaymentScaStatus(resource.id, id, h())),
-      status: async () => transactionStatusOf((await world.call('reading the payment\'s status', (c) => c.getPaymentStatus(resource.id, h()))).body),
-    };
+  const kind: AuthorisedResource = of ?? (fn === 'ais' ? 'consent' : 'payment');
+  const words = SCA_WORDS[kind];
+  const ops = (c: TppClient) => authorisationOps(c, kind, resource.id);
+  const status = async () => {
+    const read = (c: TppClient) => (kind === 'basket' ? c.getSigningBasketStatus(resource.id, h()) : kind === 'consent' ? c.getConsentStatus(resource.id, h()) : c.getPaymentStatus(resource.id, h()));
+    const body = (await world.call(words.status, read)).body;
+    return kind === 'consent' ? consentStatusOf(body) : transactionStatusOf(body);
+  };
+  return {
+    start: (body: unknown, extra?: Record<string, string>) => world.call(words.start, (c) => ops(c).start(body, h(extra))),
+    update: (id: string, body: unknown, extra?: Record<string, string>) => world.call(words.update, (c) => ops(c).update(id, body, h(extra))),
+    read: (id: string) => world.call(words.read, (c) => ops(c).read(id, h())),
+    status,
+  };
 }
 
 /** The authorisation id a link names (…/authorisations/{authorisationId}). */

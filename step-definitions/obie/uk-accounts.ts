@@ -9,6 +9,8 @@ import { expectStatus, expectSchema, describeAnswer, versionOfWorld, violationWi
 import { buildAccountAccessConsent, isoDateTime, v4ErrorCodeOf } from '../../src/dialects/obie/index.ts';
 import type { SchemaName } from '../../src/dialects/obie/index.ts';
 import type { ApiResult, CallOptions, TppClient } from '../../src/client/operations.ts';
+import { OBIE_OPERATIONS } from '../../src/dialects/obie/catalogue.ts';
+import { groupOf, groupsOf } from '../../src/dialects/operation-spec.ts';
 
 const DAY = 86_400_000;
 
@@ -61,21 +63,15 @@ Given(GIVEN, async function (this: ConformanceWorld, name: string) {
 
 type Op = Parameters<TppClient['getUndefined']>[0];
 
-/** A resource's words → its per-account and bulk operations. */
-const RESOURCES: Record<string, { one?: Op; every?: Op }> = {
-  balances: { one: 'getBalances', every: 'listBalances' },
-  transactions: { one: 'getTransactions', every: 'listTransactions' },
-  beneficiaries: { one: 'getBeneficiaries', every: 'listBeneficiaries' },
-  'direct debits': { one: 'getDirectDebits', every: 'listDirectDebits' },
-  'standing orders': { one: 'getStandingOrders', every: 'listStandingOrders' },
-  'scheduled payments': { one: 'getScheduledPayments', every: 'listScheduledPayments' },
-  offers: { one: 'getOffers', every: 'listOffers' },
-  party: { one: 'getAccountParty' },
-  parties: { one: 'getAccountParties' },
-  product: { one: 'getProduct' },
-  products: { every: 'listProducts' },
-  statements: { one: 'getStatements', every: 'listStatements' },
-};
+/**
+ * A resource's words → its per-account and bulk operations: the catalogue's read groups
+ * ("direct debits" is the group `direct-debits`), those of a statement's own reads left out (their
+ * steps name the statement apart, below).
+ */
+const RESOURCES: Record<string, { one?: Op; every?: Op }> = Object.fromEntries(groupsOf(OBIE_OPERATIONS, 'read').flatMap((of) => {
+  const { one, every } = groupOf(OBIE_OPERATIONS, 'read', of) as { one?: Op; every?: Op };
+  return one && OBIE_OPERATIONS[one as keyof typeof OBIE_OPERATIONS].ids.length > 1 ? [] : [[of.replaceAll('-', ' '), { one, every }]];
+}));
 
 /** One read: the operation and the ids of its path (the first account's, found through the consent). */
 interface Read { op: Op; ids: string[] }
@@ -242,12 +238,17 @@ Then('every statement\'s period and every ScheduledPaymentDateTime in the answer
   }
 });
 
-/** Every bulk read of v3.1.11, with the member of Data that lists its resources. */
-const BULK: Array<[Op, string]> = [
-  ['listBalances', 'Balance'], ['listTransactions', 'Transaction'], ['listBeneficiaries', 'Beneficiary'], ['listDirectDebits', 'DirectDebit'],
-  ['listStandingOrders', 'StandingOrder'], ['listScheduledPayments', 'ScheduledPayment'], ['listOffers', 'Offer'], ['listProducts', 'Product'],
-  ['listStatements', 'Statement'],
-];
+/** The member of Data that lists a resource's items, each an account's (the PSU's own party is not one). */
+const LISTED_IN: Readonly<Record<string, string>> = {
+  balances: 'Balance', transactions: 'Transaction', beneficiaries: 'Beneficiary', 'direct-debits': 'DirectDebit', 'standing-orders': 'StandingOrder',
+  'scheduled-payments': 'ScheduledPayment', offers: 'Offer', products: 'Product', statements: 'Statement',
+};
+
+/** Every bulk read of the standard (the catalogue's read groups), with the member of Data that lists its resources. */
+const BULK: Array<[Op, string]> = groupsOf(OBIE_OPERATIONS, 'read').flatMap((of) => {
+  const every = groupOf(OBIE_OPERATIONS, 'read', of).every as Op | undefined;
+  return every && LISTED_IN[of] ? [[every, LISTED_IN[of]] as [Op, string]] : [];
+});
 
 When('the AISP requests every bulk read of the standard under the {string} consent', async function (this: ConformanceWorld, name: string) {
   const record = this.consents.get(name)!;

@@ -20,6 +20,8 @@ import { consentIdOf, errorCodesOf, statusOf } from '../../src/dialects/obie/ind
 import { v4ErrorCodeOf } from '../../src/dialects/obie/versions.ts';
 import { NotApplicableError, SigningOffError, type ApiResult, type Operation } from '../../src/client/operations.ts';
 import type { TppClient } from '../../src/client/operations.ts';
+import { OBIE_OPERATIONS } from '../../src/dialects/obie/catalogue.ts';
+import { groupOf } from '../../src/dialects/operation-spec.ts';
 
 const DAY = 86_400_000;
 
@@ -35,20 +37,9 @@ const WORDS: Readonly<Record<string, PaymentFamily>> = {
 };
 const FAMILY = `(${Object.keys(WORDS).join('|')})`;
 
+/** Each family's operations: the catalogue's payment-family groups (`group: { kind: 'payment-family', of: family, … }`). */
 interface FamilyOps { create: Operation; get: Operation; funds?: Operation; submit: Operation; order: Operation; details: Operation }
-const stemOps = (stem: string, funds: boolean): FamilyOps => ({
-  create: `create${stem}Consent` as Operation, get: `get${stem}Consent` as Operation, ...(funds ? { funds: `get${stem}Funds` as Operation } : {}),
-  submit: `submit${stem}` as Operation, order: `get${stem}` as Operation, details: `get${stem}Details` as Operation,
-});
-const OPS: Readonly<Record<PaymentFamily, FamilyOps>> = {
-  domestic: { create: 'createPaymentConsent', get: 'getPayment', funds: 'getPaymentFunds', submit: 'submitPayment', order: 'getPaymentOrder', details: 'getPaymentDetails' },
-  'domestic-scheduled': stemOps('DomesticScheduledPayment', false),
-  'domestic-standing-order': stemOps('DomesticStandingOrder', false),
-  international: stemOps('InternationalPayment', true),
-  'international-scheduled': stemOps('InternationalScheduledPayment', true),
-  'international-standing-order': stemOps('InternationalStandingOrder', false),
-  file: stemOps('FilePayment', false),
-};
+const OPS = Object.fromEntries(Object.values(WORDS).map((family) => [family, groupOf(OBIE_OPERATIONS, 'payment-family', family)])) as unknown as Readonly<Record<PaymentFamily, FamilyOps>>;
 
 /** The creditor abroad of the international families (FCS: an IBAN, its own scheme). */
 const CREDITOR_ABROAD = { schemeName: 'UK.OBIE.IBAN', identification: 'DE89370400440532013000', name: 'Baeckerei Schmidt GmbH' };

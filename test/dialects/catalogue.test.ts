@@ -5,19 +5,21 @@
 // client's methods, the profile's `implements` and the not-applicable words all come from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CATALOGUES, OPERATION_IDS, pathKeysOf, type DialectName } from '../../src/dialects/catalogue.ts';
+import { CATALOGUES, OPERATION_IDS, groupOf, groupsOf, pathKeysOf, type DialectName } from '../../src/dialects/catalogue.ts';
+import { PAYMENT_FAMILIES } from '../../src/dialects/obie/payment-family-builders.ts';
 import { SCHEMA_NAMES } from '../../src/dialects/obie/schemas/index.ts';
 import { BG_SCHEMA_NAMES } from '../../src/dialects/berlin-group/schemas/index.ts';
 import * as obieBuilders from '../../src/dialects/obie/builders.ts';
 import * as bgBuilders from '../../src/dialects/berlin-group/builders.ts';
 import { profileSchema } from '../../src/profile/schema.ts';
 import { DEFAULTS, profileFromObject } from '../../src/profile/load.ts';
+import { standardOf } from '../../src/standards/registry.ts';
 import { NotApplicableError, TppClient, UnfilledPathError, UnusableIdError } from '../../src/client/operations.ts';
 import type { HttpClient } from '../../src/client/http.ts';
 
 const SCHEMAS: Record<DialectName, readonly string[]> = { obie: SCHEMA_NAMES, 'berlin-group': BG_SCHEMA_NAMES };
 const BUILDERS: Record<DialectName, Record<string, unknown>> = { obie: obieBuilders, 'berlin-group': bgBuilders };
-const PATH_DEFAULTS: Record<DialectName, Record<string, string>> = { obie: DEFAULTS.paths, 'berlin-group': { ...DEFAULTS.paths, ...DEFAULTS.berlinGroup.paths } };
+const PATH_DEFAULTS: Record<DialectName, Record<string, string>> = { obie: DEFAULTS.paths, 'berlin-group': { ...DEFAULTS.paths, ...standardOf('berlin-group').profile.paths!(undefined) } };
 
 test('each catalogue names only schemas, builders and profile paths its standard has', () => {
   const schemaPaths = Object.keys((profileSchema.properties.paths as { properties: Record<string, unknown> }).properties);
@@ -38,6 +40,29 @@ test('each catalogue names only schemas, builders and profile paths its standard
       assert.ok(schemaPaths.includes(key), `${dialect}: paths.${key} is in the profile's schema`);
     }
   }
+});
+
+test('the catalogues\' groups are whole: each payment family, authorisation sub-resource and read has its parts, each once', () => {
+  const parts: Record<'payment-family' | 'authorisation' | 'read', { need: string[]; may: string[] }> = {
+    'payment-family': { need: ['create', 'get', 'submit', 'order', 'details'], may: ['funds'] },
+    authorisation: { need: ['start', 'list', 'update', 'status'], may: [] },
+    read: { need: [], may: ['one', 'every'] },
+  };
+  for (const [dialect, catalogue] of Object.entries(CATALOGUES) as Array<[DialectName, (typeof CATALOGUES)[DialectName]]>) {
+    for (const kind of ['payment-family', 'authorisation', 'read'] as const) {
+      const { need, may } = parts[kind];
+      for (const of of groupsOf(catalogue, kind)) {
+        const found = Object.keys(groupOf(catalogue, kind, of));
+        for (const part of need) assert.ok(found.includes(part), `${dialect} ${kind} ${of}: has its ${part}`);
+        for (const part of found) assert.ok([...need, ...may].includes(part), `${dialect} ${kind} ${of}: ${part} is a part of a ${kind}`);
+        assert.ok(found.length > 0, `${dialect} ${kind} ${of}`);
+      }
+    }
+  }
+  assert.deepEqual(groupsOf(CATALOGUES.obie, 'payment-family'), [...PAYMENT_FAMILIES], 'the UK catalogue groups every payment family, in the builders\' order');
+  assert.deepEqual(groupsOf(CATALOGUES['berlin-group'], 'authorisation'), ['consent', 'payment', 'cancellation', 'basket']);
+  assert.deepEqual(groupOf(CATALOGUES.obie, 'read', 'direct-debits'), { one: 'getDirectDebits', every: 'listDirectDebits' });
+  assert.throws(() => groupOf({ a: { ...CATALOGUES.obie.getBalances }, b: { ...CATALOGUES.obie.getBalances } }, 'read', 'balances'), /two operations as one/);
 });
 
 test('the profile\'s implements lists exactly the catalogues\' operations, and the client has a method for each', () => {

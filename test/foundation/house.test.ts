@@ -13,7 +13,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 function importGraph(files: Map<string, string>): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [file, text] of files) {
-    const deps = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?\bfrom\s+['"](\.[^'"]+)['"]/gm)].map((m) => resolve(dirname(file), m[1]!));
+    const deps = [
+      ...text.matchAll(/^\s*(?:import|export)\s[^'"]*?\bfrom\s+['"](\.[^'"]+)['"]/gm),
+      // A type named through an inline import (`import('./x.ts').Name`) is a type import too.
+      ...text.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)\s*\.\s*[A-Z]/g),
+    ].map((m) => resolve(dirname(file), m[1]!));
     graph.set(file, deps.filter((d) => files.has(d)));
   }
   return graph;
@@ -78,4 +82,43 @@ test('the checker finds a circle, type-only imports included', () => {
     ['/x/d.ts', "import { b } from './b.ts';"],
   ]);
   assert.deepEqual(circles(importGraph(files)), [['/x/a.ts', '/x/b.ts', '/x/c.ts']]);
+});
+
+/**
+ * The standards' folders: in every room, a folder named after a standard (src/dialects/obie/,
+ * src/sandbox/berlin-group/ …) or a file named after one (src/session/berlin-group-sca.ts) is that
+ * standard's; every other file under src/ and step-definitions/support/ is shared.
+ */
+function standardsFile(path: string, names: readonly string[]): boolean {
+  const parts = relative(root, path).split(/[\\/]/);
+  return parts.slice(0, -1).some((p) => names.includes(p)) || names.some((n) => parts.at(-1)!.startsWith(`${n}-`) || parts.at(-1)!.startsWith(`${n}.`));
+}
+
+/** Lines of `text` spelling one of `words` as a whole string literal ('obie', "uk-3.1", `berlin-group`). */
+function spellings(text: string, words: readonly string[]): string[] {
+  const quoted = new RegExp(`(['"\`])(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|')})\\1`);
+  return text.split('\n').filter((line) => quoted.test(line));
+}
+
+test('no shared file spells a standard\'s name or a published version\'s: it asks the registry', async () => {
+  const { standards, versionNames } = await import('../../src/standards/registry.ts');
+  const names = standards().map((s) => s.name);
+  const words = [...names, ...versionNames()];
+  assert.deepEqual(names.slice(0, 2), ['obie', 'berlin-group'], 'the package\'s standards are registered');
+  const found: string[] = [];
+  for (const [file, text] of sources()) {
+    const rel = relative(root, file);
+    const shared = rel.startsWith('src') || rel.startsWith(join('step-definitions', 'support'));
+    if (!shared || standardsFile(file, names)) continue;
+    for (const line of spellings(text, words)) found.push(`${rel}: ${line.trim()}`);
+  }
+  assert.deepEqual(found, [], `shared files spelling a standard:\n${found.join('\n')}`);
+});
+
+test('the name check finds a spelled standard, and leaves a standard\'s own folder alone', () => {
+  const words = ['obie', 'berlin-group', 'uk-3.1'];
+  assert.deepEqual(spellings("if (d === 'berlin-group') x();\nconst y = `obie`;\n// the obie dialect\nconst z = 'uk-3.10';", words), ["if (d === 'berlin-group') x();", 'const y = `obie`;']);
+  assert.equal(standardsFile(join(root, 'src/sandbox/berlin-group/xs2a.ts'), words), true);
+  assert.equal(standardsFile(join(root, 'src/session/berlin-group-sca.ts'), words), true);
+  assert.equal(standardsFile(join(root, 'src/conformance/runner.ts'), words), false);
 });

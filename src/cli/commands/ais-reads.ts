@@ -1,7 +1,11 @@
 /**
- * The resources of `obtpp ais`, each with its bulk and per-account operations of the catalogue
- * (light: the command's definition reads it for --help).
+ * The resources of `obtpp ais`, each with its bulk and per-account operations: the catalogues'
+ * read groups (`group: { kind: 'read', of: 'direct-debits', as: 'every' }`), in catalogue order
+ * (light: the command's definition reads it for --help, and the catalogues are data).
  */
+import { groupOf, groupsOf } from '../../dialects/operation-spec.ts';
+import { standards } from '../../standards/registry.ts';
+
 export interface AisRead {
   /** The bulk read (every consented account), if the standard has one. */
   every?: string;
@@ -11,20 +15,18 @@ export interface AisRead {
   statement?: boolean;
 }
 
-export const AIS_READS: Readonly<Record<string, AisRead>> = {
-  balances: { every: 'listBalances', one: 'getBalances' },
-  transactions: { every: 'listTransactions', one: 'getTransactions' },
-  beneficiaries: { every: 'listBeneficiaries', one: 'getBeneficiaries' },
-  'direct-debits': { every: 'listDirectDebits', one: 'getDirectDebits' },
-  'standing-orders': { every: 'listStandingOrders', one: 'getStandingOrders' },
-  'scheduled-payments': { every: 'listScheduledPayments', one: 'getScheduledPayments' },
-  offers: { every: 'listOffers', one: 'getOffers' },
-  party: { every: 'getParty', one: 'getAccountParty' },
-  parties: { one: 'getAccountParties' },
-  product: { one: 'getProduct' },
-  products: { every: 'listProducts' },
-  statements: { every: 'listStatements', one: 'getStatements' },
-  statement: { one: 'getStatement', statement: true },
-  'statement-file': { one: 'getStatementFile', statement: true },
-  'statement-transactions': { one: 'getStatementTransactions', statement: true },
-};
+/** Every registered standard's reads, by the resource's name (the first standard that has one wins). */
+function reads(): Record<string, AisRead> {
+  const found: Record<string, AisRead> = {};
+  for (const { catalogue } of standards()) {
+    for (const of of groupsOf(catalogue, 'read')) {
+      if (found[of]) continue;
+      const { every, one } = groupOf(catalogue, 'read', of);
+      const statement = one !== undefined && catalogue[one]!.ids.includes('statementId');
+      found[of] = { ...(every ? { every } : {}), ...(one ? { one } : {}), ...(statement ? { statement } : {}) };
+    }
+  }
+  return found;
+}
+
+export const AIS_READS: Readonly<Record<string, AisRead>> = reads();

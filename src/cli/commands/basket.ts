@@ -5,8 +5,8 @@ import { withSession } from './common.ts';
 import { UsageError } from '../../errors.ts';
 import { inAppRequest, type AuthoriseFlags } from './consent.ts';
 
-/** A berlin-group command (a UK profile is refused in one line by withSession). */
-const BG = { dialects: ['berlin-group'] } as const;
+/** Signing baskets are NextGenPSD2's: a profile of a standard without them is refused in one line by withSession. */
+const BASKET = (what: string) => ({ command: `basket ${what}` });
 
 const session = () => import('../../session/berlin-group-basket.ts');
 
@@ -17,7 +17,7 @@ export async function create(io: Io, ids: string[], flags: CommonFlags): Promise
     if (out.json) return out.document(result.body);
     const members = [basket.paymentIds.length ? `${basket.paymentIds.length} payment${basket.paymentIds.length === 1 ? '' : 's'}` : '', basket.consentIds.length ? `${basket.consentIds.length} consent${basket.consentIds.length === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
     out.line(`created signing basket ${out.c.bold(basket.id)} of ${members} (${basket.status}, SCA by ${basket.sca?.approach ?? 'an approach obtpp does not speak'}); next: obtpp basket authorise`);
-  }, BG);
+  }, BASKET('create'));
 }
 
 export async function authorise(io: Io, id: string | undefined, flags: AuthoriseFlags): Promise<void> {
@@ -41,7 +41,7 @@ export async function authorise(io: Io, id: string | undefined, flags: Authorise
       return out.line('next: obtpp consent list (each member\'s status, read afresh)');
     }
     out.line(outcome.by === 'psu' ? `the PSU rejected signing basket ${basket.id}: ${outcome.description}` : `the bank rejected signing basket ${basket.id} after the PSU's SCA: ${outcome.description}`);
-  }, BG);
+  }, BASKET('authorise'));
 }
 
 async function read(io: Io, id: string | undefined, flags: CommonFlags, what: 'basket' | 'status'): Promise<void> {
@@ -55,7 +55,7 @@ async function read(io: Io, id: string | undefined, flags: CommonFlags, what: 'b
     const ids = (k: string) => (Array.isArray(body[k]) ? (body[k] as unknown[]).map(String).join(', ') : undefined);
     const rows: Array<[string, string | undefined]> = [['basketId', basket.id], ['Status', str(body, 'transactionStatus')], ['Payments', ids('payments')], ['Consents', ids('consents')]];
     for (const [k, v] of rows) if (v) out.line(`${out.c.dim(k.padEnd(15))} ${v}`);
-  }, BG);
+  }, { command: `basket ${what === 'status' ? 'status' : 'get'}` });
 }
 
 export const get = (io: Io, id: string | undefined, flags: CommonFlags) => read(io, id, flags, 'basket');
@@ -68,5 +68,5 @@ export async function del(io: Io, id: string | undefined, flags: CommonFlags): P
     const result = await out.step(`deleting signing basket ${basket.id} (DELETE /v1/signing-baskets/{basketId})`, () => b.deleteBgBasket(s, basket));
     if (out.json) return out.document({ basketId: basket.id, deleted: true, status: result.status });
     out.line(`deleted signing basket ${basket.id} (${result.status}); its consents and payments stay as they were`);
-  }, BG);
+  }, BASKET('delete'));
 }

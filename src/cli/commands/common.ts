@@ -4,7 +4,7 @@ import { makeOut, type CommonFlags, type Out } from '../output.ts';
 import { Session } from '../../session/index.ts';
 import { UsageError } from '../../errors.ts';
 
-export async function withSession<T>(io: Io, flags: CommonFlags, work: (session: Session, out: Out) => Promise<T>, options: { progress?: boolean; dialects?: ReadonlyArray<'obie' | 'berlin-group'> } = {}): Promise<T> {
+export async function withSession<T>(io: Io, flags: CommonFlags, work: (session: Session, out: Out) => Promise<T>, options: { progress?: boolean; command?: string } = {}): Promise<T> {
   const out = await makeOut(io, flags, options);
   const session = await Session.open({
     profile: flags.profile,
@@ -14,7 +14,7 @@ export async function withSession<T>(io: Io, flags: CommonFlags, work: (session:
     cwd: io.cwd,
     onExchange: out.onExchange,
     warn: (message) => void io.stderr.write(message + '\n'),
-    ...(options.dialects ? { dialects: options.dialects } : {}),
+    ...(options.command ? { command: options.command } : {}),
   });
   // Everything printed, and every error, passes through the session's redactor: it knows the
   // profile's secrets and every token and secret learned from the bank since.

@@ -15,8 +15,10 @@ interface Options {
   parallel?: number;
   journeys?: number;
   sandboxFault?: string[];
-  dialect?: 'obie' | 'berlin-group';
-  standard?: 'uk-3.1' | 'uk-4.0';
+  /** A registered standard's name (the choices come from the registry). */
+  dialect?: string;
+  /** A published version's name. */
+  standard?: string;
   sca?: string[];
   signatures?: boolean;
   security?: string;

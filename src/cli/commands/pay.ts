@@ -12,11 +12,13 @@ import type { Io } from '../io.ts';
 import type { CommonFlags, Out } from '../output.ts';
 import { str } from '../output.ts';
 import { consentArg, withSession } from './common.ts';
-import { debtorFrom } from './consent.ts';
+import { debtorFrom } from '../obie/consent.ts';
 import { BankError, StateError, UsageError } from '../../errors.ts';
 import { parseAmount, parseCurrency, parseWhen, required, text35 } from '../../session/parse.ts';
 import type { ConsentRecord, Session } from '../../session/index.ts';
 import type { Operation } from '../../client/operations.ts';
+import { catalogueOf, groupOf } from '../../dialects/catalogue.ts';
+import { standards } from '../../standards/registry.ts';
 import { buildPaymentConsent } from '../../dialects/obie/builders.ts';
 import {
   buildDomesticScheduledConsent, buildDomesticStandingOrderConsent, buildFamilyOrder, buildFileConsent, buildInternationalConsent,
@@ -26,20 +28,13 @@ import {
 
 const SORT_CODE = 'UK.OBIE.SortCodeAccountNumber';
 
-/** Each family's operations, as the catalogue names them. */
+/** A family's operations: the profile's catalogue's payment-family group (`group: { kind: 'payment-family', of: family, … }`). */
 interface FamilyOps { create: Operation; get: Operation; submit: Operation; order: Operation; details: Operation }
-const stem = (s: string): FamilyOps => ({
-  create: `create${s}Consent` as Operation, get: `get${s}Consent` as Operation, submit: `submit${s}` as Operation, order: `get${s}` as Operation, details: `get${s}Details` as Operation,
-});
-const OPS: Readonly<Record<PaymentFamily, FamilyOps>> = {
-  domestic: { create: 'createPaymentConsent', get: 'getPayment', submit: 'submitPayment', order: 'getPaymentOrder', details: 'getPaymentDetails' },
-  'domestic-scheduled': stem('DomesticScheduledPayment'),
-  'domestic-standing-order': stem('DomesticStandingOrder'),
-  international: stem('InternationalPayment'),
-  'international-scheduled': stem('InternationalScheduledPayment'),
-  'international-standing-order': stem('InternationalStandingOrder'),
-  file: stem('FilePayment'),
-};
+function opsOf(session: Session, family: PaymentFamily): FamilyOps {
+  // A standard without the family: the operations of the first that has it, which the client then says it lacks.
+  const catalogue = [catalogueOf(session.client.dialect), ...standards().map((s) => s.catalogue)].find((c) => groupOf(c, 'payment-family', family).create);
+  return groupOf(catalogue ?? {}, 'payment-family', family) as unknown as FamilyOps;
+}
 
 export interface PayCreateFlags extends CommonFlags {
   type?: string;
@@ -231,8 +226,11 @@ async function familyRecord(session: Session, id: string | undefined): Promise<C
 
 const familyOfRecord = (record: { family: { type: string } }) => familyOf(record.family.type);
 
-function requireFamily(session: Session, family: PaymentFamily): void {
-  if (!session.client.supports(OPS[family].create)) throw session.client.unsupported(OPS[family].create);
+/** The family's operations, once the bank offers its consent. */
+function requireFamily(session: Session, family: PaymentFamily): FamilyOps {
+  const ops = opsOf(session, family);
+  if (!session.client.supports(ops.create)) throw session.client.unsupported(ops.create);
+  return ops;
 }
 
 function printConsent(out: Out, family: PaymentFamily, body: unknown): void {
@@ -256,10 +254,10 @@ function printConsent(out: Out, family: PaymentFamily, body: unknown): void {
 export async function create(io: Io, flags: PayCreateFlags): Promise<void> {
   await withSession(io, flags, async (session, out) => {
     const family = familyOf(flags.type);
-    requireFamily(session, family);
+    const ops = requireFamily(session, family);
     const { body, file } = await familyConsent(session, family, flags);
     const key = flags.idempotencyKey ?? randomUUID();
-    const result = await out.step(`creating the ${family} payment consent`, async () => session.check(await session.withClientToken('pis', (token) => session.client.invoke(OPS[family].create, [body, { token, idempotencyKey: key }])), [201]));
+    const result = await out.step(`creating the ${family} payment consent`, () => session.invoke(ops.create, [body], [201], { idempotencyKey: key }));
     const id = str(result.body, 'Data', 'ConsentId');
     if (!id) throw new BankError(result.status, `the bank created the ${family} consent but gave no Data.ConsentId`, { exchange: result.exchange });
     let status = str(result.body, 'Data', 'Status') ?? 'unknown';
@@ -272,8 +270,8 @@ export async function create(io: Io, flags: PayCreateFlags): Promise<void> {
     });
     if (file) {
       // The bytes go as they are in the file: its FileHash is of those bytes.
-      await out.step(`uploading ${flags.file} to ${id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.invoke('uploadPaymentFile', [id, JSON.parse(file.text), { token, bodyText: file.text }])), [200]));
-      const read = session.check(await session.withClientToken('pis', (token) => session.client.invoke(OPS.file.get, [id, { token }])), [200]);
+      await out.step(`uploading ${flags.file} to ${id}`, () => session.invoke('uploadPaymentFile', [id, JSON.parse(file.text)], [200], { bodyText: file.text }));
+      const read = await session.invoke(ops.get, [id], [200]);
       status = str(read.body, 'Data', 'Status') ?? status;
       await session.rememberStatus(id, status);
     }
@@ -287,15 +285,15 @@ export async function submit(io: Io, id: string | undefined, flags: CommonFlags 
   await withSession(io, flags, async (session, out) => {
     const record = await familyRecord(session, consentArg(id, flags));
     const family = familyOfRecord(record);
-    requireFamily(session, family);
-    const consent = await out.step(`reading ${family} consent ${record.id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.invoke(OPS[family].get, [record.id, { token }])), [200]));
+    const ops = requireFamily(session, family);
+    const consent = await out.step(`reading ${family} consent ${record.id}`, () => session.invoke(ops.get, [record.id], [200]));
     const data = (consent.body as { Data?: Record<string, any> } | undefined)?.Data;
     if (!data?.Initiation) throw new BankError(consent.status, `the bank's ${family} consent ${record.id} has no Data.Initiation to pay`, { exchange: consent.exchange });
     const risk = (consent.body as { Risk?: Record<string, unknown> }).Risk;
     const order = buildFamilyOrder(record.id, { Data: { Initiation: data.Initiation }, ...(risk !== undefined ? { Risk: risk } : {}) });
     // One key for both tries: a retry after a refreshed token must not pay twice.
     const key = flags.idempotencyKey ?? randomUUID();
-    const result = await out.step(`submitting the ${family} order of ${record.id}`, () => session.withUserToken(record, async (token) => session.check(await session.client.invoke(OPS[family].submit, [order, { token, idempotencyKey: key }]), [201])));
+    const result = await out.step(`submitting the ${family} order of ${record.id}`, () => session.invoke(ops.submit, [order], [201], { record, idempotencyKey: key }));
     const orderId = familyOrderIdOf(family, result.body);
     if (!orderId) throw new BankError(result.status, `the bank accepted the ${family} order but gave no Data.${family === 'domestic' ? 'DomesticPaymentId' : 'its order id'}`, { exchange: result.exchange });
     await session.update((s) => {
@@ -313,12 +311,12 @@ export async function get(io: Io, id: string | undefined, flags: CommonFlags & {
   await withSession(io, flags, async (session, out) => {
     const record = await familyRecord(session, consentArg(id, flags));
     const family = familyOfRecord(record);
-    requireFamily(session, family);
+    const ops = requireFamily(session, family);
     if (flags.order || flags.details) {
       const orderId = record.family.orderId;
       if (!orderId) throw new StateError('no_payment', `no order submitted on ${family} consent ${record.id} in this session: obtpp pay submit first`);
-      const op = flags.details ? OPS[family].details : OPS[family].order;
-      const result = await out.step(`reading ${family} order ${orderId}${flags.details ? '\'s details' : ''}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.invoke(op, [orderId, { token }])), [200]));
+      const op = flags.details ? ops.details : ops.order;
+      const result = await out.step(`reading ${family} order ${orderId}${flags.details ? '\'s details' : ''}`, () => session.invoke(op, [orderId], [200]));
       if (out.json) return out.document(result.body);
       if (flags.details) {
         const rows = ((result.body as any)?.Data?.PaymentStatus ?? []) as Array<Record<string, unknown>>;
@@ -328,7 +326,7 @@ export async function get(io: Io, id: string | undefined, flags: CommonFlags & {
       }
       return out.line(`${family} order ${orderId}: ${str(result.body, 'Data', 'Status') ?? 'no status'} (consent ${str(result.body, 'Data', 'ConsentId') ?? '?'})`);
     }
-    const result = await out.step(`reading ${family} consent ${record.id}`, async () => session.check(await session.withClientToken('pis', (token) => session.client.invoke(OPS[family].get, [record.id, { token }])), [200]));
+    const result = await out.step(`reading ${family} consent ${record.id}`, () => session.invoke(ops.get, [record.id], [200]));
     await session.rememberStatus(record.id, str(result.body, 'Data', 'Status'));
     if (out.json) return out.document(result.body);
     printConsent(out, family, result.body);

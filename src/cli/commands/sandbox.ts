@@ -4,16 +4,17 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
-import { listFaults, parseFaults } from '../../sandbox/faults.ts';
-import { listBgFaults, parseBgFaults } from '../../sandbox/berlin-group/faults.ts';
 import type { Io } from '../io.ts';
+import { sandboxStandards, standardOf, versionOf } from '../../standards/registry.ts';
 
 interface SandboxFlags {
   port?: string;
   host: string;
   tls?: boolean;
-  dialect?: 'obie' | 'berlin-group';
-  standard?: 'uk-3.1' | 'uk-4.0';
+  /** A registered standard with a sandbox bank (the choices come from the registry). */
+  dialect?: string;
+  /** A published version's name. */
+  standard?: string;
   fault: string[];
   listFaults?: boolean;
   json?: boolean;
@@ -27,8 +28,9 @@ interface SandboxFlags {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export async function run(io: Io, flags: SandboxFlags): Promise<void> {
-  const bg = flags.dialect === 'berlin-group';
-  if (flags.listFaults) return printFaults(io, flags.json === true, bg ? listBgFaults() : listFaults());
+  const standard = standardOf(flags.dialect);
+  const bank = standard.sandbox!;
+  if (flags.listFaults) return printFaults(io, flags.json === true, await bank.listFaults());
   if (flags.listSecurity) {
     const { SANDBOX_SECURITY } = await import('../../sandbox/security.ts');
     if (flags.json) return void io.stdout.write(JSON.stringify(SANDBOX_SECURITY.map(({ name, description, profile }) => ({ name, description, profile })), null, 2) + '\n');
@@ -38,17 +40,23 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   if (flags.security !== undefined) (await import('../../sandbox/security.ts')).sandboxSecurity(flags.security);
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
-  const faults = [...(bg ? parseBgFaults(flags.fault) : parseFaults(flags.fault))];
-  if (flags.standard && bg) throw new UsageError(`--standard ${flags.standard} is a UK standard; the berlin-group bank has none (leave --standard out)`);
-  if (flags.sca && !bg) throw new UsageError('--sca is for the berlin-group bank (--dialect berlin-group)');
-  if (flags.signatures && !bg) throw new UsageError('--signatures is for the berlin-group bank (--dialect berlin-group): a UK bank signs with x-jws-signature');
+  const faults = [...(await bank.parseFaults(flags.fault))];
+  const owner = versionOf(flags.standard)?.standard;
+  if (flags.standard && owner && owner !== standard) throw new UsageError(`--standard ${flags.standard} is ${owner.words.versions ?? `a ${owner.name} standard`}; the ${standard.name} bank has none (leave --standard out)`);
+  // An option only another standard's bank takes: said, naming that bank.
+  for (const [key, given] of [['sca', flags.sca !== undefined], ['signatures', flags.signatures === true]] as const) {
+    if (!given || bank.options?.[key]) continue;
+    const taker = sandboxStandards().find((st) => st.sandbox?.options?.[key]);
+    const why = key === 'signatures' && standard.words.signs ? `: ${standard.words.signs}` : '';
+    throw new UsageError(`${bank.options?.[key]?.flag ?? taker?.sandbox?.options?.[key]?.flag ?? `--${key}`} is for the ${taker?.name ?? 'other'} bank (--dialect ${taker?.name ?? 'other'})${why}`);
+  }
 
   const profileFile = flags.writeProfile ? resolve(io.cwd, flags.writeProfile) : undefined;
   if (profileFile) await refuseLink(profileFile);
 
   // oidc-provider is heavy: loaded only when a sandbox really starts.
   const { startSandbox } = await import('../../sandbox/index.ts');
-  const dialect = flags.dialect ?? 'obie';
+  const dialect = standard.name;
   const sb = await startSandbox({ port, host: flags.host, tls: flags.tls === true, faults, dialect, ...(flags.security ? { security: flags.security as never } : {}), ...(flags.sca ? { sca: flags.sca as never } : {}), ...(flags.signatures ? { signatures: true } : {}) });
   // With --tls, the CA that signed the sandbox's certificate, as a file for curl --cacert and the like; removed at stop.
   let caDir: string | undefined;
@@ -69,20 +77,19 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
     if (flags.json) {
       io.stdout.write(JSON.stringify({
-        issuer: sb.issuer, dialect: sb.dialect, ...(sb.security ? { security: sb.security.name } : {}), ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bg ? {} : { ukBaseUrl: `${sb.issuer}/open-banking/v3.1`, ukV4BaseUrl: `${sb.issuer}/open-banking/v4.0` }), faults,
+        issuer: sb.issuer, dialect: sb.dialect, ...(sb.security ? { security: sb.security.name } : {}), ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bank.describe?.json(sb.issuer) ?? {}), faults,
         clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
-        psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(sb.dialect === 'berlin-group' ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
+        psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(p.accounts.some((a) => 'iban' in a) ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
         profile: profileFile,
         ...(caFile ? { ca: caFile } : {}),
       }, null, 2) + '\n');
     } else {
       const out = (line = '') => io.stdout.write(line + '\n');
       out(`issuer (OpenID discovery at /.well-known/openid-configuration): ${sb.issuer}`);
-      const api = sb.dialect === 'berlin-group' ? ' (NextGenPSD2 XS2A: /v1/consents, /v1/accounts, …)' : '';
+      const api = bank.apiWords ?? '';
       out(`variant A: ${sb.baseUrls.A}${api}`);
       out(`variant B: ${sb.baseUrls.B}${api}`);
-      if (!bg) out(`UK v3.1.11: ${sb.issuer}/open-banking/v3.1/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-3.1 --write-profile FILE)`);
-      if (!bg) out(`UK v4.0:    ${sb.issuer}/open-banking/v4.0/{aisp,cbpii,pisp} (obtpp sandbox --standard uk-4.0 --write-profile FILE)`);
+      for (const line of bank.describe?.lines(sb.issuer) ?? []) out(line);
       if (sb.security) out(`security:  ${sb.security.name}: ${sb.security.description}`);
       if (sb.sca) out(`SCA:       ${sb.sca.join(', ')}${sb.sca.includes('oauth') ? '' : ' (no OAuth2: the profile has no auth block)'}${sb.sca.includes('embedded') ? ' (the PSUs\' one-time password is the profile\'s sca.otp)' : ''}`);
       out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
@@ -103,7 +110,7 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   }
 }
 
-function printFaults(io: Io, json: boolean, faults: ReturnType<typeof listFaults>): void {
+function printFaults(io: Io, json: boolean, faults: ReadonlyArray<{ name: string; rule: string; description: string }>): void {
   if (json) {
     io.stdout.write(JSON.stringify(faults, null, 2) + '\n');
     return;

@@ -10,10 +10,11 @@ import type { Io } from '../io.ts';
 import type { CommonFlags, Out } from '../output.ts';
 import { str } from '../output.ts';
 import { consentArg, withSession } from './common.ts';
-import { debtorFrom } from './consent.ts';
+import { debtorFrom } from '../obie/consent.ts';
 import { BankError, StateError, UsageError } from '../../errors.ts';
 import { parseAmount, parseCurrency, parseWhen, required, text35 } from '../../session/parse.ts';
 import type { ConsentRecord, Session } from '../../session/index.ts';
+import { versionOf } from '../../dialects/obie/versions.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, type VrpConsentBody, type VrpLimit, type VrpPeriodType } from '../../dialects/obie/vrp-builders.ts';
 
 const SORT_CODE = 'UK.OBIE.SortCodeAccountNumber';
@@ -60,7 +61,7 @@ export async function vrpConsent(session: Session, flags: VrpConsentFlags): Prom
     ...(validFrom ? { validFrom } : {}),
     ...(validTo ? { validTo } : {}),
     // A UK Read/Write v4.0 bank takes v4.0's structured remittance information.
-    version: session.profile.standard === 'uk-4.0' ? 'v4.0' : 'v3.1',
+    version: versionOf(session.profile.standard),
   });
   const vrp = { maximum: { Amount: max, Currency: currency }, limits: body.Data.ControlParameters.PeriodicLimits, type };
   return { body, vrp };

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
+import { orList, sandboxStandards, versionNames, versions } from '../../standards/registry.ts';
 
 export function defineConform(program: Command, io: Io): void {
   program
@@ -20,8 +21,8 @@ export function defineConform(program: Command, io: Io): void {
       if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError(`--journeys takes a whole number from 1 to 16, not ${v}`);
       return n;
     })
-    .addOption(new Option('--dialect <dialect>', 'the standard of the embedded sandbox bank: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x); a profile names its own').choices(['obie', 'berlin-group']))
-    .addOption(new Option('--standard <standard>', 'the embedded sandbox bank serves a published standard at its official paths: uk-3.1 (UK Read/Write v3.1.11, /open-banking/v3.1/{aisp,cbpii,pisp}) or uk-4.0 (v4.0, /open-banking/v4.0/…, judged by v4.0\'s code values and schemas); a profile names its own').choices(['uk-3.1', 'uk-4.0']))
+    .addOption(new Option('--dialect <dialect>', `the standard of the embedded sandbox bank: ${orList(sandboxStandards().map((st) => `${st.name} (${st.words.wire})`))}; a profile names its own`).choices(sandboxStandards().map((st) => st.name)))
+    .addOption(new Option('--standard <standard>', `the embedded sandbox bank serves a published standard at its official paths: ${orList(versions().map((v) => v.help.conform))}; a profile names its own`).choices(versionNames()))
     .option('--security <profile>', 'the security profile the embedded sandbox\'s authorisation server runs: fapi1-advanced, fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls or fapi2-message-signing (obtpp sandbox --list-security); a profile says its bank\'s security')
     .option('--sca <approaches>', 'the SCA approaches the embedded berlin-group sandbox offers, comma-separated: redirect, oauth, decoupled, embedded (default redirect,oauth; without oauth the bank has no authorisation server)', (v) => v.split(',').map((a) => a.trim()).filter(Boolean))
     .option('--signatures', 'the embedded berlin-group sandbox requires signed requests (NextGenPSD2 HTTP signature) and signs its answers: BG-50 and BG-51 are judged')

@@ -10,6 +10,15 @@ export function defineConsent(program: Command, io: Io): void {
   const create = group.command('create').description('create a consent: ais (account access), cof (funds confirmation) or pis (payment order)')
     .addHelpText('after', '\nExample:\n  $ obtpp consent create ais --expires +30d\n  $ obtpp consent create cof --debtor-id 40400411290112\n  $ obtpp consent create pis --amount 10.00 --creditor-id 30963452000417 --creditor-name "Bob Baker"');
 
+  defineCreateAis(create, io);
+  defineCreateCof(create, io);
+  defineCreatePis(create, io);
+  defineAuthorise(group, io);
+  defineReads(group, io);
+}
+
+/** `consent create ais`. */
+function defineCreateAis(create: Command, io: Io): void {
   withCommon(create.command('ais'))
     .description('create an account-access consent (POST /account-access-consents) and make it the current AIS consent')
     .option('--permissions <list>', 'comma-separated permissions (default ReadAccountsDetail,ReadBalances,ReadTransactionsDetail,ReadTransactionsCredits,ReadTransactionsDebits)')
@@ -24,7 +33,10 @@ Example:
   $ obtpp consent create ais --profile sb.yaml --permissions ReadAccountsDetail,ReadBalances --expires +30d
   $ obtpp consent create ais --json | jq -r .Data.ConsentId`)
     .action(action(io, consent('createAis')));
+}
 
+/** `consent create cof`. */
+function defineCreateCof(create: Command, io: Io): void {
   withCommon(create.command('cof'))
     .description('create a funds-confirmation consent (POST /funds-confirmation-consents) and make it the current COF consent')
     .option('--debtor-id <id>', 'the debtor account: its identification (e.g. 40400411290112), or an AccountId obtpp accounts has listed (required)')
@@ -38,7 +50,10 @@ Example:
   $ obtpp consent create cof --debtor-id 40400411290112 --expires +7d
   $ obtpp consent create cof --debtor-id alice-current     (an account listed by obtpp accounts)`)
     .action(action(io, consent('createCof')));
+}
 
+/** `consent create pis`: a UK payment-order consent, or a NextGenPSD2 payment, standing order or bulk. */
+function defineCreatePis(create: Command, io: Io): void {
   withCommon(create.command('pis'))
     .description('create a payment-order consent (POST /{payment-product}; variant A); its ConsentId is the PaymentId')
     .option('--amount <amount>', 'InstructedAmount, e.g. 25.00 (required)')
@@ -80,7 +95,10 @@ Example:
   $ obtpp consent create pis --profile bg.yaml --service periodic-payments --frequency Monthly --start-date +7d --amount 50.00 --debtor-iban DE02100100109307118603 --creditor-iban DE89370400440532013000 --creditor-name "Landlord"
   $ obtpp consent create pis --profile bg.yaml --service bulk-payments --payments salaries.json --debtor-iban DE02100100109307118603 --product pain.001-sepa-credit-transfers`)
     .action(action(io, consent('createPis')));
+}
 
+/** `consent authorise`: the PSU's journey, or the SCA of an in-app approach. */
+function defineAuthorise(group: Command, io: Io): void {
   withCommon(group.command('authorise').alias('authorize').argument('[consentId]', 'the consent (default: the one created last)'))
     .description('walk the PSU through the bank\'s pages (headless Chromium, or --manual) and keep the tokens')
     .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')
@@ -111,7 +129,10 @@ Example:
   $ printf '%s\n%s\n' "$PSU_PASSWORD" "$OTP" | obtpp consent authorise --profile bg-embedded.yaml --password-stdin --otp-stdin
   $ obtpp consent authorise --profile bg.yaml && obtpp consent authorise --profile bg.yaml --psu-id bob`)
     .action(action(io, consent('authorise')));
+}
 
+/** `consent get`, `delete`, `list` and `forget`. */
+function defineReads(group: Command, io: Io): void {
   withCommon(group.command('get').argument('[consentId]', 'the consent (default: the one created last)'))
     .description('read a consent at the bank: account-access consents (GET, UK), funds-confirmation consents (variant A) and payment-order consents')
     .option('--consent <id>', 'the consent (same as the argument; default: the one created last)')

@@ -8,6 +8,7 @@ const journey = (cmd: Command) =>
     .option('--manual', 'do the PSU\'s part yourself in a browser (the URL is printed on stderr)')
     .option('--callback-port <n>', 'manual mode: port of the loopback server that receives the redirect (0: any)');
 
+/** Long: one table of the commands' options and help texts, as commander reads them. */
 export function defineFlow(program: Command, io: Io): void {
   const group = program.command('flow').description('a whole journey in one command, printing each step')
     .addHelpText('after', '\nExample:\n  $ obtpp flow ais --profile sb.yaml\n  $ obtpp flow cof --amount 25.00 --json | jq .fundsAvailable');

@@ -4,6 +4,7 @@ import { action, withCommon } from '../lazy.ts';
 
 const pay = (name: string) => () => import('../commands/pay.ts').then((m) => ({ run: (m as unknown as Record<string, (...a: any[]) => Promise<void>>)[name] }));
 
+/** Long: one table of the commands' options and help texts, as commander reads them. */
 export function definePay(program: Command, io: Io): void {
   const group = program.command('pay').description('the payment families of UK Read/Write v3.1.11 (a profile with standard: uk-3.1): scheduled, standing orders, international, file')
     .addHelpText('after', `

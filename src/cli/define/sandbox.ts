@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
+import { baseStandard, orList, sandboxStandards, versionNames, versions } from '../../standards/registry.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -11,8 +12,8 @@ export function defineSandbox(program: Command, io: Io): void {
     .option('--port <n>', 'port to listen on (default: a free port)')
     .option('--host <address>', 'interface to bind; anything but loopback is reachable from the network', '127.0.0.1')
     .option('--tls', 'serve HTTPS with a CA and certificates made at start; also offers tls_client_auth')
-    .addOption(new Option('--dialect <dialect>', 'the standard the bank speaks: obie (UK Open Banking v3.1) or berlin-group (NextGenPSD2 XS2A 1.3.x, preview)').choices(['obie', 'berlin-group']).default('obie'))
-    .addOption(new Option('--standard <standard>', 'with --write-profile: the profile of the same bank at a published standard\'s official paths: uk-3.1 (UK Read/Write v3.1.11, served under {issuer}/open-banking/v3.1) or uk-4.0 (v4.0, under {issuer}/open-banking/v4.0), alongside variants A and B').choices(['uk-3.1', 'uk-4.0']))
+    .addOption(new Option('--dialect <dialect>', `the standard the bank speaks: ${orList(sandboxStandards().map((st) => `${st.name} (${st.words.wire}${st.words.preview ? ', preview' : ''})`))}`).choices(sandboxStandards().map((st) => st.name)).default(baseStandard().name))
+    .addOption(new Option('--standard <standard>', `with --write-profile: the profile of the same bank at a published standard's official paths: ${orList(versions().map((v) => v.help.sandbox))}, alongside variants A and B`).choices(versionNames()))
     .option('--sca <approaches>', 'berlin-group: the SCA approaches the bank offers, comma-separated: redirect, oauth, decoupled, embedded (default redirect,oauth; without oauth the written profile has no auth block)', (v) => v.split(',').map((a) => a.trim()).filter(Boolean))
     .option('--security <profile>', 'the security profile the authorisation server runs, as real banks run it: fapi1-advanced (the UK: hybrid flow, request object by value, mTLS-bound tokens), fapi1-advanced-par-jarm, fapi2-dpop, fapi2-mtls, fapi2-message-signing (see --list-security); the written profile says it')
     .option('--list-security', 'list the security profiles the sandbox\'s authorisation server can run, then exit')

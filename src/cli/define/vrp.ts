@@ -5,6 +5,7 @@ import { action, withCommon } from '../lazy.ts';
 const vrp = (name: string) => () => import('../commands/vrp.ts').then((m) => ({ run: (m as unknown as Record<string, (...a: any[]) => Promise<void>>)[name] }));
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** Long: one table of the commands' options and help texts, as commander reads them. */
 export function defineVrp(program: Command, io: Io): void {
   const group = program.command('vrp').description('Variable Recurring Payments (UK Read/Write v3.1.11 or v4.0, a profile with standard: uk-3.1 or uk-4.0): one consent, many payments')
     .addHelpText('after', `

@@ -94,11 +94,13 @@ export const BERLIN_GROUP_OPERATIONS = {
   },
   // The authorisation sub-resources (decoupled and embedded SCA; the TPP starts and follows them).
   startConsentAuthorisation: {
+    group: { kind: 'authorisation', of: 'consent', as: 'start' },
     api: 'ais', method: 'POST', path: '{@accountAccessConsents}/{consentId}/authorisations', ids: ['consentId'], body: true, token: 'none', variants: AB,
     responses: { 201: 'startScaprocessResponse' },
     words: 'starting a consent\'s authorisation',
   },
   listConsentAuthorisations: {
+    group: { kind: 'authorisation', of: 'consent', as: 'list' },
     api: 'ais', method: 'GET', path: '{@accountAccessConsents}/{consentId}/authorisations', ids: ['consentId'], body: false, token: 'none', variants: AB,
     responses: { 200: 'authorisations' },
     words: 'listing a consent\'s authorisations',
@@ -107,31 +109,37 @@ export const BERLIN_GROUP_OPERATIONS = {
   // selectPsuAuthenticationMethodResponse, scaStatusResponse): the SCA steps judge it by what
   // they sent (updateAnswerSchemaOf).
   updateConsentPsuData: {
+    group: { kind: 'authorisation', of: 'consent', as: 'update' },
     api: 'ais', method: 'PUT', path: '{@accountAccessConsents}/{consentId}/authorisations/{authorisationId}', ids: ['consentId', 'authorisationId'], body: true, token: 'none', variants: AB,
     responses: { 200: null },
     words: 'sending the PSU\'s data for a consent\'s authorisation',
   },
   getConsentScaStatus: {
+    group: { kind: 'authorisation', of: 'consent', as: 'status' },
     api: 'ais', method: 'GET', path: '{@accountAccessConsents}/{consentId}/authorisations/{authorisationId}', ids: ['consentId', 'authorisationId'], body: false, token: 'none', variants: AB,
     responses: { 200: 'scaStatusResponse' },
     words: 'reading a consent\'s SCA status',
   },
   startPaymentAuthorisation: {
+    group: { kind: 'authorisation', of: 'payment', as: 'start' },
     api: 'pis', method: 'POST', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations', ids: ['paymentId'], body: true, token: 'none', variants: A,
     responses: { 201: 'startScaprocessResponse' },
     words: 'starting a payment\'s authorisation',
   },
   updatePaymentPsuData: {
+    group: { kind: 'authorisation', of: 'payment', as: 'update' },
     api: 'pis', method: 'PUT', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: true, token: 'none', variants: A,
     responses: { 200: null },
     words: 'sending the PSU\'s data for a payment\'s authorisation',
   },
   listPaymentAuthorisations: {
+    group: { kind: 'authorisation', of: 'payment', as: 'list' },
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations', ids: ['paymentId'], body: false, token: 'none', variants: A,
     responses: { 200: 'authorisations' },
     words: 'listing a payment\'s authorisations',
   },
   getPaymentScaStatus: {
+    group: { kind: 'authorisation', of: 'payment', as: 'status' },
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: false, token: 'none', variants: A,
     responses: { 200: 'scaStatusResponse' },
     words: 'reading a payment\'s SCA status',
@@ -176,21 +184,25 @@ export const BERLIN_GROUP_OPERATIONS = {
     words: 'cancelling a payment (obtpp payment cancel)',
   },
   startPaymentCancellationAuthorisation: {
+    group: { kind: 'authorisation', of: 'cancellation', as: 'start' },
     api: 'pis', method: 'POST', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations', ids: ['paymentId'], body: true, token: 'none', variants: A,
     responses: { 201: 'startScaprocessResponse' },
     words: 'starting the authorisation of a payment\'s cancellation (obtpp payment cancel)',
   },
   listPaymentCancellationAuthorisations: {
+    group: { kind: 'authorisation', of: 'cancellation', as: 'list' },
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations', ids: ['paymentId'], body: false, token: 'none', variants: A,
     responses: { 200: 'authorisations' },
     words: 'listing the authorisations of a payment\'s cancellation',
   },
   getPaymentCancellationScaStatus: {
+    group: { kind: 'authorisation', of: 'cancellation', as: 'status' },
     api: 'pis', method: 'GET', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: false, token: 'none', variants: A,
     responses: { 200: 'scaStatusResponse' },
     words: 'reading the SCA status of a payment\'s cancellation',
   },
   updatePaymentCancellationPsuData: {
+    group: { kind: 'authorisation', of: 'cancellation', as: 'update' },
     api: 'pis', method: 'PUT', path: '{@paymentsPrefix}/{payment-product}/{paymentId}/cancellation-authorisations/{authorisationId}', ids: ['paymentId', 'authorisationId'], body: true, token: 'none', variants: A,
     responses: { 200: null },
     words: 'sending the PSU\'s data for the authorisation of a payment\'s cancellation',
@@ -217,21 +229,25 @@ export const BERLIN_GROUP_OPERATIONS = {
     words: 'deleting a signing basket',
   },
   startSigningBasketAuthorisation: {
+    group: { kind: 'authorisation', of: 'basket', as: 'start' },
     api: 'pis', method: 'POST', path: '/v1/signing-baskets/{basketId}/authorisations', ids: ['basketId'], body: true, token: 'none', variants: A,
     responses: { 201: 'startScaprocessResponse' },
     words: 'starting a signing basket\'s authorisation',
   },
   listSigningBasketAuthorisations: {
+    group: { kind: 'authorisation', of: 'basket', as: 'list' },
     api: 'pis', method: 'GET', path: '/v1/signing-baskets/{basketId}/authorisations', ids: ['basketId'], body: false, token: 'none', variants: A,
     responses: { 200: 'authorisations' },
     words: 'listing a signing basket\'s authorisations',
   },
   getSigningBasketScaStatus: {
+    group: { kind: 'authorisation', of: 'basket', as: 'status' },
     api: 'pis', method: 'GET', path: '/v1/signing-baskets/{basketId}/authorisations/{authorisationId}', ids: ['basketId', 'authorisationId'], body: false, token: 'none', variants: A,
     responses: { 200: 'scaStatusResponse' },
     words: 'reading a signing basket\'s SCA status',
   },
   updateSigningBasketPsuData: {
+    group: { kind: 'authorisation', of: 'basket', as: 'update' },
     api: 'pis', method: 'PUT', path: '/v1/signing-baskets/{basketId}/authorisations/{authorisationId}', ids: ['basketId', 'authorisationId'], body: true, token: 'none', variants: A,
     responses: { 200: null },
     words: 'sending the PSU\'s data for a signing basket\'s authorisation',

@@ -71,15 +71,10 @@ export function makeAjv(extra: Partial<Options> = {}): Ajv {
   return instance;
 }
 
-/**
- * The version of UK Read/Write a body is judged by: v3.1.11 (the default, and the spec's layout)
- * or v4.0 (a profile with `standard: uk-4.0`). The schema names are the same in both versions,
- * their content is not (schemas/v4.ts).
- */
-export type ObieVersion = 'v3.1' | 'v4.0';
-
-/** The version a profile's standard is judged by. */
-export const versionOf = (standard: string | undefined): ObieVersion => (standard === 'uk-4.0' ? 'v4.0' : 'v3.1');
+/** The version of UK Read/Write a body is judged by (versions.ts). */
+export type { ObieVersion } from './versions.ts';
+import type { ObieVersion } from './versions.ts';
+export { versionOf } from './versions.ts';
 
 function levelsOf(name: SchemaName, version: ObieVersion = 'v3.1'): Levels {
   const table: Readonly<Partial<Record<SchemaName, Levels>>> = version === 'v4.0' ? V4_SCHEMA_LEVELS : SCHEMA_LEVELS;

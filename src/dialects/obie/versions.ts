@@ -4,7 +4,15 @@
  * the ISO 20022 code v4.0 gives the same state (../shared/reference/FACTS-v4.md §3.1, §3.2, §3.5).
  * The judge's own table: the sandbox keeps its own (a bank and its examiner must not share mistakes).
  */
-import type { ObieVersion } from './validate.ts';
+/**
+ * The version of UK Read/Write a body is judged by: v3.1.11 (the default, and the spec's layout)
+ * or v4.0 (a profile with `standard: uk-4.0`). The schema names are the same in both versions,
+ * their content is not (schemas/v4.ts).
+ */
+export type ObieVersion = 'v3.1' | 'v4.0';
+
+/** The version a profile's standard is judged by (and a request body is built for). */
+export const versionOf = (standard: string | undefined): ObieVersion => (standard === 'uk-4.0' ? 'v4.0' : 'v3.1');
 
 /**
  * v3.1.11 status name → v4.0 code. AwaitingAuthorisation → AWAU and Authorised → AUTH are paired by

@@ -268,9 +268,9 @@ async function getTransaction(k: Xs2aContext, r: Req): Promise<Reply> {
 
 /** The routes of account information, in matching order. */
 export const ACCOUNT_ROUTES: BgRoute[] = [
-  route(AB, 'GET', '/v1/accounts', listAccounts),
-  route(AB, 'GET', '/v1/accounts/:accountId', getAccount),
-  route(AB, 'GET', '/v1/accounts/:accountId/balances', getBalances),
-  route(AB, 'GET', '/v1/accounts/:accountId/transactions', listTransactions),
-  route(A, 'GET', '/v1/accounts/:accountId/transactions/:transactionId', getTransaction),
+  route(AB, 'GET', '/v1/accounts', listAccounts, 'listAccounts'),
+  route(AB, 'GET', '/v1/accounts/:accountId', getAccount, 'getAccount'),
+  route(AB, 'GET', '/v1/accounts/:accountId/balances', getBalances, 'getBalances'),
+  route(AB, 'GET', '/v1/accounts/:accountId/transactions', listTransactions, 'getTransactions'),
+  route(A, 'GET', '/v1/accounts/:accountId/transactions/:transactionId', getTransaction, 'getTransaction'),
 ];

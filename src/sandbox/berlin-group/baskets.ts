@@ -153,14 +153,14 @@ export function basketDecided(
 
 /** The routes of the signing baskets, in matching order. */
 export const BASKET_ROUTES: BgRoute[] = [
-  route(A, 'POST', '/v1/signing-baskets', createBasket),
-  route(A, 'GET', '/v1/signing-baskets/:basketId', readBasket),
-  route(A, 'DELETE', '/v1/signing-baskets/:basketId', deleteBasket),
-  route(A, 'GET', '/v1/signing-baskets/:basketId/status', (k, r) => ({ status: 200, body: { transactionStatus: statusOf(k, basketOf(k, r)) } })),
-  route(A, 'POST', '/v1/signing-baskets/:basketId/authorisations', startAuthorisation),
+  route(A, 'POST', '/v1/signing-baskets', createBasket, 'createSigningBasket'),
+  route(A, 'GET', '/v1/signing-baskets/:basketId', readBasket, 'getSigningBasket'),
+  route(A, 'DELETE', '/v1/signing-baskets/:basketId', deleteBasket, 'deleteSigningBasket'),
+  route(A, 'GET', '/v1/signing-baskets/:basketId/status', (k, r) => ({ status: 200, body: { transactionStatus: statusOf(k, basketOf(k, r)) } }), 'getSigningBasketStatus'),
+  route(A, 'POST', '/v1/signing-baskets/:basketId/authorisations', startAuthorisation, 'startSigningBasketAuthorisation'),
   route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations', (k, r) => ({
     status: 200, body: { authorisationIds: k.faults.has('bg-basket-authorisations-unlisted') ? [] : basketOf(k, r).authorisations.map((a) => a.authorisationId) },
-  })),
-  route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations/:authorisationId', (k, r) => ({ status: 200, body: { scaStatus: authorisationOf(k, r).scaStatus } })),
+  }), 'listSigningBasketAuthorisations'),
+  route(A, 'GET', '/v1/signing-baskets/:basketId/authorisations/:authorisationId', (k, r) => ({ status: 200, body: { scaStatus: authorisationOf(k, r).scaStatus } }), 'getSigningBasketScaStatus'),
   // PUT …/authorisations/{authorisationId} (the embedded SCA of a basket) is in sca-routes.ts.
 ];

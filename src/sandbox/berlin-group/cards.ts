@@ -173,8 +173,8 @@ function reportedCards(k: Xs2aContext, c: BgConsent, cardId: string): Set<string
 
 /** The routes of card accounts, in matching order. */
 export const CARD_ROUTES: BgRoute[] = [
-  route(AB, 'GET', '/v1/card-accounts', listCardAccounts),
-  route(AB, 'GET', '/v1/card-accounts/:accountId', getCardAccount),
-  route(AB, 'GET', '/v1/card-accounts/:accountId/balances', getCardBalances),
-  route(AB, 'GET', '/v1/card-accounts/:accountId/transactions', getCardTransactions),
+  route(AB, 'GET', '/v1/card-accounts', listCardAccounts, 'listCardAccounts'),
+  route(AB, 'GET', '/v1/card-accounts/:accountId', getCardAccount, 'getCardAccount'),
+  route(AB, 'GET', '/v1/card-accounts/:accountId/balances', getCardBalances, 'getCardBalances'),
+  route(AB, 'GET', '/v1/card-accounts/:accountId/transactions', getCardTransactions, 'getCardTransactions'),
 ];

@@ -148,14 +148,14 @@ const consentSelf = (r: Req) => `${r.base}/v1/consents/${r.params.consentId}`;
 
 /** The routes of consents, in matching order. */
 export const CONSENT_ROUTES: BgRoute[] = [
-  route(AB, 'POST', '/v1/consents', createConsent),
-  route(AB, 'GET', '/v1/consents/:consentId', getConsent),
-  route(AB, 'DELETE', '/v1/consents/:consentId', deleteConsent),
-  route(AB, 'GET', '/v1/consents/:consentId/status', getConsentStatus),
-  route(AB, 'POST', '/v1/consents/:consentId/authorisations', (k, r) => startAuthorisationWithData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
+  route(AB, 'POST', '/v1/consents', createConsent, 'createAccountAccessConsent'),
+  route(AB, 'GET', '/v1/consents/:consentId', getConsent, 'getAccountAccessConsent'),
+  route(AB, 'DELETE', '/v1/consents/:consentId', deleteConsent, 'deleteAccountAccessConsent'),
+  route(AB, 'GET', '/v1/consents/:consentId/status', getConsentStatus, 'getConsentStatus'),
+  route(AB, 'POST', '/v1/consents/:consentId/authorisations', (k, r) => startAuthorisationWithData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r)), 'startConsentAuthorisation'),
   route(AB, 'GET', '/v1/consents/:consentId/authorisations', (k, r) => (k.faults.has('bg-consent-authorisations-unlisted')
     ? { status: 200, body: { authorisationIds: [] } }
-    : listAuthorisations(consentOf(k, r.params.consentId, 'path')))),
-  route(AB, 'GET', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => scaStatus(k, consentOf(k, r.params.consentId, 'path'), r.params.authorisationId)),
-  route(AB, 'PUT', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => updatePsuData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r))),
+    : listAuthorisations(consentOf(k, r.params.consentId, 'path'))), 'listConsentAuthorisations'),
+  route(AB, 'GET', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => scaStatus(k, consentOf(k, r.params.consentId, 'path'), r.params.authorisationId), 'getConsentScaStatus'),
+  route(AB, 'PUT', '/v1/consents/:consentId/authorisations/:authorisationId', (k, r) => updatePsuData(k, r, consentOf(k, r.params.consentId, 'path'), consentSelf(r)), 'updateConsentPsuData'),
 ];

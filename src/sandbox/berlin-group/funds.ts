@@ -31,5 +31,5 @@ function confirmFunds(k: Xs2aContext, r: Req): Reply {
 
 /** The routes of confirmation of funds. */
 export const FUNDS_ROUTES: BgRoute[] = [
-  route(AB, 'POST', '/v1/funds-confirmations', confirmFunds),
+  route(AB, 'POST', '/v1/funds-confirmations', confirmFunds, 'confirmFunds'),
 ];

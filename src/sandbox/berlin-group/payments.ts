@@ -272,24 +272,36 @@ function cancellationOf(k: Xs2aContext, r: Req, service: Service) {
   return a;
 }
 
+/**
+ * The names a profile's `implements` gives a payment service's create, read and status read; the
+ * other operations (cancelling, the authorisations) are one each, at the single payments' path.
+ */
+const OPERATION_NAMES: Readonly<Record<Service, { create: string; get: string; status: string }>> = {
+  payments: { create: 'createPaymentConsent', get: 'getPayment', status: 'getPaymentStatus' },
+  'periodic-payments': { create: 'createPeriodicPayment', get: 'getPeriodicPayment', status: 'getPeriodicPaymentStatus' },
+  'bulk-payments': { create: 'createBulkPayment', get: 'getBulkPayment', status: 'getBulkPaymentStatus' },
+};
+
 /** The routes of one payment service, in matching order. */
 function routesOf(service: Service): BgRoute[] {
   const at = `/v1/${service}/:product`;
   const of = (k: Xs2aContext, r: Req) => paymentOf(k, r, service);
+  const names = OPERATION_NAMES[service];
+  const single = (name: string) => (service === 'payments' ? name : undefined);
   return [
-    { ...route(A, 'POST', at, (k, r) => createPayment(k, r, service)), xml: true },
-    route(A, 'GET', `${at}/:paymentId`, (k, r) => getPayment(k, r, service)),
-    route(A, 'GET', `${at}/:paymentId/status`, (k, r) => getPaymentStatus(k, r, service)),
-    route(A, 'DELETE', `${at}/:paymentId`, (k, r) => cancelPayment(k, r, service)),
-    route(A, 'POST', `${at}/:paymentId/cancellation-authorisations`, (k, r) => startCancellation(k, r, service)),
+    { ...route(A, 'POST', at, (k, r) => createPayment(k, r, service), names.create), xml: true },
+    route(A, 'GET', `${at}/:paymentId`, (k, r) => getPayment(k, r, service), names.get),
+    route(A, 'GET', `${at}/:paymentId/status`, (k, r) => getPaymentStatus(k, r, service), names.status),
+    route(A, 'DELETE', `${at}/:paymentId`, (k, r) => cancelPayment(k, r, service), single('cancelPayment')),
+    route(A, 'POST', `${at}/:paymentId/cancellation-authorisations`, (k, r) => startCancellation(k, r, service), single('startPaymentCancellationAuthorisation')),
     route(A, 'GET', `${at}/:paymentId/cancellation-authorisations`, (k, r) => ({
       status: 200, body: { authorisationIds: k.faults.has('bg-cancellation-authorisations-unlisted') ? [] : of(k, r).cancellations.map((a) => a.authorisationId) },
-    })),
-    route(A, 'GET', `${at}/:paymentId/cancellation-authorisations/:authorisationId`, (k, r) => ({ status: 200, body: { scaStatus: cancellationOf(k, r, service).scaStatus } })),
-    route(A, 'POST', `${at}/:paymentId/authorisations`, (k, r) => startAuthorisationWithData(k, r, of(k, r), paymentSelf(r, service))),
-    route(A, 'GET', `${at}/:paymentId/authorisations`, (k, r) => ({ status: 200, body: { authorisationIds: listedAuthorisations(k, of(k, r)) } })),
-    route(A, 'GET', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => scaStatus(k, of(k, r), r.params.authorisationId)),
-    route(A, 'PUT', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => updatePsuData(k, r, of(k, r), paymentSelf(r, service))),
+    }), single('listPaymentCancellationAuthorisations')),
+    route(A, 'GET', `${at}/:paymentId/cancellation-authorisations/:authorisationId`, (k, r) => ({ status: 200, body: { scaStatus: cancellationOf(k, r, service).scaStatus } }), single('getPaymentCancellationScaStatus')),
+    route(A, 'POST', `${at}/:paymentId/authorisations`, (k, r) => startAuthorisationWithData(k, r, of(k, r), paymentSelf(r, service)), single('startPaymentAuthorisation')),
+    route(A, 'GET', `${at}/:paymentId/authorisations`, (k, r) => ({ status: 200, body: { authorisationIds: listedAuthorisations(k, of(k, r)) } }), single('listPaymentAuthorisations')),
+    route(A, 'GET', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => scaStatus(k, of(k, r), r.params.authorisationId), single('getPaymentScaStatus')),
+    route(A, 'PUT', `${at}/:paymentId/authorisations/:authorisationId`, (k, r) => updatePsuData(k, r, of(k, r), paymentSelf(r, service)), single('updatePaymentPsuData')),
   ];
 }
 

@@ -5,7 +5,7 @@
  * funds.ts and payments.ts; xs2a.ts dispatches. Kept free of heavy imports (faults.ts reads the
  * modules' fault declarations).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Variant } from '../../profile/types.ts';
@@ -14,6 +14,14 @@ import { isoDay } from './data.ts';
 import type { BgAuthorisation, BgConsent, BgPayment, BgStore, ScaApproach } from './store.ts';
 
 export type { Variant };
+
+/** The keys of a bank that requires the NextGenPSD2 HTTP signature on requests and signs its answers (signatures.ts checks and signs). */
+export interface BankSignatures {
+  /** The TPP's signing certificate the bank knows (PEM). */
+  tppCertPem: string;
+  bankKey: KeyObject;
+  bankCertPem: string;
+}
 
 export interface Xs2aContext {
   provider: Provider;
@@ -25,7 +33,7 @@ export interface Xs2aContext {
   /** The SCA approaches this bank offers (the sandbox's `sca` option; default redirect and OAuth2). */
   approaches: ReadonlySet<ScaApproach>;
   /** A bank that requires the NextGenPSD2 HTTP signature on requests and signs its answers (the sandbox's `signatures` option). */
-  signatures?: import('./signatures.ts').BankSignatures;
+  signatures?: BankSignatures;
   /** The checks of DPoP-bound tokens' proofs (src/sandbox/dpop.ts), where the authorisation server binds tokens by DPoP. */
   dpop?: import('../dpop.ts').DpopVerifier;
 }
@@ -74,12 +82,15 @@ export interface Req {
 }
 
 export type Handler = (k: Xs2aContext, r: Req) => Promise<Reply> | Reply;
-/** One XS2A operation: where it answers (variants, method, path pattern with `:param`s) and its handler. */
-export interface BgRoute { variants: Variant[]; method: string; pattern: string[]; handler: Handler; xml?: boolean }
+/**
+ * One XS2A operation: where it answers (variants, method, path pattern with `:param`s), its handler,
+ * and the name a profile's `implements` gives it (the sandbox's profile lists what its routes name).
+ */
+export interface BgRoute { variants: Variant[]; method: string; pattern: string[]; handler: Handler; operation?: string; xml?: boolean }
 
 export const AB: Variant[] = ['A', 'B'];
 export const A: Variant[] = ['A'];
-export const route = (variants: Variant[], method: string, path: string, handler: Handler): BgRoute => ({ variants, method, pattern: path.split('/').filter(Boolean), handler });
+export const route = (variants: Variant[], method: string, path: string, handler: Handler, operation?: string): BgRoute => ({ variants, method, pattern: path.split('/').filter(Boolean), handler, ...(operation ? { operation } : {}) });
 
 /** Faults that bend every XS2A route alike (the error body, the request id). */
 export const PLUMBING_FAULTS = [

@@ -37,6 +37,6 @@ function basketPut(k: Xs2aContext, r: Req) {
 
 /** The PUT routes of these authorisations, in matching order. */
 export const SCA_ROUTES: BgRoute[] = [
-  ...SERVICES.map((service) => route(A, 'PUT', `/v1/${service}/:product/:paymentId/cancellation-authorisations/:authorisationId`, (k, r) => cancellationPut(k, r, service))),
-  route(A, 'PUT', '/v1/signing-baskets/:basketId/authorisations/:authorisationId', basketPut),
+  ...SERVICES.map((service) => route(A, 'PUT', `/v1/${service}/:product/:paymentId/cancellation-authorisations/:authorisationId`, (k, r) => cancellationPut(k, r, service), 'updatePaymentCancellationPsuData')),
+  route(A, 'PUT', '/v1/signing-baskets/:basketId/authorisations/:authorisationId', basketPut, 'updateSigningBasketPsuData'),
 ];

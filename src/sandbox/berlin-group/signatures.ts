@@ -6,17 +6,12 @@
  * CERTIFICATE_INVALID); and it signs every answer with its own certificate. The bank's own
  * reading of the guidelines: nothing is shared with the harness's src/client/http-signature.ts.
  */
-import { createHash, createSign, createVerify, X509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, createSign, createVerify, X509Certificate } from 'node:crypto';
 import type { FaultDeclaration, SwitchedFaults } from '../fault-declaration.ts';
-import { BgError, format } from './plumbing.ts';
+import { BgError, format, type BankSignatures } from './plumbing.ts';
 
 /** The keys and certificates of a signing bank. */
-export interface BankSignatures {
-  /** The TPP's signing certificate the bank knows (PEM). */
-  tppCertPem: string;
-  bankKey: KeyObject;
-  bankCertPem: string;
-}
+export type { BankSignatures } from './plumbing.ts';
 
 export const SIGNATURE_FAULTS = [
   { name: 'bg-unsigned-request-accepted', rule: 'BG-50', description: 'a request without Digest, Signature and TPP-Signature-Certificate is served, though the bank requires signed requests', kind: 'rule', signatures: true },

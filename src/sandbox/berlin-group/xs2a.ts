@@ -29,6 +29,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Every route, in matching order: a new API is one more module here. */
 const ROUTES: readonly BgRoute[] = [...CONSENT_ROUTES, ...ACCOUNT_ROUTES, ...CARD_ROUTES, ...FUNDS_ROUTES, ...PAYMENT_ROUTES, ...BASKET_ROUTES, ...SCA_ROUTES];
 
+/** What the bank serves in a variant, by the names a profile's `implements` gives them: each route's once, in matching order. */
+export function servedOperations(variant: Variant): string[] {
+  return [...new Set(ROUTES.flatMap((r) => (r.operation && r.variants.includes(variant) ? [r.operation] : [])))];
+}
+
 export function createXs2a(ctx: Xs2aContext): (req: IncomingMessage, res: ServerResponse, variant: Variant, path: string, search: string) => Promise<void> {
   return async function handle(req, res, variant, path, search) {
     const reply = await dispatch(ctx, req, variant, path, search);

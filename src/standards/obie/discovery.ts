@@ -6,9 +6,9 @@
  * against the UK catalogue's own paths, so every operation the catalogue gains is recognised; an
  * endpoint obtpp does not know is a note, not an error.
  */
-import { OBIE_OPERATIONS } from '../dialects/obie/catalogue.ts';
-import { fillPath } from '../dialects/operation-spec.ts';
-import type { Fn, OperationName, ProfilePaths } from './types.ts';
+import { OBIE_OPERATIONS } from '../../dialects/obie/catalogue.ts';
+import { fillPath } from '../../dialects/operation-spec.ts';
+import type { Fn, OperationName, ProfilePaths } from '../../profile/types.ts';
 
 /** The UK APIs by the name the standard gives its specifications, and by their path segment. */
 const API_NAMES: ReadonlyArray<[RegExp, Fn]> = [
