@@ -325,8 +325,10 @@ When('the TPP sends the PSU to the bank with that request_uri a second after it 
   probes.set(this, { probe: await open(this, held.pending.url), what: `a request_uri ${held.expiresIn + 1} s after it was pushed (expires_in ${held.expiresIn})` });
 });
 
-// The general refusal of SEC-22 and SEC-24 (SEC-17 and SEC-19 have their own words).
-Then(/^the bank refuses it with (?!.*(?:, and sends the PSU|before any login page|an OAuth error, or))(.+)$/, function (this: ConformanceWorld, errors: string) {
+// The general refusal of SEC-22 and SEC-24 (SEC-17 and SEC-19 have their own words): OAuth error
+// codes (`invalid_request_uri or invalid_request`) or "an HTTP 405 or another 4xx", nothing else, so
+// that no other rule's "the bank refuses it with …" (UKPIS-03's "400 or 403 and an OBIE error body") is ambiguous with it.
+Then(/^the bank refuses it with (an HTTP \d{3} or another 4xx|[a-z_]+(?:(?:, | or )[a-z_]+)*)$/, function (this: ConformanceWorld, errors: string) {
   const { probe: p, what } = probes.get(this)!;
   judgeRefused(this, p, errorsOf(errors), what);
 });
