@@ -41,7 +41,7 @@ const layout = (name: string) => {
   return { ...rows[0]!, ...s, peakRssMiB: Math.max(...rows.map((r) => r.peakRssMiB)), cpuMs: stats(rows.map((r) => r.cpuMs)).medianMs };
 };
 const R = layout('default');
-const suite = withSuite ? (await import('./suite.ts')).benchSuite() : undefined;
+const suite = withSuite ? await (await import('./suite.ts')).benchSuite() : undefined;
 const compared = against ? (await import('./compare.ts')).compareWith(against) : undefined;
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(2)} ms`);

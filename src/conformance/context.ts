@@ -19,10 +19,14 @@ export interface RunParameters {
   evidenceDir: string;
   /** The variants of this run (set-ups for all of them start together). */
   variants: Variant[];
-  /** Step texts of the selected scenarios whose set-ups may start before their scenario. */
-  prewarm: string[];
-  /** The selected scenarios (tags, step texts) in the order they run: set-ups made one per scenario may be prepared from it. */
-  scenarios?: Array<{ tags: string[]; steps: string[] }>;
+  /**
+   * The key of the run's plan in this process ({@link registerPlan}, read with {@link planOf}).
+   * Not the plan itself: cucumber gives every scenario's world its own structured clone of these
+   * parameters, and a whole UK run's plan cloned into each of its 360 worlds cost 120 MB of peak RSS.
+   */
+  planKey?: string;
+  /** The plan itself, for a run whose scenarios run in worker threads (they cannot see this process's registry). */
+  plan?: RunPlan;
   /** How many PSU journeys may run at once in the one browser. */
   journeys: number;
   /** The key of a browser the caller lent the run ({@link lendBrowser}); absent: the run starts its own. */
@@ -38,6 +42,32 @@ const LENT = Symbol.for('obtpp.lentBrowsers');
 function lentBrowsers(): Map<string, PsuBrowser> {
   const g = globalThis as { [LENT]?: Map<string, PsuBrowser> };
   return (g[LENT] ??= new Map());
+}
+
+/** What the step definitions start ahead of the scenarios, from the run's selection. */
+export interface RunPlan {
+  /** Step texts of the selected scenarios whose set-ups may start before their scenario (`A|text`, `B|text`). */
+  prewarm: string[];
+  /** The selected scenarios (tags, step texts) in the order they run: set-ups made one per scenario may be prepared from it. */
+  scenarios: Array<{ tags: string[]; steps: string[] }>;
+}
+
+const PLANS = Symbol.for('obtpp.runPlans');
+/** Run plans by key: process-wide for the same reason as the lent browsers. */
+function plans(): Map<string, RunPlan> {
+  const g = globalThis as { [PLANS]?: Map<string, RunPlan> };
+  return (g[PLANS] ??= new Map());
+}
+
+/** Keeps a run's plan for its step definitions under `key`; the function returned drops it. */
+export function registerPlan(key: string, plan: RunPlan): () => void {
+  plans().set(key, plan);
+  return () => void plans().delete(key);
+}
+
+/** The run's plan: the one kept under its key in this process, else the one it carries, else none. */
+export function planOf(parameters: RunParameters): RunPlan {
+  return (parameters.planKey ? plans().get(parameters.planKey) : undefined) ?? parameters.plan ?? { prewarm: [], scenarios: [] };
 }
 
 const SETUP = Symbol.for('obtpp.setupProblems');

@@ -348,6 +348,7 @@ class ConformanceRun {
   private security?: Record<string, unknown>;
   /** Takes a lent browser back from the registry the step definitions find it in. */
   private unlend?: () => void;
+  private unplan?: () => void;
   /** The step definitions' run context (browser, lanes), when it lives in this thread. */
   private context?: { closeCurrent(): Promise<void> };
   /** The first folder this run created (removed again when the run ends without a summary). */
@@ -401,6 +402,7 @@ class ConformanceRun {
       return await this.interrupted();
     } finally {
       this.unlend?.();
+      this.unplan?.();
       await this.sandbox?.stop().catch(() => undefined);
       await rm(this.work, { recursive: true, force: true }).catch(() => undefined);
       if (this.dirReady && !this.summaryWritten) {
@@ -460,7 +462,13 @@ class ConformanceRun {
     const prewarm = [...new Set(planned.flatMap((p) => p.steps.map((s) => `${p.tags.includes('@variant-B') ? 'B' : 'A'}|${s}`)))];
     // The scenarios in the order they will run (the order plugin's), for set-ups prepared one per scenario.
     const scenarios = runOrder(planned, (p) => p.tags, (p) => p.steps[0]).map((p) => ({ tags: p.tags, steps: p.steps }));
-    const parameters: RunParameters = { profilePath, evidenceDir: join(reportDir, 'evidence'), variants, prewarm, scenarios, journeys: this.options.journeys ?? 2 };
+    const parameters: RunParameters = { profilePath, evidenceDir: join(reportDir, 'evidence'), variants, journeys: this.options.journeys ?? 2 };
+    // In this process the plan is kept aside, its key in the parameters (each world gets a clone of them); worker threads get it inline.
+    if ((this.options.parallel ?? 1) > 1) parameters.plan = { prewarm, scenarios };
+    else {
+      parameters.planKey = `plan-${randomUUID()}`;
+      this.unplan = (await import('./context.ts')).registerPlan(parameters.planKey, { prewarm, scenarios });
+    }
     if (this.options.browser) {
       parameters.browserKey = `browser-${randomUUID()}`;
       this.unlend = (await import('./context.ts')).lendBrowser(parameters.browserKey, this.options.browser);

@@ -17,7 +17,7 @@
  */
 import { isMainThread } from 'node:worker_threads';
 import type { Exchange } from '../../src/client/exchange.ts';
-import type { Lane, RunContext } from '../../src/conformance/context.ts';
+import { planOf, type Lane, type RunContext } from '../../src/conformance/context.ts';
 import type { Profile, Variant } from '../../src/profile/types.ts';
 import { ruleIdOf } from '../../src/conformance/rule-id.ts';
 import { Given } from '../support/define.ts';
@@ -164,7 +164,7 @@ function prepare(world: ConformanceWorld): void {
   if (ctx.profile.dialect !== 'berlin-group' || queues.has(ctx) || !isMainThread) return;
   const queue: Queue = { ctx, parameters: world.parameters, waiting: [], byStep: new Map(), running: 0, waited: 0, lanes: [] };
   queues.set(ctx, queue);
-  for (const scenario of world.parameters.scenarios ?? []) {
+  for (const scenario of planOf(world.parameters).scenarios) {
     if (!scenario.tags.includes('@dialect-berlin-group')) continue;
     const variant: Variant = scenario.tags.includes('@variant-B') ? 'B' : 'A';
     for (const text of scenario.steps) {

@@ -1,6 +1,6 @@
 import { Before, After, AfterAll, Status } from '@cucumber/cucumber';
 import { readFile } from 'node:fs/promises';
-import { RunContext } from '../../src/conformance/context.ts';
+import { RunContext, planOf } from '../../src/conformance/context.ts';
 import { NotApplicableError, type Operation } from '../../src/client/operations.ts';
 import { NOT_APPLICABLE_MEDIA_TYPE, NOT_JUDGED_MEDIA_TYPE } from './define.ts';
 import { ConformanceWorld } from './world.ts';
@@ -22,7 +22,7 @@ const prewarmed = new WeakSet<RunContext>();
  * bounded number of PSU journeys at once; scenarios then mostly find their consent ready.
  */
 function prewarm(world: ConformanceWorld): void {
-  const entries = world.parameters.prewarm.map((e) => ({ variant: e.slice(0, 1) as 'A' | 'B', text: e.slice(2) }));
+  const entries = planOf(world.parameters).prewarm.map((e) => ({ variant: e.slice(0, 1) as 'A' | 'B', text: e.slice(2) }));
   const rank = (t: string) => (t.includes('"full"') ? 0 : t.includes('expires a few seconds later') ? 1 : 2);
   entries.sort((a, b) => rank(a.text) - rank(b.text));
   for (const { variant, text } of entries) {
