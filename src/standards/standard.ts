@@ -125,7 +125,12 @@ export interface SandboxPart {
   readonly describe?: { json(issuer: string): Record<string, string>; lines(issuer: string): string[] };
   /** Where the bank's API is told apart on `obtpp sandbox`'s lines: " (NextGenPSD2 XS2A: /v1/consents, /v1/accounts, …)". */
   readonly apiWords?: string;
-  /** The bank: mounted on the sandbox's server by the front (src/sandbox/bank.ts says what it gets and gives). */
+  /**
+   * The bank: mounted on the sandbox's server by the front (src/sandbox/bank.ts says what it gets and gives).
+   * Left out of the published types (`stripInternal`): what it gets is oidc-provider's, whose types a
+   * library user does not have.
+   * @internal
+   */
   bank(): Promise<import('../sandbox/bank.ts').SandboxBank>;
 }
 
