@@ -45,6 +45,15 @@ const path = { type: 'string', pattern: '^/[^\\s]*$' } as const;
 /** The operations of the tpp client, as a profile's `implements` names them: every standard's catalogue. */
 export const OPERATION_NAMES = operationIds();
 const operationListOf = (names: readonly string[]) => ({ type: 'array', uniqueItems: true, items: { enum: names } }) as const;
+/** How a client authenticates to the bank: the profile's client, and the second client of the OIDF checks. */
+const CLIENT_AUTH_PROPERTIES = {
+  method: { enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'tls_client_auth'] },
+  secret: { type: 'string', minLength: 1 },
+  privateKey: { type: 'string', minLength: 1 },
+  privateKeyFile: { type: 'string', minLength: 1 },
+  kid: { type: 'string', minLength: 1 },
+  alg: { enum: ['PS256', 'RS256', 'ES256', 'EdDSA'] },
+} as const;
 const variantUrls = { type: 'object', additionalProperties: false, properties: { A: url, B: url } } as const;
 const api = {
   type: 'object', additionalProperties: false,
@@ -206,14 +215,7 @@ function sharedProperties(registered: readonly StandardModule[], operationList: 
         clientAuth: {
           type: 'object', additionalProperties: false,
           required: ['method'],
-          properties: {
-            method: { enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'tls_client_auth'] },
-            secret: { type: 'string', minLength: 1 },
-            privateKey: { type: 'string', minLength: 1 },
-            privateKeyFile: { type: 'string', minLength: 1 },
-            kid: { type: 'string', minLength: 1 },
-            alg: { enum: ['PS256', 'RS256', 'ES256', 'EdDSA'] },
-          },
+          properties: CLIENT_AUTH_PROPERTIES,
           allOf: [
             { if: { properties: { method: { enum: ['client_secret_basic', 'client_secret_post'] } } }, then: { required: ['secret'] } },
             { if: { properties: { method: { const: 'private_key_jwt' } } }, then: { anyOf: [{ required: ['privateKey'] }, { required: ['privateKeyFile'] }] } },
@@ -227,14 +229,7 @@ function sharedProperties(registered: readonly StandardModule[], operationList: 
             clientId: { type: 'string', minLength: 1 },
             clientAuth: {
               type: 'object', additionalProperties: false, required: ['method'],
-              properties: {
-                method: { enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'tls_client_auth'] },
-                secret: { type: 'string', minLength: 1 },
-                privateKey: { type: 'string', minLength: 1 },
-                privateKeyFile: { type: 'string', minLength: 1 },
-                kid: { type: 'string', minLength: 1 },
-                alg: { enum: ['PS256', 'RS256', 'ES256', 'EdDSA'] },
-              },
+              properties: CLIENT_AUTH_PROPERTIES,
             },
             redirectUri: url,
           },

@@ -96,8 +96,8 @@ export async function probe(world: ConformanceWorld, record: ConsentRecord, opti
   return { ...(await open(world, pending.url)), pending };
 }
 
-/** The PSU's first GET of an authorization URL, redirects not followed: refused, or gone on. */
-export async function open(world: ConformanceWorld, url: string): Promise<Probe> {
+/** The PSU's first GET of an authorization URL, redirects not followed, kept as the world's last answer; no usable answer is the rule's violation. */
+export async function firstGet(world: ConformanceWorld, url: string): Promise<ApiResult & { url: string }> {
   let r: ApiResult & { url: string };
   try {
     r = { ...(await world.lane.http.request('GET', url, { headers: { accept: 'text/html' } })), url, operation: 'createAccountAccessConsent' } as ApiResult & { url: string };
@@ -106,6 +106,12 @@ export async function open(world: ConformanceWorld, url: string): Promise<Probe>
     throw error;
   }
   world.last = r;
+  return r;
+}
+
+/** The PSU's first GET of an authorization URL, redirects not followed: refused, or gone on. */
+export async function open(world: ConformanceWorld, url: string): Promise<Probe> {
+  const r = await firstGet(world, url);
   const refused = refusal(world, r);
   const location = typeof r.headers.location === 'string' ? r.headers.location : undefined;
   if (refused) {

@@ -10,6 +10,7 @@ import { NotApplicableError, type ApiResult } from '../../src/client/operations.
 import type { Variant } from '../../src/profile/types.ts';
 import type { Auth, PkceMethod, WithJourney } from '../../src/auth/index.ts';
 import { AuthorisationError, HttpError } from '../../src/errors.ts';
+import { firstGet } from './oidf-support.ts';
 
 /** The bank gave no footing for the check: the rule is not for it (with the reason). */
 class NoFooting extends NotApplicableError {
@@ -65,14 +66,7 @@ async function probe(world: ConformanceWorld, record: ConsentRecord, pkce: PkceM
     if (error instanceof HttpError) throw world.violation(`the pushed authorization request: the bank gave no usable answer: ${error.message}`);
     throw error;
   }
-  let r: ApiResult & { url: string };
-  try {
-    r = { ...(await world.lane.http.request('GET', url, { headers: { accept: 'text/html' } })), url, operation: 'createAccountAccessConsent' } as ApiResult & { url: string };
-  } catch (error) {
-    if (error instanceof HttpError) throw world.violation(`the authorization endpoint gave no usable answer: ${error.message}`);
-    throw error;
-  }
-  world.last = r;
+  const r = await firstGet(world, url);
   const refused = refusal(world, r);
   if (refused) return `the authorization endpoint refused it (${refused})`;
   world.notes.push(where(r));
