@@ -8,6 +8,7 @@
 //   browser object closes. A journey that needs a browser of its own (a bank on a private CA: the
 //   trust is a launch switch) still launches one; the tests of launching itself give an
 //   environment without the endpoint.
+// - **Node's compile cache** (NODE_COMPILE_CACHE) for every process the run starts.
 // - **One pool of warm obtpp workers** (test/helpers/warm-cli.ts), served on a Unix socket in a
 //   folder of its own (mode 0700) whose path goes to every test file as OBTPP_TEST_POOL: the test
 //   files' `obtpp …` commands and conformance runs go to workers that have run others before,
@@ -22,8 +23,21 @@ let server: Server | undefined;
 let poolDir: string | undefined;
 
 export async function globalSetup(): Promise<void> {
+  useCompileCache();
   await startBrowser();
   if (!process.env.OBTPP_TEST_POOL && !process.env.OBTPP_TEST_REAL_CLI) await startPool();
+}
+
+/**
+ * Node's compile cache for every process the test run starts (each test file is one, as is each
+ * warm worker and each binary a test starts): the modules they all load — oidc-provider, cucumber,
+ * puppeteer, the project's own — are compiled once and read back by the others (about 0.4 s of CPU
+ * less per test file here: `NODE_COMPILE_CACHE=DIR /usr/bin/time node --test FILE`, run twice).
+ * Kept in node_modules/.cache, where a next run finds it; a cache that cannot be written is only slower.
+ */
+function useCompileCache(): void {
+  if (process.env.NODE_COMPILE_CACHE) return;
+  process.env.NODE_COMPILE_CACHE = new URL('../node_modules/.cache/obtpp-test-compile', import.meta.url).pathname;
 }
 
 async function startBrowser(): Promise<void> {

@@ -43,20 +43,34 @@ export function parseUserTags(expression: string): TagFilter {
  */
 export function planSources(sources: FeatureSource[], tagExpression: string): PlannedPickle[] {
   const filter = parseTags(tagExpression);
-  const newId = IdGenerator.uuid();
-  const out: PlannedPickle[] = [];
-  for (const source of sources) {
-    const parser = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher());
-    const doc = parser.parse(source.data);
-    const rules = new Map<string, string>();
-    for (const child of doc.feature?.children ?? []) for (const c of child.rule?.children ?? []) if (c.scenario) rules.set(c.scenario.id, child.rule!.name);
-    for (const pickle of compile(doc, source.uri, newId)) {
-      const tags = pickle.tags.map((t) => t.name);
-      const rule = rules.get(pickle.astNodeIds[0] ?? '');
-      if (filter.evaluate(tags)) out.push({ name: pickle.name, feature: doc.feature?.name, ...(rule ? { rule } : {}), tags, steps: pickle.steps.map((s) => s.text) });
-    }
-  }
-  return out;
+  return sources.flatMap((source) => compiled(source).filter((p) => filter.evaluate(p.tags)));
+}
+
+/** A feature's scenarios, every one (before any tag filter), compiled once per text in a process. */
+const compiledSources = new Map<string, PlannedPickle[]>();
+/** Texts kept compiled at most (a process that plans runs of every standard and variant stays well below). */
+const COMPILED_KEPT = 256;
+
+/**
+ * Every scenario of one feature text: a process that plans many runs (a library caller, the test
+ * suite's warm workers) parses each text once; a new text past the bound drops the oldest.
+ */
+function compiled(source: FeatureSource): PlannedPickle[] {
+  const key = `${source.uri}\0${source.data}`;
+  let pickles = compiledSources.get(key);
+  if (pickles) return pickles;
+  const newId = IdGenerator.incrementing();
+  const doc = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher()).parse(source.data);
+  const rules = new Map<string, string>();
+  for (const child of doc.feature?.children ?? []) for (const c of child.rule?.children ?? []) if (c.scenario) rules.set(c.scenario.id, child.rule!.name);
+  pickles = compile(doc, source.uri, newId).map((pickle) => {
+    const rule = rules.get(pickle.astNodeIds[0] ?? '');
+    // Shared by every plan of this text: frozen, so that no caller changes another's.
+    return Object.freeze({ name: pickle.name, feature: doc.feature?.name, ...(rule ? { rule } : {}), tags: Object.freeze(pickle.tags.map((t) => t.name)) as string[], steps: Object.freeze(pickle.steps.map((s) => s.text)) as string[] });
+  });
+  if (compiledSources.size >= COMPILED_KEPT) compiledSources.delete(compiledSources.keys().next().value!);
+  compiledSources.set(key, pickles);
+  return pickles;
 }
 
 /** {@link planSources} over files on disk. */

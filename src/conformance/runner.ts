@@ -522,7 +522,11 @@ class ConformanceRun {
     const recorder = this.recorder();
     const { waitListeners } = await import('./context.ts');
     waitListeners().set(parameters.evidenceDir, (note) => this.emit({ type: 'wait', ...note, what: this.redactor.text(note.what) }));
-    const running = runCucumber({ ...runConfiguration, support: await loading }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
+    // In this thread the library is all cucumber needs of the support code: without its coordinates
+    // cucumber does not walk dist/step-definitions again at every run (cucumber's workers need them).
+    const library = await loading;
+    const support = (this.options.parallel ?? 1) <= 1 ? { ...library, originalCoordinates: { requireModules: [], requirePaths: [], importPaths: [], loaders: [] } } : library;
+    const running = runCucumber({ ...runConfiguration, support }, { cwd: reportDir, stdout: sink, stderr: sink, env: env as NodeJS.ProcessEnv }, recorder.onMessage);
     const stop = async () => {
       recorder.stop();
       // Every scenario not yet started is skipped at once (the in-process runtime reads this per scenario)…

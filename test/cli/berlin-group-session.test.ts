@@ -9,7 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bin = join(root, 'dist/src/cli/main.js');
@@ -31,13 +32,11 @@ let ibans: Record<string, string>;
 const outputs: string[] = [];
 
 type Run = { code: number; stdout: string; stderr: string };
-function obtpp(args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd: dir, env: env(), timeout: 120_000 }, (error, stdout, stderr) => {
-      outputs.push(String(stdout), String(stderr));
-      done({ code: error ? Number((error as { code?: number }).code ?? 99) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
+/** `obtpp …args` in the test's folder, with its bare environment (in a warm worker: test/helpers/obtpp.ts). */
+async function obtpp(args: string[]): Promise<Run> {
+  const { code, stdout, stderr } = await runObtpp(args, { cwd: dir, env: env(), inherit: false, timeoutMs: 120_000 });
+  outputs.push(stdout, stderr);
+  return { code, stdout, stderr };
 }
 const bg = (state: string, ...args: string[]) => obtpp([...args, '--profile', bgFile, '--state', join(dir, state)]);
 const ok = (r: Run) => (assert.equal(r.code, 0, r.stderr), r);

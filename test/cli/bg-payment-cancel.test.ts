@@ -8,7 +8,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bin = join(root, 'dist/src/cli/main.js');
@@ -26,12 +26,11 @@ let bgFile: string;
 let ukFile: string;
 
 type Run = { code: number; stdout: string; stderr: string };
-function obtpp(args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir }, timeout: 120_000 }, (error, stdout, stderr) => {
-      done({ code: error ? Number((error as { code?: number }).code ?? 99) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
+/** `obtpp …args` in the test's folder, with a bare environment (in a warm worker, the test run's Chromium: test/helpers/obtpp.ts). */
+async function obtpp(args: string[]): Promise<Run> {
+  const browser = process.env.OBTPP_BROWSER_WS_ENDPOINT ? { OBTPP_BROWSER_WS_ENDPOINT: process.env.OBTPP_BROWSER_WS_ENDPOINT } : {};
+  const { code, stdout, stderr } = await runObtpp(args, { cwd: dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir, ...browser }, inherit: false, timeoutMs: 120_000 });
+  return { code, stdout, stderr };
 }
 const bg = (...args: string[]) => obtpp([...args, '--profile', bgFile, '--state', join(dir, 'bg.json')]);
 const ok = (r: Run) => (assert.equal(r.code, 0, r.stderr), r);

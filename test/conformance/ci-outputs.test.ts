@@ -1,10 +1,9 @@
 // What a CI server reads of `obtpp conform` (issue 29, items 2, 4 and 6), through the real binary
-// (build first) against a sandbox bank on 127.0.0.1 with two faults and a waiver: one scoped run
+// (build first; in a warm worker, which runs it as its own process would) against a sandbox bank on 127.0.0.1 with two faults and a waiver: one scoped run
 // (variant A, three rules) whose console, junit.xml, summary.md, GitHub annotations and step
 // summary are checked; then the pure pieces (GitHub's escaping, Markdown's) on crafted input.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,9 +13,9 @@ import { escapeData, escapeProperty, githubAnnotations, mdText, summaryMarkdown 
 import { rewriteFailures } from '../../src/conformance/junit.ts';
 import { REPORT_OUTPUTS } from '../../src/conformance/runner.ts';
 import type { Summary } from '../../src/conformance/summary.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
 
 let sb: Sandbox;
 let dir: string;
@@ -38,13 +37,11 @@ before(async () => {
   reportDir = join(dir, 'reports');
   stepSummary = join(dir, 'step-summary.md');
   await writeFile(stepSummary, EARLIER);
-  run = await new Promise((resolve) => {
-    execFile(process.execPath, [bin, 'conform', '--profile', 'bank.json', '--variant', 'A', '--tags', '@AIS-01 or @AIS-04 or @AIS-11',
-      '--waivers', 'waivers.yaml', '--report-dir', reportDir], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary },
-      timeout: 180_000, maxBuffer: 16 * 1024 * 1024,
-    }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }));
+  run = await runObtpp(['conform', '--profile', 'bank.json', '--variant', 'A', '--tags', '@AIS-01 or @AIS-04 or @AIS-11',
+    '--waivers', 'waivers.yaml', '--report-dir', reportDir], {
+    cwd: dir,
+    env: { HOME: dir, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary },
+    timeoutMs: 180_000,
   });
 });
 

@@ -4,17 +4,14 @@
 // the profile says the bank requires PKCE → failed; the profile is silent but the discovery
 // advertises S256 → a SHOULD warning, the rule passed; the profile says PKCE is optional →
 // not applicable, with the reason. Never passed without a footing, never failed on a SHOULD.
+// (`obtpp conform` runs in the test run's warm workers: nothing here needs a process of its own.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { runObtpp } from '../helpers/obtpp.ts';
 
 describe('SEC-13: PKCE judged on the bank\'s footing', () => {
   let sb: Sandbox;
@@ -36,11 +33,7 @@ describe('SEC-13: PKCE judged on the bank\'s footing', () => {
     const profile = join(dir, `${name}.json`);
     await writeFile(profile, JSON.stringify(raw), { mode: 0o600 });
     const reports = join(dir, `reports-${name}`);
-    const code = await new Promise<number>((done) => {
-      execFile(process.execPath, [bin, 'conform', '--profile', profile, '--tags', '@SEC-13', '--report-dir', reports, '--json'], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error) => {
-        done(error ? (typeof error.code === 'number' ? error.code : -1) : 0);
-      });
-    });
+    const { code } = await runObtpp(['conform', '--profile', profile, '--tags', '@SEC-13', '--report-dir', reports, '--json']);
     const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
     return { code, rule: summary.variants[0].rules.find((r: any) => r.id === 'SEC-13') };
   }

@@ -1,10 +1,11 @@
-// `obtpp conform` as CI meets it, through the real binary (build first): an empty selection is not
+// `obtpp conform` as CI meets it (build first; the signals and the terminal through the real binary,
+// the rest in a warm worker, which runs a command as its own process would): an empty selection is not
 // a pass, a 0×0 terminal gets plain lines, SIGTERM/SIGINT stop a real run cleanly, report dirs
 // are checked and cleared, and a bank whose discovery answers 404 or HTML is "could not run".
 // Real sandbox, real Chromium, real sockets on 127.0.0.1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -14,24 +15,18 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { listenLoopback } from '../helpers/loopback.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'main.js');
 
 interface Run { code: number | null; signal?: string | null; stdout: string; stderr: string; ms: number }
 
-function obtpp(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<Run> {
+/** `obtpp …args` (in a warm worker; the tests of signals and terminals below start the binary). */
+async function obtpp(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<Run> {
   const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], {
-      cwd: options.cwd ?? root,
-      env: { ...process.env, NO_COLOR: '1', CI: 'true', ...options.env } as NodeJS.ProcessEnv,
-      timeout: options.timeoutMs ?? 300_000,
-      maxBuffer: 64 * 1024 * 1024,
-    }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+  const run = await runObtpp(args, { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs });
+  return { ...run, ms: Date.now() - started };
 }
 
 const tmp = (name: string) => mkdtemp(join(tmpdir(), `obtpp-run-${name}-`));

@@ -5,15 +5,14 @@
 // conform.test.ts, which runs the sandbox's faults in the UK layout when their rule is a UK one.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
 const MANIFEST = join(root, '..', 'shared', 'reference', 'obie-fcs', 'manifests', 'ob_3.1_accounts_transactions_fca.json');
 const FEATURE = join(root, 'features', 'obie', 'uk-accounts.feature');
 /** FCS tests that call a path v3.1.11 does not define: the feature says why. */
@@ -36,11 +35,7 @@ test('every FCS v3.1 accounts-and-transactions test has an @fcs-tagged scenario,
 test('conform --standard uk-3.1 on @uk-3.1 and @ais: every UKAIS rule passes against the sandbox, every scenario judged', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk-ais-'));
   try {
-    const code = await new Promise<number>((resolve) => {
-      execFile(process.execPath, [bin, 'conform', '--standard', 'uk-3.1', '--tags', '@uk-3.1 and @ais', '--report-dir', join(dir, 'r'), '--json'], {
-        cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 32 * 1024 * 1024,
-      }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0));
-    });
+    const code = (await runObtpp(['conform', '--standard', 'uk-3.1', '--tags', '@uk-3.1 and @ais', '--report-dir', join(dir, 'r'), '--json'], { cwd: dir, timeoutMs: 300_000 })).code;
     const summary = JSON.parse(await readFile(join(dir, 'r', 'summary.json'), 'utf8'));
     const rules = summary.variants[0].rules.filter((r: any) => r.id.startsWith('UKAIS-'));
     assert.equal(code, 0, JSON.stringify(rules.filter((r: any) => r.status !== 'passed').map((r: any) => [r.id, r.status, r.failures?.[0]?.message])));

@@ -4,23 +4,15 @@
 // run per fault, in the UK layout) and proved on the wire in test/sandbox/faults.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { join } from 'node:path';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 test('conform --standard uk-3.1 --tags "@uk-3.1 and @cof": the sandbox passes UKCOF-01…04, every scenario judged', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk-funds-'));
   try {
-    const code = await new Promise<number>((resolve) => {
-      execFile(process.execPath, [bin, 'conform', '--standard', 'uk-3.1', '--tags', '@uk-3.1 and @cof', '--report-dir', join(dir, 'r'), '--json'], {
-        cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 32 * 1024 * 1024,
-      }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0));
-    });
+    const code = (await runObtpp(['conform', '--standard', 'uk-3.1', '--tags', '@uk-3.1 and @cof', '--report-dir', join(dir, 'r'), '--json'], { cwd: dir, timeoutMs: 300_000 })).code;
     const summary = JSON.parse(await readFile(join(dir, 'r', 'summary.json'), 'utf8'));
     const rules = summary.variants[0].rules;
     assert.equal(code, 0, JSON.stringify(rules.filter((r: any) => r.status === 'failed').map((r: any) => [r.id, r.failures])));

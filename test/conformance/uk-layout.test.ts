@@ -4,20 +4,16 @@
 // layout submits a payment through /pisp/domestic-payment-consents and /pisp/domestic-payments.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { NotApplicableError, TppClient } from '../../src/client/operations.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { ProfileError } from '../../src/errors.ts';
 import { aisBody, Tpp } from '../sandbox/tpp.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const minimal = (extra: Record<string, unknown>) => ({
   name: 'uk bank', baseUrl: 'https://bank.example/open-banking/v3.1',
@@ -119,11 +115,7 @@ describe('standard uk-3.1: the sandbox serves the layout', () => {
 test('conform --standard uk-3.1: a payment is consented, authorised and submitted at the standard\'s paths, /status is not applicable, and every VRP rule passes', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk-'));
   try {
-    const code = await new Promise<number>((resolve) => {
-      execFile(process.execPath, [bin, 'conform', '--standard', 'uk-3.1', '--tags', '@PIS-03 or @PIS-04 or @vrp', '--report-dir', join(dir, 'r'), '--json'], {
-        cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 32 * 1024 * 1024,
-      }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0));
-    });
+    const code = (await runObtpp(['conform', '--standard', 'uk-3.1', '--tags', '@PIS-03 or @PIS-04 or @vrp', '--report-dir', join(dir, 'r'), '--json'], { cwd: dir, timeoutMs: 300_000 })).code;
     const summary = JSON.parse(await readFile(join(dir, 'r', 'summary.json'), 'utf8'));
     assert.equal(code, 0, JSON.stringify(summary.variants[0]?.rules.map((r: any) => [r.id, r.status, r.reason])));
     assert.deepEqual(summary.variants.map((v: any) => v.variant), ['A']);

@@ -6,7 +6,6 @@
 // fault fails its rule).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,9 +21,9 @@ import { httpFromProfile } from '../../src/client/factory.ts';
 import { Tpp } from '../sandbox/tpp.ts';
 import { officialValidator } from '../dialects/official-bodies.ts';
 import { FCS_NOT_APPLICABLE } from '../../src/conformance/fcs-map.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
 const REF = join(root, '..', 'shared', 'reference');
 const PIS_FILE = join(REF, 'obie', 'payment-initiation-openapi.json');
 const MANIFEST = join(REF, 'obie-fcs', 'manifests', 'ob_3.1_payment_fca.json');
@@ -110,11 +109,7 @@ test('every script of the FCS v3.1 payment manifest has a scenario tagged with i
 test('conform --standard uk-3.1: every payment family\'s scenarios pass against the sandbox', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-ukpis-'));
   try {
-    const code = await new Promise<number>((resolve) => {
-      execFile(process.execPath, [bin, 'conform', '--standard', 'uk-3.1', '--tags', '@uk-3.1 and @pis', '--report-dir', join(dir, 'r'), '--json'], {
-        cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 32 * 1024 * 1024,
-      }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0));
-    });
+    const code = (await runObtpp(['conform', '--standard', 'uk-3.1', '--tags', '@uk-3.1 and @pis', '--report-dir', join(dir, 'r'), '--json'], { cwd: dir, timeoutMs: 300_000 })).code;
     const summary = JSON.parse(await readFile(join(dir, 'r', 'summary.json'), 'utf8'));
     const rules = summary.variants[0].rules.filter((r: any) => r.id.startsWith('UKPIS-'));
     assert.equal(code, 0, JSON.stringify(rules.filter((r: any) => r.status !== 'passed').map((r: any) => [r.id, r.status, r.failures?.[0]?.message ?? r.reason])));
@@ -126,11 +121,7 @@ test('conform --standard uk-3.1: every payment family\'s scenarios pass against 
 });
 
 test('a sandbox fault of the UK layout outside a UK run is a usage error, not a run that passes', async () => {
-  const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, 'conform', '--sandbox-fault', 'frequency-unchecked', '--report-dir', join(tmpdir(), 'obtpp-never-written')], {
-      env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 60_000,
-    }, (error, _stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr }));
-  });
+  const { code, stderr } = await runObtpp(['conform', '--sandbox-fault', 'frequency-unchecked', '--report-dir', join(tmpdir(), 'obtpp-never-written')], { timeoutMs: 60_000 });
   assert.equal(code, 2);
   assert.match(stderr, /--sandbox-fault frequency-unchecked bends only the uk-3\.1 layout of the sandbox: add --standard uk-3\.1/);
 });

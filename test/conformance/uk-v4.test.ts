@@ -5,11 +5,9 @@
 // faults that break them are proven by conform.test.ts, which runs every fault in its standard).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { NotApplicableError, TppClient } from '../../src/client/operations.ts';
@@ -18,9 +16,7 @@ import { ProfileError } from '../../src/errors.ts';
 import { buildPaymentConsent, judgeBody } from '../../src/dialects/obie/index.ts';
 import { buildVrpConsent } from '../../src/dialects/obie/builders.ts';
 import { aisBody, Tpp } from '../sandbox/tpp.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const minimal = (extra: Record<string, unknown>) => ({
   name: 'uk v4 bank', baseUrl: 'https://bank.example/open-banking/v4.0',
@@ -125,11 +121,7 @@ describe('standard uk-4.0: one sandbox serves v3.1.11 and v4.0', () => {
 test('a run of the spec\'s layout asked for VRP scenarios says which --standard judges them (exit 2), before any bank starts', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk4-tags-'));
   try {
-    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(process.execPath, [bin, 'conform', '--tags', '@VRP-01', '--report-dir', join(dir, 'r')], {
-        cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 60_000,
-      }, (error, _stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr }));
-    });
+    const run = await runObtpp(['conform', '--tags', '@VRP-01', '--report-dir', join(dir, 'r')], { cwd: dir, timeoutMs: 60_000 });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /--tags "@VRP-01" selects only scenarios of @uk-3\.1 and @uk-4\.0, which the run does not judge/);
     assert.match(run.stderr, /pass --standard uk-3\.1/);
@@ -142,11 +134,7 @@ test('conform --standard uk-4.0: the rules whose meaning v4.0 changed pass on th
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-uk4-'));
   try {
     const tags = '@AIS-01 or @AIS-11 or @PIS-01 or @VRP-01 or @SEC-06';
-    const code = await new Promise<number>((resolve) => {
-      execFile(process.execPath, [bin, 'conform', '--standard', 'uk-4.0', '--tags', tags, '--report-dir', join(dir, 'r'), '--json'], {
-        cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 32 * 1024 * 1024,
-      }, (error) => resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0));
-    });
+    const code = (await runObtpp(['conform', '--standard', 'uk-4.0', '--tags', tags, '--report-dir', join(dir, 'r'), '--json'], { cwd: dir, timeoutMs: 300_000 })).code;
     const summary = JSON.parse(await readFile(join(dir, 'r', 'summary.json'), 'utf8'));
     const rules = summary.variants[0].rules.filter((r: any) => r.status !== 'skipped');
     assert.equal(code, 0, JSON.stringify(rules.map((r: any) => [r.id, r.status, r.reason])));

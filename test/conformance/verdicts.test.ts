@@ -5,23 +5,16 @@
 // balances and transactions even when the account list is malformed.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { join } from 'node:path';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 interface Run { code: number; stdout: string; stderr: string; dir: string; summary: any; junit: string; messages: string }
 
+/** `obtpp …args` from the project's folder (in a warm worker: nothing here needs a process of its own). */
 function obtpp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true' }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
+  return runObtpp(args);
 }
 
 async function conform(args: string[]): Promise<Run> {

@@ -11,8 +11,10 @@ export const bin = join(root, 'dist', 'src', 'cli', 'main.js');
 export interface Run { code: number; stdout: string; stderr: string; signal?: NodeJS.Signals | null }
 
 export interface RunOptions {
-  /** Added to the test's environment (with NO_COLOR and CI set). */
+  /** Added to the test's environment (with NO_COLOR and CI set); with `inherit: false`, the whole environment. */
   env?: Record<string, string | undefined>;
+  /** false: the command gets `env` alone, as a test that starts it with a bare environment means (default true). */
+  inherit?: boolean;
   /** Default: the project's folder. */
   cwd?: string;
   /** A run past this is killed (code -1, its signal given). Default 300 s. */
@@ -27,13 +29,15 @@ export interface RunOptions {
 
 /** `obtpp …args` as a user runs it: plain output, everything it printed, its exit code. */
 export function runObtpp(args: string[], o: RunOptions = {}): Promise<Run> {
+  const env = Object.fromEntries(Object.entries(o.inherit === false ? { ...o.env } : { ...process.env, NO_COLOR: '1', CI: 'true', ...o.env })
+    .filter((e): e is [string, string] => e[1] !== undefined));
   if (!o.process && warmWanted()) {
-    return runWarm(args, { env: { ...process.env, NO_COLOR: '1', CI: 'true', ...o.env }, cwd: o.cwd ?? root, timeoutMs: o.timeoutMs ?? 300_000, killSignal: o.killSignal });
+    return runWarm(args, { env, cwd: o.cwd ?? root, timeoutMs: o.timeoutMs ?? 300_000, killSignal: o.killSignal });
   }
   return new Promise((resolve) => {
     execFile(process.execPath, [bin, ...args], {
       cwd: o.cwd ?? root,
-      env: { ...process.env, NO_COLOR: '1', CI: 'true', ...o.env },
+      env,
       timeout: o.timeoutMs ?? 300_000,
       killSignal: o.killSignal ?? 'SIGTERM',
       maxBuffer: 64 * 1024 * 1024,

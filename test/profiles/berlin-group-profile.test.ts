@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { profileFromObject } from '../../src/profile/load.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bin = join(root, 'dist/src/cli/main.js');
@@ -31,12 +32,10 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function obtpp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir } }, (error, stdout, stderr) => {
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+/** `obtpp …args` in the test's folder, with a bare environment (in a warm worker: test/helpers/obtpp.ts). */
+async function obtpp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runObtpp(args, { cwd: dir, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: dir }, inherit: false });
+  return { code, stdout, stderr };
 }
 
 test('the berlin-group sandbox\'s profile loads with the NextGenPSD2 defaults', async () => {
