@@ -2,7 +2,7 @@
 // change to the sandbox (a refactor) can be shown to change no verdict: run it before and after and
 // diff the two files.
 //
-//   npm run build && node scripts/fault-verdicts.ts OUT.json [FAULT...] [--workers N]
+//   npm run build && node scripts/fault-verdicts.ts OUT.json [FAULT...] [--workers N] [--scoped]
 //
 // One full conformance run (both variants, every rule) per fault of the UK sandbox (rule, chaos and
 // data faults) and of the Berlin Group sandbox, plus one run without a fault for each; naming faults
@@ -21,9 +21,11 @@ import { listBgFaults } from '../src/sandbox/berlin-group/faults.ts';
 const args = process.argv.slice(2);
 const workersAt = args.indexOf('--workers');
 const workers = workersAt >= 0 ? Number(args.splice(workersAt, 2)[1]) : 2;
+const scopedAt = args.indexOf('--scoped');
+const scoped = scopedAt >= 0 && args.splice(scopedAt, 1).length > 0;
 const [out, ...only] = args;
 if (!out) {
-  process.stderr.write('usage: node scripts/fault-verdicts.ts OUT.json [FAULT...] [--workers N]\n');
+  process.stderr.write('usage: node scripts/fault-verdicts.ts OUT.json [FAULT...] [--workers N] [--scoped]\n');
   process.exit(2);
 }
 
@@ -32,7 +34,37 @@ interface Run {
   options: RunJob['options'];
 }
 
-const runs: Run[] = [
+/** A fault as either sandbox lists it (the fields a run's set-up needs). */
+interface Listed { name: string; rule: string; kind: string; standard?: 'uk-3.1' | 'uk-4.0'; security?: string; sca?: string[]; signatures?: boolean }
+
+/**
+ * --scoped: a rule fault's run is the fault sweep's (test/conformance/conform.test.ts): variant A,
+ * scoped to the fault's rule, in the set-up the fault bends (its standard, security profile, SCA
+ * approach, signing); chaos faults are left to test/conformance/chaos.test.ts. The runs without a
+ * fault and of the data fault stay whole runs.
+ */
+function scopedRun(dialect: 'obie' | 'berlin-group', f: Listed): Run | undefined {
+  if (f.kind === 'chaos') return undefined;
+  if (f.kind !== 'rule') return { key: `${dialect} ${f.name}`, options: { sandboxFaults: [f.name] } };
+  const standard = f.standard ?? (/^(UK|VRP-)/.test(f.rule) ? 'uk-3.1' as const : undefined);
+  const waits = ['AIS-08', 'COF-06'].includes(f.rule) ? '' : ' and not @waits';
+  return {
+    key: `${dialect} ${f.name}`,
+    options: {
+      ...(dialect === 'berlin-group' ? { dialect } : {}), ...(standard ? { standard } : { variant: 'A' as const }), parallel: 1, sandboxFaults: [f.name], tags: `@${f.rule}${waits}`,
+      ...(f.security ? { sandboxSecurity: f.security } : {}), ...(f.sca ? { sandboxSca: f.sca as never } : {}), ...(f.signatures ? { sandboxSignatures: true } : {}),
+    },
+  };
+}
+
+const runs: Run[] = (scoped ? [
+  { key: 'obie (no fault)', options: {} },
+  { key: 'obie uk-3.1 (no fault)', options: { standard: 'uk-3.1' as const } },
+  { key: 'obie uk-4.0 (no fault)', options: { standard: 'uk-4.0' as const } },
+  ...(listFaults() as Listed[]).flatMap((f) => scopedRun('obie', f) ?? []),
+  { key: 'berlin-group (no fault)', options: { dialect: 'berlin-group' as const } },
+  ...(listBgFaults() as Listed[]).flatMap((f) => scopedRun('berlin-group', f) ?? []),
+] : [
   { key: 'obie (no fault)', options: {} },
   // A fault of routes only the UK layout has (UKAIS-…, UKPIS-…, VRP-…) is run in that layout (--standard uk-3.1), beside its own no-fault run.
   { key: 'obie uk-3.1 (no fault)', options: { standard: 'uk-3.1' as const } },
@@ -40,7 +72,7 @@ const runs: Run[] = [
   { key: 'berlin-group (no fault)', options: { dialect: 'berlin-group' as const } },
   // A fault of the decoupled or embedded SCA shows only where the sandbox offers that approach.
   ...listBgFaults().map((f) => ({ key: `berlin-group ${f.name}`, options: { dialect: 'berlin-group' as const, sandboxFaults: [f.name], ...(f.sca ? { sandboxSca: f.sca } : {}) } })),
-].filter((r) => only.length === 0 || only.some((name) => r.key.split(' ')[1] === name || r.key === name));
+]).filter((r) => only.length === 0 || only.some((name) => r.key.split(' ')[1] === name || r.key === name));
 
 /** Masks what differs from run to run: ids, UUIDs, tokens, times, durations, ports. */
 export function mask(text: string): string {
