@@ -206,62 +206,15 @@ export interface VerifyResult {
  */
 export async function verifyAttestation(dir: string, options: VerifyOptions): Promise<VerifyResult> {
   if (!options.key && !options.jwks) throw new UsageError('verify needs the signer\'s public key: --key FILE or --jwks URL-or-file');
-  const file = join(dir, ATTESTATION_FILE);
-  if (!existsSync(file)) return { ok: false, signature: 'absent', problem: `${file}: no attestation in this folder (was the run made with --attest?)` };
-  const jws = (await readFile(file, 'utf8')).trim();
-  let header: { alg?: string; typ?: string; kid?: string; jkt?: string };
-  try {
-    if (jws.split('.').length !== 3) throw new Error('not a compact JWS');
-    header = decodeProtectedHeader(jws) as typeof header;
-  } catch {
-    return { ok: false, signature: 'malformed', problem: `${ATTESTATION_FILE}: not a compact JWS` };
-  }
-  if (header.typ !== ATTESTATION_TYP) return { ok: false, signature: 'malformed', problem: `${ATTESTATION_FILE}: not an obtpp attestation (typ ${JSON.stringify(header.typ)})` };
-
-  let candidates: Array<{ key: import('node:crypto').KeyObject; thumbprint: string; kid?: string }>;
-  const signer = `kid ${header.kid ?? '(none)'}${header.jkt && header.jkt !== header.kid ? `, thumbprint ${header.jkt}` : ''}`;
-  if (options.key) {
-    const k = await loadVerificationKey(options.key);
-    if (header.jkt && k.thumbprint !== header.jkt) {
-      return { ok: false, signature: 'wrong-key', kid: header.kid, problem: `wrong key: the attestation was signed by ${signer}; the key given has thumbprint ${k.thumbprint}` };
-    }
-    candidates = [k];
-  } else {
-    const jwks = typeof options.jwks === 'string' ? await loadJwks(options.jwks, options.fetch) : options.jwks!;
-    candidates = await candidatesFromJwks(jwks, header);
-    if (!candidates.length) return { ok: false, signature: 'wrong-key', kid: header.kid, problem: `wrong key: no key of the JWKS matches the signer (${signer})` };
-  }
-
-  let payload: Uint8Array | undefined;
-  for (const c of candidates) {
-    try {
-      payload = (await compactVerify(jws, c.key, { algorithms: [...ATTESTATION_ALGS] })).payload;
-      break;
-    } catch {
-      /* the next candidate, if any */
-    }
-  }
-  if (!payload) return { ok: false, signature: 'bad', kid: header.kid, alg: header.alg, problem: `bad signature: ${ATTESTATION_FILE} was altered after signing (its header, manifest or signature), or signed by another key` };
-
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(new TextDecoder().decode(payload)) as Manifest;
-    if (manifest.type !== MANIFEST_TYPE || !Array.isArray(manifest.files)) throw new Error('shape');
-  } catch {
-    return { ok: false, signature: 'malformed', problem: `${ATTESTATION_FILE}: the signed payload is not an obtpp manifest` };
-  }
-
-  const onDisk = new Map((await digestTree(dir, [ATTESTATION_FILE])).map((f) => [f.path, f]));
-  const attested = new Map(manifest.files.map((f) => [f.path, f]));
-  const paths = [...new Set([...onDisk.keys(), ...attested.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const mismatches: Array<{ file: string; reason: MismatchReason }> = [];
-  for (const p of paths) {
-    const now = onDisk.get(p);
-    const then = attested.get(p);
-    if (!now) mismatches.push({ file: p, reason: 'missing' });
-    else if (!then) mismatches.push({ file: p, reason: 'extra' });
-    else if (now.sha256 !== then.sha256) mismatches.push({ file: p, reason: 'changed' });
-  }
+  const read = await readAttestation(dir);
+  if ('failed' in read) return read.failed;
+  const { jws, header } = read;
+  const candidates = await signerKeys(header, options);
+  if ('failed' in candidates) return candidates.failed;
+  const signed = await signedManifest(jws, header, candidates.keys);
+  if ('failed' in signed) return signed.failed;
+  const { manifest } = signed;
+  const mismatches = await mismatchesOf(dir, manifest);
   const here = await packageDigest().catch(() => undefined);
   const result: VerifyResult = {
     ok: mismatches.length === 0,
@@ -280,4 +233,78 @@ export async function verifyAttestation(dir: string, options: VerifyOptions): Pr
     result.problem = `${m.file}: ${m.reason === 'changed' ? 'changed since it was signed' : m.reason === 'missing' ? 'attested but missing' : 'not attested (added after signing)'}${mismatches.length > 1 ? ` (and ${mismatches.length - 1} more file(s) differ)` : ''}`;
   }
   return result;
+}
+
+/** A check that ends the verification, with what it found. */
+type Failed = { failed: VerifyResult };
+type AttestationHeader = { alg?: string; typ?: string; kid?: string; jkt?: string };
+type Candidate = { key: import('node:crypto').KeyObject; thumbprint: string; kid?: string };
+
+/** The report dir's attestation: a compact JWS of obtpp's type, and its protected header. */
+async function readAttestation(dir: string): Promise<{ jws: string; header: AttestationHeader } | Failed> {
+  const file = join(dir, ATTESTATION_FILE);
+  if (!existsSync(file)) return { failed: { ok: false, signature: 'absent', problem: `${file}: no attestation in this folder (was the run made with --attest?)` } };
+  const jws = (await readFile(file, 'utf8')).trim();
+  let header: AttestationHeader;
+  try {
+    if (jws.split('.').length !== 3) throw new Error('not a compact JWS');
+    header = decodeProtectedHeader(jws) as AttestationHeader;
+  } catch {
+    return { failed: { ok: false, signature: 'malformed', problem: `${ATTESTATION_FILE}: not a compact JWS` } };
+  }
+  if (header.typ !== ATTESTATION_TYP) return { failed: { ok: false, signature: 'malformed', problem: `${ATTESTATION_FILE}: not an obtpp attestation (typ ${JSON.stringify(header.typ)})` } };
+  return { jws, header };
+}
+
+/** The keys that may have signed it: the key given (when its thumbprint is the signer's), or the JWKS's keys that match the signer. */
+async function signerKeys(header: AttestationHeader, options: VerifyOptions): Promise<{ keys: Candidate[] } | Failed> {
+  const signer = `kid ${header.kid ?? '(none)'}${header.jkt && header.jkt !== header.kid ? `, thumbprint ${header.jkt}` : ''}`;
+  if (options.key) {
+    const k = await loadVerificationKey(options.key);
+    if (header.jkt && k.thumbprint !== header.jkt) {
+      return { failed: { ok: false, signature: 'wrong-key', kid: header.kid, problem: `wrong key: the attestation was signed by ${signer}; the key given has thumbprint ${k.thumbprint}` } };
+    }
+    return { keys: [k] };
+  }
+  const jwks = typeof options.jwks === 'string' ? await loadJwks(options.jwks, options.fetch) : options.jwks!;
+  const keys = await candidatesFromJwks(jwks, header);
+  if (!keys.length) return { failed: { ok: false, signature: 'wrong-key', kid: header.kid, problem: `wrong key: no key of the JWKS matches the signer (${signer})` } };
+  return { keys };
+}
+
+/** The manifest the signature vouches for: verified with one of the keys, and of obtpp's manifest type. */
+async function signedManifest(jws: string, header: AttestationHeader, candidates: Candidate[]): Promise<{ manifest: Manifest } | Failed> {
+  let payload: Uint8Array | undefined;
+  for (const c of candidates) {
+    try {
+      payload = (await compactVerify(jws, c.key, { algorithms: [...ATTESTATION_ALGS] })).payload;
+      break;
+    } catch {
+      /* the next candidate, if any */
+    }
+  }
+  if (!payload) return { failed: { ok: false, signature: 'bad', kid: header.kid, alg: header.alg, problem: `bad signature: ${ATTESTATION_FILE} was altered after signing (its header, manifest or signature), or signed by another key` } };
+  try {
+    const manifest = JSON.parse(new TextDecoder().decode(payload)) as Manifest;
+    if (manifest.type !== MANIFEST_TYPE || !Array.isArray(manifest.files)) throw new Error('shape');
+    return { manifest };
+  } catch {
+    return { failed: { ok: false, signature: 'malformed', problem: `${ATTESTATION_FILE}: the signed payload is not an obtpp manifest` } };
+  }
+}
+
+/** The files that differ from the manifest (changed, missing, or not attested), in path order. */
+async function mismatchesOf(dir: string, manifest: Manifest): Promise<Array<{ file: string; reason: MismatchReason }>> {
+  const onDisk = new Map((await digestTree(dir, [ATTESTATION_FILE])).map((f) => [f.path, f]));
+  const attested = new Map(manifest.files.map((f) => [f.path, f]));
+  const paths = [...new Set([...onDisk.keys(), ...attested.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const mismatches: Array<{ file: string; reason: MismatchReason }> = [];
+  for (const p of paths) {
+    const now = onDisk.get(p);
+    const then = attested.get(p);
+    if (!now) mismatches.push({ file: p, reason: 'missing' });
+    else if (!then) mismatches.push({ file: p, reason: 'extra' });
+    else if (now.sha256 !== then.sha256) mismatches.push({ file: p, reason: 'changed' });
+  }
+  return mismatches;
 }

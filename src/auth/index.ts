@@ -96,28 +96,7 @@ export class Auth implements AuthorisationServer {
    */
   static async create(profile: Profile, http: HttpClient, options: { unregistered?: boolean } = {}): Promise<Auth> {
     const a = profile.auth;
-    if (a.absent) {
-      throw new ProfileError(`profile ${profile.source}: $.auth: the profile has no auth block (the bank has no authorisation server), and this needs one`, ['$.auth'], {
-        hint: 'give the bank\'s auth block (issuer, clientId, clientAuth, redirectUri) when it offers OAuth2',
-      });
-    }
-    const where = a.discoveryUrl ?? a.issuer;
-    // A profile that leaves the client to `obtpp register`, before any registration: discovery (and
-    // registration itself) only, as no client (`unregistered`); anything else needs the client first.
-    const clientless = a.clientFrom === 'registration' && !a.clientId;
-    if (clientless && !options.unregistered) {
-      throw new ProfileError(`profile ${profile.source}: $.auth.clientId: the profile gives no client of its own and none is registered yet`, ['$.auth.clientId'], {
-        hint: 'run obtpp register (the TPP commands then use the client it issued; obtpp conform needs the profile\'s own), or give auth.clientId and auth.clientAuth',
-      });
-    }
-    if (!where) throw new ProfileError('$.auth: an issuer or a discoveryUrl is required', ['$.auth.issuer']);
-    const server = new URL(where);
-    const insecure = server.protocol === 'http:';
-    if (insecure && !isLoopback(server.hostname) && !profile.tls.insecure) {
-      throw new ProfileError(`$.auth: the authorisation server ${server.origin} is plain http; only loopback addresses may be (or set tls.insecure: true)`, ['$.auth.issuer'], {
-        hint: 'use the bank\'s https issuer',
-      });
-    }
+    const { server, insecure, clientless } = serverOf(profile, options);
     for (const s of [a.clientAuth.secret, a.clientAuth.privateKey]) http.redactor.add(s);
 
     let signingKey: SigningKey | undefined;
@@ -125,94 +104,11 @@ export class Auth implements AuthorisationServer {
     if (a.clientAuth.method === 'private_key_jwt' || a.intentBinding.method === 'request-object' || a.clientAuth.privateKey) {
       signingKey = await importSigningKey(a.clientAuth);
     }
-
-    let clientAuth: client.ClientAuth = client.None();
-    const metadata: Partial<client.ClientMetadata> = {};
-    if (!clientless) switch (a.clientAuth.method) {
-      case 'client_secret_basic':
-      case 'client_secret_post': {
-        const secret = a.clientAuth.secret;
-        if (!secret) throw new ProfileError(`$.auth.clientAuth.secret: required for ${a.clientAuth.method}`, ['$.auth.clientAuth.secret']);
-        metadata.client_secret = secret;
-        clientAuth = a.clientAuth.method === 'client_secret_basic' ? client.ClientSecretBasic(secret) : client.ClientSecretPost(secret);
-        break;
-      }
-      case 'private_key_jwt':
-        clientAuth = client.PrivateKeyJwt({ key: signingKey!.key, kid: signingKey!.kid });
-        break;
-      case 'tls_client_auth':
-        clientAuth = client.TlsClientAuth();
-        break;
-    }
-
-    const clientId = clientless ? UNREGISTERED : a.clientId;
-    const execute = insecure ? [client.allowInsecureRequests] : [];
-    const key = server.href;
-    let cached = discovered.get(key);
-    if (cached && Date.now() - cached.at > DISCOVERY_TTL_MS) cached = undefined;
-    let config: client.Configuration;
-    try {
-      if (cached) {
-        config = new client.Configuration(cached.metadata, clientId, metadata, clientAuth);
-        for (const fn of execute) fn(config);
-      } else {
-        const seen: Exchange[] = [];
-        const stop = http.recordInto(seen);
-        try {
-          config = await client.discovery(server, clientId, metadata, clientAuth, {
-            execute,
-            [client.customFetch]: http.fetch as unknown as client.CustomFetch,
-            timeout: Math.ceil(http.timeoutMs / 1000),
-          });
-        } catch (error) {
-          throw discoveryError(error, server, seen.at(-1));
-        } finally {
-          stop();
-        }
-        discovered.set(key, { metadata: { ...config.serverMetadata() }, at: Date.now() });
-      }
-    } catch (error) {
-      throw http.redactor.error(mapError(error, 'discovery'));
-    }
-    config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
-    config.timeout = Math.ceil(http.timeoutMs / 1000);
-    // With mTLS client auth, a bank may publish separate mTLS endpoints; use them when it does.
-    if (a.clientAuth.method === 'tls_client_auth' && config.serverMetadata().mtls_endpoint_aliases) {
-      config = new client.Configuration({ ...config.serverMetadata() }, clientId, { ...metadata, use_mtls_endpoint_aliases: true }, clientAuth);
-      for (const fn of execute) fn(config);
-      config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
-      config.timeout = Math.ceil(http.timeoutMs / 1000);
-    }
-    const parEndpoint = parEndpointOf(config.serverMetadata(), a.clientAuth.method);
-    if (a.par === 'always' && !parEndpoint && !profile.security) {
-      throw new ProfileError(`$.auth.par: always, but the bank's discovery document (${config.serverMetadata().issuer}) advertises no pushed_authorization_request_endpoint`, ['$.auth.par'], {
-        hint: 'set auth.par to auto (PAR where the bank offers it) or never',
-      });
-    }
-    const context = { clientCertificate: !!(profile.mtls?.cert && profile.mtls?.key), canSign: signingKey !== undefined, ...(parEndpoint ? { parEndpoint } : {}) };
-    let security: ResolvedSecurity;
-    try {
-      security = resolveSecurity(profile, config.serverMetadata(), context);
-    } catch (error) {
-      // Discovery for registration only (no client yet): nothing is asked of the bank but registration.
-      if (!clientless) throw error;
-      security = resolveSecurity({ ...profile, security: { profile: 'oauth2' } }, config.serverMetadata(), { ...context, clientCertificate: false });
-    }
-    // FAPI's algorithms only (8.6: PS256, ES256; FAPI 2.0 adds EdDSA) for the ID tokens and JARM
-    // responses; and the iss response parameter required where the security profile asks for it,
-    // whatever the discovery says (openid-client then refuses an answer without it).
-    const meta: client.ServerMetadata = { ...(config.serverMetadata() as client.ServerMetadata), ...(security.issParameter ? { authorization_response_iss_parameter_supported: true } : {}) };
-    const fapiMetadata = security.signingAlgs ? { id_token_signed_response_alg: security.signingAlgs, authorization_signed_response_alg: security.signingAlgs } as unknown as Partial<client.ClientMetadata> : {};
-    const mtlsAliases = a.clientAuth.method === 'tls_client_auth' && meta.mtls_endpoint_aliases ? { use_mtls_endpoint_aliases: true } : {};
-    const makeConfig: Auth['makeConfig'] = (extra, as = {}) => {
-      const c = new client.Configuration({ ...meta }, as.clientId ?? clientId, { ...metadata, ...mtlsAliases, ...fapiMetadata }, as.clientAuth ?? clientAuth);
-      for (const fn of execute) fn(c);
-      const via = as.http ?? http;
-      c[client.customFetch] = via.fetch as unknown as client.CustomFetch;
-      c.timeout = Math.ceil(via.timeoutMs / 1000);
-      extra?.(c);
-      return c;
-    };
+    const { clientAuth, metadata } = clientless ? { clientAuth: client.None(), metadata: {} } : clientAuthOf(a.clientAuth, signingKey);
+    const setup: ClientSetup = { clientId: clientless ? UNREGISTERED : a.clientId, metadata, clientAuth, execute: insecure ? [client.allowInsecureRequests] : [] };
+    const config = await discover(server, setup, http, a.clientAuth.method);
+    const security = securityOf(profile, config, signingKey, clientless);
+    const makeConfig = configMaker(config, security, setup, http, a.clientAuth.method);
     if (security.senderConstraint === 'dpop' && !http.dpop.made && security.dpopAlg) http.dpop.alg = security.dpopAlg;
     return new Auth(profile, http, makeConfig(), signingKey, security, makeConfig);
   }
@@ -582,59 +478,78 @@ export class Auth implements AuthorisationServer {
     const { params, base } = this.readResponse(callbackUrl, security);
     const jarm = params.has('response');
     let frontClaims: Record<string, unknown> | undefined;
-    if (jarm) {
-      // An encrypted JARM response (a JWE: five parts) needs a decryption key obtpp does not take yet: obtpp's limit, not the bank's failure.
-      if (params.get('response')!.split('.').length === 5) {
-        throw new AuthorisationError('unsupported_response_mode', 'the bank encrypted its JARM response (a JWE), and obtpp does not decrypt JARM responses yet: ask the bank for signed-only JARM, or another response mode');
-      }
-      // Its code is learnt for redaction now; what the JWT says is believed only once openid-client verified it.
-      const { decodeJwt } = await import('jose');
-      try {
-        const code = decodeJwt(params.get('response')!).code;
-        if (typeof code === 'string') this.http.redactor.add(code);
-      } catch {
-        // openid-client refuses it below, in its own words
-      }
-    } else {
-      const state = params.get('state');
-      if (pending.state === undefined ? state !== null : state !== pending.state) {
-        throw new AuthorisationError(
-          'state_mismatch',
-          pending.state === undefined
-            ? 'the redirect back from the bank carries a state, and the request sent none of its own (a state only outside its request object or pushed request must not be used)'
-            : state === null
-              ? 'the redirect back from the bank carries no state (possible forgery or a mixed-up session)'
-              : 'the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session)',
-        );
-      }
-      const error = params.get('error');
-      if (error) {
-        const description = params.get('error_description');
-        throw Object.assign(new AuthorisationError(error, `the bank answered the authorisation with error=${quoteOutside(error)}${description ? `: ${quoteOutside(description)}` : ''}`), { inResponse: true });
-      }
-      const code = params.get('code');
-      if (!code) throw new AuthorisationError('invalid_response', 'the redirect back from the bank has neither a code nor an error');
-      this.http.redactor.add(code);
-      const idToken = params.get('id_token');
-      if (idToken) {
-        this.http.redactor.add(idToken);
-        const { decodeJwt } = await import('jose');
-        try {
-          frontClaims = decodeJwt(idToken);
-        } catch {
-          frontClaims = undefined;
-        }
-        // Refused here before openid-client verifies the signature: a refusal never uses the code either.
-        if (frontClaims) this.checkIdTokenClaims(frontClaims, pending, security, 'the authorization endpoint\'s ID token');
-      }
-    }
+    if (jarm) await this.learnJarmCode(params);
+    else frontClaims = await this.checkFrontChannel(params, pending, security);
     const kind = jarm ? 'jarm' : params.has('id_token') || security.responseType === 'code id_token' ? 'hybrid' : 'plain';
+    const tokens = await this.exchangeCode(kind, params, base, pending);
+    if (frontClaims) tokens.authorizationClaims = { ...frontClaims };
+    if (tokens.claims) this.checkIdTokenClaims(tokens.claims, pending, security, 'the token endpoint\'s ID token');
+    return tokens;
+  }
+
+  /** A JARM response's code, learnt for redaction before openid-client verifies the JWT; an encrypted one is refused as obtpp's limit. */
+  private async learnJarmCode(params: URLSearchParams): Promise<void> {
+    // An encrypted JARM response (a JWE: five parts) needs a decryption key obtpp does not take yet: obtpp's limit, not the bank's failure.
+    if (params.get('response')!.split('.').length === 5) {
+      throw new AuthorisationError('unsupported_response_mode', 'the bank encrypted its JARM response (a JWE), and obtpp does not decrypt JARM responses yet: ask the bank for signed-only JARM, or another response mode');
+    }
+    // Its code is learnt for redaction now; what the JWT says is believed only once openid-client verified it.
+    const { decodeJwt } = await import('jose');
+    try {
+      const code = decodeJwt(params.get('response')!).code;
+      if (typeof code === 'string') this.http.redactor.add(code);
+    } catch {
+      // openid-client refuses it below, in its own words
+    }
+  }
+
+  /**
+   * The plain or hybrid redirect's checks before its code is used: the state, an `error=` answer,
+   * a code; the code and the front-channel ID token learnt for redaction, and that ID token's UK
+   * claims checked. Returns the ID token's claims (unverified yet: openid-client verifies its signature).
+   */
+  private async checkFrontChannel(params: URLSearchParams, pending: PendingAuthorisation, security: ResolvedSecurity): Promise<Record<string, unknown> | undefined> {
+    const state = params.get('state');
+    if (pending.state === undefined ? state !== null : state !== pending.state) {
+      throw new AuthorisationError(
+        'state_mismatch',
+        pending.state === undefined
+          ? 'the redirect back from the bank carries a state, and the request sent none of its own (a state only outside its request object or pushed request must not be used)'
+          : state === null
+            ? 'the redirect back from the bank carries no state (possible forgery or a mixed-up session)'
+            : 'the state in the redirect back from the bank is not the one sent (possible forgery or a mixed-up session)',
+      );
+    }
+    const error = params.get('error');
+    if (error) {
+      const description = params.get('error_description');
+      throw Object.assign(new AuthorisationError(error, `the bank answered the authorisation with error=${quoteOutside(error)}${description ? `: ${quoteOutside(description)}` : ''}`), { inResponse: true });
+    }
+    const code = params.get('code');
+    if (!code) throw new AuthorisationError('invalid_response', 'the redirect back from the bank has neither a code nor an error');
+    this.http.redactor.add(code);
+    const idToken = params.get('id_token');
+    if (!idToken) return undefined;
+    this.http.redactor.add(idToken);
+    const { decodeJwt } = await import('jose');
+    let frontClaims: Record<string, unknown> | undefined;
+    try {
+      frontClaims = decodeJwt(idToken);
+    } catch {
+      frontClaims = undefined;
+    }
+    // Refused here before openid-client verifies the signature: a refusal never uses the code either.
+    if (frontClaims) this.checkIdTokenClaims(frontClaims, pending, security, 'the authorization endpoint\'s ID token');
+    return frontClaims;
+  }
+
+  /** The code exchanged at the token endpoint by openid-client, which validates the response of its kind first (the hybrid flow's detached signature, JARM). */
+  private async exchangeCode(kind: 'jarm' | 'hybrid' | 'plain', params: URLSearchParams, base: string, pending: PendingAuthorisation): Promise<TokenSet> {
     const current = new URL(base);
     if (kind === 'hybrid') current.hash = params.toString();
     else current.search = params.toString();
     const tokenParams: Record<string, string> = {};
     if (this.profile.auth.resource) tokenParams.resource = this.profile.auth.resource;
-    let tokens: TokenSet;
     try {
       const res = await client.authorizationCodeGrant(
         this.flowConfig(kind),
@@ -643,13 +558,10 @@ export class Auth implements AuthorisationServer {
         tokenParams,
         await this.dpopOption(),
       );
-      tokens = this.toTokenSet(res, 'authorization_code');
+      return this.toTokenSet(res, 'authorization_code');
     } catch (e) {
       throw this.http.redactor.error(mapError(e, kind === 'plain' ? 'authorization code exchange' : `the authorization response (${kind === 'jarm' ? 'JARM' : 'the hybrid flow\'s detached signature'}) or the code exchange`));
     }
-    if (frontClaims) tokens.authorizationClaims = { ...frontClaims };
-    if (tokens.claims) this.checkIdTokenClaims(tokens.claims, pending, security, 'the token endpoint\'s ID token');
-    return tokens;
   }
 
   /**
@@ -853,6 +765,155 @@ function discoveryError(error: unknown, server: URL, exchange: Exchange | undefi
     cause: error,
     response: { status: response.status, ...(contentType ? { contentType } : {}), ...(excerpt ? { excerpt } : {}) },
   });
+}
+
+/** The client openid-client's configurations are made for: its id, metadata, authentication, and what runs on each (plain http for loopback). */
+interface ClientSetup {
+  clientId: string;
+  metadata: Partial<client.ClientMetadata>;
+  clientAuth: client.ClientAuth;
+  execute: ((config: client.Configuration) => void)[];
+}
+
+/**
+ * Where the profile's authorisation server is, checked before anything is sent: an auth block, a
+ * client (or, with `unregistered`, discovery for registration only), an issuer or discovery URL,
+ * and https unless on a loopback address or the profile allows it.
+ */
+function serverOf(profile: Profile, options: { unregistered?: boolean }): { server: URL; insecure: boolean; clientless: boolean } {
+  const a = profile.auth;
+  if (a.absent) {
+    throw new ProfileError(`profile ${profile.source}: $.auth: the profile has no auth block (the bank has no authorisation server), and this needs one`, ['$.auth'], {
+      hint: 'give the bank\'s auth block (issuer, clientId, clientAuth, redirectUri) when it offers OAuth2',
+    });
+  }
+  const where = a.discoveryUrl ?? a.issuer;
+  // A profile that leaves the client to `obtpp register`, before any registration: discovery (and
+  // registration itself) only, as no client (`unregistered`); anything else needs the client first.
+  const clientless = a.clientFrom === 'registration' && !a.clientId;
+  if (clientless && !options.unregistered) {
+    throw new ProfileError(`profile ${profile.source}: $.auth.clientId: the profile gives no client of its own and none is registered yet`, ['$.auth.clientId'], {
+      hint: 'run obtpp register (the TPP commands then use the client it issued; obtpp conform needs the profile\'s own), or give auth.clientId and auth.clientAuth',
+    });
+  }
+  if (!where) throw new ProfileError('$.auth: an issuer or a discoveryUrl is required', ['$.auth.issuer']);
+  const server = new URL(where);
+  const insecure = server.protocol === 'http:';
+  if (insecure && !isLoopback(server.hostname) && !profile.tls.insecure) {
+    throw new ProfileError(`$.auth: the authorisation server ${server.origin} is plain http; only loopback addresses may be (or set tls.insecure: true)`, ['$.auth.issuer'], {
+      hint: 'use the bank\'s https issuer',
+    });
+  }
+  return { server, insecure, clientless };
+}
+
+/** The client authentication the profile names, as openid-client sends it, and the client metadata it needs. */
+function clientAuthOf(auth: Profile['auth']['clientAuth'], signingKey: SigningKey | undefined): { clientAuth: client.ClientAuth; metadata: Partial<client.ClientMetadata> } {
+  const metadata: Partial<client.ClientMetadata> = {};
+  switch (auth.method) {
+    case 'client_secret_basic':
+    case 'client_secret_post': {
+      const secret = auth.secret;
+      if (!secret) throw new ProfileError(`$.auth.clientAuth.secret: required for ${auth.method}`, ['$.auth.clientAuth.secret']);
+      metadata.client_secret = secret;
+      return { clientAuth: auth.method === 'client_secret_basic' ? client.ClientSecretBasic(secret) : client.ClientSecretPost(secret), metadata };
+    }
+    case 'private_key_jwt':
+      return { clientAuth: client.PrivateKeyJwt({ key: signingKey!.key, kid: signingKey!.kid }), metadata };
+    case 'tls_client_auth':
+      return { clientAuth: client.TlsClientAuth(), metadata };
+  }
+}
+
+/** A configuration's requests go through obtpp's HTTP core (mTLS, capture, redaction), with its timeout. */
+function throughHttp(config: client.Configuration, http: HttpClient): void {
+  config[client.customFetch] = http.fetch as unknown as client.CustomFetch;
+  config.timeout = Math.ceil(http.timeoutMs / 1000);
+}
+
+/**
+ * The client's configuration from the bank's discovery document: the run's cached one (discovered
+ * once per run and discovery URL), or fetched through obtpp's HTTP core; with the bank's separate
+ * mTLS endpoints where the client authenticates by certificate and the bank publishes them.
+ */
+async function discover(server: URL, setup: ClientSetup, http: HttpClient, method: Profile['auth']['clientAuth']['method']): Promise<client.Configuration> {
+  const { clientId, metadata, clientAuth, execute } = setup;
+  const key = server.href;
+  let cached = discovered.get(key);
+  if (cached && Date.now() - cached.at > DISCOVERY_TTL_MS) cached = undefined;
+  let config: client.Configuration;
+  try {
+    if (cached) {
+      config = new client.Configuration(cached.metadata, clientId, metadata, clientAuth);
+      for (const fn of execute) fn(config);
+    } else {
+      const seen: Exchange[] = [];
+      const stop = http.recordInto(seen);
+      try {
+        config = await client.discovery(server, clientId, metadata, clientAuth, {
+          execute,
+          [client.customFetch]: http.fetch as unknown as client.CustomFetch,
+          timeout: Math.ceil(http.timeoutMs / 1000),
+        });
+      } catch (error) {
+        throw discoveryError(error, server, seen.at(-1));
+      } finally {
+        stop();
+      }
+      discovered.set(key, { metadata: { ...config.serverMetadata() }, at: Date.now() });
+    }
+  } catch (error) {
+    throw http.redactor.error(mapError(error, 'discovery'));
+  }
+  throughHttp(config, http);
+  // With mTLS client auth, a bank may publish separate mTLS endpoints; use them when it does.
+  if (method === 'tls_client_auth' && config.serverMetadata().mtls_endpoint_aliases) {
+    config = new client.Configuration({ ...config.serverMetadata() }, clientId, { ...metadata, use_mtls_endpoint_aliases: true }, clientAuth);
+    for (const fn of execute) fn(config);
+    throughHttp(config, http);
+  }
+  return config;
+}
+
+/**
+ * The security profile the flows follow, resolved from the profile and the discovery; a profile
+ * that demands PAR of a bank that offers none is refused first. Discovery for registration only
+ * (no client yet) asks nothing of the bank but registration, so its security falls back to OAuth 2.
+ */
+function securityOf(profile: Profile, config: client.Configuration, signingKey: SigningKey | undefined, clientless: boolean): ResolvedSecurity {
+  const a = profile.auth;
+  const parEndpoint = parEndpointOf(config.serverMetadata(), a.clientAuth.method);
+  if (a.par === 'always' && !parEndpoint && !profile.security) {
+    throw new ProfileError(`$.auth.par: always, but the bank's discovery document (${config.serverMetadata().issuer}) advertises no pushed_authorization_request_endpoint`, ['$.auth.par'], {
+      hint: 'set auth.par to auto (PAR where the bank offers it) or never',
+    });
+  }
+  const context = { clientCertificate: !!(profile.mtls?.cert && profile.mtls?.key), canSign: signingKey !== undefined, ...(parEndpoint ? { parEndpoint } : {}) };
+  try {
+    return resolveSecurity(profile, config.serverMetadata(), context);
+  } catch (error) {
+    // Discovery for registration only (no client yet): nothing is asked of the bank but registration.
+    if (!clientless) throw error;
+    return resolveSecurity({ ...profile, security: { profile: 'oauth2' } }, config.serverMetadata(), { ...context, clientCertificate: false });
+  }
+}
+
+/** What makes each of the client's configurations: the discovered metadata under the security profile's demands. */
+function configMaker(config: client.Configuration, security: ResolvedSecurity, setup: ClientSetup, http: HttpClient, method: Profile['auth']['clientAuth']['method']): Auth['makeConfig'] {
+  const { clientId, metadata, clientAuth, execute } = setup;
+  // FAPI's algorithms only (8.6: PS256, ES256; FAPI 2.0 adds EdDSA) for the ID tokens and JARM
+  // responses; and the iss response parameter required where the security profile asks for it,
+  // whatever the discovery says (openid-client then refuses an answer without it).
+  const meta: client.ServerMetadata = { ...(config.serverMetadata() as client.ServerMetadata), ...(security.issParameter ? { authorization_response_iss_parameter_supported: true } : {}) };
+  const fapiMetadata = security.signingAlgs ? { id_token_signed_response_alg: security.signingAlgs, authorization_signed_response_alg: security.signingAlgs } as unknown as Partial<client.ClientMetadata> : {};
+  const mtlsAliases = method === 'tls_client_auth' && meta.mtls_endpoint_aliases ? { use_mtls_endpoint_aliases: true } : {};
+  return (extra, as = {}) => {
+    const c = new client.Configuration({ ...meta }, as.clientId ?? clientId, { ...metadata, ...mtlsAliases, ...fapiMetadata }, as.clientAuth ?? clientAuth);
+    for (const fn of execute) fn(c);
+    throughHttp(c, as.http ?? http);
+    extra?.(c);
+    return c;
+  };
 }
 
 /** The PAR endpoint a client of this auth method uses (the mTLS alias for tls_client_auth, where published). */

@@ -73,102 +73,140 @@ export interface ResolveContext {
  * certificate), FlowRefusedError (exit 3) for one the bank's discovery says it does not serve.
  */
 export function resolveSecurity(profile: Profile, meta: ServerMetadata, ctx: ResolveContext): ResolvedSecurity {
-  const s: SecuritySettings = profile.security ?? {};
+  const r = resolution(profile.security ?? {}, meta, ctx);
+  const name = securityProfileOf(profile, r);
+  const flow = flowOf(profile, name, r);
+  const { senderConstraint, issParameter, acr, dpopAlg } = bindingOf(name, r);
+  const resolved: ResolvedSecurity = {
+    profile: name, ...flow, senderConstraint,
+    clientAuth: profile.auth.clientAuth.method, issParameter,
+    ...(acr ? { acr } : {}), ...(dpopAlg ? { dpopAlg } : {}),
+    ...(name === 'oauth2' ? {} : { signingAlgs: isFapi2(name) ? FAPI2_ALGS : FAPI1_ALGS }),
+    from: r.from, notes: r.notes,
+  };
+  checkProfileBacks(resolved, ctx);
+  checkBankServes(resolved, meta, ctx);
+  return resolved;
+}
+
+/** A resolution under way: what it reads (the profile's settings, the discovery, the context) and what it records (each field's source, the notes). */
+interface Resolution {
+  settings: SecuritySettings;
+  meta: ServerMetadata;
+  ctx: ResolveContext;
+  from: Record<string, string>;
+  notes: string[];
+  /** Whether the discovery's list names the value; undefined when the discovery gives no such list. */
+  lists(field: keyof ServerMetadata, value: string): boolean | undefined;
+  /** A field: the profile's own when it gives one, else what the security profile or the discovery decides; its source recorded either way. */
+  pick<K extends keyof SecuritySettings>(field: K, byProfile: () => [NonNullable<SecuritySettings[K]>, string]): NonNullable<SecuritySettings[K]>;
+}
+
+function resolution(settings: SecuritySettings, meta: ServerMetadata, ctx: ResolveContext): Resolution {
   const from: Record<string, string> = {};
-  const notes: string[] = [];
-  const lists = (field: keyof ServerMetadata, value: string) => {
-    const listed = meta[field];
-    return Array.isArray(listed) ? listed.includes(value) : undefined;
+  return {
+    settings, meta, ctx, from, notes: [],
+    lists(field, value) {
+      const listed = meta[field];
+      return Array.isArray(listed) ? listed.includes(value) : undefined;
+    },
+    pick(field, byProfile) {
+      if (settings[field] !== undefined) {
+        from[field] = `security.${field}`;
+        return settings[field] as NonNullable<SecuritySettings[typeof field]>;
+      }
+      const [value, why] = byProfile();
+      from[field] = why;
+      return value;
+    },
   };
-  const hybridOffered = lists('response_types_supported', 'code id_token');
-  const codeOffered = lists('response_types_supported', 'code');
+}
 
-  // The security profile: the profile's, else the UK's where the bank serves it, else what the discovery shows.
-  let name: SecurityProfileName;
+const isFapi2 = (name: SecurityProfileName): boolean => name === 'fapi2' || name === 'fapi2-message-signing';
+
+/** The security profile: the profile's, else the UK's where the bank serves it, else what the discovery shows. */
+function securityProfileOf(profile: Profile, r: Resolution): SecurityProfileName {
+  const { settings: s, meta, ctx, from } = r;
+  const hybridOffered = r.lists('response_types_supported', 'code id_token');
+  const codeOffered = r.lists('response_types_supported', 'code');
   if (s.profile) {
-    name = s.profile;
     from.profile = 'security.profile';
-  } else if (profile.standard && hybridOffered !== false && ctx.canSign) {
-    name = 'fapi1-advanced';
-    from.profile = `standard ${profile.standard} (UK Open Banking runs FAPI 1.0 Advanced)`;
-  } else if (meta.require_pushed_authorization_requests === true) {
-    name = 'fapi2';
-    from.profile = 'discovery (require_pushed_authorization_requests)';
-  } else if (hybridOffered === true && codeOffered === false && ctx.canSign) {
-    name = 'fapi1-advanced';
-    from.profile = 'discovery (response_types_supported offers code id_token, not code)';
-  } else {
-    name = 'oauth2';
-    from.profile = 'default';
-    if (profile.standard && hybridOffered !== false && !ctx.canSign) {
-      notes.push(`standard ${profile.standard} would default to FAPI 1.0 Advanced, but the profile has no key to sign request objects (auth.clientAuth.privateKey): obtpp asks response_type=code with PKCE`);
-    }
+    return s.profile;
   }
-  const fapi2 = name === 'fapi2' || name === 'fapi2-message-signing';
-  const pick = <K extends keyof SecuritySettings>(field: K, byProfile: () => [NonNullable<SecuritySettings[K]>, string]): NonNullable<SecuritySettings[K]> => {
-    if (s[field] !== undefined) {
-      from[field] = `security.${field}`;
-      return s[field] as NonNullable<SecuritySettings[K]>;
-    }
-    const [value, why] = byProfile();
-    from[field] = why;
-    return value;
-  };
+  if (profile.standard && hybridOffered !== false && ctx.canSign) {
+    from.profile = `standard ${profile.standard} (UK Open Banking runs FAPI 1.0 Advanced)`;
+    return 'fapi1-advanced';
+  }
+  if (meta.require_pushed_authorization_requests === true) {
+    from.profile = 'discovery (require_pushed_authorization_requests)';
+    return 'fapi2';
+  }
+  if (hybridOffered === true && codeOffered === false && ctx.canSign) {
+    from.profile = 'discovery (response_types_supported offers code id_token, not code)';
+    return 'fapi1-advanced';
+  }
+  from.profile = 'default';
+  if (profile.standard && hybridOffered !== false && !ctx.canSign) {
+    r.notes.push(`standard ${profile.standard} would default to FAPI 1.0 Advanced, but the profile has no key to sign request objects (auth.clientAuth.privateKey): obtpp asks response_type=code with PKCE`);
+  }
+  return 'oauth2';
+}
 
-  const responseType = pick('responseType', () => {
+/** How the authorisation request travels and comes back: response type and mode, pushed or not, a request object, PKCE. */
+function flowOf(profile: Profile, name: SecurityProfileName, r: Resolution): Pick<ResolvedSecurity, 'responseType' | 'responseMode' | 'par' | 'requestObject' | 'pkce'> {
+  const { meta, ctx } = r;
+  const hybridOffered = r.lists('response_types_supported', 'code id_token');
+  const responseType = r.pick('responseType', () => {
     if (name !== 'fapi1-advanced') return ['code', name];
     if (hybridOffered !== false) return ['code id_token', `${name}${hybridOffered ? '' : ' (the discovery lists no response types)'}`];
     return ['code', `${name} (discovery offers no code id_token: code with JARM)`];
   });
-  const responseMode = pick('responseMode', () => {
+  const responseMode = r.pick('responseMode', () => {
     if (responseType === 'code id_token') return ['fragment', 'the hybrid flow'];
     if (name === 'fapi1-advanced' || name === 'fapi2-message-signing') return ['jwt', `${name} (JARM)`];
     return ['query', name];
   });
-  const par = pick('par', () => {
-    if (fapi2) return [true, name];
+  const par = r.pick('par', () => {
+    if (isFapi2(name)) return [true, name];
     if (name === 'fapi1-advanced') {
       return meta.require_pushed_authorization_requests === true ? [true, 'discovery (require_pushed_authorization_requests)'] : [false, `${name} (by value, as the UK runs it)`];
     }
     const p = profile.auth.par;
     return [p === 'always' || (p === 'auto' && ctx.parEndpoint !== undefined), `auth.par (${p})`];
   });
-  const requestObject = pick('requestObject', () => {
+  const requestObject = r.pick('requestObject', () => {
     if (profile.auth.intentBinding.method === 'request-object') return [true, 'auth.intentBinding (request-object)'];
     return [name === 'fapi1-advanced' || name === 'fapi2-message-signing', name];
   });
-  const pkce = pick('pkce', () => {
+  const pkce = r.pick('pkce', () => {
     if (name !== 'fapi1-advanced' || par) return ['S256', par && name === 'fapi1-advanced' ? `${name} with PAR` : name];
-    return lists('code_challenge_methods_supported', 'S256') === false || meta.code_challenge_methods_supported === undefined
+    return r.lists('code_challenge_methods_supported', 'S256') === false || meta.code_challenge_methods_supported === undefined
       ? ['none', 'discovery (no S256 in code_challenge_methods_supported)']
       : ['S256', 'discovery (code_challenge_methods_supported)'];
   });
+  return { responseType, responseMode, par, requestObject, pkce };
+}
+
+/** What the tokens and the answer are bound to: the sender constraint (and DPoP's alg), the iss parameter, the essential acr. */
+function bindingOf(name: SecurityProfileName, r: Resolution): Pick<ResolvedSecurity, 'senderConstraint' | 'issParameter' | 'acr' | 'dpopAlg'> {
+  const { settings: s, meta, ctx, from } = r;
+  const fapi2 = isFapi2(name);
   const dpopOffered = Array.isArray(meta.dpop_signing_alg_values_supported) && meta.dpop_signing_alg_values_supported.length > 0;
   const boundToCertificate = meta.tls_client_certificate_bound_access_tokens === true;
-  const senderConstraint = pick('senderConstraint', () => {
+  const senderConstraint = r.pick('senderConstraint', () => {
     if (ctx.clientCertificate && boundToCertificate) return ['mtls', 'discovery (tls_client_certificate_bound_access_tokens) and the profile\'s client certificate'];
     if (fapi2 && dpopOffered) return ['dpop', 'discovery (dpop_signing_alg_values_supported)'];
-    if (name !== 'oauth2' && !ctx.clientCertificate && !dpopOffered) notes.push(`${NAMES[name]} asks for sender-constrained tokens, but the bank's discovery offers neither certificate-bound tokens to a client certificate of the profile nor DPoP: its tokens are bearer tokens`);
+    if (name !== 'oauth2' && !ctx.clientCertificate && !dpopOffered) r.notes.push(`${NAMES[name]} asks for sender-constrained tokens, but the bank's discovery offers neither certificate-bound tokens to a client certificate of the profile nor DPoP: its tokens are bearer tokens`);
     return ['none', 'discovery'];
   });
-  const issParameter = pick('issParameter', () => (fapi2 ? [true, name] : [meta.authorization_response_iss_parameter_supported === true, 'discovery (authorization_response_iss_parameter_supported)']));
+  const issParameter = r.pick('issParameter', () => (fapi2 ? [true, name] : [meta.authorization_response_iss_parameter_supported === true, 'discovery (authorization_response_iss_parameter_supported)']));
   const acr = s.acr ? (from.acr = 'security.acr', [...s.acr]) : undefined;
   let dpopAlg: ResolvedSecurity['dpopAlg'];
   if (senderConstraint === 'dpop') {
     const offered = (meta.dpop_signing_alg_values_supported ?? []) as string[];
-    dpopAlg = pick('dpopAlg', () => [DPOP_ALGS.find((a) => offered.includes(a)) ?? 'ES256', 'discovery (dpop_signing_alg_values_supported)']);
+    dpopAlg = r.pick('dpopAlg', () => [DPOP_ALGS.find((a) => offered.includes(a)) ?? 'ES256', 'discovery (dpop_signing_alg_values_supported)']);
   }
-
-  const resolved: ResolvedSecurity = {
-    profile: name, responseType, responseMode, par, requestObject, pkce, senderConstraint,
-    clientAuth: profile.auth.clientAuth.method, issParameter,
-    ...(acr ? { acr } : {}), ...(dpopAlg ? { dpopAlg } : {}),
-    ...(name === 'oauth2' ? {} : { signingAlgs: fapi2 ? FAPI2_ALGS : FAPI1_ALGS }),
-    from, notes,
-  };
-  checkProfileBacks(resolved, ctx);
-  checkBankServes(resolved, meta, ctx);
-  return resolved;
+  return { senderConstraint, issParameter, acr, dpopAlg };
 }
 
 /** What the profile itself must give for the resolved choices: a signing key, a client certificate. */

@@ -196,14 +196,8 @@ export class HttpClient {
     }
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const started = performance.now();
-    const exchange: Exchange = {
-      seq: ++this.seq,
-      method,
-      url: this.redactor.url(url),
-      request: { headers: this.redactor.headers(headers), body: this.captureRequestBody(body, headers['content-type']) },
-      timings: { startedAt: new Date().toISOString(), durationMs: 0 },
-      interactionId: headers['x-fapi-interaction-id'] ? { sent: headers['x-fapi-interaction-id'] } : undefined,
-    };
+    const exchange = this.startExchange(method, url, headers, body, headers['content-type']);
+    exchange.interactionId = headers['x-fapi-interaction-id'] ? { sent: headers['x-fapi-interaction-id'] } : undefined;
     const signal = AbortSignal.timeout(timeoutMs);
     let res: Dispatcher.ResponseData;
     try {
@@ -213,43 +207,21 @@ export class HttpClient {
     }
     exchange.timings.headersMs = Math.round(performance.now() - started);
     const resHeaders = flatten(res.headers);
+    const read = { bytes: 0 };
     let text: string;
-    let bytes = 0;
     try {
-      const declared = Number(resHeaders['content-length']);
-      if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
-        discard(res.body);
-        throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (Content-Length ${declared}): cut at the limit (limits.maxBodyBytes)`);
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of res.body) {
-        bytes += (chunk as Buffer).length;
-        if (bytes > this.maxBodyBytes) {
-          discard(res.body);
-          throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (read ${bytes} before stopping): cut at the limit (limits.maxBodyBytes)`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
+      text = (await this.readCapped(res.body, resHeaders, read)).toString('utf8');
     } catch (error) {
-      exchange.response = { status: res.statusCode, headers: this.redactor.headers(resHeaders), json: false, bytes };
+      exchange.response = { status: res.statusCode, headers: this.redactor.headers(resHeaders), json: false, bytes: read.bytes };
       throw this.fail(exchange, started, error, timeoutMs);
     }
     const json = parseJson(text);
     const parsed = json.ok ? json.value : undefined;
-    const isJson = json.ok;
-    exchange.response = {
-      status: res.statusCode,
-      headers: this.redactor.headers(resHeaders),
-      body: isJson ? evidenceJson(this.redactor, parsed) : text.length ? evidenceText(this.redactor.text(text)) : undefined,
-      json: isJson,
-      bytes,
-      ...(!json.ok && json.why ? { note: json.why } : {}),
-    };
+    this.recordAnswer(exchange, res.statusCode, resHeaders, text, json, read.bytes);
     if (resHeaders['x-fapi-interaction-id']) exchange.interactionId = { ...exchange.interactionId, received: resHeaders['x-fapi-interaction-id'] };
     exchange.timings.durationMs = Math.round(performance.now() - started);
     this.emit(exchange);
-    return { status: res.statusCode, headers: resHeaders, body: parsed as T | undefined, text, json: isJson, exchange };
+    return { status: res.statusCode, headers: resHeaders, body: parsed as T | undefined, text, json: json.ok, exchange };
   }
 
   /**
@@ -264,13 +236,7 @@ export class HttpClient {
     const bodyText = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
     const contentType = headers['content-type'] ?? (init.body instanceof URLSearchParams ? 'application/x-www-form-urlencoded' : undefined);
     const started = performance.now();
-    const exchange: Exchange = {
-      seq: ++this.seq,
-      method,
-      url: this.redactor.url(url),
-      request: { headers: this.redactor.headers(headers), body: this.captureRequestBody(bodyText, contentType) },
-      timings: { startedAt: new Date().toISOString(), durationMs: 0 },
-    };
+    const exchange = this.startExchange(method, url, headers, bodyText, contentType);
     let response: Response;
     try {
       response = (await undiciFetch(url, {
@@ -284,44 +250,18 @@ export class HttpClient {
     const resHeaders: Record<string, string> = {};
     response.headers.forEach((v, k) => (resHeaders[k] = v));
     // The authorisation server's answers are capped like the API's: read up to the limit, then stop.
-    let bytes = 0;
+    const read = { bytes: 0 };
     let raw: Buffer;
     try {
-      const declared = Number(resHeaders['content-length']);
-      if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
-        await response.body?.cancel().catch(() => undefined);
-        throw new HttpError('body_too_large', `the answer of ${hostOf(url)} was cut at the limit of ${this.maxBodyBytes} bytes (limits.maxBodyBytes): it declared Content-Length ${declared}`);
-      }
-      const chunks: Buffer[] = [];
-      if (response.body) {
-        const reader = response.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          bytes += value.byteLength;
-          if (bytes > this.maxBodyBytes) {
-            await reader.cancel().catch(() => undefined);
-            throw new HttpError('body_too_large', `the answer of ${hostOf(url)} was cut at the limit of ${this.maxBodyBytes} bytes (limits.maxBodyBytes): more was coming`);
-          }
-          chunks.push(Buffer.from(value));
-        }
-      }
-      raw = Buffer.concat(chunks);
+      raw = await this.readFetchCapped(response, resHeaders, url, read);
     } catch (error) {
-      exchange.response = { status: response.status, headers: this.redactor.headers(resHeaders), json: false, bytes };
+      exchange.response = { status: response.status, headers: this.redactor.headers(resHeaders), json: false, bytes: read.bytes };
       throw this.fail(exchange, started, error, this.timeoutMs);
     }
     const text = raw.toString('utf8');
     const json = parseJson(text);
     if (json.ok) this.learnTokens(json.value);
-    exchange.response = {
-      status: response.status,
-      headers: this.redactor.headers(resHeaders),
-      body: json.ok ? evidenceJson(this.redactor, json.value) : text ? evidenceText(this.redactor.text(text)) : undefined,
-      json: json.ok,
-      bytes,
-      ...(!json.ok && json.why ? { note: json.why } : {}),
-    };
+    this.recordAnswer(exchange, response.status, resHeaders, text, json, read.bytes);
     // openid-client reads the answer from here: the bytes already read (a body too deep to be JSON is
     // handed on as not JSON, which openid-client refuses like any malformed answer).
     const body = json.ok || !json.why ? raw : Buffer.from(json.why);
@@ -330,6 +270,72 @@ export class HttpClient {
     this.emit(exchange);
     return response;
   };
+
+  /** An exchange's record as its request leaves: method, URL, headers and body, redacted. */
+  private startExchange(method: string, url: string, headers: Record<string, string>, body: string | undefined, contentType: string | undefined): Exchange {
+    return {
+      seq: ++this.seq,
+      method,
+      url: this.redactor.url(url),
+      request: { headers: this.redactor.headers(headers), body: this.captureRequestBody(body, contentType) },
+      timings: { startedAt: new Date().toISOString(), durationMs: 0 },
+    };
+  }
+
+  /** The answer on the exchange's record, redacted: status, headers, the body as JSON or text, its size. */
+  private recordAnswer(exchange: Exchange, status: number, headers: Record<string, string>, text: string, json: ReturnType<typeof parseJson>, bytes: number): void {
+    exchange.response = {
+      status,
+      headers: this.redactor.headers(headers),
+      body: json.ok ? evidenceJson(this.redactor, json.value) : text.length ? evidenceText(this.redactor.text(text)) : undefined,
+      json: json.ok,
+      bytes,
+      ...(!json.ok && json.why ? { note: json.why } : {}),
+    };
+  }
+
+  /** An API answer's body, read up to limits.maxBodyBytes (its Content-Length first); `read` counts the bytes as they come. */
+  private async readCapped(body: Dispatcher.ResponseData['body'], headers: Record<string, string>, read: { bytes: number }): Promise<Buffer> {
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
+      discard(body);
+      throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (Content-Length ${declared}): cut at the limit (limits.maxBodyBytes)`);
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) {
+      read.bytes += (chunk as Buffer).length;
+      if (read.bytes > this.maxBodyBytes) {
+        discard(body);
+        throw new HttpError('body_too_large', `response body over ${this.maxBodyBytes} bytes (read ${read.bytes} before stopping): cut at the limit (limits.maxBodyBytes)`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /** The authorisation server's answer (a fetch Response), read up to limits.maxBodyBytes likewise. */
+  private async readFetchCapped(response: Response, headers: Record<string, string>, url: string, read: { bytes: number }): Promise<Buffer> {
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new HttpError('body_too_large', `the answer of ${hostOf(url)} was cut at the limit of ${this.maxBodyBytes} bytes (limits.maxBodyBytes): it declared Content-Length ${declared}`);
+    }
+    const chunks: Buffer[] = [];
+    if (response.body) {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        read.bytes += value.byteLength;
+        if (read.bytes > this.maxBodyBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw new HttpError('body_too_large', `the answer of ${hostOf(url)} was cut at the limit of ${this.maxBodyBytes} bytes (limits.maxBodyBytes): more was coming`);
+        }
+        chunks.push(Buffer.from(value));
+      }
+    }
+    return Buffer.concat(chunks);
+  }
 
   /** Teaches the redactor the tokens in a token response (and anything that looks like one). */
   learnTokens(body: unknown): void {

@@ -407,16 +407,15 @@ export function judgedBy(scenario: TaggedScenario, judgesOf: JudgesOf): Set<stri
   return out;
 }
 
+/** What buildFcsMap is given beside the scripts and scenarios. */
+export interface FcsMapOptions { knownElsewhere?: ReadonlySet<string>; assertions?: Record<string, Expect>; judgesOf?: JudgesOf; partialOnly?: boolean }
+
+/** An id of the suite's manifest: its entry, and per script of it the kinds it asserts and whether it applies to the version. */
+type KnownId = { entry: FcsEntry; kinds: string[][]; applicable: boolean[] };
+
 /** The map of one FCS version's scripts to the scenarios. */
-export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], version: FcsVersion = '3.1', o: { knownElsewhere?: ReadonlySet<string>; assertions?: Record<string, Expect>; judgesOf?: JudgesOf; partialOnly?: boolean } = {}): FcsMap {
-  const byId = new Map<string, { entry: FcsEntry; kinds: string[][]; applicable: boolean[] }>();
-  for (const s of scripts) {
-    const known = byId.get(s.id) ?? { entry: { id: s.id, tests: [], asserts: [], covers: [], partial: [], status: 'not-covered' as FcsEntryStatus }, kinds: [], applicable: [] };
-    known.entry.tests.push({ description: s.description, method: s.method, uri: s.uri, manifest: s.manifest });
-    known.kinds.push(o.assertions ? assertionKinds(s, o.assertions) : []);
-    known.applicable.push(!s.apiVersion || satisfiesApiVersion(s.apiVersion, FCS_API_VERSION[version]));
-    byId.set(s.id, known);
-  }
+export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], version: FcsVersion = '3.1', o: FcsMapOptions = {}): FcsMap {
+  const byId = knownIds(scripts, version, o.assertions);
   const map: FcsMap = { version, ids: 0, scripts: scripts.length, covered: 0, partial: 0, notApplicable: 0, uncovered: 0, entries: [], unknownTags: [], overclaims: [], inapplicableTags: [], undefinedSteps: [], judgesChecked: !!o.judgesOf && !!o.assertions && !o.partialOnly };
   const reasonOf = (id: string, applicable: boolean[]) => FCS_NOT_APPLICABLE[id]
     ?? (applicable.every((a) => !a) ? `the suite runs it only where ${[...new Set(scripts.filter((s) => s.id === id).map((s) => `apiVersion ${s.apiVersion}`))].join(' or ')}: a bank at v${FCS_API_VERSION[version]} is not tested with it` : undefined);
@@ -439,40 +438,11 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
         map.inapplicableTags.push({ tag, feature: sc.feature, scenario: sc.scenario });
         continue;
       }
-      const cover: FcsCover = { feature: sc.feature, scenario: sc.scenario, ...(sc.rule ? { rule: sc.rule } : {}) };
-      // A run's report needs only what a partial scenario misses (the map test checks every claim).
-      const judgesOf = o.partialOnly && COVER_TAG.test(tag) ? undefined : o.judgesOf;
-      for (const step of judgesOf ? sc.steps.filter((t) => judgesOf(t) === undefined) : []) {
-        if (!map.undefinedSteps.some((u) => u.feature === sc.feature && u.scenario === sc.scenario && u.step === step)) map.undefinedSteps.push({ feature: sc.feature, scenario: sc.scenario, step });
-      }
-      if (judgesOf && o.assertions) {
-        const judged = judgedBy(sc, judgesOf);
-        judgedOf.set(cover, judged);
-        // The script of the id this scenario comes closest to (an id with two scripts has a scenario for each).
-        const missing = known.kinds.filter((_, i) => known.applicable[i]).map((kinds) => kinds.filter((k) => !judged.has(k)))
-          .sort((a, b) => a.length - b.length)[0] ?? [];
-        if (missing.length) cover.missing = missing;
-      }
-      if (COVER_TAG.test(tag)) {
-        if (cover.missing) map.overclaims.push({ id: known.entry.id, feature: sc.feature, scenario: sc.scenario, missing: cover.missing });
-        known.entry.covers.push(cover);
-      } else known.entry.partial.push(cover);
+      placeCover(map, known, sc, tag, o, judgedOf);
     }
   }
   for (const { entry, kinds, applicable } of byId.values()) {
-    entry.asserts = sortedSet(kinds.flat());
-    const reason = reasonOf(entry.id, applicable);
-    // Each applicable script of the id has a scenario that judges all of it.
-    const scriptsCovered = !map.judgesChecked || kinds.every((k, i) => !applicable[i] || entry.covers.some((c) => k.every((x) => judgedOf.get(c)?.has(x))));
-    if (reason) {
-      entry.status = 'not-applicable';
-      entry.reason = reason;
-    } else if (entry.covers.length && entry.covers.some((c) => !c.missing) && scriptsCovered) entry.status = 'covered';
-    else if (entry.covers.length || entry.partial.length) entry.status = 'partial';
-    else {
-      entry.status = 'not-covered';
-      entry.reason = NO_SCENARIO_YET;
-    }
+    settleEntry(entry, kinds, applicable, reasonOf(entry.id, applicable), map.judgesChecked ? judgedOf : undefined);
     map.entries.push(entry);
   }
   map.ids = map.entries.length;
@@ -481,6 +451,64 @@ export function buildFcsMap(scripts: FcsScript[], scenarios: TaggedScenario[], v
   map.notApplicable = map.entries.filter((e) => e.status === 'not-applicable').length;
   map.uncovered = map.entries.filter((e) => e.status === 'not-covered').length;
   return map;
+}
+
+/** The manifest's ids in its order, each with its scripts (an id may have several). */
+function knownIds(scripts: FcsScript[], version: FcsVersion, assertions: Record<string, Expect> | undefined): Map<string, KnownId> {
+  const byId = new Map<string, KnownId>();
+  for (const s of scripts) {
+    const known = byId.get(s.id) ?? { entry: { id: s.id, tests: [], asserts: [], covers: [], partial: [], status: 'not-covered' as FcsEntryStatus }, kinds: [], applicable: [] };
+    known.entry.tests.push({ description: s.description, method: s.method, uri: s.uri, manifest: s.manifest });
+    known.kinds.push(assertions ? assertionKinds(s, assertions) : []);
+    known.applicable.push(!s.apiVersion || satisfiesApiVersion(s.apiVersion, FCS_API_VERSION[version]));
+    byId.set(s.id, known);
+  }
+  return byId;
+}
+
+/**
+ * A scenario tagged with an applicable id: a cover (or a partial cover) of its entry, with what it
+ * misses of the script it comes closest to when the judges are checked; a cover that misses
+ * something is an overclaim, and a step no definition judges is listed.
+ */
+function placeCover(map: FcsMap, known: KnownId, sc: TaggedScenario, tag: string, o: FcsMapOptions, judgedOf: Map<FcsCover, Set<string>>): void {
+  const cover: FcsCover = { feature: sc.feature, scenario: sc.scenario, ...(sc.rule ? { rule: sc.rule } : {}) };
+  // A run's report needs only what a partial scenario misses (the map test checks every claim).
+  const judgesOf = o.partialOnly && COVER_TAG.test(tag) ? undefined : o.judgesOf;
+  for (const step of judgesOf ? sc.steps.filter((t) => judgesOf(t) === undefined) : []) {
+    if (!map.undefinedSteps.some((u) => u.feature === sc.feature && u.scenario === sc.scenario && u.step === step)) map.undefinedSteps.push({ feature: sc.feature, scenario: sc.scenario, step });
+  }
+  if (judgesOf && o.assertions) {
+    const judged = judgedBy(sc, judgesOf);
+    judgedOf.set(cover, judged);
+    // The script of the id this scenario comes closest to (an id with two scripts has a scenario for each).
+    const missing = known.kinds.filter((_, i) => known.applicable[i]).map((kinds) => kinds.filter((k) => !judged.has(k)))
+      .sort((a, b) => a.length - b.length)[0] ?? [];
+    if (missing.length) cover.missing = missing;
+  }
+  if (COVER_TAG.test(tag)) {
+    if (cover.missing) map.overclaims.push({ id: known.entry.id, feature: sc.feature, scenario: sc.scenario, missing: cover.missing });
+    known.entry.covers.push(cover);
+  } else known.entry.partial.push(cover);
+}
+
+/**
+ * An entry's status: not applicable (with the reason), covered (a full cover, and, where the judges
+ * are checked, each applicable script judged whole by one cover), partial, or not covered yet.
+ */
+function settleEntry(entry: FcsEntry, kinds: string[][], applicable: boolean[], reason: string | undefined, judgedOf: Map<FcsCover, Set<string>> | undefined): void {
+  entry.asserts = sortedSet(kinds.flat());
+  // Each applicable script of the id has a scenario that judges all of it.
+  const scriptsCovered = !judgedOf || kinds.every((k, i) => !applicable[i] || entry.covers.some((c) => k.every((x) => judgedOf.get(c)?.has(x))));
+  if (reason) {
+    entry.status = 'not-applicable';
+    entry.reason = reason;
+  } else if (entry.covers.length && entry.covers.some((c) => !c.missing) && scriptsCovered) entry.status = 'covered';
+  else if (entry.covers.length || entry.partial.length) entry.status = 'partial';
+  else {
+    entry.status = 'not-covered';
+    entry.reason = NO_SCENARIO_YET;
+  }
 }
 
 /** The map from the suite's folder, the package's features and its step definitions. */

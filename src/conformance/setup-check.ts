@@ -12,6 +12,9 @@ import type { Auth } from '../auth/index.ts';
 import { refusedField } from '../auth/security.ts';
 import type { HttpClient } from '../client/http.ts';
 
+/** What the bank answered the authorization request sent without a browser. */
+type Answer = Awaited<ReturnType<HttpClient['request']>>;
+
 /** The profile or the registration keeps the authorisation from starting: exit 3, naming the field. */
 export class SetupError extends ObtppError {
   /** The profile field to fix, e.g. `auth.redirectUri`. */
@@ -75,30 +78,8 @@ export function setupProblemOf(error: unknown, profile: Profile, fn: Fn): SetupE
  */
 export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient, createConsent: (token: string) => Promise<string | undefined>): Promise<void> {
   const fn: Fn = 'ais';
-  let token: string;
-  try {
-    const tokens = await auth.clientCredentials(fn);
-    token = tokens.accessToken;
-    // A bank that drops a scope it does not know grants the token without it (RFC 6749 §5.1: the
-    // answer names the scope granted when it differs): the profile asked for a scope the bank lacks.
-    const asked = profile.auth.scopes[fn].split(/\s+/).filter(Boolean);
-    if (tokens.scope !== undefined) {
-      const granted = new Set(tokens.scope.split(/\s+/).filter(Boolean));
-      const missing = asked.filter((s) => !granted.has(s));
-      if (missing.length) {
-        throw new SetupError(`auth.scopes.${fn}`, `the bank does not grant the scope "${missing.join(' ')}" (it granted ${tokens.scope ? `"${tokens.scope}"` : 'no scope'} to a client-credentials request for "${asked.join(' ')}")`);
-      }
-    }
-  } catch (error) {
-    if (error instanceof SetupError) throw error;
-    const problem = setupProblemOf(error, profile, fn);
-    if (problem) throw problem;
-    // A bank that binds its tokens by DPoP refuses a request without a proof, in words of its own: asked again with one.
-    if (error instanceof AuthorisationError && auth.security.senderConstraint !== 'dpop' && await auth.grantsWithDpop(fn)) {
-      throw new SetupError('security.senderConstraint', `the bank's token endpoint refused obtpp's request without a DPoP proof (${error.oauthError}: ${error.message}) and granted the same request with one: its tokens are DPoP-bound; set security.senderConstraint: dpop`, error);
-    }
-    return;
-  }
+  const token = await checkClientCredentials(profile, auth, fn);
+  if (token === undefined) return;
   let intentId: string | undefined;
   try {
     intentId = await createConsent(token);
@@ -114,38 +95,72 @@ export async function checkSetup(profile: Profile, auth: Auth, http: HttpClient,
     if (problem) throw problem;
     return;
   }
-  let answer: Awaited<ReturnType<HttpClient['request']>>;
+  let answer: Answer;
   try {
     answer = await http.request('GET', url, { headers: { accept: 'text/html' } });
   } catch {
     return;
   }
   const location = answer.headers.location;
-  if (answer.status >= 300 && answer.status < 400 && typeof location === 'string') {
-    // An error sent back to the redirect URI: the request itself was refused.
-    let back: URL | undefined;
-    try {
-      back = new URL(location, url);
-    } catch {
-      back = undefined;
+  if (answer.status >= 300 && answer.status < 400 && typeof location === 'string') return checkRedirectBack(profile, fn, url, location);
+  if (answer.status >= 400 && answer.status < 500) checkErrorPage(profile, fn, answer);
+}
+
+/**
+ * A client-credentials token for the API: a set-up error when the bank refuses the client or a
+ * scope (or grants it only with a DPoP proof the profile did not ask for), or grants fewer scopes
+ * than asked. Undefined when it failed otherwise: the scenarios judge that.
+ */
+async function checkClientCredentials(profile: Profile, auth: Auth, fn: Fn): Promise<string | undefined> {
+  try {
+    const tokens = await auth.clientCredentials(fn);
+    // A bank that drops a scope it does not know grants the token without it (RFC 6749 §5.1: the
+    // answer names the scope granted when it differs): the profile asked for a scope the bank lacks.
+    const asked = profile.auth.scopes[fn].split(/\s+/).filter(Boolean);
+    if (tokens.scope !== undefined) {
+      const granted = new Set(tokens.scope.split(/\s+/).filter(Boolean));
+      const missing = asked.filter((s) => !granted.has(s));
+      if (missing.length) {
+        throw new SetupError(`auth.scopes.${fn}`, `the bank does not grant the scope "${missing.join(' ')}" (it granted ${tokens.scope ? `"${tokens.scope}"` : 'no scope'} to a client-credentials request for "${asked.join(' ')}")`);
+      }
     }
-    // The error where the response mode puts it: the query, or the fragment (the hybrid flow).
-    const answer = back && (back.searchParams.get('error') ? back.searchParams : new URLSearchParams(back.hash.slice(1)));
-    const error = answer?.get('error');
-    if (back && answer && error && location.startsWith(profile.auth.redirectUri)) {
-      const problem = setupProblemOf(new AuthorisationError(error, `the authorization request was answered with error=${error}${answer.get('error_description') ? `: ${answer.get('error_description')}` : ''}`), profile, fn);
-      if (problem) throw problem;
+    return tokens.accessToken;
+  } catch (error) {
+    if (error instanceof SetupError) throw error;
+    const problem = setupProblemOf(error, profile, fn);
+    if (problem) throw problem;
+    // A bank that binds its tokens by DPoP refuses a request without a proof, in words of its own: asked again with one.
+    if (error instanceof AuthorisationError && auth.security.senderConstraint !== 'dpop' && await auth.grantsWithDpop(fn)) {
+      throw new SetupError('security.senderConstraint', `the bank's token endpoint refused obtpp's request without a DPoP proof (${error.oauthError}: ${error.message}) and granted the same request with one: its tokens are DPoP-bound; set security.senderConstraint: dpop`, error);
     }
-    return;
+    return undefined;
   }
-  if (answer.status >= 400 && answer.status < 500) {
-    // The bank's own error page: it names the parameter it refused.
-    const page = answer.text.replace(/<(style|script|head)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-    const code = /\b(invalid_redirect_uri|invalid_client|unauthorized_client|invalid_scope|unsupported_response_type|unsupported_response_mode|invalid_request_object|invalid_request)\b/.exec(page)?.[1]
-      ?? (REDIRECT_REFUSED.test(page) ? 'invalid_redirect_uri' : undefined);
-    if (code) {
-      const problem = setupProblemOf(new AuthorisationError(code, `the authorization request was answered ${answer.status}: ${page.slice(0, 300)}`), profile, fn);
-      if (problem) throw problem;
-    }
+}
+
+/** An error sent back to the redirect URI: the authorization request itself was refused. */
+function checkRedirectBack(profile: Profile, fn: Fn, url: string, location: string): void {
+  let back: URL | undefined;
+  try {
+    back = new URL(location, url);
+  } catch {
+    back = undefined;
+  }
+  // The error where the response mode puts it: the query, or the fragment (the hybrid flow).
+  const answer = back && (back.searchParams.get('error') ? back.searchParams : new URLSearchParams(back.hash.slice(1)));
+  const error = answer?.get('error');
+  if (back && answer && error && location.startsWith(profile.auth.redirectUri)) {
+    const problem = setupProblemOf(new AuthorisationError(error, `the authorization request was answered with error=${error}${answer.get('error_description') ? `: ${answer.get('error_description')}` : ''}`), profile, fn);
+    if (problem) throw problem;
+  }
+}
+
+/** The bank's own error page: it names the parameter it refused. */
+function checkErrorPage(profile: Profile, fn: Fn, answer: Answer): void {
+  const page = answer.text.replace(/<(style|script|head)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const code = /\b(invalid_redirect_uri|invalid_client|unauthorized_client|invalid_scope|unsupported_response_type|unsupported_response_mode|invalid_request_object|invalid_request)\b/.exec(page)?.[1]
+    ?? (REDIRECT_REFUSED.test(page) ? 'invalid_redirect_uri' : undefined);
+  if (code) {
+    const problem = setupProblemOf(new AuthorisationError(code, `the authorization request was answered ${answer.status}: ${page.slice(0, 300)}`), profile, fn);
+    if (problem) throw problem;
   }
 }

@@ -161,6 +161,9 @@ interface PickleRun {
   warnings: Finding[];
 }
 
+/** A scenario's run with its pickle's tags (a rule's id, a variant, a standard). */
+type TaggedRun = PickleRun & { tags: string[] };
+
 interface CaseState {
   worst: string;
   failure?: Finding;
@@ -337,7 +340,30 @@ export class SummaryBuilder {
    * another dialect (features tagged `@dialect-…`) is not-applicable, with the reason.
    */
   build(meta: { version: string; profile: string; startedAt: Date; variants: Variant[]; dialect?: string; standard?: string; fcs?: { version: FcsVersion; map?: FcsMap } }): Summary {
-    const runs: Array<PickleRun & { tags: string[] }> = [];
+    const { runs, allItems } = this.pickleRuns();
+    const dialect = meta.dialect ?? baseStandard().name;
+    const variants = meta.variants.map((variant) => ({
+      variant,
+      rules: this.rulesOf(variant, dialect, meta.standard).map((rule) => ruleResult(rule, variant, dialect, runs)),
+    }));
+    const totals = totalsOf(variants, runs);
+    const durationMs = Date.now() - meta.startedAt.getTime();
+    return {
+      tool: { name: 'obtpp', version: meta.version },
+      profile: meta.profile,
+      startedAt: meta.startedAt.toISOString(),
+      durationMs,
+      ...(allItems.length ? { timeSplit: timeSplit(allItems, durationMs) } : {}),
+      verdict: totals.rules.failed > 0 ? 'fail' : totals.rules['not-judged'] > 0 ? 'incomplete' : 'pass',
+      variants,
+      ...(meta.fcs ? { fcs: this.fcsSection(meta.fcs.version, runs, meta.fcs.map) } : {}),
+      totals,
+    };
+  }
+
+  /** Every scenario that ran, with its outcome, findings and tags; and every timed step of the run (for its time split). */
+  private pickleRuns(): { runs: TaggedRun[]; allItems: SequenceItem[] } {
+    const runs: TaggedRun[] = [];
     const allItems: SequenceItem[] = [];
     for (const [startedId, r] of this.results) {
       const testCase = this.testCases.get(this.started.get(startedId)!.testCaseId);
@@ -356,76 +382,11 @@ export class SummaryBuilder {
       if (r.sequence) allItems.push(...r.sequence);
       runs.push({ sequence, pickleId: pickle.id, name: pickle.name, status, ...(status === 'not-applicable' ? { notApplicable: r.notApplicable } : {}), failure: r.failure, notJudged, warnings: r.warnings, tags: pickle.tags.map((t: any) => t.name) });
     }
-    let warningCount = 0;
-    const variants = meta.variants.map((variant) => {
-      const dialect = meta.dialect ?? baseStandard().name;
-      const rules = this.rulesOf(variant, dialect, meta.standard).map(({ id, title, applicable, otherDialect, level, source }): RuleResult => {
-        const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
-        const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
-        const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
-        const notJudged = mine.map((x) => x.notJudged).filter((x): x is Finding => Boolean(x)).map(stamp);
-        const warnings = dedupe(mine.flatMap((x) => x.warnings));
-        warningCount += warnings.length;
-        const judged = mine.filter((x) => x.status !== 'not-applicable');
-        let status: RuleStatus;
-        if (!applicable) status = 'not-applicable';
-        else if (failures.length) status = 'failed';
-        else if (mine.length && !judged.length) status = 'not-applicable';
-        else if (judged.some((x) => x.status !== 'passed')) status = 'not-judged';
-        else if (judged.length) status = 'passed';
-        else status = 'skipped';
-        const reason = status !== 'not-applicable' ? undefined
-          : otherDialect ? `not part of the ${dialect} dialect (a rule of ${otherDialect} only)`
-          : !applicable ? `not part of variant ${variant}`
-          : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
-        const counts: ScenarioCounts = {
-          passed: mine.filter((x) => x.status === 'passed').length,
-          failed: mine.filter((x) => x.status === 'failed').length,
-          notApplicable: mine.filter((x) => x.status === 'not-applicable').length,
-          notJudged: mine.filter((x) => x.status === 'not-judged' || x.status === 'skipped').length,
-        };
-        const notApplicable = mine.filter((x) => x.status === 'not-applicable').map((x) => ({ scenario: x.name, reason: x.notApplicable ?? 'not applicable' }));
-        const sequences = mine.map((x) => x.sequence).filter((x): x is ScenarioSequence => Boolean(x));
-        return {
-          id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status,
-          verdict: ruleVerdict(status, counts, reason, notJudged, notApplicable),
-          scenarios: mine.length, counts, failures,
-          ...(reason ? { reason } : {}),
-          ...(warnings.length ? { warnings } : {}),
-          ...(notJudged.length ? { notJudged } : {}),
-          ...(notApplicable.length ? { notApplicable } : {}),
-          ...(sequences.length ? { sequences } : {}),
-        };
-      });
-      return { variant, rules };
-    });
-    const totals: Summary['totals'] = {
-      rules: { passed: 0, failed: 0, 'not-judged': 0, 'not-applicable': 0, skipped: 0 },
-      scenarios: { passed: 0, failed: 0, notJudged: 0, notApplicable: 0, skipped: 0 },
-      warnings: warningCount,
-    };
-    for (const v of variants) for (const r of v.rules) totals.rules[r.status]++;
-    for (const x of runs) {
-      if (x.status === 'not-applicable') totals.scenarios.notApplicable++;
-      else if (x.status === 'not-judged') totals.scenarios.notJudged++;
-      else totals.scenarios[x.status]++;
-    }
-    const durationMs = Date.now() - meta.startedAt.getTime();
-    return {
-      tool: { name: 'obtpp', version: meta.version },
-      profile: meta.profile,
-      startedAt: meta.startedAt.toISOString(),
-      durationMs,
-      ...(allItems.length ? { timeSplit: timeSplit(allItems, durationMs) } : {}),
-      verdict: totals.rules.failed > 0 ? 'fail' : totals.rules['not-judged'] > 0 ? 'incomplete' : 'pass',
-      variants,
-      ...(meta.fcs ? { fcs: this.fcsSection(meta.fcs.version, runs, meta.fcs.map) } : {}),
-      totals,
-    };
+    return { runs, allItems };
   }
 
   /** One verdict per FCS test of the run's version, from the scenarios tagged with it (fcs-verdicts.ts). */
-  private fcsSection(version: FcsVersion, runs: ReadonlyArray<PickleRun & { tags: string[] }>, map?: FcsMap): FcsSection {
+  private fcsSection(version: FcsVersion, runs: ReadonlyArray<TaggedRun>, map?: FcsMap): FcsSection {
     const blocks = this.examplesNames();
     return fcsVerdicts(version, runs.map((x) => {
       const pickle = this.pickles.get(x.pickleId);
@@ -620,14 +581,13 @@ export class SummaryBuilder {
    * its level and source. A rule id with scenarios in several dialects is one rule, described in the
    * run's dialect's words; a rule with none in the run's dialect names the dialect it belongs to.
    */
-  private rulesOf(variant: Variant, dialect: string, standard?: string): Array<{ id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string }> {
-    type Row = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
+  private rulesOf(variant: Variant, dialect: string, standard?: string): RuleRow[] {
     // A feature or rule tagged with a published version (@uk-3.1) is that version's only: a run
     // of another layout does not list it (as a run of one standard lists no rule of another).
     // A feature may serve several versions (@uk-3.1 @uk-4.0): listed when the run's is one of them.
     const published = versionNames();
     const standardsOf = (tags: string[]) => published.filter((s) => tags.includes(`@${s}`));
-    const byId = new Map<string, Row>();
+    const byId = new Map<string, RuleRow>();
     for (const doc of this.docs) {
       const feature = doc.feature;
       if (!feature || !feature.tags.some((t: any) => t.name === `@variant-${variant}`)) continue;
@@ -645,7 +605,7 @@ export class SummaryBuilder {
         const source = tags.map((t) => /^@source-(.+)$/.exec(t)?.[1]).find(Boolean);
         const ruleStandards: readonly string[] = standardsOf([...feature.tags.map((t: any) => t.name), ...tags]);
         if (ruleStandards.length && !ruleStandards.includes(standard ?? '')) continue;
-        const row: Row = { id, title, applicable: mine && applicable, ...(mine ? {} : { otherDialect: docDialect }), ...(level ? { level } : {}), ...(source ? { source } : {}) };
+        const row: RuleRow = { id, title, applicable: mine && applicable, ...(mine ? {} : { otherDialect: docDialect }), ...(level ? { level } : {}), ...(source ? { source } : {}) };
         const known = byId.get(id);
         // The run's dialect's own rule wins; another dialect's stands in only where the run's has none.
         if (!known || (mine && known.otherDialect)) byId.set(id, row);
@@ -657,6 +617,68 @@ export class SummaryBuilder {
 
 /** The reason of a rule that belongs to another dialect. */
 export const FOREIGN_RULE_REASON = /^not part of the \S+ dialect\b/;
+
+/** A rule of the run's catalogue (rulesOf), as the summary lists it. */
+type RuleRow = { id: string; title: string; applicable: boolean; otherDialect?: string; level?: Level; source?: string };
+
+/** One rule's verdict in one variant, from its scenarios there: its status, the reason it does not apply, its counts and findings. */
+function ruleResult({ id, title, applicable, otherDialect, level, source }: RuleRow, variant: Variant, dialect: string, runs: TaggedRun[]): RuleResult {
+  const mine = runs.filter((x) => x.tags.includes(`@variant-${variant}`) && x.tags.includes(`@${id}`));
+  const stamp = (f: Finding): Finding => ({ ...f, ...(level && !f.level ? { level } : {}), ...(source && !f.source ? { source } : {}) });
+  const failures = mine.filter((x) => x.status === 'failed').map((x) => x.failure!).filter(Boolean).map(stamp);
+  const notJudged = mine.map((x) => x.notJudged).filter((x): x is Finding => Boolean(x)).map(stamp);
+  const warnings = dedupe(mine.flatMap((x) => x.warnings));
+  const status = ruleStatus(applicable, failures.length > 0, mine);
+  const reason = status !== 'not-applicable' ? undefined
+    : otherDialect ? `not part of the ${dialect} dialect (a rule of ${otherDialect} only)`
+    : !applicable ? `not part of variant ${variant}`
+    : [...new Set(mine.map((x) => x.notApplicable).filter(Boolean))].join('; ') || 'not applicable';
+  const counts: ScenarioCounts = {
+    passed: mine.filter((x) => x.status === 'passed').length,
+    failed: mine.filter((x) => x.status === 'failed').length,
+    notApplicable: mine.filter((x) => x.status === 'not-applicable').length,
+    notJudged: mine.filter((x) => x.status === 'not-judged' || x.status === 'skipped').length,
+  };
+  const notApplicable = mine.filter((x) => x.status === 'not-applicable').map((x) => ({ scenario: x.name, reason: x.notApplicable ?? 'not applicable' }));
+  const sequences = mine.map((x) => x.sequence).filter((x): x is ScenarioSequence => Boolean(x));
+  return {
+    id, title, ...(level ? { level } : {}), ...(source ? { source } : {}), status,
+    verdict: ruleVerdict(status, counts, reason, notJudged, notApplicable),
+    scenarios: mine.length, counts, failures,
+    ...(reason ? { reason } : {}),
+    ...(warnings.length ? { warnings } : {}),
+    ...(notJudged.length ? { notJudged } : {}),
+    ...(notApplicable.length ? { notApplicable } : {}),
+    ...(sequences.length ? { sequences } : {}),
+  };
+}
+
+/** A rule's status from its scenarios: a failure fails it; it passes only when every scenario judged passed. */
+function ruleStatus(applicable: boolean, failed: boolean, mine: PickleRun[]): RuleStatus {
+  const judged = mine.filter((x) => x.status !== 'not-applicable');
+  if (!applicable) return 'not-applicable';
+  if (failed) return 'failed';
+  if (mine.length && !judged.length) return 'not-applicable';
+  if (judged.some((x) => x.status !== 'passed')) return 'not-judged';
+  if (judged.length) return 'passed';
+  return 'skipped';
+}
+
+/** The run's counts: rule results by status, scenarios by outcome, SHOULD warnings. */
+function totalsOf(variants: Summary['variants'], runs: PickleRun[]): Summary['totals'] {
+  const totals: Summary['totals'] = {
+    rules: { passed: 0, failed: 0, 'not-judged': 0, 'not-applicable': 0, skipped: 0 },
+    scenarios: { passed: 0, failed: 0, notJudged: 0, notApplicable: 0, skipped: 0 },
+    warnings: variants.reduce((n, v) => v.rules.reduce((m, r) => m + (r.warnings?.length ?? 0), n), 0),
+  };
+  for (const v of variants) for (const r of v.rules) totals.rules[r.status]++;
+  for (const x of runs) {
+    if (x.status === 'not-applicable') totals.scenarios.notApplicable++;
+    else if (x.status === 'not-judged') totals.scenarios.notJudged++;
+    else totals.scenarios[x.status]++;
+  }
+  return totals;
+}
 
 /** The distinct causes of a list, each once, with how many scenarios share it when more than one. */
 function causes(texts: string[]): string {

@@ -186,15 +186,7 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
   const absent = p.auth === undefined;
   // Without the redirect approach nothing is sent to it; the PSU's browser still needs a URL that ends a journey.
   const auth = p.auth ?? { redirectUri: standard.profile.redirectUri?.(p) ?? 'http://127.0.0.1/obtpp-no-redirect', clientId: '', clientAuth: { method: 'tls_client_auth' } };
-  // A profile without a client of its own uses the one obtpp register issues (the session fills it in).
-  const registered = auth.clientId === undefined;
-  const clientAuth = registered
-    ? { method: p.registration.tokenEndpointAuthMethod ?? 'client_secret_basic', ...(p.registration.kid ? { kid: p.registration.kid } : {}), ...(p.registration.alg ? { alg: p.registration.alg } : {}) }
-    : { ...auth.clientAuth };
-  if (clientAuth.privateKeyFile) clientAuth.privateKey = await readReferenced(clientAuth.privateKeyFile, '$.auth.clientAuth.privateKeyFile', baseDir, source);
-  const second = auth.secondClient ? { ...auth.secondClient, clientAuth: { ...auth.secondClient.clientAuth } } : undefined;
-  if (second?.clientAuth.privateKeyFile) second.clientAuth.privateKey = await readReferenced(second.clientAuth.privateKeyFile, '$.auth.secondClient.clientAuth.privateKeyFile', baseDir, source);
-  for (const s of [second?.clientAuth.secret, second?.clientAuth.privateKey]) if (s) secrets.add(s);
+  const { registered, clientAuth, second } = await clientsOf(p, auth, baseDir, source, secrets);
   const mtls = await mtlsOf(p, baseDir, source);
   if (!absent && clientAuth.method === 'tls_client_auth' && !(mtls?.cert && mtls?.key)) {
     throw new ProfileError(`profile ${source}: $.mtls: a client certificate and key are required when auth.clientAuth.method is tls_client_auth`, ['$.mtls']);
@@ -209,8 +201,6 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
   const variants: Variant[] = version ? ['A'] : p.variants;
   const paths = { ...(standard.profile.paths?.(version?.name) ?? DEFAULTS.paths), ...(p.paths ?? {}) };
   const found = p.discovery ? await discover(p, standard, paths, baseDir, source) : undefined;
-  // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
-  const absentApis = found ? found.absent : p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
   return {
     name: p.name,
     dialect: standard.name,
@@ -218,21 +208,11 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
     ...(p.security !== undefined ? { security: typeof p.security === 'string' ? { profile: p.security } : { ...p.security } } : {}),
     ...(standard.profile.complete?.(p, { absent }) ?? {}),
     variants,
-    baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),
-    variantBaseUrls: stripAll(p.variantBaseUrls),
-    apis: found ? found.apis : apisOf(p, standard.profile.apiSegments?.(version?.name)),
-    ...(found ? { discovery: { source: p.discovery, notes: found.notes } } : {}),
-    implements: found ? { A: found.operations } : implementsOf(p.implements, variants),
-    ...(absentApis.length ? { absentApis } : {}),
+    ...endpointsOf(p, standard.profile.apiSegments?.(version?.name), variants, found),
     paths,
     auth: authOf(auth, clientAuth, { absent, registered, standard, p, second }),
     ...(signing ? { signing } : {}),
-    bank: {
-      ...(bankJwks ? { jwks: bankJwks } : {}),
-      ...(p.bank?.signsAnswers === false ? { signsAnswers: false, signingWaiver: p.bank.signingWaiver } : {}),
-      ...(p.bank?.requiresSignedRequests !== undefined ? { requiresSignedRequests: p.bank.requiresSignedRequests } : {}),
-      ...(p.bank?.signingCertificate ? { signingCertificate: await certificateValue(p.bank.signingCertificate, '$.bank.signingCertificate', baseDir, source) } : {}),
-    },
+    bank: await bankOf(p, bankJwks, baseDir, source),
     psu: { username: p.psu.username, password: p.psu.password, driver: p.psu.driver, accounts: parseAccountChoice(p.psu.accounts) },
     headers: p.headers ?? {},
     mtls,
@@ -243,6 +223,47 @@ async function completeProfile(p: Record<string, any>, source: string, secrets: 
     tppName: p.tppName,
     source,
     secrets: [...secrets].filter((s) => s.length >= 4),
+  };
+}
+
+/**
+ * The profile's clients: its own client authentication (or, without a client id, the one `obtpp
+ * register` will use), and its second client; their key files read, the second's secrets collected.
+ */
+async function clientsOf(p: Record<string, any>, auth: Record<string, any>, baseDir: string, source: string, secrets: Set<string>): Promise<{ registered: boolean; clientAuth: Record<string, any>; second?: Profile['auth']['secondClient'] }> {
+  // A profile without a client of its own uses the one obtpp register issues (the session fills it in).
+  const registered = auth.clientId === undefined;
+  const clientAuth = registered
+    ? { method: p.registration.tokenEndpointAuthMethod ?? 'client_secret_basic', ...(p.registration.kid ? { kid: p.registration.kid } : {}), ...(p.registration.alg ? { alg: p.registration.alg } : {}) }
+    : { ...auth.clientAuth };
+  if (clientAuth.privateKeyFile) clientAuth.privateKey = await readReferenced(clientAuth.privateKeyFile, '$.auth.clientAuth.privateKeyFile', baseDir, source);
+  const second = auth.secondClient ? { ...auth.secondClient, clientAuth: { ...auth.secondClient.clientAuth } } : undefined;
+  if (second?.clientAuth.privateKeyFile) second.clientAuth.privateKey = await readReferenced(second.clientAuth.privateKeyFile, '$.auth.secondClient.clientAuth.privateKeyFile', baseDir, source);
+  for (const s of [second?.clientAuth.secret, second?.clientAuth.privateKey]) if (s) secrets.add(s);
+  return { registered, clientAuth, second };
+}
+
+/** Where the bank's APIs are: its base URLs, per API and per variant, and what it implements; from its discovery when it has one. */
+function endpointsOf(p: Record<string, any>, apiSegments: Parameters<typeof apisOf>[1], variants: Variant[], found: Awaited<ReturnType<typeof discover>> | undefined): Pick<Profile, 'baseUrl' | 'variantBaseUrls' | 'apis' | 'discovery' | 'implements' | 'absentApis'> {
+  // Per-API base URLs without a base URL for everything: an API left out is one the bank does not offer.
+  const absentApis = found ? found.absent : p.baseUrl ? [] : (['ais', 'cof', 'pis'] as const).filter((fn) => !p.apis?.[fn]?.baseUrl);
+  return {
+    baseUrl: stripSlash(p.baseUrl ?? p.apis?.ais?.baseUrl ?? found!.baseUrl),
+    variantBaseUrls: stripAll(p.variantBaseUrls),
+    apis: found ? found.apis : apisOf(p, apiSegments),
+    ...(found ? { discovery: { source: p.discovery, notes: found.notes } } : {}),
+    implements: found ? { A: found.operations } : implementsOf(p.implements, variants),
+    ...(absentApis.length ? { absentApis } : {}),
+  };
+}
+
+/** What the profile says of the bank itself: its signing keys or certificate, and whether it signs its answers or asks for signed requests. */
+async function bankOf(p: Record<string, any>, bankJwks: Awaited<ReturnType<typeof jwksValue>> | undefined, baseDir: string, source: string): Promise<Profile['bank']> {
+  return {
+    ...(bankJwks ? { jwks: bankJwks } : {}),
+    ...(p.bank?.signsAnswers === false ? { signsAnswers: false, signingWaiver: p.bank.signingWaiver } : {}),
+    ...(p.bank?.requiresSignedRequests !== undefined ? { requiresSignedRequests: p.bank.requiresSignedRequests } : {}),
+    ...(p.bank?.signingCertificate ? { signingCertificate: await certificateValue(p.bank.signingCertificate, '$.bank.signingCertificate', baseDir, source) } : {}),
   };
 }
 

@@ -26,48 +26,7 @@ export async function manualJourney(url: string, options: JourneyOptions, onList
 
   let resolveUrl!: (u: string) => void;
   const arrived = new Promise<string>((r) => (resolveUrl = r));
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const here = new URL(req.url ?? '/', `http://127.0.0.1`);
-    const answer = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(PAGE(body));
-    };
-    if (loopback && here.pathname === redirect.pathname && here.search === '' && here.searchParams.get('obtpp-fragment') === null) {
-      // An answer in the fragment (the hybrid flow) never reaches a server: the page sends it back here.
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(PAGE(`<p>obtpp is reading the bank's answer…</p><script>location.replace(location.pathname + '?obtpp-fragment=' + encodeURIComponent(location.hash.slice(1)))</script>`));
-      return;
-    }
-    if (loopback && here.pathname === redirect.pathname) {
-      const full = new URL(options.redirectUri);
-      const fragment = here.searchParams.get('obtpp-fragment');
-      if (fragment !== null) full.hash = fragment;
-      else full.search = here.search;
-      answer(200, '<p>obtpp received the bank\'s answer. You can close this page.</p>');
-      resolveUrl(full.href);
-      return;
-    }
-    const pasted = here.searchParams.get('callback');
-    if (here.pathname === '/' && pasted) {
-      try {
-        const u = new URL(pasted);
-        if (u.origin === redirect.origin && u.pathname === redirect.pathname) {
-          answer(200, '<p>obtpp received the bank\'s answer. You can close this page.</p>');
-          resolveUrl(u.href);
-          return;
-        }
-      } catch {
-        /* fall through to the form */
-      }
-      answer(400, `<p>That is not a URL under ${escape(options.redirectUri)}.</p>`);
-      return;
-    }
-    if (here.pathname === '/') {
-      answer(200, `<p>When the bank sends you to <code>${escape(options.redirectUri)}</code>, paste that whole address here:</p><form><input name="callback" size="80" autofocus> <button>Send</button></form>`);
-      return;
-    }
-    answer(404, '<p>Not here.</p>');
-  });
+  const server = createServer(callbackHandler(options.redirectUri, loopback, resolveUrl));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e) => reject(new ObtppError('manual_callback_port', `cannot listen on 127.0.0.1:${port} for the redirect back (${(e as Error).message})`, { cause: e })));
     server.listen(port, '127.0.0.1', () => resolve());
@@ -96,6 +55,60 @@ export async function manualJourney(url: string, options: JourneyOptions, onList
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   }
+}
+
+/**
+ * The loopback server's pages: on a loopback redirect URI's path, the bank's answer (one in the
+ * fragment sent back by a page first); at the root, the form the PSU pastes the final URL into.
+ * An answer received goes to `received`.
+ */
+function callbackHandler(redirectUri: string, loopback: boolean, received: (url: string) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  const redirect = new URL(redirectUri);
+  return (req, res) => {
+    const here = new URL(req.url ?? '/', `http://127.0.0.1`);
+    const answer = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(PAGE(body));
+    };
+    if (loopback && here.pathname === redirect.pathname && here.search === '' && here.searchParams.get('obtpp-fragment') === null) {
+      // An answer in the fragment (the hybrid flow) never reaches a server: the page sends it back here.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(PAGE(`<p>obtpp is reading the bank's answer…</p><script>location.replace(location.pathname + '?obtpp-fragment=' + encodeURIComponent(location.hash.slice(1)))</script>`));
+      return;
+    }
+    if (loopback && here.pathname === redirect.pathname) {
+      const full = new URL(redirectUri);
+      const fragment = here.searchParams.get('obtpp-fragment');
+      if (fragment !== null) full.hash = fragment;
+      else full.search = here.search;
+      answer(200, '<p>obtpp received the bank\'s answer. You can close this page.</p>');
+      received(full.href);
+      return;
+    }
+    if (here.pathname === '/') return pastePage(here, redirectUri, answer, received);
+    answer(404, '<p>Not here.</p>');
+  };
+}
+
+/** The root page: the form, or the URL the PSU pasted into it (taken when it is under the redirect URI). */
+function pastePage(here: URL, redirectUri: string, answer: (status: number, body: string) => void, received: (url: string) => void): void {
+  const redirect = new URL(redirectUri);
+  const pasted = here.searchParams.get('callback');
+  if (pasted) {
+    try {
+      const u = new URL(pasted);
+      if (u.origin === redirect.origin && u.pathname === redirect.pathname) {
+        answer(200, '<p>obtpp received the bank\'s answer. You can close this page.</p>');
+        received(u.href);
+        return;
+      }
+    } catch {
+      /* fall through to the form */
+    }
+    answer(400, `<p>That is not a URL under ${escape(redirectUri)}.</p>`);
+    return;
+  }
+  answer(200, `<p>When the bank sends you to <code>${escape(redirectUri)}</code>, paste that whole address here:</p><form><input name="callback" size="80" autofocus> <button>Send</button></form>`);
 }
 
 function escape(s: string): string {

@@ -423,6 +423,10 @@ function contextGone(error: unknown): boolean {
 /**
  * Runs in the page: resolves when a target is present (and shown, when asked) or a watched error
  * shows its text, re-checking on every DOM mutation, or after `ms`; acts on the target found.
+ *
+ * Long: puppeteer sends this function's source to the page (`page.evaluate`), so it must carry its
+ * helpers inside it (visibility, the action, the error and target checks): a function beside it in
+ * this module does not exist in the page.
  */
 function seekInPage(a: SeekArgs): Promise<SeekResult> {
   const shown = (el: Element): boolean => {

@@ -130,14 +130,18 @@ async function rs256Discovery(ctx: KoaContextWithOIDC, next: () => Promise<void>
 
 /** Builds the provider. Mount it with `provider.callback()` at the issuer's root. */
 export function createAuthServer(o: AuthServerOptions): Provider {
+  const provider = new Provider(o.issuer, configurationOf(o));
+  mountFrontFaults(provider, o);
+  // Errors are the client's business; the sandbox's terminal stays readable.
+  provider.on('server_error', () => undefined);
+  return provider;
+}
+
+/** oidc-provider's configuration: the UK Open Banking way, bent by the faults the sandbox runs. */
+function configurationOf(o: AuthServerOptions): Configuration {
   const { store, faults } = o;
   const sec = o.security;
-  // FAPI 1.0's detached signature carries s_hash; the fault serves the hybrid flow as plain OIDC does, without it.
-  const fapiProfile = (ctx: KoaContextWithOIDC): '1.0 Final' | '2.0' | undefined => {
-    if (faults.has('hybrid-id-token-without-s-hash') && hybridAsked(ctx)) return undefined;
-    return sec?.fapi;
-  };
-  const configuration: Configuration = {
+  return {
     adapter: memoryAdapter(o.issued, { neverConsumed: new Set(faults.has('authorization-code-reusable') ? ['AuthorizationCode'] : []) }),
     // oidc-provider's own 15 s; the client-assertion-clock-lenient fault takes 15 minutes.
     ...(faults.has('client-assertion-clock-lenient') ? { clockTolerance: 900 } : {}),
@@ -162,21 +166,7 @@ export function createAuthServer(o: AuthServerOptions): Provider {
     expiresWithSession: async () => false,
     // FAPI 2.0: authorization codes live at most 60 seconds.
     ttl: { AccessToken: ACCESS_TOKEN_TTL, ClientCredentials: ACCESS_TOKEN_TTL, AuthorizationCode: sec?.fapi === '2.0' ? 60 : 120, IdToken: 3600, Interaction: 1800, Session: 3600, Grant: 86_400, RefreshToken: 86_400 },
-    findAccount: async (ctx, sub) => {
-      if (!store.psu(sub)) return undefined;
-      return {
-        accountId: sub,
-        claims: async (_use, _scope, claims) => {
-          const out: Record<string, unknown> = { sub };
-          // The ID token echoes the consent the grant is bound to (as asked for in the claims parameter).
-          if (claims?.openbanking_intent_id !== undefined && !faults.has('intent-not-bound')) {
-            const intent = intentOf(ctx, store);
-            if (intent) out.openbanking_intent_id = intent;
-          }
-          return out as { sub: string };
-        },
-      };
-    },
+    findAccount: accountFinder(o),
     // Carries the consent into the access token, so the resource server knows which consent a token serves.
     extraTokenClaims: async (ctx, token) => {
       const grantId = (token as { grantId?: string }).grantId;
@@ -188,73 +178,118 @@ export function createAuthServer(o: AuthServerOptions): Provider {
       ctx.body = page('Something went wrong', `<p class="error" data-testid="consent-error">${html(out.error)}: ${html(out.error_description ?? '')}</p>`);
     },
     extraClientMetadata: { properties: ['software_statement'] },
-    features: {
-      fapi: { enabled: true, profile: fapiProfile as never },
-      jwtResponseModes: { enabled: sec?.jarm === true },
-      // DPoP (RFC 9449): offered by every set-up; a DPoP one makes its clients' tokens DPoP-bound and demands a nonce.
-      dPoP: { enabled: true, nonceSecret: o.dpopNonceSecret, requireNonce: () => sec?.senderConstraint === 'dpop' },
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      claimsParameter: { enabled: true },
-      requestObjects: {
-        enabled: true,
-        // FAPI as UK banks enforce it: a request object expires, and names a consent awaiting this client.
-        ...(sec?.signedRequestObject ? { requireSignedRequestObject: true } : {}),
-        assertJwtClaimsAndHeader: async (ctx, claims, header, client) => {
-          // oidc-provider's own FAPI checks first (exp, nbf and aud required; exp at most 60 minutes after nbf).
-          if (sec && !faults.has('request-object-nbf-not-required')) await defaults.features.requestObjects.assertJwtClaimsAndHeader(ctx, claims, header, client);
-          if (claims.exp === undefined && !faults.has('request-object-exp-not-required')) throw new errors.InvalidRequestObject("Request Object is missing the 'exp' claim");
-          // FAPI: the parameters are taken only from the request object, the redirect URI among them (one outside is not used).
-          if (sec && claims.redirect_uri === undefined) throw new errors.InvalidRequestObject("Request Object is missing the 'redirect_uri' parameter");
-          if (faults.has('intent-not-bound')) return;
-          const intent = requestObjectIntent(claims.claims);
-          if (intent === undefined) return;
-          const consent = store.consents.get(intent) as { clientId?: string; decided?: boolean } | undefined;
-          if (!consent || (consent.clientId !== client.clientId && !faults.has('intent-of-another-client-accepted')) || consent.decided) {
-            throw new errors.InvalidRequestObject('openbanking_intent_id does not name a consent awaiting this client\'s authorisation');
-          }
-        },
+    features: featuresOf(o),
+  };
+}
+
+/** The PSUs as accounts: a PSU the store knows, whose ID token echoes the consent its grant is bound to. */
+function accountFinder(o: AuthServerOptions): NonNullable<Configuration['findAccount']> {
+  const { store, faults } = o;
+  return async (ctx, sub) => {
+    if (!store.psu(sub)) return undefined;
+    return {
+      accountId: sub,
+      claims: async (_use, _scope, claims) => {
+        const out: Record<string, unknown> = { sub };
+        // The ID token echoes the consent the grant is bound to (as asked for in the claims parameter).
+        if (claims?.openbanking_intent_id !== undefined && !faults.has('intent-not-bound')) {
+          const intent = intentOf(ctx, store);
+          if (intent) out.openbanking_intent_id = intent;
+        }
+        return out as { sub: string };
       },
-      // RFC 9126, as a FAPI bank may offer it (FAPI 1 Advanced: "may support"); the TPP uses it where
-      // advertised. Not required: SEC-11 judges request objects sent to the authorization endpoint itself.
-      pushedAuthorizationRequests: { enabled: sec?.par !== 'off', requirePushedAuthorizationRequests: sec?.par === 'required' },
-      revocation: { enabled: true },
-      // DCR (RFC 7591) and its management (RFC 7592); the software statement is checked in front (registration.ts).
-      registration: { enabled: true, initialAccessToken: false },
-      registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
-      introspection: { enabled: true, allowedPolicy: async () => true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: async () => o.resources[0],
-        useGrantedResource: async () => true,
-        getResourceServerInfo: async (_ctx, indicator) => {
-          if (!o.resources.includes(indicator)) throw new errors.InvalidTarget();
-          return { scope: o.resourceScopes?.() ?? 'accounts fundsconfirmations payments', audience: o.resources[0], accessTokenTTL: ACCESS_TOKEN_TTL, accessTokenFormat: 'opaque' };
-        },
+    };
+  };
+}
+
+/** oidc-provider's features: FAPI in the set-up's profile, DPoP, request objects, PAR, DCR, resource indicators, mTLS. */
+function featuresOf(o: AuthServerOptions): NonNullable<Configuration['features']> {
+  const { faults } = o;
+  const sec = o.security;
+  // FAPI 1.0's detached signature carries s_hash; the fault serves the hybrid flow as plain OIDC does, without it.
+  const fapiProfile = (ctx: KoaContextWithOIDC): '1.0 Final' | '2.0' | undefined => {
+    if (faults.has('hybrid-id-token-without-s-hash') && hybridAsked(ctx)) return undefined;
+    return sec?.fapi;
+  };
+  return {
+    fapi: { enabled: true, profile: fapiProfile as never },
+    jwtResponseModes: { enabled: sec?.jarm === true },
+    // DPoP (RFC 9449): offered by every set-up; a DPoP one makes its clients' tokens DPoP-bound and demands a nonce.
+    dPoP: { enabled: true, nonceSecret: o.dpopNonceSecret, requireNonce: () => sec?.senderConstraint === 'dpop' },
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    claimsParameter: { enabled: true },
+    requestObjects: {
+      enabled: true,
+      // FAPI as UK banks enforce it: a request object expires, and names a consent awaiting this client.
+      ...(sec?.signedRequestObject ? { requireSignedRequestObject: true } : {}),
+      assertJwtClaimsAndHeader: requestObjectCheck(o),
+    },
+    // RFC 9126, as a FAPI bank may offer it (FAPI 1 Advanced: "may support"); the TPP uses it where
+    // advertised. Not required: SEC-11 judges request objects sent to the authorization endpoint itself.
+    pushedAuthorizationRequests: { enabled: sec?.par !== 'off', requirePushedAuthorizationRequests: sec?.par === 'required' },
+    revocation: { enabled: true },
+    // DCR (RFC 7591) and its management (RFC 7592); the software statement is checked in front (registration.ts).
+    registration: { enabled: true, initialAccessToken: false },
+    registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
+    introspection: { enabled: true, allowedPolicy: async () => true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: async () => o.resources[0],
+      useGrantedResource: async () => true,
+      getResourceServerInfo: async (_ctx, indicator) => {
+        if (!o.resources.includes(indicator)) throw new errors.InvalidTarget();
+        return { scope: o.resourceScopes?.() ?? 'accounts fundsconfirmations payments', audience: o.resources[0], accessTokenTTL: ACCESS_TOKEN_TTL, accessTokenFormat: 'opaque' };
       },
-      mTLS: o.tls
-        ? {
-            enabled: true,
-            tlsClientAuth: true,
-            certificateBoundAccessTokens: true,
-            getCertificate: (ctx) => peerCertificate(ctx),
-            certificateAuthorized: (ctx) => (ctx.req.socket as TLSSocket).authorized === true,
-            certificateSubjectMatches: (_ctx, property, expected) => {
-              const cert = peerCertificate(_ctx);
-              return property === 'tls_client_auth_subject_dn' && cert !== undefined && sameDn(cert.subject, expected);
-            },
-          }
-        : { enabled: false },
+    },
+    mTLS: o.tls ? mtlsFeature() : { enabled: false },
+  };
+}
+
+type RequestObjectsFeature = NonNullable<NonNullable<Configuration['features']>['requestObjects']>;
+
+/** A request object's checks beyond its signature: it expires, carries its redirect URI, and names a consent awaiting this client. */
+function requestObjectCheck(o: AuthServerOptions): NonNullable<RequestObjectsFeature['assertJwtClaimsAndHeader']> {
+  const { store, faults } = o;
+  const sec = o.security;
+  return async (ctx, claims, header, client) => {
+    // oidc-provider's own FAPI checks first (exp, nbf and aud required; exp at most 60 minutes after nbf).
+    if (sec && !faults.has('request-object-nbf-not-required')) await defaults.features.requestObjects.assertJwtClaimsAndHeader(ctx, claims, header, client);
+    if (claims.exp === undefined && !faults.has('request-object-exp-not-required')) throw new errors.InvalidRequestObject("Request Object is missing the 'exp' claim");
+    // FAPI: the parameters are taken only from the request object, the redirect URI among them (one outside is not used).
+    if (sec && claims.redirect_uri === undefined) throw new errors.InvalidRequestObject("Request Object is missing the 'redirect_uri' parameter");
+    if (faults.has('intent-not-bound')) return;
+    const intent = requestObjectIntent(claims.claims);
+    if (intent === undefined) return;
+    const consent = store.consents.get(intent) as { clientId?: string; decided?: boolean } | undefined;
+    if (!consent || (consent.clientId !== client.clientId && !faults.has('intent-of-another-client-accepted')) || consent.decided) {
+      throw new errors.InvalidRequestObject('openbanking_intent_id does not name a consent awaiting this client\'s authorisation');
+    }
+  };
+}
+
+/** mTLS over the sandbox's TLS: tls_client_auth by the certificate's subject, and certificate-bound tokens. */
+function mtlsFeature(): NonNullable<NonNullable<Configuration['features']>['mTLS']> {
+  return {
+    enabled: true,
+    tlsClientAuth: true,
+    certificateBoundAccessTokens: true,
+    getCertificate: (ctx) => peerCertificate(ctx),
+    certificateAuthorized: (ctx) => (ctx.req.socket as TLSSocket).authorized === true,
+    certificateSubjectMatches: (_ctx, property, expected) => {
+      const cert = peerCertificate(_ctx);
+      return property === 'tls_client_auth_subject_dn' && cert !== undefined && sameDn(cert.subject, expected);
     },
   };
-  const provider = new Provider(o.issuer, configuration);
+}
+
+/** The front of the provider: registration's gate, and the faults that bend a request or an answer around it. */
+function mountFrontFaults(provider: Provider, o: AuthServerOptions): void {
+  const { faults } = o;
   provider.use(registrationGate({ provider, issuer: o.issuer, directory: o.directory, faults }));
   if (faults.has('par-without-client-auth-accepted')) provider.use(unauthenticatedPar(provider));
   if (faults.has('authorization-response-iss-wrong')) provider.use(wrongIssuer);
   if (faults.has('discovery-id-token-rs256')) provider.use(rs256Discovery);
   if (faults.has('par-request-uri-in-form-ignored')) provider.use(ignoredRequestUri());
   if (faults.has('unregistered-redirect-uri-accepted')) provider.Client.prototype.redirectUriAllowed = () => true;
-  // Errors are the client's business; the sandbox's terminal stays readable.
-  provider.on('server_error', () => undefined);
-  return provider;
 }

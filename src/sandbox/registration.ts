@@ -81,7 +81,7 @@ export function registrationGate(o: { provider: Provider; issuer: string; direct
     if (ctx.path !== REGISTRATION_PATH || ctx.method !== 'POST') return next();
     let metadata: Record<string, unknown>;
     try {
-      metadata = await check(ctx);
+      metadata = await check(ctx, { issuer: o.issuer, directoryKey, faults: o.faults });
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       ctx.status = 400;
@@ -89,69 +89,81 @@ export function registrationGate(o: { provider: Provider; issuer: string; direct
       ctx.body = { error: error.code, error_description: error.message };
       return;
     }
-    const json = Buffer.from(JSON.stringify(metadata));
-    ctx.req.headers['content-type'] = 'application/json';
-    ctx.req.headers['content-length'] = String(json.length);
-    // oidc-provider reads the body from ctx.req: give it the JSON registration to read.
-    ctx.req = Object.assign(Readable.from([json]), { headers: ctx.req.headers, method: ctx.req.method, url: ctx.req.url, socket: ctx.req.socket }) as unknown as typeof ctx.req;
+    passOnAsJson(ctx, metadata);
     await next();
     const issued = ctx.body as { client_id?: unknown; registration_access_token?: unknown } | undefined;
     if (keepTokens && typeof issued?.client_id === 'string' && typeof issued.registration_access_token === 'string') tokens.set(issued.client_id, issued.registration_access_token);
   };
+}
 
-  async function check(ctx: KoaContextWithOIDC): Promise<Record<string, unknown>> {
-    const text = await readAll(ctx.req);
-    const type = String(ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    let request: Record<string, unknown>;
-    let signed: string | undefined;
-    if (type === 'application/jwt') {
-      signed = text.trim();
-      try {
-        request = JSON.parse(Buffer.from(signed.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
-      } catch {
-        throw new Refusal('invalid_client_metadata', 'the registration request is not a JWT');
-      }
-    } else if (type === 'application/json') {
-      try {
-        request = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        throw new Refusal('invalid_client_metadata', 'the registration request is not JSON');
-      }
-    } else {
-      throw new Refusal('invalid_client_metadata', 'the registration request must be a signed JWT (application/jwt)');
-    }
-    const ssa = request.software_statement;
-    const lenient = o.faults.has('registration-without-ssa-accepted');
-    if (typeof ssa !== 'string') {
-      if (lenient) return unchecked(request);
-      throw new Refusal('invalid_software_statement', 'a software statement (software_statement) is required');
-    }
-    let statement: Record<string, any>;
+/** oidc-provider reads the body from ctx.req: give it the checked metadata as the JSON registration to read. */
+function passOnAsJson(ctx: KoaContextWithOIDC, metadata: Record<string, unknown>): void {
+  const json = Buffer.from(JSON.stringify(metadata));
+  ctx.req.headers['content-type'] = 'application/json';
+  ctx.req.headers['content-length'] = String(json.length);
+  ctx.req = Object.assign(Readable.from([json]), { headers: ctx.req.headers, method: ctx.req.method, url: ctx.req.url, socket: ctx.req.socket }) as unknown as typeof ctx.req;
+}
+
+/** The registration request's claims, and the JWT that carried them (none for a JSON registration). */
+async function readRequest(ctx: KoaContextWithOIDC): Promise<{ request: Record<string, unknown>; signed?: string }> {
+  const text = await readAll(ctx.req);
+  const type = String(ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/jwt') {
+    const signed = text.trim();
     try {
-      statement = (await jwtVerify(ssa, await directoryKey, { issuer: DIRECTORY_ISSUER, algorithms: ['PS256'] })).payload as Record<string, any>;
-    } catch (error) {
-      if (lenient) return unchecked(request);
-      throw new Refusal('invalid_software_statement', `the software statement is not signed by a directory this bank trusts (${(error as Error).message})`);
+      return { request: JSON.parse(Buffer.from(signed.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>, signed };
+    } catch {
+      throw new Refusal('invalid_client_metadata', 'the registration request is not a JWT');
     }
-    if (!signed) throw new Refusal('invalid_client_metadata', 'the registration request must be a JWT signed with a key of the software statement');
-    try {
-      const header = decodeProtectedHeader(signed);
-      await jwtVerify(signed, createLocalJWKSet(statement.software_jwks), { audience: o.issuer, algorithms: [String(header.alg ?? 'PS256')] });
-    } catch (error) {
-      throw new Refusal('invalid_client_metadata', `the registration request is not signed with a key of the software statement (${(error as Error).message})`);
-    }
-    const redirects = (request.redirect_uris ?? statement.software_redirect_uris) as unknown;
-    if (!Array.isArray(redirects) || !redirects.every((u) => (statement.software_redirect_uris as unknown[]).includes(u))) {
-      throw new Refusal('invalid_redirect_uri', 'every redirect URI must be one the software statement lists');
-    }
-    return {
-      ...strip(request),
-      redirect_uris: redirects,
-      client_name: statement.software_client_name,
-      jwks: statement.software_jwks,
-      software_id: statement.software_id,
-    };
   }
+  if (type === 'application/json') {
+    try {
+      return { request: JSON.parse(text) as Record<string, unknown> };
+    } catch {
+      throw new Refusal('invalid_client_metadata', 'the registration request is not JSON');
+    }
+  }
+  throw new Refusal('invalid_client_metadata', 'the registration request must be a signed JWT (application/jwt)');
+}
+
+/**
+ * The registration's checks: the software statement signed by the directory, the request JWT
+ * signed with a key the statement publishes, every redirect URI one the statement lists. Returns
+ * the metadata oidc-provider registers (the statement's name, keys and software id among them).
+ */
+async function check(ctx: KoaContextWithOIDC, o: { issuer: string; directoryKey: ReturnType<typeof importJWK>; faults: Faults }): Promise<Record<string, unknown>> {
+  const { request, signed } = await readRequest(ctx);
+  const ssa = request.software_statement;
+  const lenient = o.faults.has('registration-without-ssa-accepted');
+  if (typeof ssa !== 'string') {
+    if (lenient) return unchecked(request);
+    throw new Refusal('invalid_software_statement', 'a software statement (software_statement) is required');
+  }
+  let statement: Record<string, any>;
+  try {
+    statement = (await jwtVerify(ssa, await o.directoryKey, { issuer: DIRECTORY_ISSUER, algorithms: ['PS256'] })).payload as Record<string, any>;
+  } catch (error) {
+    if (lenient) return unchecked(request);
+    throw new Refusal('invalid_software_statement', `the software statement is not signed by a directory this bank trusts (${(error as Error).message})`);
+  }
+  if (!signed) throw new Refusal('invalid_client_metadata', 'the registration request must be a JWT signed with a key of the software statement');
+  try {
+    const header = decodeProtectedHeader(signed);
+    await jwtVerify(signed, createLocalJWKSet(statement.software_jwks), { audience: o.issuer, algorithms: [String(header.alg ?? 'PS256')] });
+  } catch (error) {
+    throw new Refusal('invalid_client_metadata', `the registration request is not signed with a key of the software statement (${(error as Error).message})`);
+  }
+  const redirects = (request.redirect_uris ?? statement.software_redirect_uris) as unknown;
+  if (!Array.isArray(redirects) || !redirects.every((u) => (statement.software_redirect_uris as unknown[]).includes(u))) {
+    throw new Refusal('invalid_redirect_uri', 'every redirect URI must be one the software statement lists');
+  }
+  return {
+    ...strip(request),
+    redirect_uris: redirects,
+    client_name: statement.software_client_name,
+    jwks: statement.software_jwks,
+    software_id: statement.software_id,
+  };
 }
 
 /** The fault's registration: the metadata as sent, minus what would need the keys an SSA publishes. */

@@ -1,5 +1,5 @@
 import type { Io } from '../io.ts';
-import { runConformance, type ConformanceEvent } from '../../conformance/runner.ts';
+import { runConformance, type ConformanceEvent, type RunConformanceOptions } from '../../conformance/runner.ts';
 import { FOREIGN_RULE_REASON, type InternalError, type Summary } from '../../conformance/summary.ts';
 import { version } from '../version.ts';
 import type { Variant } from '../../profile/types.ts';
@@ -50,10 +50,54 @@ export async function run(io: Io, options: Options): Promise<void> {
   // obtpp's colours go through the painter, and everything written through forTerminal: a bank's
   // text (a failure message quoting its answer) is shown escaped, never as a control sequence.
   const c = painter(new Chalk({ level: io.color ? 1 : 0 }), ['bold', 'green', 'red', 'yellow', 'dim', 'cyan']);
+  const display = await startDisplay(io, options);
+  const onEvent = eventPrinter(io, options, c, display);
+  const interrupt = stopOnSignal(io, display);
 
-  let done = 0;
-  let failed = 0;
-  let spinner: { text: string; start(): unknown; stop(): unknown } | undefined;
+  // The profile as every other command finds it: the flag, else OBTPP_PROFILE; with neither, the embedded sandbox.
+  const profile = options.profile ?? (io.env.OBTPP_PROFILE || undefined);
+  if (profile !== undefined && options.profile === undefined && !options.json) io.stderr.write(`profile ${profile} (from OBTPP_PROFILE)\n`);
+  const result = await runConformance({
+    ...runnerOptions(io, options, profile),
+    signal: interrupt.signal,
+    onEvent,
+    transformSummary: gates?.transformSummary,
+    afterReports: gates?.afterReports,
+  }).finally(() => {
+    interrupt.finished();
+    display.progress?.stop();
+    display.spinner?.stop();
+  });
+
+  io.exitCode = result.exitCode;
+  const gated = await gates?.finish(result);
+  if (gated) io.exitCode = gated.exitCode;
+  // obtpp's own failure is exit 3 whatever a gate decided: the run judged nothing there.
+  if (result.internalErrors?.length) io.exitCode = result.exitCode;
+  for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line) + '\n');
+  await ciOutputs(io, result, options.json === true);
+  printInternalErrors(io, result.internalErrors ?? []);
+  if (options.json) {
+    io.stdout.write(jsonForTerminal(result.summary) + '\n');
+    for (const line of gated?.stdout ?? []) io.stderr.write(forTerminal(line) + '\n');
+    if (result.interrupted) io.stderr.write(interruptedLine(result.interrupted, result.summary, result.reportDir) + '\n');
+    return;
+  }
+  if (result.interrupted) {
+    io.stderr.write(interruptedLine(result.interrupted, result.summary, result.reportDir) + '\n');
+    return;
+  }
+  printOutcome(io, options, result, c);
+  for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
+}
+
+interface Spinner { text: string; start(): unknown; stop(): unknown }
+
+/** What shows the run's progress: a spinner where one can be drawn, and what the run waits for (none with --json). */
+interface Display { spinner?: Spinner; progress?: WaitProgress }
+
+async function startDisplay(io: Io, options: Options): Promise<Display> {
+  let spinner: Spinner | undefined;
   if (!options.json && canSpin(io)) {
     const { default: ora } = await import('ora');
     spinner = ora({ text: 'starting…', stream: io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: io.color ? 'cyan' : false });
@@ -62,7 +106,15 @@ export async function run(io: Io, options: Options): Promise<void> {
   // What the run waits for (a journey, the bank's answer, an expiry): on the spinner, or a plain line when a wait lasts.
   const progress = options.json ? undefined
     : new WaitProgress({ ...(spinner ? { spinner } : { write: (line: string) => io.stderr.write(line + '\n') }), clean: (text) => forTerminal(text, 'inline') }).start();
-  const onEvent = (event: ConformanceEvent) => {
+  return { spinner, progress };
+}
+
+/** The run's events on the terminal: notes, each scenario's mark (a line, or the spinner's text), the waits. */
+function eventPrinter(io: Io, options: Options, c: any, display: Display): (event: ConformanceEvent) => void {
+  let done = 0;
+  let failed = 0;
+  return (event) => {
+    const { spinner, progress } = display;
     if (event.type === 'wait') return progress?.wait(event);
     if (event.type === 'note') {
       if (spinner) spinner.text = forTerminal(event.message, 'inline');
@@ -79,23 +131,32 @@ export async function run(io: Io, options: Options): Promise<void> {
       progress?.scenario();
     }
   };
+}
 
-  // SIGINT / SIGTERM stop the run cleanly; a second one ends the process at once (the default).
+/** SIGINT / SIGTERM stop the run cleanly; a second one ends the process at once (the default). */
+function stopOnSignal(io: Io, display: Display): { signal: AbortSignal; finished(): void } {
   const controller = new AbortController();
   let finished = false;
   const ended = new AbortController();
   void io.waitForSignal?.(ended.signal).then((signal) => {
     if (finished) return;
-    progress?.stop();
-    spinner?.stop();
-    spinner = undefined;
+    display.progress?.stop();
+    display.spinner?.stop();
+    display.spinner = undefined;
     controller.abort(signal);
   });
+  return {
+    signal: controller.signal,
+    finished: () => {
+      finished = true;
+      ended.abort();
+    },
+  };
+}
 
-  // The profile as every other command finds it: the flag, else OBTPP_PROFILE; with neither, the embedded sandbox.
-  const profile = options.profile ?? (io.env.OBTPP_PROFILE || undefined);
-  if (profile !== undefined && options.profile === undefined && !options.json) io.stderr.write(`profile ${profile} (from OBTPP_PROFILE)\n`);
-  const result = await runConformance({
+/** The runner's options from the command's flags (the events, the signal and the gates aside). */
+function runnerOptions(io: Io, options: Options, profile: string | undefined): RunConformanceOptions {
+  return {
     profile,
     variant: options.variant ?? 'all',
     tags: options.tags,
@@ -112,39 +173,20 @@ export async function run(io: Io, options: Options): Promise<void> {
     cwd: io.cwd,
     env: io.env,
     version: version(),
-    signal: controller.signal,
-    onEvent,
-    transformSummary: gates?.transformSummary,
-    afterReports: gates?.afterReports,
-  }).finally(() => {
-    finished = true;
-    ended.abort();
-    progress?.stop();
-    spinner?.stop();
-  });
+  };
+}
 
-  io.exitCode = result.exitCode;
-  const gated = await gates?.finish(result);
-  if (gated) io.exitCode = gated.exitCode;
-  // obtpp's own failure is exit 3 whatever a gate decided: the run judged nothing there.
-  if (result.internalErrors?.length) io.exitCode = result.exitCode;
-  for (const line of gated?.stderr ?? []) io.stderr.write(forTerminal(line) + '\n');
-  await ciOutputs(io, result, options.json === true);
-  const s = result.summary;
-  for (const e of (result.internalErrors ?? []).slice(0, 5)) {
+/** obtpp's own failures, at most five of them: a bug of obtpp, never a finding about the bank. */
+function printInternalErrors(io: Io, errors: InternalError[]): void {
+  for (const e of errors.slice(0, 5)) {
     io.stderr.write(forTerminal(`obtpp: internal error (a bug of obtpp, not a finding about the bank): ${e.message}, in step "${e.step}" of [${e.variant}] ${e.rule} "${e.scenario}"; the rule is not judged and the run exits 3 (the stack is in messages.ndjson)`, 'inline') + '\n');
   }
-  if ((result.internalErrors?.length ?? 0) > 5) io.stderr.write(`obtpp: … and ${result.internalErrors!.length - 5} more internal errors\n`);
-  if (options.json) {
-    io.stdout.write(jsonForTerminal(s) + '\n');
-    for (const line of gated?.stdout ?? []) io.stderr.write(forTerminal(line) + '\n');
-    if (result.interrupted) io.stderr.write(interruptedLine(result.interrupted, s, result.reportDir) + '\n');
-    return;
-  }
-  if (result.interrupted) {
-    io.stderr.write(interruptedLine(result.interrupted, s, result.reportDir) + '\n');
-    return;
-  }
+  if (errors.length > 5) io.stderr.write(`obtpp: … and ${errors.length - 5} more internal errors\n`);
+}
+
+/** A finished run on stdout: the table, the official tests (with --fcs), the verdict line, the security profile, where the reports are. */
+function printOutcome(io: Io, options: Options, result: { summary: Summary; reportDir: string }, c: any): void {
+  const s = result.summary;
   io.stdout.write(forTerminal(renderTable(s, c)) + '\n');
   const verdict = s.verdict === 'pass' ? c.bold(c.green('CONFORMANT')) : (s.verdict as string) === 'incomplete' ? c.bold(c.yellow('INCOMPLETE')) : c.bold(c.red('NOT CONFORMANT'));
   const sc = s.totals.scenarios as Record<string, number>;
@@ -156,7 +198,6 @@ export async function run(io: Io, options: Options): Promise<void> {
   const security = (s.security as { description?: unknown } | undefined)?.description;
   if (typeof security === 'string') io.stdout.write(forTerminal(`authorisation server: ${security}`, 'inline') + '\n');
   io.stdout.write(`reports: ${result.reportDir}/{summary.json,summary.md,junit.xml,report.html,messages.ndjson}\n`);
-  for (const line of gated?.stdout ?? []) io.stdout.write(forTerminal(line) + '\n');
 }
 
 /**
@@ -238,18 +279,34 @@ function interruptedLine(signal: string, s: Summary, reportDir: string): string 
   return `obtpp: interrupted by ${signal}: ${ran} scenario${ran === 1 ? '' : 's'} had finished (${sc.failed ?? 0} failed); partial reports in ${reportDir}/{summary.json,summary.md,junit.xml} (the scenarios not run marked so)`;
 }
 
+type RuleResult = Summary['variants'][number]['rules'][number];
+
+/** A rule passed on only some of its scenarios (the others not judged): it says how many, never a plain "pass". */
+const passedInPart = (r: RuleResult | undefined) => r?.status === 'passed' && r.counts && r.counts.passed < r.scenarios;
+
+/** The run on the terminal: a row per rule and variant, then the sections under it (failures, not applicable, passed in part, not judged). */
 function renderTable(summary: Summary, c: any): string {
+  return [
+    ...ruleRows(summary, c),
+    ...failureLines(summary, c),
+    ...notApplicableLines(summary, c),
+    ...partlyPassedLines(summary, c),
+    ...notJudgedLines(summary, c),
+  ].join('\n');
+}
+
+/** The table: a column per variant, a row per rule the run selected; the rules it did not select are one line. */
+function ruleRows(summary: Summary, c: any): string[] {
   const variants = summary.variants.map((v) => v.variant);
   const ids = [...new Set(summary.variants.flatMap((v) => v.rules.map((r) => r.id)))].sort();
   const titles = new Map(summary.variants.flatMap((v) => v.rules.map((r) => [r.id, r.title] as const)));
   // Columns widen to hold "not judged" only when a rule was not judged.
-  const partial = (r: Summary['variants'][number]['rules'][number] | undefined) => r?.status === 'passed' && r.counts && r.counts.passed < r.scenarios;
-  const wide = summary.variants.some((v) => v.rules.some((r) => r.status === 'not-judged' || (r.status as string) === 'waived' || partial(r)));
+  const wide = summary.variants.some((v) => v.rules.some((r) => r.status === 'not-judged' || (r.status as string) === 'waived' || passedInPart(r)));
   const pad = (text: string) => text + ' '.repeat((wide ? 12 : 6) - text.length);
-  const cell = (r: Summary['variants'][number]['rules'][number] | undefined) => {
+  const cell = (r: RuleResult | undefined) => {
     const s = r?.status;
     // A rule passed on only some of its scenarios says how many, never a plain "pass".
-    if (partial(r)) {
+    if (passedInPart(r)) {
       const label = `pass (${r!.counts.passed}/${r!.scenarios})`;
       return c.green(label) + pad(label).slice(label.length);
     }
@@ -268,12 +325,22 @@ function renderTable(summary: Summary, c: any): string {
     lines.push(`${id.padEnd(idWidth)}${statuses.map(cell).join('')}${title.length > 90 ? title.slice(0, 87) + '…' : title}`);
   }
   if (outOfScope.size) lines.push(c.dim(`${outOfScope.size} rules not in scope (not selected by this run's --tags or --variant)`));
+  return lines;
+}
+
+/** The failures, the first 20 with their step and message. */
+function failureLines(summary: Summary, c: any): string[] {
   const failures = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.failures.map((f) => ({ v: v.variant, r, f }))));
-  if (failures.length) {
-    lines.push('', c.bold('Failures:'));
-    for (const { v, f } of failures.slice(0, 20)) lines.push(`  [${v}] ${f.scenario}\n    step: ${f.step}\n    ${f.message.split('\n').map((l) => inline(l)).join('\n    ')}`);
-    if (failures.length > 20) lines.push(`  … and ${failures.length - 20} more in summary.json`);
-  }
+  if (!failures.length) return [];
+  const lines = ['', c.bold('Failures:')];
+  for (const { v, f } of failures.slice(0, 20)) lines.push(`  [${v}] ${f.scenario}\n    step: ${f.step}\n    ${f.message.split('\n').map((l) => inline(l)).join('\n    ')}`);
+  if (failures.length > 20) lines.push(`  … and ${failures.length - 20} more in summary.json`);
+  return lines;
+}
+
+/** The rules that do not apply: another dialect's (once), then those the profile says the bank does not offer. */
+function notApplicableLines(summary: Summary, c: any): string[] {
+  const lines: string[] = [];
   // Rules the profile says the bank does not offer (a variant's own gaps are plain from the table).
   const otherDialect = (reason: string | undefined) => FOREIGN_RULE_REASON.test(reason ?? '');
   const offered = summary.variants.flatMap((v) => v.rules.filter((r) => r.status === 'not-applicable' && r.reason && !/^not part of variant /.test(r.reason) && !otherDialect(r.reason)).map((r) => ({ v: v.variant, r })));
@@ -287,24 +354,32 @@ function renderTable(summary: Summary, c: any): string {
     lines.push('', c.bold('Not applicable:'));
     for (const { v, r } of offered) lines.push(`  [${v}] ${r.id} ${r.reason}`);
   }
-  const partly = summary.variants.flatMap((v) => v.rules.filter(partial).map((r) => ({ v: v.variant, r })));
-  if (partly.length) {
-    lines.push('', c.bold('Passed on part of their scenarios:'));
-    for (const { v, r } of partly) lines.push(`  [${v}] ${r.id} ${r.verdict}`);
-  }
+  return lines;
+}
+
+/** The rules passed on part of their scenarios, with their verdict. */
+function partlyPassedLines(summary: Summary, c: any): string[] {
+  const partly = summary.variants.flatMap((v) => v.rules.filter(passedInPart).map((r) => ({ v: v.variant, r })));
+  if (!partly.length) return [];
+  const lines = ['', c.bold('Passed on part of their scenarios:')];
+  for (const { v, r } of partly) lines.push(`  [${v}] ${r.id} ${r.verdict}`);
+  return lines;
+}
+
+/** The scenarios not judged, the first 20, under their rule and its verdict. */
+function notJudgedLines(summary: Summary, c: any): string[] {
   const unjudged = summary.variants.flatMap((v) => v.rules.flatMap((r) => (r.notJudged ?? []).map((f) => ({ v: v.variant, r, f }))));
-  if (unjudged.length) {
-    lines.push('', c.bold('Not judged:'));
-    let heading = '';
-    for (const { v, r, f } of unjudged.slice(0, 20)) {
-      // Each rule once, with its verdict (how many scenarios passed, failed, were not judged), then its scenarios.
-      if (heading !== `${v} ${r.id}`) {
-        heading = `${v} ${r.id}`;
-        lines.push(`  [${v}] ${r.id} ${r.verdict ?? r.status}`);
-      }
-      lines.push(`    ${f.scenario}: ${f.message.split('\n')[0]}${f.blockedBy && !f.message.startsWith('blocked by') ? ` (blocked by ${f.blockedBy})` : ''}`);
+  if (!unjudged.length) return [];
+  const lines = ['', c.bold('Not judged:')];
+  let heading = '';
+  for (const { v, r, f } of unjudged.slice(0, 20)) {
+    // Each rule once, with its verdict (how many scenarios passed, failed, were not judged), then its scenarios.
+    if (heading !== `${v} ${r.id}`) {
+      heading = `${v} ${r.id}`;
+      lines.push(`  [${v}] ${r.id} ${r.verdict ?? r.status}`);
     }
-    if (unjudged.length > 20) lines.push(`  … and ${unjudged.length - 20} more in summary.json`);
+    lines.push(`    ${f.scenario}: ${f.message.split('\n')[0]}${f.blockedBy && !f.message.startsWith('blocked by') ? ` (blocked by ${f.blockedBy})` : ''}`);
   }
-  return lines.join('\n');
+  if (unjudged.length > 20) lines.push(`  … and ${unjudged.length - 20} more in summary.json`);
+  return lines;
 }

@@ -6,6 +6,8 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import type { Io } from '../io.ts';
 import { sandboxStandards, standardOf, versionOf } from '../../standards/registry.ts';
+import type { SandboxPart, StandardModule } from '../../standards/standard.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 
 interface SandboxFlags {
   port?: string;
@@ -31,25 +33,8 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
   const standard = standardOf(flags.dialect);
   const bank = standard.sandbox!;
   if (flags.listFaults) return printFaults(io, flags.json === true, await bank.listFaults());
-  if (flags.listSecurity) {
-    const { SANDBOX_SECURITY } = await import('../../sandbox/security.ts');
-    if (flags.json) return void io.stdout.write(JSON.stringify(SANDBOX_SECURITY.map(({ name, description, profile }) => ({ name, description, profile })), null, 2) + '\n');
-    for (const s of SANDBOX_SECURITY) io.stdout.write(`${s.name.padEnd(24)} ${s.description}\n`);
-    return;
-  }
-  if (flags.security !== undefined) (await import('../../sandbox/security.ts')).sandboxSecurity(flags.security);
-  const port = flags.port === undefined ? 0 : Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
-  const faults = [...(await bank.parseFaults(flags.fault))];
-  const owner = versionOf(flags.standard)?.standard;
-  if (flags.standard && owner && owner !== standard) throw new UsageError(`--standard ${flags.standard} is ${owner.words.versions ?? `a ${owner.name} standard`}; the ${standard.name} bank has none (leave --standard out)`);
-  // An option only another standard's bank takes: said, naming that bank.
-  for (const [key, given] of [['sca', flags.sca !== undefined], ['signatures', flags.signatures === true]] as const) {
-    if (!given || bank.options?.[key]) continue;
-    const taker = sandboxStandards().find((st) => st.sandbox?.options?.[key]);
-    const why = key === 'signatures' && standard.words.signs ? `: ${standard.words.signs}` : '';
-    throw new UsageError(`${bank.options?.[key]?.flag ?? taker?.sandbox?.options?.[key]?.flag ?? `--${key}`} is for the ${taker?.name ?? 'other'} bank (--dialect ${taker?.name ?? 'other'})${why}`);
-  }
+  if (flags.listSecurity) return printSecurityList(io, flags.json === true);
+  const { port, faults } = await checkFlags(flags, standard);
 
   const profileFile = flags.writeProfile ? resolve(io.cwd, flags.writeProfile) : undefined;
   if (profileFile) await refuseLink(profileFile);
@@ -69,36 +54,10 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     }
     if (profileFile) await writeSecretFile(profileFile, await profileText(profileFile, sb.profile(flags.standard ?? 'all')));
     const err = (line = '') => io.stderr.write(line + '\n');
-    err('==================================================================');
-    err(' SANDBOX — not a bank. In-memory state, keys made at start, and the');
-    err(' PSU passwords below are public. Never point real money at it.');
-    err('==================================================================');
-    if (!LOOPBACK.has(flags.host)) err(`WARNING: bound to ${flags.host}, not loopback: anyone who can reach this machine can use the sandbox.`);
-    if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
-    if (flags.json) {
-      io.stdout.write(JSON.stringify({
-        issuer: sb.issuer, dialect: sb.dialect, ...(sb.security ? { security: sb.security.name } : {}), ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bank.describe?.json(sb.issuer) ?? {}), faults,
-        clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
-        psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(p.accounts.some((a) => 'iban' in a) ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
-        profile: profileFile,
-        ...(caFile ? { ca: caFile } : {}),
-      }, null, 2) + '\n');
-    } else {
-      const out = (line = '') => io.stdout.write(line + '\n');
-      out(`issuer (OpenID discovery at /.well-known/openid-configuration): ${sb.issuer}`);
-      const api = bank.apiWords ?? '';
-      out(`variant A: ${sb.baseUrls.A}${api}`);
-      out(`variant B: ${sb.baseUrls.B}${api}`);
-      for (const line of bank.describe?.lines(sb.issuer) ?? []) out(line);
-      if (sb.security) out(`security:  ${sb.security.name}: ${sb.security.description}`);
-      if (sb.sca) out(`SCA:       ${sb.sca.join(', ')}${sb.sca.includes('oauth') ? '' : ' (no OAuth2: the profile has no auth block)'}${sb.sca.includes('embedded') ? ' (the PSUs\' one-time password is the profile\'s sca.otp)' : ''}`);
-      out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
-      out(`redirect:  ${sb.clients[0].redirectUri}`);
-      out('PSU logins (sandbox only):');
-      for (const p of sb.psus) out(`  ${p.username.padEnd(6)} / ${p.password.padEnd(13)} ${p.accounts.map((a) => (a.iban ? `${a.AccountId} (${a.iban})` : a.AccountId)).join(', ')}`);
-      out(profileFile ? `profile:   ${profileFile}` : 'profile:   pass --write-profile FILE to get one (it carries the client secret)');
-      if (caFile) out(`CA:        ${caFile} (curl --cacert ${caFile} …; removed when the sandbox stops)`);
-    }
+    printWarnings(err, flags.host, faults);
+    const shown = { sb, bank, faults, profileFile, caFile };
+    if (flags.json) printJson(io, shown);
+    else printLines(io, shown);
     err('Ctrl-C stops the sandbox.');
     if (io.waitForSignal) {
       const signal = await io.waitForSignal();
@@ -108,6 +67,77 @@ export async function run(io: Io, flags: SandboxFlags): Promise<void> {
     await sb.stop();
     if (caDir) await rm(caDir, { recursive: true, force: true });
   }
+}
+
+/** The sandbox's security set-ups (--list-security): a name and what it runs, or their JSON. */
+async function printSecurityList(io: Io, json: boolean): Promise<void> {
+  const { SANDBOX_SECURITY } = await import('../../sandbox/security.ts');
+  if (json) return void io.stdout.write(JSON.stringify(SANDBOX_SECURITY.map(({ name, description, profile }) => ({ name, description, profile })), null, 2) + '\n');
+  for (const s of SANDBOX_SECURITY) io.stdout.write(`${s.name.padEnd(24)} ${s.description}\n`);
+}
+
+/**
+ * The flags checked before anything starts (a usage error each): the security set-up, the port,
+ * the faults, a --standard of this bank, and the options only another standard's bank takes.
+ */
+async function checkFlags(flags: SandboxFlags, standard: StandardModule): Promise<{ port: number; faults: string[] }> {
+  const bank = standard.sandbox!;
+  if (flags.security !== undefined) (await import('../../sandbox/security.ts')).sandboxSecurity(flags.security);
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${flags.port}: not a port number (0–65535)`);
+  const faults = [...(await bank.parseFaults(flags.fault))];
+  const owner = versionOf(flags.standard)?.standard;
+  if (flags.standard && owner && owner !== standard) throw new UsageError(`--standard ${flags.standard} is ${owner.words.versions ?? `a ${owner.name} standard`}; the ${standard.name} bank has none (leave --standard out)`);
+  // An option only another standard's bank takes: said, naming that bank.
+  for (const [key, given] of [['sca', flags.sca !== undefined], ['signatures', flags.signatures === true]] as const) {
+    if (!given || bank.options?.[key]) continue;
+    const taker = sandboxStandards().find((st) => st.sandbox?.options?.[key]);
+    const why = key === 'signatures' && standard.words.signs ? `: ${standard.words.signs}` : '';
+    throw new UsageError(`${bank.options?.[key]?.flag ?? taker?.sandbox?.options?.[key]?.flag ?? `--${key}`} is for the ${taker?.name ?? 'other'} bank (--dialect ${taker?.name ?? 'other'})${why}`);
+  }
+  return { port, faults };
+}
+
+/** The banner on stderr: not a bank; bound beyond loopback; faults on. */
+function printWarnings(err: (line?: string) => void, host: string, faults: string[]): void {
+  err('==================================================================');
+  err(' SANDBOX — not a bank. In-memory state, keys made at start, and the');
+  err(' PSU passwords below are public. Never point real money at it.');
+  err('==================================================================');
+  if (!LOOPBACK.has(host)) err(`WARNING: bound to ${host}, not loopback: anyone who can reach this machine can use the sandbox.`);
+  if (faults.length > 0) err(`Faults ON: ${faults.join(', ')} — this bank is deliberately non-conformant.`);
+}
+
+/** What a started sandbox shows: the bank, its faults, the profile and CA files written. */
+interface Shown { sb: Sandbox; bank: SandboxPart; faults: string[]; profileFile?: string; caFile?: string }
+
+/** The started sandbox as one JSON document on stdout (--json). */
+function printJson(io: Io, { sb, bank, faults, profileFile, caFile }: Shown): void {
+  io.stdout.write(JSON.stringify({
+    issuer: sb.issuer, dialect: sb.dialect, ...(sb.security ? { security: sb.security.name } : {}), ...(sb.sca ? { sca: sb.sca } : {}), baseUrls: sb.baseUrls, ...(bank.describe?.json(sb.issuer) ?? {}), faults,
+    clients: sb.clients.map((c) => ({ clientId: c.clientId, authMethod: c.authMethod })),
+    psus: sb.psus.map((p) => ({ username: p.username, password: p.password, accounts: p.accounts.map((a) => a.AccountId), ...(p.accounts.some((a) => 'iban' in a) ? { ibans: p.accounts.map((a) => a.iban) } : {}) })),
+    profile: profileFile,
+    ...(caFile ? { ca: caFile } : {}),
+  }, null, 2) + '\n');
+}
+
+/** The started sandbox as lines on stdout: issuer, base URLs, security, SCA, clients, PSU logins, files. */
+function printLines(io: Io, { sb, bank, profileFile, caFile }: Shown): void {
+  const out = (line = '') => io.stdout.write(line + '\n');
+  out(`issuer (OpenID discovery at /.well-known/openid-configuration): ${sb.issuer}`);
+  const api = bank.apiWords ?? '';
+  out(`variant A: ${sb.baseUrls.A}${api}`);
+  out(`variant B: ${sb.baseUrls.B}${api}`);
+  for (const line of bank.describe?.lines(sb.issuer) ?? []) out(line);
+  if (sb.security) out(`security:  ${sb.security.name}: ${sb.security.description}`);
+  if (sb.sca) out(`SCA:       ${sb.sca.join(', ')}${sb.sca.includes('oauth') ? '' : ' (no OAuth2: the profile has no auth block)'}${sb.sca.includes('embedded') ? ' (the PSUs\' one-time password is the profile\'s sca.otp)' : ''}`);
+  out(`clients:   ${sb.clients.map((c) => `${c.clientId} (${c.authMethod})`).join(', ')}`);
+  out(`redirect:  ${sb.clients[0].redirectUri}`);
+  out('PSU logins (sandbox only):');
+  for (const p of sb.psus) out(`  ${p.username.padEnd(6)} / ${p.password.padEnd(13)} ${p.accounts.map((a) => (a.iban ? `${a.AccountId} (${a.iban})` : a.AccountId)).join(', ')}`);
+  out(profileFile ? `profile:   ${profileFile}` : 'profile:   pass --write-profile FILE to get one (it carries the client secret)');
+  if (caFile) out(`CA:        ${caFile} (curl --cacert ${caFile} …; removed when the sandbox stops)`);
 }
 
 function printFaults(io: Io, json: boolean, faults: ReadonlyArray<{ name: string; rule: string; description: string }>): void {

@@ -146,40 +146,52 @@ export function readXml(xml: string): XmlElement {
     } else if (xml.startsWith('<!', i)) {
       fail('a DOCTYPE or declaration (not allowed in a payment document)');
     } else if (xml.startsWith('</', i)) {
-      const m = NAME.exec(xml.slice(i + 2));
-      if (!m) fail('a closing tag without a name');
-      const after = i + 2 + m![0].length;
-      const close = /^\s*>/.exec(xml.slice(after));
-      if (!close) fail(`a malformed closing tag </${m![0]}`);
+      const close = closingTag(xml, i, fail);
       const open = stack.pop()!;
-      if (open === top || open.name !== m![0]) fail(`</${m![0]}> closes ${open === top ? 'nothing' : `<${open.name}>`}`);
-      i = after + close![0].length;
+      if (open === top || open.name !== close.name) fail(`</${close.name}> closes ${open === top ? 'nothing' : `<${open.name}>`}`);
+      i = close.end;
     } else {
-      const m = NAME.exec(xml.slice(i + 1));
-      if (!m) fail('a tag without a name');
-      const name = m![0];
-      const el: XmlElement = { name, local: name.includes(':') ? name.slice(name.indexOf(':') + 1) : name, attrs: {}, children: [], text: '' };
-      let j = i + 1 + name.length;
-      for (;;) {
-        const ws = /^\s*/.exec(xml.slice(j))![0];
-        j += ws.length;
-        if (xml.startsWith('/>', j) || xml.startsWith('>', j)) break;
-        if (!ws) fail(`no space before an attribute of <${name}>`);
-        const a = /^([A-Za-z_][\w.\-:]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(xml.slice(j));
-        if (!a) fail(`a malformed attribute of <${name}>`);
-        if (el.attrs[a![1]!] !== undefined) fail(`the attribute ${a![1]} twice on <${name}>`);
-        el.attrs[a![1]!] = decode(a![3] ?? a![4] ?? '', j);
-        j += a![0].length;
-      }
+      const { el, end } = openingTag(xml, i, fail);
       if (stack.length === 1 && top.children.length) fail('a second root element');
       stack.at(-1)!.children.push(el);
-      if (xml.startsWith('/>', j)) i = j + 2;
-      else { stack.push(el); i = j + 1; }
+      if (xml.startsWith('/>', end)) i = end + 2;
+      else { stack.push(el); i = end + 1; }
     }
   }
   if (stack.length !== 1) throw new XmlReadError(`<${stack.at(-1)!.name}> is never closed`);
   if (top.children.length !== 1) throw new XmlReadError('no root element');
   return top.children[0]!;
+}
+
+/** A closing tag at `i`: its name, and where it ends. */
+function closingTag(xml: string, i: number, fail: (why: string) => never): { name: string; end: number } {
+  const m = NAME.exec(xml.slice(i + 2));
+  if (!m) fail('a closing tag without a name');
+  const after = i + 2 + m![0].length;
+  const close = /^\s*>/.exec(xml.slice(after));
+  if (!close) fail(`a malformed closing tag </${m![0]}`);
+  return { name: m![0], end: after + close![0].length };
+}
+
+/** An opening tag at `i`: its element with its attributes, and where its `>` or `/>` is. */
+function openingTag(xml: string, i: number, fail: (why: string) => never): { el: XmlElement; end: number } {
+  const m = NAME.exec(xml.slice(i + 1));
+  if (!m) fail('a tag without a name');
+  const name = m![0];
+  const el: XmlElement = { name, local: name.includes(':') ? name.slice(name.indexOf(':') + 1) : name, attrs: {}, children: [], text: '' };
+  let j = i + 1 + name.length;
+  for (;;) {
+    const ws = /^\s*/.exec(xml.slice(j))![0];
+    j += ws.length;
+    if (xml.startsWith('/>', j) || xml.startsWith('>', j)) break;
+    if (!ws) fail(`no space before an attribute of <${name}>`);
+    const a = /^([A-Za-z_][\w.\-:]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(xml.slice(j));
+    if (!a) fail(`a malformed attribute of <${name}>`);
+    if (el.attrs[a![1]!] !== undefined) fail(`the attribute ${a![1]} twice on <${name}>`);
+    el.attrs[a![1]!] = decode(a![3] ?? a![4] ?? '', j);
+    j += a![0].length;
+  }
+  return { el, end: j };
 }
 
 /** The first child of `el` by local name along a path (`'GrpHdr/MsgId'`). */

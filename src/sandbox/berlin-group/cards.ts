@@ -87,6 +87,31 @@ async function getCardBalances(k: Xs2aContext, r: Req): Promise<Reply> {
 }
 
 async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
+  const q = cardReportQuery(r);
+  const c = await dataConsent(k, r, `/card-accounts/${r.params.accountId}/transactions`);
+  const card = coveredCard(k, c, r.params.accountId, 'transactions');
+  const today = new Date(k.store.now());
+  const seen = reportedCards(k, c, card.id);
+  const inPeriod = purchasesAsked(k, card, q, seen, today);
+  const links: Record<string, { href: string }> = { cardAccount: { href: `${r.base}/v1/card-accounts/${card.id}` } };
+  const report: Record<string, unknown> = { _links: links };
+  // Newest first; a delta report comes whole (one page).
+  const booked = q.delta ? inPeriod.filter((p) => p.booked).reverse() : inPeriod.filter((p) => p.booked).sort((a, b) => a.daysAgo - b.daysAgo);
+  const { page, shown } = bookedPage(k, r, card, booked, q.delta, links);
+  const ignored = k.faults.has('bg-card-booking-status-ignored');
+  if (q.bookingStatus !== 'pending' || ignored) {
+    report.booked = shown.map((p) => cardTransaction(card, p, today));
+    for (const p of shown) seen.add(p.id);
+  }
+  // The pending transactions head the report: on its first page only.
+  if ((q.bookingStatus !== 'booked' || ignored) && page === 1) report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
+  return { status: 200, body: { cardAccount: { maskedPan: card.maskedPan }, debitAccounting: false, cardTransactions: report } };
+}
+
+/** What a card report asks, checked before the consent is: the booking status, a delta report (entryReferenceFrom or deltaList) or a period. */
+interface CardReportQuery { bookingStatus: string; entryReferenceFrom: string | null; deltaList: boolean; delta: boolean; dateFrom: string | null; dateTo: string | null }
+
+function cardReportQuery(r: Req): CardReportQuery {
   const bookingStatus = r.query.get('bookingStatus');
   if (!bookingStatus) throw format('the query parameter bookingStatus is required', 'bookingStatus');
   if (!['booked', 'pending', 'both', 'all'].includes(bookingStatus)) throw format('bookingStatus must be booked, pending, both or all for a card account', 'bookingStatus');
@@ -103,33 +128,33 @@ async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
   if (!delta && (!dateFrom || !validDate(dateFrom))) throw format('dateFrom is required (no delta report is asked for) and must be an ISODate (YYYY-MM-DD)', 'dateFrom');
   if (dateFrom && !validDate(dateFrom)) throw format('dateFrom must be an ISODate (YYYY-MM-DD)', 'dateFrom');
   if (dateTo !== null && !validDate(dateTo)) throw format('dateTo must be an ISODate (YYYY-MM-DD)', 'dateTo');
-  const c = await dataConsent(k, r, `/card-accounts/${r.params.accountId}/transactions`);
-  const card = coveredCard(k, c, r.params.accountId, 'transactions');
-  const today = new Date(k.store.now());
+  return { bookingStatus, entryReferenceFrom, deltaList, delta, dateFrom, dateTo };
+}
+
+/** The card's purchases the report covers: after entryReferenceFrom, those not reported yet (deltaList), or those of the period. */
+function purchasesAsked(k: Xs2aContext, card: CardAccount, q: CardReportQuery, seen: Set<string>, today: Date): CardPurchase[] {
   // Oldest first; a day's purchases in the order of their ids.
   const chronological = card.purchases.filter((p) => p.booked).sort((a, b) => b.daysAgo - a.daysAgo || a.id.localeCompare(b.id));
-  const seen = reportedCards(k, c, card.id);
-  let inPeriod: CardPurchase[];
-  if (entryReferenceFrom !== null) {
+  if (q.entryReferenceFrom !== null) {
     // "All transactions after the transaction with identification entryReferenceFrom" (the period is then ignored).
-    const at = chronological.findIndex((p) => p.id === entryReferenceFrom);
+    const at = chronological.findIndex((p) => p.id === q.entryReferenceFrom);
     if (at < 0) throw new BgError(400, 'FORMAT_ERROR', 'entryReferenceFrom names no booked transaction of this card account', 'entryReferenceFrom');
-    inPeriod = k.faults.has('bg-card-entry-reference-from-ignored') ? chronological : chronological.slice(at + 1);
-  } else if (deltaList) {
-    // "All transactions after the last report access for this PSU on the addressed account".
-    inPeriod = k.faults.has('bg-card-delta-list-repeats') ? chronological : chronological.filter((p) => !seen.has(p.id));
-  } else {
-    inPeriod = card.purchases.filter((p) => {
-      const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
-      // The fault: the period asked is not applied (the bank's 90 days are).
-      if (k.faults.has('bg-card-dates-ignored')) return p.daysAgo <= 90;
-      return day >= dateFrom! && (dateTo === null || day <= dateTo);
-    });
+    return k.faults.has('bg-card-entry-reference-from-ignored') ? chronological : chronological.slice(at + 1);
   }
-  const links: Record<string, { href: string }> = { cardAccount: { href: `${r.base}/v1/card-accounts/${card.id}` } };
-  const report: Record<string, unknown> = { _links: links };
-  // Newest first; a delta report comes whole (one page).
-  const booked = delta ? inPeriod.filter((p) => p.booked).reverse() : inPeriod.filter((p) => p.booked).sort((a, b) => a.daysAgo - b.daysAgo);
+  if (q.deltaList) {
+    // "All transactions after the last report access for this PSU on the addressed account".
+    return k.faults.has('bg-card-delta-list-repeats') ? chronological : chronological.filter((p) => !seen.has(p.id));
+  }
+  return card.purchases.filter((p) => {
+    const day = isoDay(new Date(today.getTime() - p.daysAgo * 86_400_000));
+    // The fault: the period asked is not applied (the bank's 90 days are).
+    if (k.faults.has('bg-card-dates-ignored')) return p.daysAgo <= 90;
+    return day >= q.dateFrom! && (q.dateTo === null || day <= q.dateTo);
+  });
+}
+
+/** The page of booked transactions asked for, and the report's links to the others when there are several. */
+function bookedPage(k: Xs2aContext, r: Req, card: CardAccount, booked: CardPurchase[], delta: boolean, links: Record<string, { href: string }>): { page: number; shown: CardPurchase[] } {
   const pageSize = delta ? Math.max(1, booked.length) : CARD_PAGE_SIZE;
   // A long booked list comes in pages of CARD_PAGE_SIZE, newest first; `page` is the bank's own parameter, opaque to the TPP.
   const pageParam = r.query.get('page') ?? '1';
@@ -150,14 +175,7 @@ async function getCardTransactions(k: Xs2aContext, r: Req): Promise<Reply> {
     if (page > 1) links.previous = at(page - 1);
     if (page < pages) links.next = at(page + 1);
   }
-  const ignored = k.faults.has('bg-card-booking-status-ignored');
-  if (bookingStatus !== 'pending' || ignored) {
-    report.booked = shown.map((p) => cardTransaction(card, p, today));
-    for (const p of shown) seen.add(p.id);
-  }
-  // The pending transactions head the report: on its first page only.
-  if ((bookingStatus !== 'booked' || ignored) && page === 1) report.pending = inPeriod.filter((p) => !p.booked).map((p) => cardTransaction(card, p, today));
-  return { status: 200, body: { cardAccount: { maskedPan: card.maskedPan }, debitAccounting: false, cardTransactions: report } };
+  return { page, shown };
 }
 
 /** The booked card transactions each PSU's card account has reported so far, for deltaList (as reportedOf for accounts). */

@@ -42,81 +42,99 @@ const LISTS = ['accounts', 'balances', 'transactions'] as const;
  * checked to be the PSU's own.
  */
 function approve(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: Resource, psu: FixturePsu, form: URLSearchParams): string | undefined {
-  const { store } = ctx;
-  const mine = (iban: string) => psu.accounts.find((a) => ibanOf(a) === iban);
-  if (resource.kind === 'ais') {
-    // A joint account the consent names is the PSU's too when the PSU is one of its holders.
-    const holders = consentHoldersOf(store, resource);
-    const ours = (iban: string) => mine(iban) ?? (holders?.includes(psu.username) ? store.byIban(iban)?.account : undefined);
-    const access = resource.access as Record<string, unknown>;
-    const all = psu.accounts.map((a) => a.AccountId);
-    const cards = store.cardsOf(psu.username);
-    const allCards = cards.map((c) => c.id);
-    let covered: BgConsent['covered'];
-    // A global consent reaches the card accounts as it reaches the others; a bank-offered one only the accounts the PSU ticks.
-    let coveredCards: BgConsent['cards'] = { accounts: [], balances: [], transactions: [] };
-    if (access.allPsd2) {
-      covered = { accounts: all, balances: all, transactions: all };
-      coveredCards = { accounts: allCards, balances: allCards, transactions: allCards };
-    } else if (access.availableAccountsWithBalance) {
-      covered = { accounts: all, balances: all, transactions: [] };
-      coveredCards = { accounts: allCards, balances: allCards, transactions: [] };
-    } else if (access.availableAccounts) {
-      covered = { accounts: all, balances: [], transactions: [] };
-      coveredCards = { accounts: allCards, balances: [], transactions: [] };
-    }
-    else if (resource.bankOffered) {
-      const ticked = form.getAll('accounts');
-      if (ticked.length === 0) return 'Tick at least one account to share, or reject.';
-      if (!ticked.every((id) => all.includes(id))) return 'Only your own accounts can be shared.';
-      const chosen = [...new Set(ticked)];
-      covered = { accounts: chosen, balances: access.balances ? chosen : [], transactions: access.transactions ? chosen : [] };
-    } else {
-      const ids: Record<string, string[]> = {};
-      const cardIds: Record<string, string[]> = {};
-      for (const list of LISTS) {
-        const refs = (access[list] as Array<{ iban?: string; maskedPan?: string }> | undefined) ?? [];
-        const accounts = refs.filter((r) => r.iban !== undefined).map((r) => ours(r.iban!.replace(/\s/g, '')));
-        const named = refs.filter((r) => r.iban === undefined).map((r) => cards.find((c) => c.maskedPan === r.maskedPan));
-        if (accounts.some((a) => !a) || named.some((c) => !c)) return 'This consent names an account that is not yours.';
-        ids[list] = accounts.map((a) => a!.AccountId);
-        cardIds[list] = named.map((c) => c!.id);
-      }
-      const union = [...new Set([...ids.accounts, ...ids.balances, ...ids.transactions])];
-      covered = { accounts: union, balances: ids.balances, transactions: ids.transactions };
-      coveredCards = { accounts: [...new Set([...cardIds.accounts, ...cardIds.balances, ...cardIds.transactions])], balances: cardIds.balances, transactions: cardIds.transactions };
-    }
-    // A joint account's consent opens nothing until every holder has authorised it.
-    const level = multilevelConsentApproval(ctx, resource, psu);
-    if (typeof level === 'object') return level.problem;
-    if (level === 'pending') {
-      resource.status = 'partiallyAuthorised';
-      resource.psu ??= psu.username;
-      return undefined;
-    }
-    resource.covered = covered;
-    resource.cards = coveredCards;
-    resource.status = 'valid';
-    // The consent is its first holder's (whose former recurring consent it replaces).
-    resource.psu = resource.approvals?.[0] ?? psu.username;
-    consentAuthorised(ctx, resource);
-  } else {
-    const iban = String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, '');
-    // A joint account: the payment goes on only once each holder has authorised it (PATC till then).
-    const joint = holdersOf(store, resource) ? store.byIban(iban)?.account : undefined;
-    const debtor = joint ?? mine(iban);
-    if (!debtor) return 'The account to pay from is not one of yours.';
-    const level = multilevelApproval(ctx, resource, psu);
-    if (typeof level === 'object') return level.problem;
-    if (level === 'pending') {
-      resource.transactionStatus = 'PATC';
-      resource.psu ??= psu.username;
-      return undefined;
-    }
-    const covered = debtor.booked + debtor.creditLine >= resource.amountMinor;
-    resource.transactionStatus = !covered ? 'RJCT' : resource.product === 'instant-sepa-credit-transfers' ? 'ACSC' : 'ACTC';
-  }
+  const problem = resource.kind === 'ais' ? approveConsent(ctx, resource, psu, form) : approvePayment(ctx, resource, psu);
+  if (problem !== undefined) return problem;
   resource.psu ??= psu.username;
+  return undefined;
+}
+
+/** A consent approved: what it covers, then valid once every holder of a joint account has authorised it. */
+function approveConsent(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: BgConsent, psu: FixturePsu, form: URLSearchParams): string | undefined {
+  const coverage = consentCoverage(ctx.store, resource, psu, form);
+  if (typeof coverage === 'string') return coverage;
+  // A joint account's consent opens nothing until every holder has authorised it.
+  const level = multilevelConsentApproval(ctx, resource, psu);
+  if (typeof level === 'object') return level.problem;
+  if (level === 'pending') {
+    resource.status = 'partiallyAuthorised';
+    resource.psu ??= psu.username;
+    return undefined;
+  }
+  resource.covered = coverage.covered;
+  resource.cards = coverage.cards;
+  resource.status = 'valid';
+  // The consent is its first holder's (whose former recurring consent it replaces).
+  resource.psu = resource.approvals?.[0] ?? psu.username;
+  consentAuthorised(ctx, resource);
+  return undefined;
+}
+
+/**
+ * The accounts and card accounts a consent covers once approved, per list: every one for a global
+ * or available-accounts consent, those the PSU ticks for a bank-offered one, else those it names
+ * (each the PSU's own, or a joint account's the PSU holds); or what to tell the PSU.
+ */
+function consentCoverage(store: BgStore, resource: BgConsent, psu: FixturePsu, form: URLSearchParams): { covered: BgConsent['covered']; cards: BgConsent['cards'] } | string {
+  const mine = (iban: string) => psu.accounts.find((a) => ibanOf(a) === iban);
+  // A joint account the consent names is the PSU's too when the PSU is one of its holders.
+  const holders = consentHoldersOf(store, resource);
+  const ours = (iban: string) => mine(iban) ?? (holders?.includes(psu.username) ? store.byIban(iban)?.account : undefined);
+  const access = resource.access as Record<string, unknown>;
+  const all = psu.accounts.map((a) => a.AccountId);
+  const cards = store.cardsOf(psu.username);
+  const allCards = cards.map((c) => c.id);
+  // A global consent reaches the card accounts as it reaches the others; a bank-offered one only the accounts the PSU ticks.
+  const none: BgConsent['cards'] = { accounts: [], balances: [], transactions: [] };
+  if (access.allPsd2) {
+    return { covered: { accounts: all, balances: all, transactions: all }, cards: { accounts: allCards, balances: allCards, transactions: allCards } };
+  }
+  if (access.availableAccountsWithBalance) {
+    return { covered: { accounts: all, balances: all, transactions: [] }, cards: { accounts: allCards, balances: allCards, transactions: [] } };
+  }
+  if (access.availableAccounts) {
+    return { covered: { accounts: all, balances: [], transactions: [] }, cards: { accounts: allCards, balances: [], transactions: [] } };
+  }
+  if (resource.bankOffered) {
+    const ticked = form.getAll('accounts');
+    if (ticked.length === 0) return 'Tick at least one account to share, or reject.';
+    if (!ticked.every((id) => all.includes(id))) return 'Only your own accounts can be shared.';
+    const chosen = [...new Set(ticked)];
+    return { covered: { accounts: chosen, balances: access.balances ? chosen : [], transactions: access.transactions ? chosen : [] }, cards: none };
+  }
+  const ids: Record<string, string[]> = {};
+  const cardIds: Record<string, string[]> = {};
+  for (const list of LISTS) {
+    const refs = (access[list] as Array<{ iban?: string; maskedPan?: string }> | undefined) ?? [];
+    const accounts = refs.filter((r) => r.iban !== undefined).map((r) => ours(r.iban!.replace(/\s/g, '')));
+    const named = refs.filter((r) => r.iban === undefined).map((r) => cards.find((c) => c.maskedPan === r.maskedPan));
+    if (accounts.some((a) => !a) || named.some((c) => !c)) return 'This consent names an account that is not yours.';
+    ids[list] = accounts.map((a) => a!.AccountId);
+    cardIds[list] = named.map((c) => c!.id);
+  }
+  const union = [...new Set([...ids.accounts, ...ids.balances, ...ids.transactions])];
+  return {
+    covered: { accounts: union, balances: ids.balances, transactions: ids.transactions },
+    cards: { accounts: [...new Set([...cardIds.accounts, ...cardIds.balances, ...cardIds.transactions])], balances: cardIds.balances, transactions: cardIds.transactions },
+  };
+}
+
+/** A payment approved: from the PSU's own account (or a joint one, once every holder has authorised it), accepted or rejected on its funds. */
+function approvePayment(ctx: Pick<BgPagesContext, 'store' | 'faults'>, resource: BgPayment, psu: FixturePsu): string | undefined {
+  const { store } = ctx;
+  const iban = String((resource.body.debtorAccount as { iban: string }).iban).replace(/\s/g, '');
+  // A joint account: the payment goes on only once each holder has authorised it (PATC till then).
+  const joint = holdersOf(store, resource) ? store.byIban(iban)?.account : undefined;
+  const debtor = joint ?? psu.accounts.find((a) => ibanOf(a) === iban);
+  if (!debtor) return 'The account to pay from is not one of yours.';
+  const level = multilevelApproval(ctx, resource, psu);
+  if (typeof level === 'object') return level.problem;
+  if (level === 'pending') {
+    resource.transactionStatus = 'PATC';
+    resource.psu ??= psu.username;
+    return undefined;
+  }
+  const covered = debtor.booked + debtor.creditLine >= resource.amountMinor;
+  resource.transactionStatus = !covered ? 'RJCT' : resource.product === 'instant-sepa-credit-transfers' ? 'ACSC' : 'ACTC';
   return undefined;
 }
 
