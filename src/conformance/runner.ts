@@ -479,31 +479,11 @@ class ConformanceRun {
 
   /** Step 4: cucumber, configured and run, until it ends or the signal stops it. */
   private async drive(parameters: RunParameters): Promise<void> {
-    const { reportDir, root, variants, tags, env } = this.plan;
+    const { reportDir, root, env } = this.plan;
     // Before cucumber loads: step matches take their argument positions from the engine (match-indices.ts).
     (await import('./match-indices.ts')).useNativeMatchIndices();
-    const { loadConfiguration, runCucumber } = await import('@cucumber/cucumber/api');
-    // Cucumber runs in the report dir, so the reports name the features as features/A/….
-    const rel = (p: string) => relative(reportDir, p).split('\\').join('/');
-    const featureDir = join(reportDir, 'features');
-    const { runConfiguration } = await loadConfiguration({
-      file: false,
-      provided: {
-        paths: variants.map((v) => `${rel(join(featureDir, v))}/*.feature`),
-        // The package's compiled step definitions, and those a registered standard brings of its own.
-        import: [join(root, 'dist', 'step-definitions', '**', '*.js').split('\\').join('/'), ...standards().flatMap((st) => st.stepDefinitions ?? [])],
-        tags,
-        // One worker means cucumber's own thread: one browser and one consent pool for the whole run.
-        parallel: (this.options.parallel ?? 1) > 1 ? this.options.parallel : 0,
-        worldParameters: parameters as never,
-        format: [
-          // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
-          ...(this.wants('junit') ? [[pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))] as [string, string]] : []),
-          ...(this.wants('messages') ? [['message', rel(join(reportDir, 'messages.ndjson'))] as [string, string]] : []),
-        ],
-        formatOptions: { junit: { suiteName: 'obtpp conformance' } },
-      },
-    }, { cwd: reportDir, env: env as NodeJS.ProcessEnv });
+    const { runCucumber } = await import('@cucumber/cucumber/api');
+    const runConfiguration = await this.cucumberConfiguration(parameters);
 
     // Step definitions and the ordering plugin run compiled (dist/), so they also work from node_modules.
     runConfiguration.plugins = { specifiers: [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'order-plugin.js')).href], options: {} };
@@ -541,6 +521,34 @@ class ConformanceRun {
     } finally {
       waitListeners().delete(parameters.evidenceDir);
     }
+  }
+
+  /** Cucumber's configuration of this run: its features, step definitions, tags, workers, world parameters and formatters. */
+  private async cucumberConfiguration(parameters: RunParameters) {
+    const { reportDir, root, variants, tags, env } = this.plan;
+    const { loadConfiguration } = await import('@cucumber/cucumber/api');
+    // Cucumber runs in the report dir, so the reports name the features as features/A/….
+    const rel = (p: string) => relative(reportDir, p).split('\\').join('/');
+    const featureDir = join(reportDir, 'features');
+    const { runConfiguration } = await loadConfiguration({
+      file: false,
+      provided: {
+        paths: variants.map((v) => `${rel(join(featureDir, v))}/*.feature`),
+        // The package's compiled step definitions, and those a registered standard brings of its own.
+        import: [join(root, 'dist', 'step-definitions', '**', '*.js').split('\\').join('/'), ...standards().flatMap((st) => st.stepDefinitions ?? [])],
+        tags,
+        // One worker means cucumber's own thread: one browser and one consent pool for the whole run.
+        parallel: (this.options.parallel ?? 1) > 1 ? this.options.parallel : 0,
+        worldParameters: parameters as never,
+        format: [
+          // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
+          ...(this.wants('junit') ? [[pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))] as [string, string]] : []),
+          ...(this.wants('messages') ? [['message', rel(join(reportDir, 'messages.ndjson'))] as [string, string]] : []),
+        ],
+        formatOptions: { junit: { suiteName: 'obtpp conformance' } },
+      },
+    }, { cwd: reportDir, env: env as NodeJS.ProcessEnv });
+    return runConfiguration;
   }
 
   /**
