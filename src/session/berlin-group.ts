@@ -17,6 +17,7 @@ import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
 import { beginningLinkOf, startLinkOf } from './berlin-group-sca-walk.ts';
 import { paymentClient, type PaymentPlace } from './berlin-group-paths.ts';
 import { creationHeaders as headersOfCreate, postConsent, type Approach } from './berlin-group-create.ts';
+import { authorisationOps } from './berlin-group-authorisations.ts';
 
 export { paymentClient, type PaymentPlace, type PaymentService } from './berlin-group-paths.ts';
 export type { Approach } from './berlin-group-create.ts';
@@ -371,7 +372,7 @@ export async function cancelBgPayment(session: Session, paymentId: string, place
   // The bank may have started the cancellation's authorisation itself (an scaRedirect in the 202).
   const direct = linkOf(deleted.body, 'scaRedirect', deleted.exchange.url);
   if (direct) return { deleted, done: false, scaRedirect: direct };
-  const started = session.check(await c.startPaymentCancellationAuthorisation(paymentId, {}, bare(headers)), [201]);
+  const started = session.check(await authorisationOps(c, 'cancellation', paymentId).start({}, bare(headers)), [201]);
   const authorisationId = typeof (started.body as { authorisationId?: unknown })?.authorisationId === 'string' ? (started.body as { authorisationId: string }).authorisationId : undefined;
   return { deleted, done: false, started, ...(authorisationId ? { authorisationId } : {}), ...(linkOf(started.body, 'scaRedirect', started.exchange.url) ? { scaRedirect: linkOf(started.body, 'scaRedirect', started.exchange.url) } : {}) };
 }
