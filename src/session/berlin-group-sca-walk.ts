@@ -134,12 +134,14 @@ export interface ScaWalk {
     /** Gives up after this long (from when the PSU is asked). */
     readonly timeoutMs: number;
     readonly pace: PollPace;
+    /** Tells the PSU to approve (the terminal prints it), before the first read of the scaStatus. */
+    instruct?(authorisationId: string): void;
     /**
-     * Asks the PSU to approve (once the first scaStatus is read): a PSU the TPP can watch, whose
-     * every step calls `acted` (the next read comes soon after), or undefined for one it cannot
-     * (then the first final scaStatus ends the walk).
+     * A PSU the TPP watches (the steps: the bank's app page in the browser), set going once the
+     * first scaStatus is read: each of their steps calls `acted` (the next read comes soon after).
+     * Without one, the first final scaStatus ends the walk.
      */
-    ask(authorisationId: string, acted: () => void): Promise<WatchedPsu | undefined>;
+    watch?(authorisationId: string, acted: () => void): Promise<WatchedPsu>;
   };
   readonly hooks: {
     /** The authorisation the walk follows, once known, and whether the TPP started it. */
@@ -193,7 +195,7 @@ export async function walkSca(w: ScaWalk): Promise<ScaWalked> {
 
 const options = (w: ScaWalk): CallOptions => ({
   token: null, interactionId: false, idempotencyKey: false,
-  headers: { ...bgHeaders(w.psu.ipAddress !== undefined ? { psuIpAddress: w.psu.ipAddress } : {}), 'PSU-ID': w.psu.id },
+  headers: { ...bgHeaders(), 'PSU-ID': w.psu.id, ...(w.psu.ipAddress !== undefined ? { 'PSU-IP-Address': w.psu.ipAddress } : {}) },
 });
 
 /** One call: sent, answered (checked or judged by the front door), its scaStatus seen. */
@@ -249,7 +251,7 @@ async function embedded(s: Walking): Promise<void> {
 }
 
 /**
- * The decoupled SCA: the scaStatus read before the PSU acts, the PSU asked, then read again after
+ * The decoupled SCA: the PSU told, the scaStatus read before the PSU acts, then read again after
  * pauses that start short and grow (NextGenPSD2 gives the scaStatus no Retry-After; the PSU
  * approves whenever they do) and, where the TPP watches the PSU, soon after each thing the PSU
  * did. Once final is final: the walk ends at the first final status the PSU is done by (what the
@@ -259,10 +261,11 @@ async function decoupled(s: Walking): Promise<void> {
   const { w } = s;
   const d = w.decoupled;
   const read = (when: string, factorsDone: boolean | undefined) => call(s, { kind: 'read', expected: [200], when }, { factorsDone, kind: 'poll' });
+  d.instruct?.(s.id);
   await read('before the PSU acted', false);
   let acted = false;
   let wake: (() => void) | undefined;
-  const psu = await d.ask(s.id, () => {
+  const psu = await d.watch?.(s.id, () => {
     acted = true;
     wake?.();
   });

@@ -79,10 +79,7 @@ export async function walkInApp(session: Session, target: InAppTarget, request: 
       timeoutMs: request.timeoutMs ?? p.timeouts.authorisationMs,
       // A PSU who takes a minute is not read every second; one who approves at once is seen at once.
       pace: { firstMs: request.pollMs ?? FIRST_POLL_MS, factor: 1.5, maxMs: Math.max(MAX_POLL_MS, request.pollMs ?? 0) },
-      ask: async () => {
-        request.log?.(`approve ${target.label} ${target.id} in your banking app (${psuId}); waiting for the bank's SCA status…`);
-        return undefined;
-      },
+      instruct: () => request.log?.(`approve ${target.label} ${target.id} in your banking app (${psuId}); waiting for the bank's SCA status…`),
     },
     hooks: {
       answered: (call, r) => void session.check(r, [...call.expected]),

@@ -359,7 +359,7 @@ async function inAppSca(world: ConformanceWorld, resource: ScaResource, o: { rej
     decoupled: {
       timeoutMs: p.timeouts.authorisationMs,
       pace: POLL_PACE,
-      ask: async (id, acted) => {
+      watch: async (id, acted) => {
         let done = false;
         journey = decoupledJourney(world, id, o, acted).finally(() => (done = true));
         journey.catch(() => undefined);
