@@ -131,7 +131,7 @@ export interface ScaWalk {
   /** The SCA method the profile prefers (sca.authenticationMethodId). */
   readonly method?: string;
   readonly decoupled: {
-    /** Gives up after this long (from when the PSU is asked). */
+    /** Gives up after this long (from the first read of the scaStatus). */
     readonly timeoutMs: number;
     readonly pace: PollPace;
     /** Tells the PSU to approve (the terminal prints it), before the first read of the scaStatus. */
