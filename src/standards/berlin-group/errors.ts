@@ -1,5 +1,5 @@
 /** How a NextGenPSD2 bank's refusal reads on the terminal's line: each tppMessage's code and text (or an RFC 7807 problem's). */
-import { errorMessagesOf } from '../../dialects/berlin-group/builders.ts';
+import { errorMessagesOf } from '../../dialects/berlin-group/errors.ts';
 import { quoteOutside } from '../../outside-text.ts';
 import type { BankErrorWords } from '../standard.ts';
 
