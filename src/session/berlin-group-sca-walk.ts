@@ -43,18 +43,24 @@ export function authorisationOfLink(href: string | undefined): string | undefine
   return last ? decodeURIComponent(last) : undefined;
 }
 
+/** The link an answer gives the walk: a start link (the one carrying the password first), else an updatePsu… link, else scaStatus. */
+function walkLink(body: unknown, base?: string): { name: string; href: string } | undefined {
+  const links = linksOf(body, base);
+  const name = START_LINKS.find((n) => links[n]) ?? (['updatePsuAuthentication', 'updatePsuIdentification', 'scaStatus'] as const).find((n) => links[n]);
+  return name ? { name, href: links[name]! } : undefined;
+}
+
 /**
  * Where the SCA goes on, from an answer that created a resource (or started an authorisation): an
  * explicit start where it offers a start link, else the authorisation its updatePsu… or scaStatus
  * link names; undefined when it has neither.
  */
 export function beginningOf(body: unknown, base?: string): ScaBeginning | undefined {
-  const links = linksOf(body, base);
-  const start = START_LINKS.find((name) => links[name]);
-  if (start) return { start: true, withPassword: start === 'startAuthorisationWithPsuAuthentication' };
-  const update = links.updatePsuAuthentication ?? links.updatePsuIdentification;
-  const id = authorisationOfLink(update ?? links.scaStatus);
-  return id ? { authorisationId: id, awaitsPsuData: update !== undefined } : undefined;
+  const link = walkLink(body, base);
+  if (!link) return undefined;
+  if (link.name.startsWith('startAuthorisation')) return { start: true, withPassword: link.name === 'startAuthorisationWithPsuAuthentication' };
+  const id = authorisationOfLink(link.href);
+  return id ? { authorisationId: id, awaitsPsuData: link.name.startsWith('updatePsu') } : undefined;
 }
 
 /** The link to start an authorisation (the bank leaves the start to the TPP), if the answer has one. */
@@ -69,11 +75,10 @@ export function startLinkOf(body: unknown, base: string): string | undefined {
  * choice): its href, whether the TPP starts the authorisation, and whether with the PSU's password.
  */
 export function beginningLinkOf(body: unknown, base: string): { href: string; start?: true; withPassword?: true } | undefined {
-  const links = linksOf(body, base);
-  const start = START_LINKS.find((name) => links[name]);
-  if (start) return { href: links[start]!, start: true, ...(start === 'startAuthorisationWithPsuAuthentication' ? { withPassword: true as const } : {}) };
-  const href = links.updatePsuAuthentication ?? links.updatePsuIdentification ?? links.scaStatus;
-  return href ? { href } : undefined;
+  const link = walkLink(body, base);
+  if (!link) return undefined;
+  if (!link.name.startsWith('startAuthorisation')) return { href: link.href };
+  return { href: link.href, start: true, ...(link.name === 'startAuthorisationWithPsuAuthentication' ? { withPassword: true as const } : {}) };
 }
 
 /** One call of the walk, as the hooks see it. */
@@ -166,7 +171,7 @@ export interface ScaWalked {
   readonly last?: ApiResult;
 }
 
-export const FINAL_SCA_STATUSES: ReadonlySet<string> = new Set(['finalised', 'failed', 'exempted']);
+const FINAL_SCA_STATUSES: ReadonlySet<string> = new Set(['finalised', 'failed', 'exempted']);
 
 /** The state of one walk: the authorisation, the last answer, the statuses seen. */
 interface Walking {
