@@ -46,7 +46,7 @@ export { NotApplicableError } from './client/operations.ts';
  * runner, the CLI and the profile loader accept its profiles as they accept the package's own.
  */
 export { registerStandard, standards } from './standards/registry.ts';
-export type { StandardModule, VersionModule } from './standards/standard.ts';
+export type { BankErrorWords, StandardModule, VersionModule } from './standards/standard.ts';
 export { DiscoveryError } from './auth/index.ts';
 
 /**

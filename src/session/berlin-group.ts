@@ -14,12 +14,13 @@ import {
 } from '../dialects/berlin-group/builders.ts';
 import type { AccountSummary, ConsentRecord } from './state.ts';
 import type { AuthoriseOutcome, AuthoriseRequest, Session } from './index.ts';
-import { inAppCreationHeaders, inAppLink, startLinkOf } from './berlin-group-sca.ts';
+import { beginningLinkOf, startLinkOf } from './berlin-group-sca-walk.ts';
 import { paymentClient, type PaymentPlace } from './berlin-group-paths.ts';
+import { creationHeaders as headersOfCreate, postConsent, type Approach } from './berlin-group-create.ts';
+import { authorisationOps } from './berlin-group-authorisations.ts';
 
 export { paymentClient, type PaymentPlace, type PaymentService } from './berlin-group-paths.ts';
-
-export type Approach = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
+export type { Approach } from './berlin-group-create.ts';
 
 /** The approach the TPP asks for: the profile's first (sca.approaches, in its order). */
 function approachOf(session: Session): Approach {
@@ -29,21 +30,15 @@ function approachOf(session: Session): Approach {
 /** The headers of a call without the UK ones (x-fapi-interaction-id, x-idempotency-key). */
 export const bare = (headers: Record<string, string>, token?: string) => ({ token: token ?? null, interactionId: false as const, idempotencyKey: false as const, headers });
 
-/** The headers of a POST that starts an SCA: PSU-IP-Address; redirect: TPP-Redirect-URI; decoupled and embedded: PSU-ID and the TPP's preference. */
+/** The headers of a POST that starts an SCA: PSU-IP-Address; redirect: TPP-Redirect-URI; decoupled and embedded: PSU-ID and the TPP's preference (berlin-group-create.ts). */
 export function creationHeaders(session: Session, approach: Approach): Record<string, string> {
-  return {
-    ...bgHeaders({
-      psuIpAddress: session.profile.psuIpAddress ?? '127.0.0.1',
-      ...(approach === 'redirect' ? { tppRedirectUri: session.profile.auth.redirectUri, tppRedirectPreferred: true } : {}),
-    }),
-    ...(approach === 'decoupled' || approach === 'embedded' ? inAppCreationHeaders(session, approach) : {}),
-  };
+  return headersOfCreate(session.profile, approach);
 }
 
 /** The SCA link a create's answer gives for the approach (a consent's, a payment's, a basket's). */
-export function scaLinkOf(result: ApiResult, approach: Approach): { href: string; start?: true } | undefined {
+export function scaLinkOf(result: ApiResult, approach: Approach): { href: string; start?: true; withPassword?: true } | undefined {
   return approach === 'decoupled' || approach === 'embedded'
-    ? inAppLink(result.body, result.exchange.url)
+    ? beginningLinkOf(result.body, result.exchange.url)
     : (() => {
       const href = linkOf(result.body, approach === 'redirect' ? 'scaRedirect' : 'scaOAuth', result.exchange.url);
       if (href) return { href };
@@ -65,10 +60,10 @@ async function remember(session: Session, result: ApiResult, approach: Approach,
   return full;
 }
 
-/** POST /v1/consents; remembers the consent and its SCA link, makes it current. */
+/** POST /v1/consents (the create the conformance steps send too); remembers the consent and its SCA link, makes it current. */
 export async function createBgConsent(session: Session, body: ConsentRequestBody, summary: Partial<ConsentRecord>): Promise<{ result: ApiResult; record: ConsentRecord }> {
   const approach = approachOf(session);
-  const result = session.check(await session.client.createAccountAccessConsent(body, bare(creationHeaders(session, approach))), [201]);
+  const result = session.check(await postConsent(session.client, session.profile, body, approach), [201]);
   const id = consentIdOf(result.body);
   if (!id) throw new BankError(result.status, `the bank answered the consent with ${result.status} but no consentId`, { exchange: result.exchange });
   const record = await remember(session, result, approach, { ...summary, id, fn: 'ais', status: consentStatusOf(result.body) ?? 'unknown' });
@@ -377,7 +372,7 @@ export async function cancelBgPayment(session: Session, paymentId: string, place
   // The bank may have started the cancellation's authorisation itself (an scaRedirect in the 202).
   const direct = linkOf(deleted.body, 'scaRedirect', deleted.exchange.url);
   if (direct) return { deleted, done: false, scaRedirect: direct };
-  const started = session.check(await c.startPaymentCancellationAuthorisation(paymentId, {}, bare(headers)), [201]);
+  const started = session.check(await authorisationOps(c, 'cancellation', paymentId).start({}, bare(headers)), [201]);
   const authorisationId = typeof (started.body as { authorisationId?: unknown })?.authorisationId === 'string' ? (started.body as { authorisationId: string }).authorisationId : undefined;
   return { deleted, done: false, started, ...(authorisationId ? { authorisationId } : {}), ...(linkOf(started.body, 'scaRedirect', started.exchange.url) ? { scaRedirect: linkOf(started.body, 'scaRedirect', started.exchange.url) } : {}) };
 }

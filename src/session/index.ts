@@ -14,12 +14,10 @@ import { DpopKey, exportDpopKey, importDpopKey } from '../client/dpop-key.ts';
 import type { HttpClient } from '../client/http.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { TppClient, type ApiResult, type CallOptions, type Operation } from '../client/operations.ts';
-import { errorCodesOf } from '../dialects/obie/builders.ts';
-import { errorMessagesOf as bgErrorMessagesOf } from '../dialects/berlin-group/builders.ts';
 import type { Auth, TokenSet } from '../auth/index.ts';
 import type { PsuBrowser } from '../psu/index.ts';
-import { quoteOutside } from '../outside-text.ts';
 import { baseStandard, findStandard, standardOf, standards } from '../standards/registry.ts';
+import type { BankErrorWords } from '../standards/standard.ts';
 import {
   StateFile, emptyProfileState, profileKey, statePath,
   type AccountSummary, type ConsentRecord, type ProfileState, type StoredRegistration, type StoredToken,
@@ -491,24 +489,19 @@ function sameOrigin(a: string, b: string | undefined): boolean {
   }
 }
 
-/** `the bank refused GET /accounts: 403 UK.OBIE.Resource.ConsentMismatch: <Message>` */
+/**
+ * `the bank refused GET /accounts: 403 UK.OBIE.Resource.ConsentMismatch: <Message>`: the bank's
+ * error body read by the profile's standard (its `readError`), else by another standard's (a bank
+ * may answer an error of another shape).
+ */
 export function refusal(baseUrl: string, result: ApiResult, http: HttpClient, dialect?: string): BankError {
   const ex = result.exchange;
   const path = ex.url.startsWith(baseUrl) ? ex.url.slice(baseUrl.length) || '/' : ex.url;
-  const body = result.body as { Message?: unknown; Errors?: Array<{ Message?: unknown }> } | undefined;
-  let codes = errorCodesOf(body);
-  const first = Array.isArray(body?.Errors) ? body.Errors.find((e) => typeof e?.Message === 'string')?.Message : undefined;
-  const message = typeof first === 'string' ? first : typeof body?.Message === 'string' ? body.Message : undefined;
-  // The bank's words quoted (src/outside-text.ts): plain text as it is, anything else a JSON string on this one line.
-  let line = `the bank refused ${ex.method} ${path}: ${result.status}${codes.length ? ` ${codes.map((c) => quoteOutside(c)).join(', ')}` : ''}${message ? `: ${quoteOutside(message)}` : ''}`;
-  // A NextGenPSD2 bank's words: each tppMessage's code and text (or an RFC 7807 problem's).
-  const messages = codes.length || message ? [] : bgErrorMessagesOf(result.body);
-  if (messages.length) {
-    codes = messages.map((m) => m.code);
-    line = `the bank refused ${ex.method} ${path}: ${result.status} ${messages.map((m) => (m.text ? `${quoteOutside(m.code)}: ${quoteOutside(m.text)}` : quoteOutside(m.code))).join('; ')}`;
-  }
-  line = http.redactor.text(line);
+  const mine = findStandard(dialect) ?? baseStandard();
+  let said: BankErrorWords | undefined;
+  for (const standard of [mine, ...standards().filter((s) => s !== mine)]) if ((said = standard.readError?.(result.body))) break;
+  const line = http.redactor.text(`the bank refused ${ex.method} ${path}: ${result.status}${said?.words ?? ''}`);
   // Why a token was refused, in the standard's words.
   const hint = result.status !== 401 ? undefined : findStandard(dialect)?.unauthorisedHint ?? baseStandard().unauthorisedHint;
-  return new BankError(result.status, line, { bankCode: codes[0], exchange: ex, hint });
+  return new BankError(result.status, line, { bankCode: said?.codes[0], exchange: ex, hint });
 }

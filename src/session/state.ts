@@ -39,9 +39,10 @@ export interface ConsentRecord {
   accounts?: AccountSummary[];
   /**
    * berlin-group: the SCA approach the bank gave the consent and its link (scaRedirect, scaOAuth;
-   * decoupled and embedded: the authorisation's scaStatus link, or with `start` the link to start one).
+   * decoupled and embedded: the link to the authorisation the bank started, or with `start` the
+   * link to start one, `withPassword` when it asks for the PSU's password with the start).
    */
-  sca?: { approach: 'redirect' | 'oauth' | 'decoupled' | 'embedded'; href: string; start?: true };
+  sca?: { approach: 'redirect' | 'oauth' | 'decoupled' | 'embedded'; href: string; start?: true; withPassword?: true };
   /** berlin-group: the payment product a payment was created under (its path: /v1/payments/{payment-product}). */
   product?: string;
   /** berlin-group: the payment service a payment was created under, where not `payments` (its path: /v1/{payment-service}/…). */

@@ -58,6 +58,14 @@ export interface ProfileContext {
   readonly dialect: string;
 }
 
+/** A bank's refusal in its standard's words, as the terminal's one line says it (src/session/index.ts, `refusal`). */
+export interface BankErrorWords {
+  /** The error codes; the first is the error's `bankCode`. */
+  readonly codes: readonly string[];
+  /** What follows the status on the line, each of the bank's words quoted (src/outside-text.ts): ` "CODE": "text"`. */
+  readonly words: string;
+}
+
 /** What a standard adds to the profile: its own fields, their checks, and its defaults. */
 export interface ProfilePart {
   /** In the profile's `dialect` description: its name quoted, and its wire format in brackets. */
@@ -182,6 +190,12 @@ export interface StandardModule<N extends string = string, C extends Catalogue =
   readonly scaApproaches?: readonly ScaApproachName[];
   /** Why a 401 happened, in its words (the terminal's hint). */
   readonly unauthorisedHint?: string;
+  /**
+   * How its error body reads (UK: `Errors[].ErrorCode` and `Message`; NextGenPSD2: `tppMessages[]`
+   * `code` and `text`): undefined for a body not of its shape. The terminal asks the profile's
+   * standard first, then the others (a bank may answer an error of another shape).
+   */
+  readError?(body: unknown): BankErrorWords | undefined;
   readonly sandbox?: SandboxPart;
   readonly terminal?: TerminalPart;
   /** The run's check that the profile's set-up lets the authorisation start (a UK bank: one consent created, its authorisation begun). */

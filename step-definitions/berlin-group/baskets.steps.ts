@@ -16,6 +16,7 @@ import {
 } from '../../src/dialects/berlin-group/index.ts';
 import { expectAuthorisationsListed, approachOf, expectBgError, expectBgSchema, expectScaLink, fullConsent, plain, postConsent, psuIp, sca, scaHeaders, consentRequest, type Approach, type ScaResource } from './support.ts';
 import { judgeScaTrail } from './sca.steps.ts';
+import { authorisationOps } from '../../src/session/berlin-group-authorisations.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -148,7 +149,7 @@ When('the PSU authorises the signing basket', async function (this: ConformanceW
   if (!linkOf(created.body, 'scaRedirect', created.exchange.url) && start) {
     // The embedded approach's start with the PSU's password, where the link says so.
     const body = approach === 'embedded' && start === 'startAuthorisationWithPsuAuthentication' ? { psuData: { password: this.ctx.profile.psu.password } } : {};
-    started = await this.call('starting the signing basket\'s authorisation', (c) => c.startSigningBasketAuthorisation(id, body, plain(this, headers(this))));
+    started = await this.call('starting the signing basket\'s authorisation', (c) => authorisationOps(c, 'basket', id).start(body, plain(this, headers(this))));
     expectStatus(this, started, [201], 'POST /v1/signing-baskets/{basketId}/authorisations starts the basket\'s authorisation: expected 201');
     expectBgSchema(this, started, 'startScaprocessResponse');
     state(this).authorisationId = authorisationIdOf(started.body);
@@ -173,7 +174,7 @@ Then('the signing basket\'s authorisations are listed with the one the PSU autho
   // The one the TPP started, the one the decoupled or embedded walk followed, or the one the bank started itself (its scaStatus link).
   const linked = /authorisations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(linkOf(created.body, 'scaStatus', created.exchange.url) ?? '')?.[1];
   const authorisationId = state(this).authorisationId ?? (linked ? decodeURIComponent(linked) : undefined);
-  const r = await this.call('listing the signing basket\'s authorisations', (c) => c.listSigningBasketAuthorisations(id, plain(this, bgHeaders())));
+  const r = await this.call('listing the signing basket\'s authorisations', (c) => authorisationOps(c, 'basket', id).list(plain(this, bgHeaders())));
   const what = 'GET /v1/signing-baskets/{basketId}/authorisations';
   const listed = expectAuthorisationsListed(this, r, what, authorisationId !== undefined ? [{ id: authorisationId }] : []);
   // Named nowhere, the PSU's authorisation is still one: the list holds at least it.

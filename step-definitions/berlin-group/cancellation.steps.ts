@@ -14,6 +14,7 @@ import {
 import { expectAuthorisationsListed, approachOf, bg, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaResource } from './support.ts';
 import { judgeScaTrail } from './sca.steps.ts';
 import { initiate, thePayment } from './payments.steps.ts';
+import { authorisationOps } from '../../src/session/berlin-group-authorisations.ts';
 
 /** What the scenario keeps of the cancellation. */
 interface Cancellation { deleted: ApiResult; started?: ApiResult; authorisationId?: string; approach?: Approach }
@@ -104,7 +105,7 @@ When('the TPP starts the authorisation of the cancellation', async function (thi
     throw this.blocked(undefined, 'the bank started the cancellation\'s authorisation itself (scaRedirect in the 202): no start to judge');
   }
   const h = { ...bgHeaders({ psuIpAddress: psuIp(this) }), ...scaHeaders(this, approach) };
-  c.started = await this.call('starting the authorisation of the cancellation', (client) => client.startPaymentCancellationAuthorisation(payment.id, {}, plain(this, h)));
+  c.started = await this.call('starting the authorisation of the cancellation', (client) => authorisationOps(client, 'cancellation', payment.id).start({}, plain(this, h)));
   c.authorisationId = authorisationIdOf(c.started.body);
 });
 
@@ -112,9 +113,9 @@ Then('the cancellation\'s authorisations are listed with it, and its scaStatus r
   const c = theCancellation(this);
   const payment = thePayment(this);
   if (!c.authorisationId) throw this.violation(`the start of the cancellation's authorisation carries no authorisationId: ${c.started ? describeAnswer(c.started) : 'no answer'}`);
-  const list = await this.call('listing the cancellation\'s authorisations', (client) => client.listPaymentCancellationAuthorisations(payment.id, plain(this, bgHeaders())));
+  const list = await this.call('listing the cancellation\'s authorisations', (client) => authorisationOps(client, 'cancellation', payment.id).list(plain(this, bgHeaders())));
   expectAuthorisationsListed(this, list, 'GET …/cancellation-authorisations', [{ id: c.authorisationId }]);
-  const read = await this.call('reading the cancellation\'s SCA status', (client) => client.getPaymentCancellationScaStatus(payment.id, c.authorisationId!, plain(this, bgHeaders())));
+  const read = await this.call('reading the cancellation\'s SCA status', (client) => authorisationOps(client, 'cancellation', payment.id).read(c.authorisationId!, plain(this, bgHeaders())));
   expectStatus(this, read, [200]);
   expectBgSchema(this, read, 'scaStatusResponse');
   const status = scaStatusOf(read.body);

@@ -20,6 +20,7 @@ import {
 } from '../../src/dialects/berlin-group/index.ts';
 import { expectAuthorisationsListed, approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
 import { judgeSecondAuthorisation } from './sca.steps.ts';
+import { authorisationOps } from '../../src/session/berlin-group-authorisations.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -58,7 +59,7 @@ async function statusNow(world: ConformanceWorld, id: string): Promise<string | 
  */
 async function authoriseAs(world: ConformanceWorld, m: JointCancellation, psu: ScaPsu, what: string, cancellation: boolean): Promise<{ psu: string; id: string; trail?: ScaTrail }> {
   const headers = plain(world, { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, m.approach), 'PSU-ID': psu.username });
-  const started = await world.call(`starting ${what}`, (c) => (cancellation ? c.startPaymentCancellationAuthorisation(m.id, {}, headers) : c.startPaymentAuthorisation(m.id, {}, headers)));
+  const started = await world.call(`starting ${what}`, (c) => authorisationOps(c, cancellation ? 'cancellation' : 'payment', m.id).start({}, headers));
   expectStatus(world, started, [201], `POST …/${cancellation ? 'cancellation-authorisations' : 'authorisations'} starts ${what}: expected 201`);
   expectBgSchema(world, started, 'startScaprocessResponse');
   const id = authorisationIdOf(started.body);
@@ -125,7 +126,7 @@ Then('the second PSU\'s authorisation of the cancellation is finalised, its scaS
   const m = theCancellation(this);
   await judgeSecondAuthorisation(this, {
     authorisations: m.authorisations, approach: m.approach, of: 'the cancellation',
-    read: (id) => this.call('reading the second PSU\'s SCA status of the cancellation', (c) => c.getPaymentCancellationScaStatus(m.id, id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
+    read: (id) => this.call('reading the second PSU\'s SCA status of the cancellation', (c) => authorisationOps(c, 'cancellation', m.id).read(id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
   });
 });
 
@@ -137,6 +138,6 @@ Then('the payment from the joint account reads CANC', async function (this: Conf
 Then('the cancellation\'s authorisations are listed, both PSUs\' among them', async function (this: ConformanceWorld) {
   const m = theCancellation(this);
   if (!this.client.supports('listPaymentCancellationAuthorisations')) return;
-  const r = await this.call('listing the cancellation\'s authorisations', (c) => c.listPaymentCancellationAuthorisations(m.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
+  const r = await this.call('listing the cancellation\'s authorisations', (c) => authorisationOps(c, 'cancellation', m.id).list(plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
   expectAuthorisationsListed(this, r, 'GET …/{paymentId}/cancellation-authorisations', m.authorisations);
 });

@@ -17,6 +17,7 @@ import {
   type Approach, type ScaPsu, type ScaTrail,
 } from './support.ts';
 import { judgeSecondAuthorisation } from './sca.steps.ts';
+import { authorisationOps } from '../../src/session/berlin-group-authorisations.ts';
 
 /** The approaches obtpp walks for another PSU than the profile's (the OAuth2 journey knows one PSU). */
 const WALKED: readonly Approach[] = ['redirect', 'decoupled', 'embedded'];
@@ -57,7 +58,7 @@ async function authorise(world: ConformanceWorld, psu: ScaPsu, which: 'first' | 
   let created = m.created;
   if (!implicit) {
     const headers = { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, m.approach), 'PSU-ID': psu.username };
-    const started = await world.call(`starting the ${which} PSU's authorisation of the consent`, (c) => c.startConsentAuthorisation(m.id, {}, plain(world, headers)));
+    const started = await world.call(`starting the ${which} PSU's authorisation of the consent`, (c) => authorisationOps(c, 'consent', m.id).start({}, plain(world, headers)));
     expectStatus(world, started, [201], `POST /v1/consents/{consentId}/authorisations starts the ${which} PSU's authorisation: expected 201`);
     expectBgSchema(world, started, 'startScaprocessResponse');
     const id = authorisationIdOf(started.body);
@@ -111,7 +112,7 @@ Then('the second PSU\'s authorisation of the consent is finalised, its scaStatus
   const m = theJointConsent(this);
   await judgeSecondAuthorisation(this, {
     authorisations: m.authorisations, approach: m.approach, of: 'the consent',
-    read: (id) => this.call('reading the second PSU\'s SCA status', (c) => c.getConsentScaStatus(m.id, id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
+    read: (id) => this.call('reading the second PSU\'s SCA status', (c) => authorisationOps(c, 'consent', m.id).read(id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
   });
 });
 
@@ -129,7 +130,7 @@ Then('the consent\'s authorisations are listed, both PSUs\' among them', async f
   const m = theJointConsent(this);
   // A bank without the list (its profile's implements) leaves this last check out; the rest of the rule stands.
   if (!this.client.supports('listConsentAuthorisations')) return;
-  const r = await this.call('listing the consent\'s authorisations', (c) => c.listConsentAuthorisations(m.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
+  const r = await this.call('listing the consent\'s authorisations', (c) => authorisationOps(c, 'consent', m.id).list(plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
   // An authorisation the bank started itself and named nowhere (no id) cannot be looked for.
   expectAuthorisationsListed(this, r, 'GET /v1/consents/{consentId}/authorisations', m.authorisations.filter((a) => a.id));
 });

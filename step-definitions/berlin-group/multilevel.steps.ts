@@ -11,6 +11,7 @@ import { describeAnswer, expectStatus, quote } from '../support/judge.ts';
 import { authorisationIdOf, bgHeaders, buildPaymentInitiation, linkOf, linksOf, paymentIdOf, transactionStatusOf } from '../../src/dialects/berlin-group/index.ts';
 import { expectAuthorisationsListed, approachOf, BgNotApplicable, expectBgSchema, plain, psuIp, sca, scaHeaders, type Approach, type ScaPsu, type ScaTrail } from './support.ts';
 import { judgeSecondAuthorisation } from './sca.steps.ts';
+import { authorisationOps } from '../../src/session/berlin-group-authorisations.ts';
 
 /** A SEPA account of another bank to pay (a valid German IBAN no PSU of any bank here holds). */
 const CREDITOR_IBAN = 'DE02120300000000202051';
@@ -62,7 +63,7 @@ Then('the bank leaves the start of each PSU\'s authorisation to the TPP', functi
 async function authorise(world: ConformanceWorld, psu: ScaPsu, which: string): Promise<{ id: string; trail?: ScaTrail }> {
   const m = theMultilevel(world);
   const headers = { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...scaHeaders(world, m.approach), 'PSU-ID': psu.username };
-  const started = await world.call(`starting the ${which} PSU's authorisation of the payment`, (c) => c.startPaymentAuthorisation(m.id, {}, plain(world, headers)));
+  const started = await world.call(`starting the ${which} PSU's authorisation of the payment`, (c) => authorisationOps(c, 'payment', m.id).start({}, plain(world, headers)));
   expectStatus(world, started, [201], `POST …/authorisations starts the ${which} PSU's authorisation: expected 201`);
   expectBgSchema(world, started, 'startScaprocessResponse');
   const id = authorisationIdOf(started.body);
@@ -108,7 +109,7 @@ Then('the second PSU\'s authorisation is finalised, its scaStatus moving only fo
   const m = theMultilevel(this);
   await judgeSecondAuthorisation(this, {
     authorisations: m.authorisations, approach: m.approach, of: 'the payment',
-    read: (id) => this.call('reading the second PSU\'s SCA status', (c) => c.getPaymentScaStatus(m.id, id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
+    read: (id) => this.call('reading the second PSU\'s SCA status', (c) => authorisationOps(c, 'payment', m.id).read(id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) })))),
   });
 });
 
@@ -123,6 +124,6 @@ Then('the payment\'s authorisations are listed, both PSUs\' among them', async f
   const m = theMultilevel(this);
   // A bank without the list (its profile's implements) leaves this last check out; the rest of the rule stands.
   if (!this.client.supports('listPaymentAuthorisations')) return;
-  const r = await this.call('listing the payment\'s authorisations', (c) => c.listPaymentAuthorisations(m.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
+  const r = await this.call('listing the payment\'s authorisations', (c) => authorisationOps(c, 'payment', m.id).list(plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
   expectAuthorisationsListed(this, r, 'GET …/{paymentId}/authorisations', m.authorisations);
 });

@@ -10,6 +10,7 @@ import type { ApiResult } from '../../src/client/operations.ts';
 import { quote } from '../support/judge.ts';
 import { bankOffered, consentRequest, consentThroughSca, expectAuthorisationsListed, judgeInto, plain, psuIp, theConsent, type ScaSighting, type ScaTrail } from './support.ts';
 import { givenAhead } from './ahead.ts';
+import { authorisationOps } from '../../src/session/berlin-group-authorisations.ts';
 
 const DECOUPLED_OR_EMBEDDED = ['decoupled', 'embedded'] as const;
 const FULL = () => bankOffered({ balances: true, transactions: true });
@@ -56,7 +57,7 @@ Then('the consent\'s authorisations are listed with the one the TPP started', as
   const t = trailOf(this);
   // A bank without the list (its profile's implements) leaves this check out.
   if (!this.client.supports('listConsentAuthorisations')) return;
-  const r = await this.call('listing the consent\'s authorisations', (c) => c.listConsentAuthorisations(consent.id, plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
+  const r = await this.call('listing the consent\'s authorisations', (c) => authorisationOps(c, 'consent', consent.id).list(plain(this, bgHeaders({ psuIpAddress: psuIp(this) }))));
   expectAuthorisationsListed(this, r, 'GET /v1/consents/{consentId}/authorisations', [{ id: t.authorisationId }]);
 });
 

@@ -10,7 +10,7 @@ import type { ConformanceWorld } from '../support/world.ts';
 import { describeAnswer, expectRefusal, quote, WARNING_MEDIA_TYPE } from '../support/judge.ts';
 import { bgHeaders, consentIdOf, errorMessagesOf } from '../../src/dialects/berlin-group/index.ts';
 import type { CallOptions } from '../../src/client/operations.ts';
-import { approachOf, BgNotApplicable, consentRequest, plain, psuIp, scaHeaders } from './support.ts';
+import { approachOf, BgNotApplicable, consentRequest, plain, postConsent } from './support.ts';
 
 /** The codes the file gives a refused signature (401, or 400 FORMAT_ERROR for a malformed one). */
 const SIGNATURE_CODES = ['SIGNATURE_MISSING', 'SIGNATURE_INVALID', 'CERTIFICATE_MISSING', 'CERTIFICATE_INVALID', 'FORMAT_ERROR'];
@@ -27,10 +27,8 @@ Given('the bank signs its NextGenPSD2 answers', function (this: ConformanceWorld
 
 /** POST /v1/consents for all the PSU's accounts, with the approach's headers and these signature options. */
 function createConsent(world: ConformanceWorld, httpSignature?: CallOptions['httpSignature']) {
-  const { 'X-Request-ID': _drop, ...sca } = scaHeaders(world, approachOf(world));
-  const headers = { ...bgHeaders({ requestId: randomUUID(), psuIpAddress: psuIp(world) }), ...sca };
   const body = consentRequest({ availableAccounts: 'allAccounts' } as never, { recurringIndicator: false, frequencyPerDay: 1 });
-  return world.call('creating the consent', (c) => c.createAccountAccessConsent(body, { ...plain(world, headers), ...(httpSignature !== undefined ? { httpSignature } : {}) }));
+  return postConsent(world, body, approachOf(world), undefined, httpSignature !== undefined ? { httpSignature } : {});
 }
 
 When('the TPP creates a NextGenPSD2 consent without signing the request', async function (this: ConformanceWorld) {

@@ -7,12 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiResult, CallOptions, TppClient } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
-import { authorisationOps, type AuthorisedResource } from '../../src/session/berlin-group-authorisations.ts';
+import { authorisationOps, type AuthorisationOps, type AuthorisedResource } from '../../src/session/berlin-group-authorisations.ts';
+import { beginningOf, walkSca, type InAppApproach, type PollPace, type ScaCall, type ScaSeen } from '../../src/session/berlin-group-sca-walk.ts';
+import { approachHeaders, postConsent as postBgConsent, type Approach } from '../../src/session/berlin-group-create.ts';
 import { NotApplicableError, type Operation } from '../../src/client/operations.ts';
 import type { AccountChoice, Variant } from '../../src/profile/types.ts';
 import type { RunContext } from '../../src/conformance/context.ts';
 import {
-  accountsOf, authorisationIdOf, bgHeaders, buildConsent, consentIdOf, consentStatusOf, isoDate, judgeBg, judgeBgError, linkOf, linksOf, scaStatusOf, transactionStatusOf,
+  accountsOf, bgHeaders, buildConsent, consentIdOf, consentStatusOf, isoDate, judgeBg, judgeBgError, linkOf, linksOf, scaStatusOf, transactionStatusOf,
   updateAnswerSchemaOf,
   type AccountAccess, type BgSchemaName, type ConsentRequestBody,
 } from '../../src/dialects/berlin-group/index.ts';
@@ -20,7 +22,7 @@ import { AuthorisationError } from '../../src/errors.ts';
 import { ConformanceWorld, NotJudgeable } from '../support/world.ts';
 import { describeAnswer, expectStatus, quote, violationWithProblems, warn, type BodyJudgement } from '../support/judge.ts';
 
-export type Approach = 'redirect' | 'oauth' | 'decoupled' | 'embedded';
+export type { Approach } from '../../src/session/berlin-group-create.ts';
 
 /** One scaStatus the TPP saw during an authorisation, and when (what the TPP had done by then). */
 export interface ScaSighting {
@@ -152,19 +154,12 @@ export function approachOf(world: ConformanceWorld, wanted?: Approach | readonly
 }
 
 /**
- * The headers that ask the bank for an approach (FACTS §6.2): redirect with TPP-Redirect-URI;
- * decoupled and embedded name the PSU (PSU-ID) and say the TPP prefers not to be redirected
- * (decoupled: TPP-Decoupled-Preferred); OAuth2 asks nothing.
+ * The headers that ask the bank for an approach (the terminal client's, src/session/berlin-group-create.ts):
+ * redirect with TPP-Redirect-URI; decoupled and embedded name the PSU and say the TPP prefers not
+ * to be redirected (with `explicit`: to start the authorisation itself); OAuth2 asks nothing.
  */
 export function scaHeaders(world: ConformanceWorld, approach: Approach, o: { explicit?: boolean } = {}): Record<string, string> {
-  const p = world.ctx.profile;
-  const explicit: Record<string, string> = o.explicit ? { 'TPP-Explicit-Authorisation-Preferred': 'true' } : {};
-  switch (approach) {
-    case 'redirect': return bgHeaders({ tppRedirectUri: p.auth.redirectUri, tppRedirectPreferred: true });
-    case 'oauth': return {};
-    case 'decoupled': return { 'PSU-ID': p.psu.username, 'TPP-Redirect-Preferred': 'false', 'TPP-Decoupled-Preferred': 'true', ...explicit };
-    case 'embedded': return { 'PSU-ID': p.psu.username, 'TPP-Redirect-Preferred': 'false', 'TPP-Decoupled-Preferred': 'false', ...explicit };
-  }
+  return approachHeaders(world.ctx.profile, approach, o);
 }
 
 /** A bank-offered access: the PSU ticks the accounts on the bank's page; balances and transactions as asked. */
@@ -177,11 +172,12 @@ export function consentRequest(access: AccountAccess, o: { recurringIndicator?: 
   return buildConsent({ access, validUntil: isoDate(new Date(Date.now() + 30 * 86_400_000)), ...o });
 }
 
-/** POST /v1/consents with the headers of the approach (and an Accept header when given). */
-export async function postConsent(world: ConformanceWorld, body: unknown, approach: Approach, accept?: string, o: { explicit?: boolean } = {}): Promise<ApiResult> {
-  const { 'X-Request-ID': _drop, ...sca } = scaHeaders(world, approach, o);
-  const headers = { ...bgHeaders({ requestId: randomUUID(), psuIpAddress: psuIp(world) }), ...sca };
-  return world.call('creating the consent', (c) => c.createAccountAccessConsent(body, plain(world, headers, undefined, accept)));
+/** POST /v1/consents with the headers of the approach (and an Accept header when given): the terminal client's create (src/session/berlin-group-create.ts). */
+export async function postConsent(world: ConformanceWorld, body: unknown, approach: Approach, accept?: string, o: { explicit?: boolean; httpSignature?: CallOptions['httpSignature'] } = {}): Promise<ApiResult> {
+  const requestId = randomUUID();
+  bg(world).requestId = requestId;
+  const call = o.httpSignature !== undefined ? { httpSignature: o.httpSignature } : undefined;
+  return world.call('creating the consent', (c) => postBgConsent(c, world.ctx.profile, body, approach, { requestId, ...(accept ? { accept } : {}), explicit: o.explicit, ...(call ? { call } : {}) }));
 }
 
 /**
@@ -219,8 +215,7 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
     // The PSU's data go through the TPP: the bank has no page on which the PSU chooses accounts.
     throw new BgNotApplicable('createAccountAccessConsent', world.variant, 'the embedded SCA approach has no bank page on which the PSU chooses the accounts');
   }
-  if (resource.approach === 'embedded') return embeddedSca(world, resource, { reject: o.reject, fn, psu, of: o.of });
-  if (resource.approach === 'decoupled') return decoupledSca(world, resource, { reject: o.reject, fn, accounts: o.accounts, psu, of: o.of });
+  if (resource.approach === 'embedded' || resource.approach === 'decoupled') return inAppSca(world, resource, { reject: o.reject, fn, accounts: o.accounts, psu, of: o.of });
   try {
     if (resource.approach === 'oauth') {
       const result = await ctx.authorise(world.lane, resource.id, fn, { accounts: o.accounts ?? { pick: 'all' }, reject: o.reject, priority: journeyPriority(world) });
@@ -263,10 +258,8 @@ export async function sca(world: ConformanceWorld, resource: ScaResource, o: { a
 /** A consent or payment whose SCA the TPP walks. */
 export interface ScaResource { id: string; created: ApiResult; approach: Approach; token?: string; selected?: string[]; offered?: string[]; trail?: ScaTrail }
 
-const FINAL_SCA = new Set(['finalised', 'failed', 'exempted']);
-/** The decoupled SCA's polls of the scaStatus: the first pause, and the longest. */
-const FIRST_POLL_MS = 50;
-const MAX_POLL_MS = 1_000;
+/** The decoupled SCA's polls of the scaStatus: the steps watch the PSU's page, so the pauses start short and stay short. */
+const POLL_PACE: PollPace = { firstMs: 50, factor: 2, maxMs: 1_000 };
 
 /**
  * What an authorisation authorises besides a consent or payment itself: a payment's cancellation
@@ -275,144 +268,139 @@ const MAX_POLL_MS = 1_000;
 export type ScaSubject = 'cancellation' | 'basket';
 
 /** What the steps call each authorisation's calls and the resource's status read, in the words of a failure. */
-const SCA_WORDS: Readonly<Record<AuthorisedResource, { start: string; update: string; read: string; status: string }>> = {
-  cancellation: { start: 'starting the authorisation of the cancellation', update: 'sending the PSU\'s data for the cancellation', read: 'reading the cancellation\'s SCA status', status: 'reading the payment\'s status' },
-  basket: { start: 'starting the signing basket\'s authorisation', update: 'sending the PSU\'s data for the signing basket', read: 'reading the signing basket\'s SCA status', status: 'reading the signing basket\'s status' },
-  consent: { start: 'starting the consent\'s authorisation', update: 'sending the PSU\'s data', read: 'reading the SCA status', status: 'reading the consent\'s status' },
-  payment: { start: 'starting the payment\'s authorisation', update: 'sending the PSU\'s data', read: 'reading the SCA status', status: 'reading the payment\'s status' },
+const SCA_WORDS: Readonly<Record<AuthorisedResource, { start: string; update: string; read: string; list: string; status: string }>> = {
+  cancellation: { start: 'starting the authorisation of the cancellation', update: 'sending the PSU\'s data for the cancellation', read: 'reading the cancellation\'s SCA status', list: 'listing the cancellation\'s authorisations', status: 'reading the payment\'s status' },
+  basket: { start: 'starting the signing basket\'s authorisation', update: 'sending the PSU\'s data for the signing basket', read: 'reading the signing basket\'s SCA status', list: 'listing the signing basket\'s authorisations', status: 'reading the signing basket\'s status' },
+  consent: { start: 'starting the consent\'s authorisation', update: 'sending the PSU\'s data', read: 'reading the SCA status', list: 'listing the consent\'s authorisations', status: 'reading the consent\'s status' },
+  payment: { start: 'starting the payment\'s authorisation', update: 'sending the PSU\'s data', read: 'reading the SCA status', list: 'listing the payment\'s authorisations', status: 'reading the payment\'s status' },
 };
 
-/** The authorisation sub-resource's operations of the resource's kind (the terminal client's, src/session/berlin-group-authorisations.ts), and its status read. */
+/**
+ * The authorisation sub-resource of the resource's kind (the terminal client's,
+ * src/session/berlin-group-authorisations.ts), each call through the world (its words, its
+ * evidence, the last X-Request-ID), and the resource's status read.
+ */
 function scaCalls(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'pis', of?: ScaSubject) {
   const h = (extra: Record<string, string> = {}) => plain(world, { ...bgHeaders({ psuIpAddress: psuIp(world) }), ...extra });
   const kind: AuthorisedResource = of ?? (fn === 'ais' ? 'consent' : 'payment');
   const words = SCA_WORDS[kind];
-  const ops = (c: TppClient) => authorisationOps(c, kind, resource.id);
+  const via = (c: TppClient) => authorisationOps(c, kind, resource.id);
+  const noted = (o: CallOptions) => plain(world, o.headers ?? {}, o.token ?? undefined);
+  const ops: AuthorisationOps = {
+    start: (body, o) => world.call(words.start, (c) => via(c).start(body, noted(o))),
+    update: (id, body, o) => world.call(words.update, (c) => via(c).update(id, body, noted(o))),
+    read: (id, o) => world.call(words.read, (c) => via(c).read(id, noted(o))),
+    list: (o) => world.call(words.list, (c) => via(c).list(noted(o))),
+  };
   const status = async () => {
     const read = (c: TppClient) => (kind === 'basket' ? c.getSigningBasketStatus(resource.id, h()) : kind === 'consent' ? c.getConsentStatus(resource.id, h()) : c.getPaymentStatus(resource.id, h()));
     const body = (await world.call(words.status, read)).body;
     return kind === 'consent' ? consentStatusOf(body) : transactionStatusOf(body);
   };
-  return {
-    start: (body: unknown, extra?: Record<string, string>) => world.call(words.start, (c) => ops(c).start(body, h(extra))),
-    update: (id: string, body: unknown, extra?: Record<string, string>) => world.call(words.update, (c) => ops(c).update(id, body, h(extra))),
-    read: (id: string) => world.call(words.read, (c) => ops(c).read(id, h())),
-    status,
-  };
-}
-
-/** The authorisation id a link names (…/authorisations/{authorisationId}). */
-function authorisationOfLink(href: string | undefined): string | undefined {
-  if (!href) return undefined;
-  // …/authorisations/{id}, …/cancellation-authorisations/{id}
-  const m = /authorisations\/([^/?#]+)\/?(?:[?#].*)?$/.exec(href);
-  return m ? decodeURIComponent(m[1]!) : undefined;
+  return { ops, read: (id: string) => ops.read(id, h()), status };
 }
 
 /**
- * Starts the authorisation the TPP follows: explicitly where the bank's answer offers a start
- * link (POST …/authorisations, with the PSU's password for the embedded approach when the link
- * says so), else the one the bank started implicitly (its update or scaStatus link).
+ * The steps' judgement of each answer of the walk: a start the bank refused leaves the creating
+ * rule not judged, as does an update or a read it refused; the answers it gave are kept with the
+ * official schema's problems (the start as startScaprocessResponse, each PUT's answer as the body
+ * for what it sent, each read as scaStatusResponse) for the rule that walks it.
  */
-async function startedAuthorisation(world: ConformanceWorld, resource: ScaResource, fn: 'ais' | 'pis', trail: ScaTrail, calls: ReturnType<typeof scaCalls>): Promise<{ id: string; authenticated?: ApiResult }> {
-  const links = linksOf(resource.created.body, resource.created.exchange.url);
-  const p = world.ctx.profile;
-  const psu = { 'PSU-ID': p.psu.username };
-  const withPassword = links.startAuthorisationWithPsuAuthentication;
-  if (withPassword || links.startAuthorisation) {
-    trail.explicit = true;
-    const started = await calls.start(withPassword ? { psuData: { password: p.psu.password } } : undefined, psu);
-    const id = authorisationIdOf(started.body) ?? authorisationOfLink(linkOf(started.body, 'scaStatus', started.exchange.url));
-    if (started.status !== 201 || !id) throw world.blocked(fn === 'ais' ? 'AIS-01' : 'PIS-01', `the bank did not start the authorisation: ${describeAnswer(started)}`);
-    judgeInto(trail, started, 'startScaprocessResponse');
-    trail.sightings.push({ status: scaStatusOf(started.body), when: withPassword ? 'after the password (explicit start)' : 'at the explicit start', factorsDone: false });
-    return { id, ...(withPassword ? { authenticated: started } : {}) };
-  }
-  const id = authorisationOfLink(links.updatePsuAuthentication ?? links.updatePsuIdentification ?? links.scaStatus);
-  if (!id) throw world.blocked(fn === 'ais' ? 'AIS-01' : 'PIS-01', `the bank's answer carries no link to an authorisation (startAuthorisation*, updatePsu*, scaStatus) for the ${trail.approach} SCA: ${describeAnswer(resource.created)}`);
-  return { id };
-}
-
-/**
- * The embedded SCA: the PSU's password (psuData), the SCA method (authenticationMethodId, the
- * profile's or the first the bank offers) and the one-time password (scaAuthenticationData; a
- * wrong one when the PSU rejects), each through the authorisation sub-resource; the scaStatus of
- * each answer and of a last read is kept for the SCA rules. Stops where the bank says final.
- */
-async function embeddedSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis'; psu: ScaPsu; of?: ScaSubject }): Promise<void> {
-  const p = world.ctx.profile;
-  const calls = scaCalls(world, resource, o.fn, o.of);
-  const trail: ScaTrail = { approach: 'embedded', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
-  resource.trail = trail;
-  const { id, authenticated } = await startedAuthorisation(world, resource, o.fn, trail, calls);
-  trail.authorisationId = id;
-  const step = async (body: unknown, when: string, factorsDone: boolean, extra?: Record<string, string>): Promise<ApiResult> => {
-    const r = await calls.update(id, body, extra);
-    if (r.status !== 200 && r.status !== 201) throw world.blocked(undefined, `the bank refused ${when.replace(/^after /, '')} of the embedded SCA: ${describeAnswer(r)}`);
+function judgeWalkAnswer(world: ConformanceWorld, trail: ScaTrail, creating: string, call: ScaCall, r: ApiResult): void {
+  if (call.kind === 'start') {
+    if (r.status !== 201) throw world.blocked(creating, `the bank did not start the authorisation: ${describeAnswer(r)}`);
+    judgeInto(trail, r, 'startScaprocessResponse');
+  } else if (call.kind === 'update') {
+    if (r.status !== 200 && r.status !== 201) throw world.blocked(undefined, `the bank refused ${call.when.replace(/^after /, '')} of the embedded SCA: ${describeAnswer(r)}`);
     // The file's answer is a oneOf of one body per kind of update: judged as the one for what was sent.
-    judgeInto(trail, r, updateAnswerSchemaOf(body));
-    const sighting: ScaSighting = { status: scaStatusOf(r.body), when, factorsDone };
-    // The moment the bank says finalised, the consent or payment must say so too.
-    if (sighting.status === 'finalised' && !trail.sightings.some((x) => x.status === 'finalised')) sighting.resourceStatus = await calls.status();
-    trail.sightings.push(sighting);
-    return r;
-  };
-  let last = authenticated ?? await step({ psuData: { password: o.psu.password } }, 'after the password', false, { 'PSU-ID': o.psu.username });
-  let status = scaStatusOf(last.body);
-  if (status === 'psuAuthenticated') {
-    const methods = Array.isArray((last.body as { scaMethods?: unknown })?.scaMethods) ? (last.body as { scaMethods: Array<{ authenticationMethodId?: unknown }> }).scaMethods : [];
-    const method = p.sca?.authenticationMethodId ?? methods.map((m) => m?.authenticationMethodId).find((m): m is string => typeof m === 'string');
-    if (!method) throw world.blocked(undefined, `the bank offered no SCA method (scaMethods) after the PSU's password: ${describeAnswer(last)}`);
-    last = await step({ authenticationMethodId: method }, 'after choosing the SCA method', false);
-    status = scaStatusOf(last.body);
+    judgeInto(trail, r, updateAnswerSchemaOf(call.body));
+  } else {
+    if (r.status !== 200) throw world.blocked(undefined, `the bank did not answer the SCA status: ${describeAnswer(r)}`);
+    judgeInto(trail, r, 'scaStatusResponse');
   }
-  if (status === 'scaMethodSelected') {
+}
+
+/**
+ * Keeps a scaStatus the walk saw in the trail: every answer to the PSU's data, and each poll that
+ * reads another status than the last kept. The moment the bank says finalised, the consent or
+ * payment must say so too: its status is read then.
+ */
+async function keepSighting(trail: ScaTrail, seen: ScaSeen, status: () => Promise<string | undefined>): Promise<void> {
+  if (seen.kind === 'poll' && trail.sightings.length && seen.status === trail.sightings.at(-1)!.status) return;
+  const sighting: ScaSighting = { status: seen.status, when: seen.when, factorsDone: seen.factorsDone };
+  if (seen.kind !== 'start' && seen.status === 'finalised' && !trail.sightings.some((x) => x.status === 'finalised')) sighting.resourceStatus = await status();
+  trail.sightings.push(sighting);
+}
+
+/**
+ * The decoupled or embedded SCA, by the one walk the terminal client walks too
+ * (src/session/berlin-group-sca-walk.ts), begun where the created resource's answer says: the
+ * embedded approach's password, SCA method and one-time password (a wrong one when the PSU
+ * rejects), or the decoupled approach's PSU on the bank's app page (the profile's
+ * sca.decoupledUrl, in the run's one browser) while the TPP polls the scaStatus. Every scaStatus
+ * the walk saw is kept in the resource's trail for the SCA rules; then it is read twice more.
+ */
+async function inAppSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis'; accounts?: AccountChoice; psu: ScaPsu; of?: ScaSubject }): Promise<void> {
+  const p = world.ctx.profile;
+  const approach = resource.approach as InAppApproach;
+  const creating = o.fn === 'ais' ? 'AIS-01' : 'PIS-01';
+  const calls = scaCalls(world, resource, o.fn, o.of);
+  const trail: ScaTrail = { approach, authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
+  resource.trail = trail;
+  const beginning = beginningOf(resource.created.body, resource.created.exchange.url);
+  if (!beginning) throw world.blocked(creating, `the bank's answer carries no link to an authorisation (startAuthorisation*, updatePsu*, scaStatus) for the ${approach} SCA: ${describeAnswer(resource.created)}`);
+  let journey: Promise<PsuJourneyOutcome> | undefined;
+  const walked = await walkSca({
+    approach, ops: calls.ops, beginning,
+    psu: { id: o.psu.username, ipAddress: psuIp(world) },
     // A rejection in the embedded approach: the PSU gives no valid second factor.
-    const otp = o.reject ? `${p.sca!.otp!}0` : p.sca!.otp!;
-    last = await step({ scaAuthenticationData: otp }, 'after the one-time password', true);
-    status = scaStatusOf(last.body);
+    secrets: { password: async () => o.psu.password, otp: async () => (o.reject ? `${p.sca!.otp!}0` : p.sca!.otp!) },
+    ...(p.sca?.authenticationMethodId ? { method: p.sca.authenticationMethodId } : {}),
+    decoupled: {
+      timeoutMs: p.timeouts.authorisationMs,
+      pace: POLL_PACE,
+      watch: async (id, acted) => {
+        let done = false;
+        journey = decoupledJourney(world, id, o, acted).finally(() => (done = true));
+        journey.catch(() => undefined);
+        return { done: () => done, decided: journey.then(() => undefined, () => undefined) };
+      },
+    },
+    hooks: {
+      begun: (id, explicit) => {
+        trail.authorisationId = id;
+        trail.explicit = explicit;
+      },
+      answered: (call, r) => judgeWalkAnswer(world, trail, creating, call, r),
+      sighted: (seen) => keepSighting(trail, seen, calls.status),
+      stop: (why, r) => (why === 'no-authorisation-id'
+        ? world.blocked(creating, `the bank did not start the authorisation: ${describeAnswer(r)}`)
+        : world.blocked(undefined, `the bank offered no SCA method (scaMethods) after the PSU's password: ${describeAnswer(r)}`)),
+    },
+  });
+  if (journey) {
+    try {
+      const result = await journey;
+      resource.selected = [...result.selectedAccounts];
+      resource.offered = result.offeredAccounts.map((a) => a.id);
+    } catch (error) {
+      throw world.blocked(undefined, `the PSU's decoupled approval could not be completed: ${(error as Error).message.split('\n')[0]}`);
+    }
+    if (!walked.final) throw world.blocked('SCA-01', `the authorisation's scaStatus was still ${trail.sightings.at(-1)?.status ?? 'unreadable'} ${p.timeouts.authorisationMs} ms after the PSU decided`);
   }
   await finalReads(world, trail, calls);
 }
 
-/**
- * The decoupled SCA: the TPP reads the scaStatus before the PSU acts, then polls it while the PSU
- * approves (or rejects) on the bank's app page (the profile's sca.decoupledUrl, in the run's one
- * browser, walked by the profile's driver), until it is final; then reads it once more.
- */
-async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: { reject?: boolean; fn: 'ais' | 'pis'; accounts?: AccountChoice; psu: ScaPsu; of?: ScaSubject }): Promise<void> {
+/** What the PSU's journey on a bank page gave: the accounts ticked, and those offered. */
+type PsuJourneyOutcome = { selectedAccounts: readonly string[]; offeredAccounts: ReadonlyArray<{ id: string }> };
+
+/** The PSU approves (or rejects) a decoupled authorisation on the bank's app page, in the run's one browser, walked by the profile's driver; each step of theirs calls `acted`. */
+function decoupledJourney(world: ConformanceWorld, authorisationId: string, o: { reject?: boolean; accounts?: AccountChoice; psu: ScaPsu }, acted: () => void): Promise<PsuJourneyOutcome> {
   const ctx = world.ctx;
   const p = ctx.profile;
-  const calls = scaCalls(world, resource, o.fn, o.of);
-  const trail: ScaTrail = { approach: 'decoupled', authorisationId: '', explicit: false, sightings: [], schemaProblems: [] };
-  resource.trail = trail;
-  const { id } = await startedAuthorisation(world, resource, o.fn, trail, calls);
-  trail.authorisationId = id;
-  const sight = async (when: string, factorsDone: boolean | undefined): Promise<string | undefined> => {
-    const r = await calls.read(id);
-    const status = r.status === 200 ? scaStatusOf(r.body) : undefined;
-    if (r.status !== 200) throw world.blocked(undefined, `the bank did not answer the SCA status: ${describeAnswer(r)}`);
-    judgeInto(trail, r, 'scaStatusResponse');
-    const before = trail.sightings.at(-1)?.status;
-    if (status !== before || !trail.sightings.length) {
-      const sighting: ScaSighting = { status, when, factorsDone };
-      // The moment the bank says finalised, the consent or payment must say so too.
-      if (status === 'finalised' && !trail.sightings.some((s) => s.status === 'finalised')) sighting.resourceStatus = await calls.status();
-      trail.sightings.push(sighting);
-    }
-    return status;
-  };
-  await sight('before the PSU acted', false);
-  const url = p.sca!.decoupledUrl!.split('{authorisationId}').join(encodeURIComponent(id));
-  let journeyDone = false;
-  // Each step of the PSU's on the bank's page (a step starts once the one before is done) wakes the poll.
-  let acted = false;
-  let wake: (() => void) | undefined;
-  const journey = ctx.withJourneySlot(() => ctx.browser().journey(url, {
-    onStep: () => {
-      acted = true;
-      wake?.();
-    },
+  const url = p.sca!.decoupledUrl!.split('{authorisationId}').join(encodeURIComponent(authorisationId));
+  return ctx.withJourneySlot(() => ctx.browser().journey(url, {
+    onStep: acted,
     redirectUri: p.auth.redirectUri,
     doneSelector: p.sca?.decoupledDoneSelector ?? '[data-testid="sca-done"]',
     driver: p.psu.driver,
@@ -425,44 +413,7 @@ async function decoupledSca(world: ConformanceWorld, resource: ScaResource, o: {
     evidenceDir: ctx.params.evidenceDir,
     urlName: 'sca.decoupledUrl',
     trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-  }), journeyPriority(world)).finally(() => (journeyDone = true));
-  journey.catch(() => undefined);
-  // The TPP polls while the PSU is at it; the poll ends once the PSU is done and the status is final.
-  // NextGenPSD2 gives the scaStatus no Retry-After. The PSU's page is the TPP's to watch here, so
-  // the TPP reads soon after each thing the PSU did (a step of the page done, the decision) and,
-  // in between, after a pause that starts short and doubles up to a second, bounded by the
-  // profile's time-out: the reads follow the PSU and the bank, and a quiet spell costs few.
-  const deadline = Date.now() + p.timeouts.authorisationMs;
-  // Once final is final: what the bank says after that is SCA-01's to judge, not a reason to poll on.
-  const wasFinal = () => trail.sightings.some((x) => FINAL_SCA.has(x.status ?? ''));
-  const decided = journey.then(() => undefined, () => undefined);
-  let pause = FIRST_POLL_MS;
-  while (Date.now() < deadline) {
-    const done = journeyDone;
-    acted = false;
-    await sight(done ? 'after the PSU decided' : 'polling while the PSU approves', done ? true : undefined);
-    if (done && wasFinal()) break;
-    if (!acted && !(journeyDone && !done)) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, Math.min(pause, deadline - Date.now()))))),
-        ...(journeyDone ? [] : [decided, new Promise<void>((r) => (wake = r))]),
-      ]);
-      wake = undefined;
-      clearTimeout(timer);
-    }
-    // The PSU did something (or decided) since the last read: the next pause is short again.
-    pause = acted || journeyDone !== done ? FIRST_POLL_MS : Math.min(2 * pause, MAX_POLL_MS);
-  }
-  try {
-    const result = await journey;
-    resource.selected = [...result.selectedAccounts];
-    resource.offered = result.offeredAccounts.map((a) => a.id);
-  } catch (error) {
-    throw world.blocked(undefined, `the PSU's decoupled approval could not be completed: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (!wasFinal()) throw world.blocked('SCA-01', `the authorisation's scaStatus was still ${trail.sightings.at(-1)?.status ?? 'unreadable'} ${p.timeouts.authorisationMs} ms after the PSU decided`);
-  await finalReads(world, trail, calls);
+  }), journeyPriority(world));
 }
 
 /** Two more reads of a final scaStatus: a final status stays (SCA-01). */

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ACCOUNT_ACCESS_TYPES, CONSENT_STATUSES, SCA_STATUSES } from './schemas/consents.ts';
 import type { BALANCE_TYPES, BOOKING_STATUSES } from './schemas/accounts.ts';
 import type { PAYMENT_PRODUCTS, TRANSACTION_STATUSES } from './schemas/payments.ts';
+import { errorMessagesOf } from './errors.ts';
 
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 export type ScaStatus = (typeof SCA_STATUSES)[number];
@@ -325,41 +326,8 @@ export function fundsAvailableOf(body: unknown): boolean | undefined {
   return typeof v === 'boolean' ? v : undefined;
 }
 
-/** One error message, from either shape. */
-export interface BgErrorMessage {
-  code: string;
-  category?: string;
-  text?: string;
-  path?: string;
-}
-
-/**
- * The messages of an error answer: `tppMessages[]` (NextGenPSD2 style) or `code` plus
- * `additionalErrors[]` (RFC 7807, application/problem+json). Entries without a string code are skipped.
- */
-export function errorMessagesOf(body: unknown): BgErrorMessage[] {
-  if (!isObject(body)) return [];
-  const out: BgErrorMessage[] = [];
-  for (const m of objectsAt(body, 'tppMessages')) {
-    const code = stringAt(m, 'code');
-    if (code === undefined) continue;
-    const category = stringAt(m, 'category');
-    const text = stringAt(m, 'text');
-    const path = stringAt(m, 'path');
-    out.push({ code, ...(category ? { category } : {}), ...(text ? { text } : {}), ...(path ? { path } : {}) });
-  }
-  const top = stringAt(body, 'code');
-  if (top !== undefined) {
-    const text = stringAt(body, 'detail') ?? stringAt(body, 'title');
-    out.push({ code: top, ...(text ? { text } : {}) });
-    for (const e of objectsAt(body, 'additionalErrors')) {
-      const code = stringAt(e, 'code');
-      const t = stringAt(e, 'detail') ?? stringAt(e, 'title');
-      if (code !== undefined) out.push({ code, ...(t ? { text: t } : {}) });
-    }
-  }
-  return out;
-}
+/** One error message, from either shape; the messages of an error answer (errors.ts). */
+export { errorMessagesOf, type BgErrorMessage } from './errors.ts';
 
 /** The error codes of an error answer, either shape. */
 export function errorCodesOf(body: unknown): string[] {

@@ -264,10 +264,7 @@ export function fundsAvailableOf(body: unknown): boolean | undefined {
 }
 
 /** `Errors[].ErrorCode` of an `OBErrorResponse1` (the string ones). */
-export function errorCodesOf(body: unknown): string[] {
-  if (!isObject(body) || !Array.isArray(body.Errors)) return [];
-  return body.Errors.filter(isObject).map((e) => e.ErrorCode).filter((c): c is string => typeof c === 'string');
-}
+export { errorCodesOf } from './errors.ts';
 
 // Variable Recurring Payments (VRP, UK Read/Write v3.1.11).
 export * from './vrp-builders.ts';

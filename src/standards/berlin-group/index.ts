@@ -8,6 +8,7 @@
 import { BERLIN_GROUP_OPERATIONS } from '../../dialects/berlin-group/catalogue.ts';
 import { defineStandard } from '../define.ts';
 import { berlinGroupProfile } from './profile.ts';
+import { readBgError } from './errors.ts';
 
 /** The terminal commands a berlin-group profile is served by (the others refuse it in one line). */
 const COMMANDS = new Set([
@@ -39,6 +40,7 @@ export const berlinGroup = defineStandard({
   profile: berlinGroupProfile,
   scaApproaches: ['redirect', 'oauth', 'decoupled', 'embedded'],
   unauthorisedHint: 'the bank no longer accepts the consent: it may have expired (authorising a newer recurring consent of the PSU ends the former one), been revoked or deleted; obtpp consent list reads each one\'s status from the bank, obtpp consent create ais makes a new one',
+  readError: readBgError,
   sandbox: {
     parseFaults: async (faults) => (await import('../../sandbox/berlin-group/faults.ts')).parseBgFaults(faults),
     listFaults: async () => (await import('../../sandbox/berlin-group/faults.ts')).listBgFaults(),

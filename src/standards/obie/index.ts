@@ -10,6 +10,7 @@
 import { OBIE_OPERATIONS } from '../../dialects/obie/catalogue.ts';
 import { defineStandard } from '../define.ts';
 import { obieProfile } from './profile.ts';
+import { readUkError } from './errors.ts';
 
 export const obie = defineStandard({
   name: 'obie',
@@ -47,6 +48,7 @@ export const obie = defineStandard({
   signing: 'x-jws-signature',
   profile: obieProfile,
   unauthorisedHint: 'the bank did not accept the token, and obtpp already tried a new one where it could: the consent may have expired or been revoked (obtpp consent authorise again)',
+  readError: readUkError,
   sandbox: {
     parseFaults: async (faults) => (await import('../../sandbox/faults.ts')).parseFaults(faults),
     listFaults: async () => (await import('../../sandbox/faults.ts')).listFaults(),
