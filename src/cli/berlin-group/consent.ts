@@ -130,14 +130,7 @@ async function standingOrderTerms(flags: PisFlags) {
  * order's as multipart/form-data with its terms). Shared with `flow pis`.
  */
 export async function bgPayment(session: Session, flags: PisFlags): Promise<BgPaymentInitiation> {
-  const ukOnly = given([['--creditor-id', flags.creditorId], ['--creditor-scheme', flags.creditorScheme], ['--debtor-id', flags.debtorId], ['--debtor-scheme', flags.debtorScheme], ['--idempotency-key', flags.idempotencyKey]]);
-  if (ukOnly.length) throw new UsageError(`${ukOnly.join(', ')}: UK Open Banking terms; a berlin-group payment names --debtor-iban, --creditor-iban and --creditor-name`);
-  const service = flags.service ?? 'payments';
-  if (!(SERVICES as readonly string[]).includes(service)) throw new UsageError(`--service ${service}: expected one of ${SERVICES.join(', ')}`);
-  const periodicFlags = given([['--start-date', flags.startDate], ['--end-date', flags.endDate], ['--frequency', flags.frequency], ['--execution-rule', flags.executionRule], ['--day-of-execution', flags.dayOfExecution]]);
-  if (periodicFlags.length && service !== 'periodic-payments') throw new UsageError(`${periodicFlags.join(', ')}: a standing order's terms; add --service periodic-payments`);
-  const bulkFlags = given([['--payments', flags.payments], ['--batch-booking', flags.batchBooking]]);
-  if (bulkFlags.length && service !== 'bulk-payments') throw new UsageError(`${bulkFlags.join(', ')}: a bulk payment's; add --service bulk-payments`);
+  const service = serviceOf(flags);
   const { PAYMENT_PRODUCTS } = await import('../../dialects/berlin-group/schemas/payments.ts');
   const { XML_PAYMENT_PRODUCTS } = await import('../../dialects/berlin-group/pain001.ts');
   const products = [...PAYMENT_PRODUCTS, ...XML_PAYMENT_PRODUCTS] as readonly string[];
@@ -147,55 +140,94 @@ export async function bgPayment(session: Session, flags: PisFlags): Promise<BgPa
   if (flags.debtorName !== undefined && !xml) throw new UsageError('--debtor-name: a berlin-group JSON payment names no debtor (the bank knows the account\'s holder); it is the pain.001 document\'s Dbtr (a pain.001-… --product)');
   const currency = parseCurrency('--currency', flags.currency ?? 'EUR');
   const debtorIban = ibanOf('--debtor-iban', flags.debtorIban, 'the paying account\'s IBAN, e.g. from obtpp accounts');
-  const tag = () => randomUUID().replace(/-/g, '').slice(0, 16);
-  let items: BulkItem[];
+  const items = await itemsOf(flags, service, currency);
+  const terms = service === 'periodic-payments' ? await standingOrderTerms(flags) : undefined;
+  const summary = await summaryOf(debtorIban, items, service);
+  const place = { product, ...(service !== 'payments' ? { service: service as PaymentService } : {}) };
+  const order = { debtorIban, items, service, terms };
+  if (xml) return { ...place, document: await pain001Document(session, flags, order), summary };
+  return { ...place, json: await jsonInitiation(flags, order), summary };
+}
+
+/** What a berlin-group payment initiation is made of, once its flags are read. */
+interface PaymentOrder {
+  debtorIban: string;
+  items: BulkItem[];
+  service: string;
+  terms: Awaited<ReturnType<typeof standingOrderTerms>> | undefined;
+}
+
+/** A fresh identifier's tail for the messages obtpp builds. */
+const idTag = () => randomUUID().replace(/-/g, '').slice(0, 16);
+
+/** The payment service the flags ask for, with the flags of another standard or service refused in one line. */
+function serviceOf(flags: PisFlags): string {
+  const ukOnly = given([['--creditor-id', flags.creditorId], ['--creditor-scheme', flags.creditorScheme], ['--debtor-id', flags.debtorId], ['--debtor-scheme', flags.debtorScheme], ['--idempotency-key', flags.idempotencyKey]]);
+  if (ukOnly.length) throw new UsageError(`${ukOnly.join(', ')}: UK Open Banking terms; a berlin-group payment names --debtor-iban, --creditor-iban and --creditor-name`);
+  const service = flags.service ?? 'payments';
+  if (!(SERVICES as readonly string[]).includes(service)) throw new UsageError(`--service ${service}: expected one of ${SERVICES.join(', ')}`);
+  const periodicFlags = given([['--start-date', flags.startDate], ['--end-date', flags.endDate], ['--frequency', flags.frequency], ['--execution-rule', flags.executionRule], ['--day-of-execution', flags.dayOfExecution]]);
+  if (periodicFlags.length && service !== 'periodic-payments') throw new UsageError(`${periodicFlags.join(', ')}: a standing order's terms; add --service periodic-payments`);
+  const bulkFlags = given([['--payments', flags.payments], ['--batch-booking', flags.batchBooking]]);
+  if (bulkFlags.length && service !== 'bulk-payments') throw new UsageError(`${bulkFlags.join(', ')}: a bulk payment's; add --service bulk-payments`);
+  return service;
+}
+
+/** The payments of the initiation: a bulk's from --payments FILE, else the one the flags name. */
+async function itemsOf(flags: PisFlags, service: string, currency: string): Promise<BulkItem[]> {
   if (service === 'bulk-payments') {
     const single = given([['--amount', flags.amount], ['--creditor-iban', flags.creditorIban], ['--creditor-name', flags.creditorName], ['--reference', flags.reference]]);
     if (single.length) throw new UsageError(`${single.join(', ')}: a bulk's payments come from --payments FILE (each with creditorIban, creditorName, amount, reference)`);
-    items = await bulkItems(required('--payments', flags.payments, 'a JSON file of the bulk\'s payments'), currency);
-  } else {
-    const creditorName = required('--creditor-name', flags.creditorName, 'the payee\'s name');
-    if (creditorName.length > 70) throw new UsageError('--creditor-name: at most 70 characters');
-    if ((flags.reference?.length ?? 0) > 140) throw new UsageError('--reference: at most 140 characters');
-    items = [{
-      creditorIban: ibanOf('--creditor-iban', flags.creditorIban, 'the payee\'s IBAN'), creditorName,
-      amount: parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00')), currency,
-      ...(flags.reference !== undefined ? { reference: flags.reference } : {}),
-    }];
+    return bulkItems(required('--payments', flags.payments, 'a JSON file of the bulk\'s payments'), currency);
   }
-  const terms = service === 'periodic-payments' ? await standingOrderTerms(flags) : undefined;
+  const creditorName = required('--creditor-name', flags.creditorName, 'the payee\'s name');
+  if (creditorName.length > 70) throw new UsageError('--creditor-name: at most 70 characters');
+  if ((flags.reference?.length ?? 0) > 140) throw new UsageError('--reference: at most 140 characters');
+  return [{
+    creditorIban: ibanOf('--creditor-iban', flags.creditorIban, 'the payee\'s IBAN'), creditorName,
+    amount: parseAmount('--amount', required('--amount', flags.amount, 'the amount to pay, e.g. 25.00')), currency,
+    ...(flags.reference !== undefined ? { reference: flags.reference } : {}),
+  }];
+}
+
+/** What the session records of the initiation: the debtor, the amount (or the bulk's sum), the creditor or the count. */
+async function summaryOf(debtorIban: string, items: BulkItem[], service: string): Promise<BgPaymentInitiation['summary']> {
   const { controlSum } = await import('../../dialects/berlin-group/pain001.ts');
   const same = items.every((i) => i.currency === items[0]!.currency);
-  const summary = {
+  return {
     debtor: { SchemeName: 'IBAN', Identification: debtorIban },
     ...(same ? { amount: { Amount: items.length === 1 ? items[0]!.amount : controlSum(items.map((i) => i.amount)), Currency: items[0]!.currency } } : {}),
     ...(service === 'bulk-payments' ? { count: items.length } : { creditor: { SchemeName: 'IBAN', Identification: items[0]!.creditorIban, Name: items[0]!.creditorName } }),
   };
-  const place = { product, ...(service !== 'payments' ? { service: service as PaymentService } : {}) };
-  if (xml) {
-    const { buildPain001, standingOrderMultipart } = await import('../../dialects/berlin-group/pain001.ts');
-    const text = buildPain001({
-      msgId: `obtpp-msg-${tag()}`, paymentInfoId: `obtpp-pmt-${tag()}`, initiatingParty: 'obtpp',
-      debtorName: flags.debtorName ?? session.profile.psu.username, debtorIban,
-      ...(terms ? { requestedExecutionDate: terms.startDate } : {}),
-      transactions: items.map((i) => ({ endToEndId: `obtpp-e2e-${tag()}`, amount: i.amount, currency: i.currency, creditorIban: i.creditorIban, creditorName: i.creditorName, ...(i.reference !== undefined ? { remittance: i.reference } : {}) })),
-    });
-    const document = terms ? await standingOrderMultipart(text, terms).then((m) => ({ text: m.body, contentType: m.contentType })) : { text, contentType: 'application/xml' };
-    return { ...place, document, summary };
-  }
+}
+
+/** A pain.001 product's document (a standing order's as multipart/form-data with its terms). */
+async function pain001Document(session: Session, flags: PisFlags, o: PaymentOrder): Promise<NonNullable<BgPaymentInitiation['document']>> {
+  const { buildPain001, standingOrderMultipart } = await import('../../dialects/berlin-group/pain001.ts');
+  const text = buildPain001({
+    msgId: `obtpp-msg-${idTag()}`, paymentInfoId: `obtpp-pmt-${idTag()}`, initiatingParty: 'obtpp',
+    debtorName: flags.debtorName ?? session.profile.psu.username, debtorIban: o.debtorIban,
+    ...(o.terms ? { requestedExecutionDate: o.terms.startDate } : {}),
+    transactions: o.items.map((i) => ({ endToEndId: `obtpp-e2e-${idTag()}`, amount: i.amount, currency: i.currency, creditorIban: i.creditorIban, creditorName: i.creditorName, ...(i.reference !== undefined ? { remittance: i.reference } : {}) })),
+  });
+  return o.terms ? standingOrderMultipart(text, o.terms).then((m) => ({ text: m.body, contentType: m.contentType })) : { text, contentType: 'application/xml' };
+}
+
+/** A JSON product's body: a bulk, a standing order, or one payment. */
+async function jsonInitiation(flags: PisFlags, o: PaymentOrder): Promise<NonNullable<BgPaymentInitiation['json']>> {
   const b = await import('../../dialects/berlin-group/builders.ts');
-  const one = items[0]!;
+  const one = o.items[0]!;
   const single = {
-    debtor: { iban: debtorIban }, creditor: { iban: one.creditorIban }, creditorName: one.creditorName, amount: one.amount, currency: one.currency,
-    endToEndIdentification: `obtpp-e2e-${tag()}`, ...(one.reference !== undefined ? { remittance: one.reference } : {}),
+    debtor: { iban: o.debtorIban }, creditor: { iban: one.creditorIban }, creditorName: one.creditorName, amount: one.amount, currency: one.currency,
+    endToEndIdentification: `obtpp-e2e-${idTag()}`, ...(one.reference !== undefined ? { remittance: one.reference } : {}),
   };
-  const json = service === 'bulk-payments'
-    ? b.buildBulkPayment({
-      debtor: { iban: debtorIban }, ...(flags.batchBooking ? { batchBookingPreferred: true } : {}),
-      payments: items.map((i) => ({ amount: i.amount, currency: i.currency, creditor: { iban: i.creditorIban }, creditorName: i.creditorName, endToEndIdentification: `obtpp-e2e-${tag()}`, ...(i.reference !== undefined ? { remittance: i.reference } : {}) })),
-    })
-    : terms ? b.buildPeriodicPayment({ ...single, ...terms }) : (b.buildPaymentInitiation(single) as unknown as Record<string, unknown>);
-  return { ...place, json, summary };
+  if (o.service === 'bulk-payments') {
+    return b.buildBulkPayment({
+      debtor: { iban: o.debtorIban }, ...(flags.batchBooking ? { batchBookingPreferred: true } : {}),
+      payments: o.items.map((i) => ({ amount: i.amount, currency: i.currency, creditor: { iban: i.creditorIban }, creditorName: i.creditorName, endToEndIdentification: `obtpp-e2e-${idTag()}`, ...(i.reference !== undefined ? { remittance: i.reference } : {}) })),
+    });
+  }
+  return o.terms ? b.buildPeriodicPayment({ ...single, ...o.terms }) : (b.buildPaymentInitiation(single) as unknown as Record<string, unknown>);
 }
 
 /** berlin-group: GET /v1/consents/{consentId} (the account-information consents obtpp creates there). */
