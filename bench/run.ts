@@ -88,7 +88,7 @@ if (compared) console.log(`| ${compared.name} | ${compared.runs} each | ${fmt(co
 if (suite?.byFile) {
   const lines = suite.byFile.trim().split('\n');
   console.log('');
-  console.log('Where the test suite\'s time goes, its ten costliest files (top-level test time; three files run at once):');
+  console.log('Where the test suite\'s time goes, its ten costliest files (top-level test time; two files run at once):');
   console.log('');
   console.log([...lines.slice(0, 12), ...lines.slice(-1)].join('\n'));
 }

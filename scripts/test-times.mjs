@@ -1,6 +1,6 @@
 // A reporter for Node's test runner: where the suite's time goes, per test file. Beside the usual
 // reporter:
-//   node --test --test-concurrency=3 --test-global-setup=test/global-setup.ts \
+//   node --test --test-concurrency=2 --test-global-setup=test/global-setup.ts \
 //     --test-reporter=spec --test-reporter-destination=stdout \
 //     --test-reporter=./scripts/test-times.mjs --test-reporter-destination=times.md "test/**/*.test.ts"
 // Per file: its top-level tests' durations added up (tests of one file that run at once count
