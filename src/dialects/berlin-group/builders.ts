@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ACCOUNT_ACCESS_TYPES, CONSENT_STATUSES, SCA_STATUSES } from './schemas/consents.ts';
 import type { BALANCE_TYPES, BOOKING_STATUSES } from './schemas/accounts.ts';
 import type { PAYMENT_PRODUCTS, TRANSACTION_STATUSES } from './schemas/payments.ts';
-import { errorMessagesOf } from './errors.ts';
+import { errorMessagesOf, isObject, objectsAt, stringAt, type WireObject } from './errors.ts';
 
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 export type ScaStatus = (typeof SCA_STATUSES)[number];
@@ -239,21 +239,7 @@ export function bgHeaders(o: BgHeaderOptions = {}): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Accessors: tolerant of any shape, never throw.
 
-export type WireObject = Record<string, unknown>;
-
-function isObject(v: unknown): v is WireObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function stringAt(o: unknown, key: string): string | undefined {
-  const v = isObject(o) ? o[key] : undefined;
-  return typeof v === 'string' ? v : undefined;
-}
-
-function objectsAt(o: unknown, key: string): WireObject[] {
-  const v = isObject(o) ? o[key] : undefined;
-  return Array.isArray(v) ? v.filter(isObject) : [];
-}
+export type { WireObject } from './errors.ts';
 
 /** The links an answer may carry. */
 export type LinkName = 'scaRedirect' | 'scaOAuth' | 'scaStatus' | 'self' | 'status' | 'startAuthorisation' | 'account' | 'balances' | 'transactions' | 'transactionDetails' | 'next' | (string & {});

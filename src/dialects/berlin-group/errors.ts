@@ -3,18 +3,19 @@
  * without the rest of the dialect: the terminal's refusal line (src/standards/berlin-group/errors.ts)
  * and the judges read it alike.
  */
-type WireObject = Record<string, unknown>;
+/** A JSON object of the wire; the accessors below are tolerant of any shape and never throw (the builders use them too). */
+export type WireObject = Record<string, unknown>;
 
-function isObject(v: unknown): v is WireObject {
+export function isObject(v: unknown): v is WireObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function stringAt(o: unknown, key: string): string | undefined {
+export function stringAt(o: unknown, key: string): string | undefined {
   const v = isObject(o) ? o[key] : undefined;
   return typeof v === 'string' ? v : undefined;
 }
 
-function objectsAt(o: unknown, key: string): WireObject[] {
+export function objectsAt(o: unknown, key: string): WireObject[] {
   const v = isObject(o) ? o[key] : undefined;
   return Array.isArray(v) ? v.filter(isObject) : [];
 }
