@@ -10,11 +10,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, HTTPRequest, Page } from 'puppeteer';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
-import { launchBrowser } from './tpp.ts';
+import { journeyPage, launchBrowser, release } from './tpp.ts';
 
 type Json = any;
 interface Answer { status: number; headers: Headers; body: Json }
@@ -81,14 +81,16 @@ async function createConsent(body: Json = consentBody(), redirect = true, varian
 
 /** The PSU on the bank's pages: log in, tick when asked, decide; resolves with the URL the bank sent the browser back to. */
 async function psuDecides(url: string, o: { decision?: 'approve' | 'reject'; tick?: string[]; back?: string } = {}): Promise<string> {
-  const context = await browser.createBrowserContext();
+  const page: Page = await journeyPage(browser);
+  const back = o.back ?? callback();
+  let watch: (r: HTTPRequest) => void = () => undefined;
+  let done = false;
   try {
-    const page: Page = await context.newPage();
-    const back = o.back ?? callback();
     const returned = new Promise<string>((resolve) => {
-      page.on('request', (r) => {
+      watch = (r) => {
         if (r.isNavigationRequest() && r.url().startsWith(back)) resolve(r.url());
-      });
+      };
+      page.on('request', watch);
     });
     await page.goto(url);
     await page.type('[data-testid="username"]', alice().username);
@@ -97,9 +99,12 @@ async function psuDecides(url: string, o: { decision?: 'approve' | 'reject'; tic
     await page.waitForSelector('[data-testid="consent-page"]');
     for (const id of o.tick ?? []) await page.click(`[data-testid="account-option"][value="${id}"]`);
     await page.click(`[data-testid="${o.decision ?? 'approve'}"]`);
-    return await returned;
+    const came = await returned;
+    done = true;
+    return came;
   } finally {
-    await context.close();
+    page.off('request', watch);
+    await release(browser, page, done);
   }
 }
 
