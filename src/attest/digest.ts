@@ -92,12 +92,28 @@ export interface PackageDigest {
   covers: string;
 }
 
+/** Each package root's digest, computed once per process (see packageDigest). */
+const packageDigests = new Map<string, Promise<PackageDigest>>();
+
 /**
  * The digest of the installed obtpp package: package.json and every file under the entries of its
  * `files` field (dist, features, profiles, README.md) — what `npm pack` ships, as installed here.
+ * Computed once per process and root (a program that signs or verifies many runs hashes the
+ * package once): what a process runs is the package it loaded, whatever changes on disk later.
  */
-export async function packageDigest(root = obtppPackageRoot()): Promise<PackageDigest | undefined> {
-  if (!root) return undefined;
+export function packageDigest(root = obtppPackageRoot()): Promise<PackageDigest | undefined> {
+  if (!root) return Promise.resolve(undefined);
+  let digest = packageDigests.get(root);
+  if (!digest) {
+    digest = digestPackage(root);
+    packageDigests.set(root, digest);
+    // A failure is not kept: the next call tries again.
+    digest.catch(() => packageDigests.delete(root));
+  }
+  return digest;
+}
+
+async function digestPackage(root: string): Promise<PackageDigest> {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name: string; version: string; files?: string[] };
   const listing: FileDigest[] = [{ path: 'package.json', ...(await sha256File(join(root, 'package.json'))) }];
   for (const entry of pkg.files ?? []) {

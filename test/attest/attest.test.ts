@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { CompactSign, exportJWK, calculateJwkThumbprint } from 'jose';
 import { stringify } from 'yaml';
 import { createAttestation, verifyAttestation, ATTESTATION_FILE } from '../../src/attest/attest.ts';
+import { packageDigest } from '../../src/attest/digest.ts';
 import { loadProfile } from '../../src/profile/load.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { listenLoopback } from '../helpers/loopback.ts';
@@ -91,6 +92,26 @@ test('one byte changed in any report file is detected and the file named', async
   const r = await obtpp(['verify', dir, '--key', rsa.publicFile]);
   assert.equal(r.code, 1, show(r));
   assert.match(r.stdout, /NOT VERIFIED: summary\.json: changed since it was signed/);
+});
+
+test('the installed package is digested once per process and root: every signature and verification after the first reuses it', async () => {
+  const first = packageDigest();
+  assert.equal(packageDigest(), first, 'the same digest, not computed again');
+  const here = await first;
+  assert.ok(here && /^[0-9a-f]{64}$/.test(here.sha256) && here.files > 10);
+  // Another root is digested on its own.
+  const other = await workDir('attest-package');
+  try {
+    await writeFile(join(other, 'package.json'), JSON.stringify({ name: 'obtpp', version: '9.9.9', files: ['README.md'] }));
+    await writeFile(join(other, 'README.md'), 'another obtpp\n');
+    const there = await packageDigest(other);
+    assert.notEqual(packageDigest(other), first);
+    assert.equal(there?.version, '9.9.9');
+    assert.equal(there?.files, 2);
+    assert.notEqual(there?.sha256, here.sha256);
+  } finally {
+    await rm(other, { recursive: true, force: true });
+  }
 });
 
 test('a file removed or added after signing is named as missing or extra', async () => {
