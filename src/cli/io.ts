@@ -1,3 +1,5 @@
+import type { PsuBrowser } from '../psu/index.ts';
+
 /** What a command may touch of the outside world. Only src/cli/main.ts builds one from `process`. */
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -18,6 +20,12 @@ export interface Io {
   waitForSignal?: (until?: AbortSignal) => Promise<string>;
   /** Where a command reads what the user types or pipes (a PSU's password with --password-stdin); absent: nothing to read. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  /**
+   * A PSU browser lent by a program that runs commands in its own process (from `openBrowser()`):
+   * `conform` runs its journeys in it, as runConformance's `browser` option does (contexts wiped
+   * between journeys), and leaves it open. Absent — always, from the binary — a run has its own.
+   */
+  browser?: PsuBrowser;
 }
 
 /**

@@ -273,6 +273,16 @@ async function serve(): Promise<void> {
   let lib: Lib | undefined;
   // One browser per worker for its conformance runs (each run still gets a wiped context per journey).
   let browser: Awaited<ReturnType<Lib['openBrowser']>> | undefined;
+  const openWorkerBrowser = async () => {
+    lib ??= await import(dist('index.js')) as Lib;
+    return (browser ??= await lib.openBrowser());
+  };
+  // The test run's one Chromium (global-setup.ts): a command that would connect to it gets the
+  // worker's browser lent instead (Io.browser), as a program running conform in-process would lend
+  // it — a new connection and a new context for the first journey of every command cost Chromium
+  // far more than a wiped one. A command given any other browser (or none) keeps its own.
+  const sharedEndpoint = process.env.OBTPP_BROWSER_WS_ENDPOINT;
+  const lends = (args: string[], env: Record<string, string>) => args[0] === 'conform' && !!sharedEndpoint && env.OBTPP_BROWSER_WS_ENDPOINT === sharedEndpoint;
 
   let current: { id: number; out: string[]; err: string[] } | undefined;
   const send = (reply: WorkerReply) => new Promise<void>((resolve) => process.send!(reply, () => resolve()));
@@ -318,9 +328,8 @@ async function serve(): Promise<void> {
 
   const runJob = async (job: RunJob): Promise<RunResult> => {
     try {
-      lib ??= await import(dist('index.js')) as Lib;
-      browser ??= await lib.openBrowser();
-      const { summary, exitCode } = await lib.runConformance({ ...job.options, reportDir: job.reportDir, browser, env: { ...process.env } });
+      const lent = await openWorkerBrowser();
+      const { summary, exitCode } = await lib!.runConformance({ ...job.options, reportDir: job.reportDir, browser: lent, env: { ...process.env } });
       return { exitCode, summary };
     } catch (error) {
       return { error: `the run threw ${(error as Error).message.split('\n')[0]}` };
@@ -359,6 +368,7 @@ async function serve(): Promise<void> {
       interactive: false,
       exitCode: 0,
       waitForSignal: waitForProcessSignal,
+      ...(lends(request.args, request.env) ? { browser: await openWorkerBrowser() } : {}),
     };
     let code: number;
     try {

@@ -173,6 +173,7 @@ function runnerOptions(io: Io, options: Options, profile: string | undefined): R
     cwd: io.cwd,
     env: io.env,
     version: version(),
+    ...(io.browser ? { browser: io.browser } : {}),
   };
 }
 
