@@ -5,7 +5,8 @@
 // differs from the stamp's, or dist/ lacks its entry points: `npm ci` has just built (the prepare
 // script), and so has a session that ran the build after its last edit, so the tests' own build is
 // most often the same bytes again (about twice a default conformance run of CPU on the 2-core
-// build machine: `/usr/bin/time npm run build`).
+// build machine: `/usr/bin/time npm run build`). `--check` builds nothing and exits 0 when dist/ is
+// a build of the sources as they are, 1 when not (the test run's global set-up asks it).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -36,7 +37,10 @@ function inputsHash() {
 const ifStale = process.argv.includes('--if-stale');
 const hash = inputsHash();
 const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash && OUTPUTS.every((f) => existsSync(join(root, f)));
-if (ifStale && fresh) {
+if (process.argv.includes('--check')) {
+  // Builds nothing: exit 0 when dist/ is a build of the sources as they are, else 1.
+  process.exit(fresh ? 0 : 1);
+} else if (ifStale && fresh) {
   process.stdout.write('build: dist/ is up to date with the sources (dist/.build-stamp); not rebuilt\n');
 } else {
   rmSync(join(root, 'dist'), { recursive: true, force: true });

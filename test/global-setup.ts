@@ -9,10 +9,15 @@
 //   trust is a launch switch) still launches one; the tests of launching itself give an
 //   environment without the endpoint.
 // - **Node's compile cache** (NODE_COMPILE_CACHE) for every process the run starts.
+// - **The build's validators** (OBTPP_PREBUILT_DIST) for the tests that load the sources, when dist/
+//   is a build of the sources as they are.
 // - **One pool of warm obtpp workers** (test/helpers/warm-cli.ts), served on a Unix socket in a
 //   folder of its own (mode 0700) whose path goes to every test file as OBTPP_TEST_POOL: the test
 //   files' `obtpp …` commands and conformance runs go to workers that have run others before,
 //   instead of each test file warming its own.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'puppeteer';
 import type { Server } from 'node:net';
 import type { Outcome, Task, WorkerPool } from './helpers/warm-cli.ts';
@@ -24,6 +29,7 @@ let poolDir: string | undefined;
 
 export async function globalSetup(): Promise<void> {
   useCompileCache();
+  usePrebuiltValidators();
   await startBrowser();
   if (!process.env.OBTPP_TEST_POOL && !process.env.OBTPP_TEST_REAL_CLI) await startPool();
 }
@@ -38,6 +44,20 @@ export async function globalSetup(): Promise<void> {
 function useCompileCache(): void {
   if (process.env.NODE_COMPILE_CACHE) return;
   process.env.NODE_COMPILE_CACHE = new URL('../node_modules/.cache/obtpp-test-compile', import.meta.url).pathname;
+}
+
+/**
+ * The validators the build emitted, for the tests that load the sources: OBTPP_PREBUILT_DIST
+ * (src/dialects/prebuilt.ts), set only when dist/ is a build of the sources as they are
+ * (`scripts/build.mjs --check`; npm test builds first when it is not). Each test process then
+ * loads a schema's standalone validator instead of compiling it with ajv;
+ * test/dialects/prebuilt-validators.test.ts proves the two judge alike.
+ */
+function usePrebuiltValidators(): void {
+  if (process.env.OBTPP_PREBUILT_DIST !== undefined) return;
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const check = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--check'], { cwd: root, stdio: 'ignore' });
+  if (check.status === 0) process.env.OBTPP_PREBUILT_DIST = join(root, 'dist', 'src');
 }
 
 async function startBrowser(): Promise<void> {

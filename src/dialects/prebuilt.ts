@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 
@@ -16,8 +17,17 @@ export type Dialect = string;
 const requireHere = createRequire(import.meta.url);
 const built = import.meta.url.endsWith('.js');
 
+/**
+ * From the sources, the dist/src folder of a build of these very sources (OBTPP_PREBUILT_DIST):
+ * its validators serve instead of compiling every schema again in each process. The test run's
+ * global set-up names it only when dist/.build-stamp is the hash of the sources as they are
+ * (`scripts/build.mjs --check`); unset — always, outside the tests — the sources compile.
+ */
+const distOfTheseSources = built ? undefined : process.env.OBTPP_PREBUILT_DIST || undefined;
+
 /** Where the build writes a dialect's validators (relative to this module, in dist/ as in src/). */
 export function prebuiltDir(dialect: Dialect): string {
+  if (distOfTheseSources) return `${join(distOfTheseSources, 'dialects', dialect, 'validators')}${sep}`;
   return fileURLToPath(new URL(`./${dialect}/validators/`, import.meta.url));
 }
 
@@ -27,11 +37,12 @@ export function prebuiltFile(dialect: Dialect, level: string, name: string): str
 }
 
 /**
- * A module the build generated (a standalone validator), when this is the built code and the
- * module is there; undefined from the sources, where the caller compiles its schema instead.
+ * A module the build generated (a standalone validator), when this is the built code (or the
+ * sources with OBTPP_PREBUILT_DIST) and the module is there; else undefined, and the caller
+ * compiles its schema instead.
  */
 export function buildOutput<T>(file: string | URL): T | undefined {
-  if (!built) return undefined;
+  if (!built && !distOfTheseSources) return undefined;
   const path = typeof file === 'string' ? file : fileURLToPath(file);
   return existsSync(path) ? (requireHere(path) as T) : undefined;
 }

@@ -4,7 +4,8 @@
  * quirks are mended for ajv on the fly (boolean exclusiveMinimum, nullable, `\\-` outside a character class); vendor keywords
  * and examples are ignored (strict off).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
@@ -21,8 +22,34 @@ export const bgSkip = bgOfficialPresent ? false : `official NextGenPSD2 file not
 
 let doc: Json | undefined;
 export function bgDoc(): Json {
-  doc ??= parse(readFileSync(BG_OFFICIAL_FILE, 'utf8')) as Json;
+  doc ??= parsedOnce(BG_OFFICIAL_FILE);
   return doc;
+}
+
+/**
+ * The file's YAML as JSON, parsed once for every test process: kept in node_modules/.cache, named
+ * after the file's size and modification time, and read back as JSON (a YAML parse of the file
+ * costs about 0.3 s of CPU, in each of the many test files that judge by it). A cache that cannot
+ * be written is only slower.
+ */
+function parsedOnce(file: string): Json {
+  const { size, mtimeMs } = statSync(file);
+  const cached = fileURLToPath(new URL(`../../node_modules/.cache/obtpp-test-official/${basename(file)}.${size}-${Math.trunc(mtimeMs)}.json`, import.meta.url));
+  try {
+    return JSON.parse(readFileSync(cached, 'utf8')) as Json;
+  } catch {
+    const parsed = parse(readFileSync(file, 'utf8')) as Json;
+    try {
+      mkdirSync(dirname(cached), { recursive: true });
+      // Written whole under another name, then renamed: a reader never sees half a file.
+      const partial = `${cached}.${process.pid}`;
+      writeFileSync(partial, JSON.stringify(parsed));
+      renameSync(partial, cached);
+    } catch {
+      // Not cached: the next process parses the YAML again.
+    }
+    return parsed;
+  }
 }
 
 /** OpenAPI 3.0 → what ajv (draft-07) reads: boolean exclusiveMinimum/Maximum, nullable. */
