@@ -541,6 +541,8 @@ class ConformanceRun {
         parallel: (this.options.parallel ?? 1) > 1 ? this.options.parallel : 0,
         worldParameters: parameters as never,
         format: [
+          // cucumber's stdout goes nowhere: a formatter that writes nothing, not its default `progress` (silent-formatter.ts).
+          [pathToFileURL(join(root, 'dist', 'src', 'conformance', 'silent-formatter.js')).href] as [string, string?],
           // cucumber's JUnit formatter with every `]]>` of a CDATA section handled (junit-formatter.ts).
           ...(this.wants('junit') ? [[pathToFileURL(join(root, 'dist', 'src', 'conformance', 'junit-formatter.js')).href, rel(join(reportDir, 'junit.xml'))] as [string, string]] : []),
           ...(this.wants('messages') ? [['message', rel(join(reportDir, 'messages.ndjson'))] as [string, string]] : []),

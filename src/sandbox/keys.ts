@@ -2,7 +2,7 @@
  * Keys and certificates of the sandbox: RSA keys (the authorisation server's signing key, the
  * private_key_jwt client's key pair, the directory's key; made once per process, see
  * startSandbox) and, with TLS, a private CA, a server certificate for the loopback names and a
- * TPP client certificate, made fresh at every start.
+ * TPP client certificate, made once per process and host and kept a day (see tlsMaterial).
  */
 import { execFile } from 'node:child_process';
 import { generateKeyPair as generateKeyPairCb, randomUUID } from 'node:crypto';
@@ -46,13 +46,37 @@ export interface TlsMaterial {
   clientSubjectDn: string;
 }
 
+/** The PKI made in this process, per host and server names (see tlsMaterial). */
+const pkiMade = new Map<string, { madeAt: number; material: Promise<TlsMaterial> }>();
+/** How long a process keeps its PKI: well inside the certificates' 7 days. */
+const PKI_KEPT_MS = 86_400_000;
+
 /**
- * Makes a CA, a server certificate for 127.0.0.1/localhost (and `host`), and a client certificate,
- * with the openssl command line (node:crypto cannot issue certificates). EC P-256 keys keep it fast.
+ * A CA, a server certificate for 127.0.0.1/localhost (and `host`), and a client certificate.
+ * Made once per process and host (and kept a day), like the RSA keys: making them takes five
+ * openssl processes, and a process that starts many sandboxes (a library caller, a test run's
+ * workers) would otherwise pay that at every start. The CA's key never leaves the process, so
+ * sandboxes of the same process trusting each other's certificates gives nothing away.
  * `serverNames` (subjectAltName entries such as `DNS:x.invalid`) replace the loopback names: a
- * certificate that does not match the host (the tls-host-mismatch fault).
+ * certificate that does not match the host (the tls-host-mismatch fault), made apart.
  */
-export async function tlsMaterial(host: string, options: { serverNames?: string[] } = {}): Promise<TlsMaterial> {
+export function tlsMaterial(host: string, options: { serverNames?: string[] } = {}): Promise<TlsMaterial> {
+  const key = `${host}\0${options.serverNames?.join(',') ?? ''}`;
+  const kept = pkiMade.get(key);
+  if (kept && Date.now() - kept.madeAt < PKI_KEPT_MS) return kept.material;
+  const material = makeTlsMaterial(host, options);
+  const entry = { madeAt: Date.now(), material };
+  pkiMade.set(key, entry);
+  // A failure is not kept: the next start tries again.
+  material.catch(() => pkiMade.get(key) === entry && pkiMade.delete(key));
+  return material;
+}
+
+/**
+ * Makes the PKI of {@link tlsMaterial} with the openssl command line (node:crypto cannot issue
+ * certificates). EC P-256 keys keep it fast.
+ */
+async function makeTlsMaterial(host: string, options: { serverNames?: string[] }): Promise<TlsMaterial> {
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-sandbox-pki-'));
   const f = (name: string) => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
@@ -70,7 +94,8 @@ export async function tlsMaterial(host: string, options: { serverNames?: string[
     ]);
     const [caPem, serverCertPem, serverKeyPem, clientCertPem, clientKeyPem] = await Promise.all(
       ['ca.pem', 'server.pem', 'server.key', 'client.pem', 'client.key'].map((n) => readFile(f(n), 'utf8')));
-    return { caPem, serverCertPem, serverKeyPem, clientCertPem, clientKeyPem, clientSubjectDn: 'CN=tpp-tls-client,OU=obtpp-sandbox,O=OpenBanking,C=GB' };
+    // Shared by every sandbox of the process that asks for the same names: frozen, so none changes another's.
+    return Object.freeze({ caPem, serverCertPem, serverKeyPem, clientCertPem, clientKeyPem, clientSubjectDn: 'CN=tpp-tls-client,OU=obtpp-sandbox,O=OpenBanking,C=GB' });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -27,6 +27,26 @@ describe('sandbox over TLS', () => {
     await sb?.stop();
   });
 
+  test('a second TLS sandbox of the process serves the same PKI, made once; the host-mismatch fault gets a certificate of its own', async () => {
+    const again = await startSandbox({ tls: true });
+    try {
+      assert.equal(again.tls!.caPem, sb.tls!.caPem);
+      assert.equal(again.tls!.clientCertPem, sb.tls!.clientCertPem);
+      // Still verified against that CA, on the new sandbox's own port.
+      const discovery = await fetch(`${again.issuer}/.well-known/openid-configuration`, { dispatcher: new Agent({ connect: { ca: again.tls!.caPem } }) });
+      assert.equal(discovery.status, 200);
+    } finally {
+      await again.stop();
+    }
+    const bent = await startSandbox({ faults: ['tls-host-mismatch'] });
+    try {
+      assert.notEqual(bent.tls!.caPem, sb.tls!.caPem);
+      await assert.rejects(fetch(`${bent.issuer}/.well-known/openid-configuration`, { dispatcher: new Agent({ connect: { ca: bent.tls!.caPem } }) }));
+    } finally {
+      await bent.stop();
+    }
+  });
+
   test('serves HTTPS, offers tls_client_auth, and binds the PSU token to the client certificate', async () => {
     assert.match(sb.issuer, /^https:\/\/127\.0\.0\.1:\d+$/);
     const mtls = await Tpp.connect(sb, sb.clients.findIndex((c) => c.authMethod === 'tls_client_auth'));
