@@ -330,8 +330,27 @@ export async function readScenarios(root: string, only: (text: string) => boolea
   return out;
 }
 
-/** The scenarios of one feature file's text: its pickles, as cucumber makes them. */
-export function scenariosOf(feature: string, text: string): TaggedScenario[] {
+/** Feature texts parsed in this process (see scenariosOf). */
+const parsedFeatures = new Map<string, readonly TaggedScenario[]>();
+/** Texts kept parsed at most (the package's features, every standard, stay well below). */
+const PARSED_KEPT = 256;
+
+/**
+ * The scenarios of one feature file's text: its pickles, as cucumber makes them. Parsed once per
+ * text in a process (a UK run maps its verdicts to the official tests at every end, and a process
+ * may run many); the scenarios are frozen, shared by every caller.
+ */
+export function scenariosOf(feature: string, text: string): readonly TaggedScenario[] {
+  const key = `${feature}\0${text}`;
+  let scenarios = parsedFeatures.get(key);
+  if (scenarios) return scenarios;
+  scenarios = Object.freeze(parseScenarios(feature, text).map((sc) => Object.freeze({ ...sc, tags: Object.freeze(sc.tags) as string[], steps: Object.freeze(sc.steps) as string[], actions: Object.freeze(sc.actions) as boolean[] })));
+  if (parsedFeatures.size >= PARSED_KEPT) parsedFeatures.delete(parsedFeatures.keys().next().value!);
+  parsedFeatures.set(key, scenarios);
+  return scenarios;
+}
+
+function parseScenarios(feature: string, text: string): TaggedScenario[] {
   const newId = IdGenerator.uuid();
   const doc = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher()).parse(text);
   // An outline's row is named by its Examples block too, where the block has a name.

@@ -121,6 +121,17 @@ describe('the FCS maps', { skip }, () => {
     assert.deepEqual(map.undefinedSteps.map((u) => u.step), ['the moon is made of cheese']);
   });
 
+  test('a feature text is parsed once per process: the same text gives the same frozen scenarios, another text its own', () => {
+    const text = 'Feature: x\n  @fcs:OB-301-ACC-100100\n  Scenario: one\n    Then the bank answers 200 OK\n';
+    const first = scenariosOf('features/obie/memo.feature', text);
+    assert.equal(scenariosOf('features/obie/memo.feature', text), first);
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]) && Object.isFrozen(first[0]!.tags));
+    assert.throws(() => (first[0]!.tags as string[]).push('@mine'));
+    const other = scenariosOf('features/obie/memo.feature', text.replace('one', 'two'));
+    assert.notEqual(other, first);
+    assert.equal(other[0]!.scenario, 'two');
+  });
+
   test('every id is covered, or not applicable with the suite\'s own reason; one scenario or Examples row per id', () => {
     for (const map of maps.values()) {
       const byStatus = (s: string) => map.entries.filter((e) => e.status === s).map((e) => e.id);
