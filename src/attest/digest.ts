@@ -3,6 +3,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { lstat, readdir, readlink, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KeptPromises } from '../kept.ts';
 
 export interface FileDigest {
   /** Relative to the directory that was walked, with `/` separators. */
@@ -93,7 +94,7 @@ export interface PackageDigest {
 }
 
 /** Each package root's digest, computed once per process (see packageDigest). */
-const packageDigests = new Map<string, Promise<PackageDigest>>();
+const packageDigests = new KeptPromises<string, PackageDigest>();
 
 /**
  * The digest of the installed obtpp package: package.json and every file under the entries of its
@@ -103,14 +104,8 @@ const packageDigests = new Map<string, Promise<PackageDigest>>();
  */
 export function packageDigest(root = obtppPackageRoot()): Promise<PackageDigest | undefined> {
   if (!root) return Promise.resolve(undefined);
-  let digest = packageDigests.get(root);
-  if (!digest) {
-    digest = digestPackage(root);
-    packageDigests.set(root, digest);
-    // A failure is not kept: the next call tries again.
-    digest.catch(() => packageDigests.delete(root));
-  }
-  return digest;
+  // A failure is not kept: the next call tries again.
+  return packageDigests.get(root, () => digestPackage(root));
 }
 
 async function digestPackage(root: string): Promise<PackageDigest> {

@@ -22,6 +22,7 @@ import { UsageError } from '../errors.ts';
 import { ruleIdOf } from './rule-id.ts';
 import { versionOf } from '../standards/registry.ts';
 import { v3ErrorCodeOf, v3StatusOf } from '../dialects/obie/versions.ts';
+import { KeptValues } from '../kept.ts';
 
 /** The FCS versions obtpp maps, and the manifests of each (below the suite's `manifests/`), in the suite's order. */
 export const FCS_MANIFESTS = {
@@ -330,10 +331,8 @@ export async function readScenarios(root: string, only: (text: string) => boolea
   return out;
 }
 
-/** Feature texts parsed in this process (see scenariosOf). */
-const parsedFeatures = new Map<string, readonly TaggedScenario[]>();
-/** Texts kept parsed at most (the package's features, every standard, stay well below). */
-const PARSED_KEPT = 256;
+/** Feature texts parsed in this process, at most 256 (the package's features, every standard, stay well below; see scenariosOf). */
+const parsedFeatures = new KeptValues<readonly TaggedScenario[]>(256);
 
 /**
  * The scenarios of one feature file's text: its pickles, as cucumber makes them. Parsed once per
@@ -341,13 +340,9 @@ const PARSED_KEPT = 256;
  * may run many); the scenarios are frozen, shared by every caller.
  */
 export function scenariosOf(feature: string, text: string): readonly TaggedScenario[] {
-  const key = `${feature}\0${text}`;
-  let scenarios = parsedFeatures.get(key);
-  if (scenarios) return scenarios;
-  scenarios = Object.freeze(parseScenarios(feature, text).map((sc) => Object.freeze({ ...sc, tags: Object.freeze(sc.tags) as string[], steps: Object.freeze(sc.steps) as string[], actions: Object.freeze(sc.actions) as boolean[] })));
-  if (parsedFeatures.size >= PARSED_KEPT) parsedFeatures.delete(parsedFeatures.keys().next().value!);
-  parsedFeatures.set(key, scenarios);
-  return scenarios;
+  return parsedFeatures.get(`${feature}\0${text}`, () => Object.freeze(parseScenarios(feature, text).map((sc) => Object.freeze({
+    ...sc, tags: Object.freeze(sc.tags) as string[], steps: Object.freeze(sc.steps) as string[], actions: Object.freeze(sc.actions) as boolean[],
+  }))));
 }
 
 function parseScenarios(feature: string, text: string): TaggedScenario[] {

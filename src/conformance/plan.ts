@@ -3,6 +3,7 @@ import { AstBuilder, GherkinClassicTokenMatcher, Parser, compile } from '@cucumb
 import { IdGenerator } from '@cucumber/messages';
 import parseTags from '@cucumber/tag-expressions';
 import { UsageError } from '../errors.ts';
+import { KeptValues } from '../kept.ts';
 
 export interface PlannedPickle {
   name: string;
@@ -46,31 +47,27 @@ export function planSources(sources: FeatureSource[], tagExpression: string): Pl
   return sources.flatMap((source) => compiled(source).filter((p) => filter.evaluate(p.tags)));
 }
 
-/** A feature's scenarios, every one (before any tag filter), compiled once per text in a process. */
-const compiledSources = new Map<string, PlannedPickle[]>();
-/** Texts kept compiled at most (a process that plans runs of every standard and variant stays well below). */
-const COMPILED_KEPT = 256;
+/** A feature's scenarios, every one (before any tag filter), compiled once per text in a process: at most 256 texts (a process that plans runs of every standard and variant stays well below). */
+const compiledSources = new KeptValues<PlannedPickle[]>(256);
 
 /**
  * Every scenario of one feature text: a process that plans many runs (a library caller, the test
  * suite's warm workers) parses each text once; a new text past the bound drops the oldest.
  */
 function compiled(source: FeatureSource): PlannedPickle[] {
-  const key = `${source.uri}\0${source.data}`;
-  let pickles = compiledSources.get(key);
-  if (pickles) return pickles;
+  return compiledSources.get(`${source.uri}\0${source.data}`, () => compileSource(source));
+}
+
+function compileSource(source: FeatureSource): PlannedPickle[] {
   const newId = IdGenerator.incrementing();
   const doc = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher()).parse(source.data);
   const rules = new Map<string, string>();
   for (const child of doc.feature?.children ?? []) for (const c of child.rule?.children ?? []) if (c.scenario) rules.set(c.scenario.id, child.rule!.name);
-  pickles = compile(doc, source.uri, newId).map((pickle) => {
+  return compile(doc, source.uri, newId).map((pickle) => {
     const rule = rules.get(pickle.astNodeIds[0] ?? '');
     // Shared by every plan of this text: frozen, so that no caller changes another's.
     return Object.freeze({ name: pickle.name, feature: doc.feature?.name, ...(rule ? { rule } : {}), tags: Object.freeze(pickle.tags.map((t) => t.name)) as string[], steps: Object.freeze(pickle.steps.map((s) => s.text)) as string[] });
   });
-  if (compiledSources.size >= COMPILED_KEPT) compiledSources.delete(compiledSources.keys().next().value!);
-  compiledSources.set(key, pickles);
-  return pickles;
 }
 
 /** {@link planSources} over files on disk. */

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { ISupportCodeLibrary } from '@cucumber/cucumber/api';
+import { KeptPromises } from '../kept.ts';
 
 /** Where cucumber finds the step definitions and what it loads with them (cucumber's own shape). */
 export interface SupportCoordinates {
@@ -15,7 +16,7 @@ export interface SupportCoordinates {
   loaders?: string[];
 }
 
-const libraries = new Map<string, Promise<ISupportCodeLibrary>>();
+const libraries = new KeptPromises<string, ISupportCodeLibrary>();
 
 /** The package's compiled step definitions (they also work when obtpp runs from node_modules). */
 export function stepDefinitionCoordinates(root: string): SupportCoordinates {
@@ -26,17 +27,11 @@ export function stepDefinitionCoordinates(root: string): SupportCoordinates {
 export function supportLibrary(support: SupportCoordinates, cwd: string): Promise<ISupportCodeLibrary> {
   const full = { requireModules: support.requireModules ?? [], requirePaths: support.requirePaths ?? [], importPaths: support.importPaths ?? [], loaders: support.loaders ?? [] };
   const key = JSON.stringify(full);
-  let library = libraries.get(key);
-  if (!library) {
-    library = (async () => {
-      // Before cucumber loads: step matches take their argument positions from the engine (match-indices.ts).
-      (await import('./match-indices.ts')).useNativeMatchIndices();
-      const { loadSupport } = await import('@cucumber/cucumber/api');
-      return loadSupport({ sources: { paths: [], defaultDialect: 'en', names: [], tagExpression: '', order: 'defined', shard: '' } as never, support: full }, { cwd });
-    })();
-    libraries.set(key, library);
-    // A load that failed is tried again by the next caller (a build may have been missing).
-    library.catch(() => libraries.delete(key));
-  }
-  return library;
+  // A load that failed is tried again by the next caller (a build may have been missing).
+  return libraries.get(key, async () => {
+    // Before cucumber loads: step matches take their argument positions from the engine (match-indices.ts).
+    (await import('./match-indices.ts')).useNativeMatchIndices();
+    const { loadSupport } = await import('@cucumber/cucumber/api');
+    return loadSupport({ sources: { paths: [], defaultDialect: 'en', names: [], tagExpression: '', order: 'defined', shard: '' } as never, support: full }, { cwd });
+  });
 }

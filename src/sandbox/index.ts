@@ -19,6 +19,7 @@ import { MISMATCHED_NAME, SANDBOX_MAX_BODY_BYTES, SANDBOX_TIMEOUTS, type Faults 
 import { anchorDay, buildFixtures } from './fixtures.ts';
 import { html, page, sendHtml } from './http.ts';
 import { rsaKey, selfSignedCertificate, tlsMaterial } from './keys.ts';
+import { KeptPromises } from '../kept.ts';
 import type { RsaKey, TlsMaterial } from './keys.ts';
 import { issueSoftwareStatement } from './registration.ts';
 import type { Variant } from '../profile/types.ts';
@@ -52,14 +53,9 @@ function urlHost(host: string): string {
  * and a program that starts many sandboxes (the harness's fault runs) would spend seconds on them;
  * each sandbox is still its own bank (its own issuer, store and clients).
  */
-const processKeys = new Map<'directory' | 'signing' | 'client' | 'second-client', Promise<RsaKey>>();
+const processKeys = new KeptPromises<'directory' | 'signing' | 'client' | 'second-client', RsaKey>();
 function processKey(role: 'directory' | 'signing' | 'client' | 'second-client'): Promise<RsaKey> {
-  let key = processKeys.get(role);
-  if (!key) {
-    processKeys.set(role, (key = rsaKey()));
-    key.catch(() => processKeys.delete(role));
-  }
-  return key;
+  return processKeys.get(role, rsaKey);
 }
 
 /** The certificates of the TPP's and the bank's signing keys (made once per process, like the keys). */

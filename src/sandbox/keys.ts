@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { JsonWebKey } from 'node:crypto';
+import { KeptPromises } from '../kept.ts';
 
 const generateKeyPair = promisify(generateKeyPairCb);
 const run = promisify(execFile);
@@ -46,10 +47,8 @@ export interface TlsMaterial {
   clientSubjectDn: string;
 }
 
-/** The PKI made in this process, per host and server names (see tlsMaterial). */
-const pkiMade = new Map<string, { madeAt: number; material: Promise<TlsMaterial> }>();
-/** How long a process keeps its PKI: well inside the certificates' 7 days. */
-const PKI_KEPT_MS = 86_400_000;
+/** The PKI made in this process, per host and server names, kept a day: well inside the certificates' 7 days (see tlsMaterial). */
+const pkiMade = new KeptPromises<string, TlsMaterial>({ maxAgeMs: 86_400_000 });
 
 /**
  * A CA, a server certificate for 127.0.0.1/localhost (and `host`), and a client certificate.
@@ -61,15 +60,8 @@ const PKI_KEPT_MS = 86_400_000;
  * certificate that does not match the host (the tls-host-mismatch fault), made apart.
  */
 export function tlsMaterial(host: string, options: { serverNames?: string[] } = {}): Promise<TlsMaterial> {
-  const key = `${host}\0${options.serverNames?.join(',') ?? ''}`;
-  const kept = pkiMade.get(key);
-  if (kept && Date.now() - kept.madeAt < PKI_KEPT_MS) return kept.material;
-  const material = makeTlsMaterial(host, options);
-  const entry = { madeAt: Date.now(), material };
-  pkiMade.set(key, entry);
   // A failure is not kept: the next start tries again.
-  material.catch(() => pkiMade.get(key) === entry && pkiMade.delete(key));
-  return material;
+  return pkiMade.get(`${host}\0${options.serverNames?.join(',') ?? ''}`, () => makeTlsMaterial(host, options));
 }
 
 /**
