@@ -60,10 +60,11 @@ export const CHROMIUM_ARGS: readonly string[] = [
 /** How long connecting to a running browser (OBTPP_BROWSER_WS_ENDPOINT) may take. */
 const CONNECT_BOUND_MS = 30_000;
 
+/** How long the wipe waits for a journey's page to leave the bank's (a page that holds it on is closed instead). */
+const WIPE_BLANK_MS = 5_000;
+
 /** How long close() waits for contexts still being made or closed before it closes the browser. */
 const CLOSE_WAIT_MS = 3_000;
-
-const CALLBACK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>obtpp</title></head><body>Back at the TPP.</body></html>';
 
 export class PsuBrowser {
   private readonly env: Env;
@@ -447,8 +448,14 @@ async function driveJourney(walk: JourneyWalk, url: string): Promise<JourneyResu
 
 /**
  * Resolves with the first request the page makes to the redirect URI (same origin and path),
- * answering it inside the browser so nothing needs to listen there. Only requests under the
+ * and aborts it inside the browser, so nothing needs to listen there. Only requests under the
  * redirect URI are paused (CDP Fetch with a URL pattern): the bank's own requests go untouched.
+ *
+ * Aborted, not answered: the page stays on the bank's site. A document of the TPP's origin would
+ * be a cross-site navigation, for which Chromium starts a renderer process of its own (site
+ * isolation), and the lane's next journey another for the bank's site: about 300 ms of
+ * Chromium's CPU per journey wherever the redirect URI is not on the bank's site, as at every
+ * real bank (docs/testing.md). The wipe then takes the page to about:blank.
  */
 async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () => void, onBlocked: (url: string) => void): Promise<Catcher> {
   const target = new URL(redirectUri);
@@ -471,14 +478,7 @@ async function catchRedirect(cdp: CDPSession, redirectUri: string, onCaught: () 
       onCaught();
       // The fragment never goes on the wire: DevTools gives it apart (the hybrid flow answers there).
       resolve(event.request.url + (event.request.urlFragment ?? ''));
-      void cdp
-        .send('Fetch.fulfillRequest', {
-          requestId: event.requestId,
-          responseCode: 200,
-          responseHeaders: [{ name: 'Content-Type', value: 'text/html; charset=utf-8' }, { name: 'Cache-Control', value: 'no-store' }],
-          body: Buffer.from(CALLBACK_PAGE).toString('base64'),
-        })
-        .catch(() => undefined);
+      void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => undefined);
     } else {
       void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
     }
@@ -532,13 +532,15 @@ async function onTab(context: BrowserContext, page: Page): Promise<Lane> {
  * the origin's other storage (150 keeps it): a journey whose pages wrote session storage, or that
  * had any frame inside its pages (whose writes this tab's session is not told of), leaves its
  * tab, and the next journey gets a new one (a new session-storage namespace). Otherwise the tab is
- * kept on the TPP's callback page (no script of the bank's), and its renderer serves the next
- * journey. Returns the lane for the next journey; throws when any of it fails, and the lane is
- * then closed, never reused.
+ * kept, and its renderer serves the next journey. Either way the page goes to about:blank first:
+ * no script of the bank's runs on, or writes anything after the wipe. Returns the lane for the
+ * next journey; throws when any of it fails (about:blank not reached within WIPE_BLANK_MS too),
+ * and the lane is then closed, never reused.
  */
 async function wipe(lane: Lane, origins: Set<string>, redirect: Catcher | undefined): Promise<Lane> {
   const { context, page, cdp } = lane;
   await redirect?.dispose();
+  await page.goto('about:blank', { timeout: WIPE_BLANK_MS });
   for (const other of await context.pages()) if (other !== page) await other.close();
   await cdp.send('Network.clearBrowserCookies');
   await cdp.send('Network.clearBrowserCache');
