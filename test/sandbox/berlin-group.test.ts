@@ -26,7 +26,7 @@ let day = Date.now();
 
 before(async () => {
   // The bank's clock is the test's: expiry is tested by moving it.
-  [sb, browser] = await Promise.all([startSandbox({ dialect: 'berlin-group', clock: () => day }), launchBrowser()]);
+  [sb, browser] = await Promise.all([startSandbox({ dialect: 'berlin-group', clock: () => day }), launchBrowser({ network: true })]);
 });
 after(async () => {
   await browser?.close();

@@ -28,12 +28,16 @@ export interface ApiAnswer {
  * (it would reach the other files' contexts), so such a file launches its own, as does every file
  * run alone: Debian's headless shell where installed (lighter), else Chromium.
  */
-export async function launchBrowser(o: { insecure?: boolean } = {}): Promise<Browser> {
+export async function launchBrowser(o: { insecure?: boolean; network?: boolean } = {}): Promise<Browser> {
   const endpoint = process.env.OBTPP_BROWSER_WS_ENDPOINT;
+  // puppeteer's Network domain on every page (its request and response events) only for a file that
+  // watches requests: the events of every request cost both processes CPU, as in PsuBrowser.
+  const networkEnabled = o.network ?? false;
   if (endpoint && !o.insecure) {
     const browser = await puppeteer.connect({
       browserWSEndpoint: endpoint,
       defaultViewport: null,
+      networkEnabled,
       // Only this file's own contexts: the other files' pages are theirs.
       targetFilter: (target) => target.type() === 'browser' || target.browserContext().id !== undefined,
     });
@@ -47,6 +51,7 @@ export async function launchBrowser(o: { insecure?: boolean } = {}): Promise<Bro
     executablePath: existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium',
     headless: true,
     acceptInsecureCerts: true,
+    networkEnabled,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
@@ -173,8 +178,11 @@ export class Tpp {
     try {
       await page.goto(url.href);
       const psu = this.sb.psus.find((p) => p.username === (o.psu ?? 'alice'))!;
-      await page.type('[data-testid=username]', psu.username);
-      await page.type('[data-testid=password]', psu.password);
+      // Typed as one text insertion each (input events as a person's typing fires), not key by key.
+      await page.focus('[data-testid=username]');
+      await page.keyboard.sendCharacter(psu.username);
+      await page.focus('[data-testid=password]');
+      await page.keyboard.sendCharacter(psu.password);
       await Promise.all([page.waitForNavigation(), page.click('[data-testid=login]')]);
       await page.waitForSelector('[data-testid=consent-page], [data-testid=consent-error]');
       if (o.onConsentPage) await o.onConsentPage(page);
