@@ -1,8 +1,8 @@
-// `obtpp profile check` and the CLI's surface, through the REAL binary (dist/src/cli/main.js) in a
-// child process with a controlled environment: exit codes, stdout, stderr, masking.
+// `obtpp profile check` and the CLI's surface, as the built CLI (dist/src/cli/main.js) answers with
+// a controlled environment: exit codes, stdout, stderr, masking. Each command runs in a warm worker
+// as its own process would (test/helpers/warm-cli.ts; OBTPP_TEST_REAL_CLI=1 starts the binary).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { makeCerts, type TestCerts } from '../helpers/certs.ts';
 import { profileSchema, driverStepSchema } from '../../src/profile/schema.ts';
+import { runObtpp } from '../helpers/obtpp.ts';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bin = join(root, 'dist/src/cli/main.js');
@@ -36,20 +37,12 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the real CLI with only the environment given (plus PATH), colours off. */
-function obtpp(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1', ...env },
-      timeout: 30_000,
-    }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      // NO_COLOR is set on every run: no ANSI escape may appear, whatever the command
-      assert.ok(!ANSI.test(stdout) && !ANSI.test(stderr), `ANSI escape in output of obtpp ${args.join(' ')}`);
-      done({ code, stdout, stderr });
-    });
-  });
+/** Runs the CLI with only the environment given (plus PATH), colours off. */
+async function obtpp(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const { code, stdout, stderr } = await runObtpp(args, { inherit: false, env: { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1', ...env }, cwd: dir, timeoutMs: 30_000 });
+  // NO_COLOR is set on every run: no ANSI escape may appear, whatever the command
+  assert.ok(!ANSI.test(stdout) && !ANSI.test(stderr), `ANSI escape in output of obtpp ${args.join(' ')}`);
+  return { code, stdout, stderr };
 }
 
 const fake = (prefix: string) => `${prefix}-${randomBytes(10).toString('hex')}`;
