@@ -533,10 +533,18 @@ export async function fcsMap(root: string, dir: string, version: FcsVersion = '3
     if (other === version) continue;
     for (const s of await readFcsScripts(dir, other).catch(() => [])) elsewhere.add(s.id);
   }
-  const [scripts, assertions, scenarios, judgesOf] = await Promise.all([
+  // Read at once, but a failure is told in this order whichever comes first: a folder without the
+  // manifests is the manifest's error, not the assertion definitions' (Promise.all would say the faster).
+  const reading = {
+    scripts: readFcsScripts(dir, version), assertions: readFcsAssertions(dir),
     // Only the features that tag an FCS test are parsed.
-    readFcsScripts(dir, version), readFcsAssertions(dir), readScenarios(root, (text) => text.includes('@fcs')), o.judges === false ? undefined : stepJudges(root),
-  ]);
+    scenarios: readScenarios(root, (text) => text.includes('@fcs')), judgesOf: o.judges === false ? undefined : stepJudges(root),
+  };
+  for (const work of Object.values(reading)) work?.catch(() => undefined);
+  const scripts = await reading.scripts;
+  const assertions = await reading.assertions;
+  const scenarios = await reading.scenarios;
+  const judgesOf = await reading.judgesOf;
   return buildFcsMap(scripts, scenarios, version, { knownElsewhere: elsewhere, assertions, ...(judgesOf ? { judgesOf } : {}), ...(o.judges === 'partial' ? { partialOnly: true } : {}) });
 }
 
