@@ -14,7 +14,7 @@ import type { Browser, HTTPRequest, Page } from 'puppeteer';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import { bgSkip, officialErrors, officialValidator } from '../dialects/berlin-group-official.ts';
-import { journeyPage, launchBrowser, release } from './tpp.ts';
+import { journeyPage, launchBrowser, release, signIn } from './tpp.ts';
 
 type Json = any;
 interface Answer { status: number; headers: Headers; body: Json }
@@ -93,8 +93,7 @@ async function psuDecides(url: string, o: { decision?: 'approve' | 'reject'; tic
       page.on('request', watch);
     });
     await page.goto(url);
-    await page.type('[data-testid="username"]', alice().username);
-    await page.type('[data-testid="password"]', alice().password);
+    await signIn(page, alice().username, alice().password);
     await Promise.all([page.waitForNavigation(), page.click('[data-testid="login"]')]);
     await page.waitForSelector('[data-testid="consent-page"]');
     for (const id of o.tick ?? []) await page.click(`[data-testid="account-option"][value="${id}"]`);

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'puppeteer';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import { assertObie } from './obie.ts';
-import { aisBody, cofBody, launchBrowser, Tpp } from './tpp.ts';
+import { aisBody, cofBody, launchBrowser, signIn, Tpp } from './tpp.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -44,8 +44,7 @@ describe('sandbox: intent binding, PSU pages and the wire', () => {
   }
 
   async function login(page: Page, username = 'alice', password = 'alice-pass-1') {
-    await page.type('[data-testid=username]', username);
-    await page.type('[data-testid=password]', password);
+    await signIn(page, username, password);
     await Promise.all([page.waitForNavigation(), page.click('[data-testid=login]')]);
   }
 

@@ -56,6 +56,18 @@ export async function launchBrowser(o: { insecure?: boolean; network?: boolean }
   });
 }
 
+/**
+ * Fills the sandbox login page's username and password, each as one text insertion (input events,
+ * as a person's typing fires them), not key by key: every key is a DevTools round trip and an
+ * input event in the page.
+ */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.focus('[data-testid=username]');
+  await page.keyboard.sendCharacter(username);
+  await page.focus('[data-testid=password]');
+  await page.keyboard.sendCharacter(password);
+}
+
 export interface AuthoriseOptions {
   psu?: string;
   /** AccountIds to tick (AIS); default the PSU's first account. */
@@ -178,11 +190,7 @@ export class Tpp {
     try {
       await page.goto(url.href);
       const psu = this.sb.psus.find((p) => p.username === (o.psu ?? 'alice'))!;
-      // Typed as one text insertion each (input events as a person's typing fires), not key by key.
-      await page.focus('[data-testid=username]');
-      await page.keyboard.sendCharacter(psu.username);
-      await page.focus('[data-testid=password]');
-      await page.keyboard.sendCharacter(psu.password);
+      await signIn(page, psu.username, psu.password);
       await Promise.all([page.waitForNavigation(), page.click('[data-testid=login]')]);
       await page.waitForSelector('[data-testid=consent-page], [data-testid=consent-error]');
       if (o.onConsentPage) await o.onConsentPage(page);
