@@ -3,23 +3,20 @@
 // first step; the recurring consent of one Given serves the scenarios that ask for it until
 // another recurring consent expires it; one rejected consent per variant; the one-off and
 // rejected consents are prepared ahead of their scenarios (step-definitions/berlin-group/ahead.ts).
-// One browser for the file; scoped runs of the library the CLI calls.
+// Scoped runs of the library the CLI calls, in the test run's warm workers (conformWarm).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, runConformance, type ConformanceEvent } from '../../src/index.ts';
 import { runOrder } from '../../src/conformance/order-plugin.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
 
-let browser: Awaited<ReturnType<typeof openBrowser>>;
 let dir: string;
 before(async () => {
-  browser = await openBrowser();
   dir = await mkdtemp(join(tmpdir(), 'obtpp-bg-ahead-'));
 });
 after(async () => {
-  await browser?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -33,14 +30,11 @@ test('the run order: @recurring-consent first, grouped by first step; @waits las
 });
 
 test('shared and prepared consents: fewer PSU journeys, prepared while the recurring scenarios run, every scenario judged and passed', async () => {
-  const events: Array<{ at: number; e: ConformanceEvent }> = [];
-  const t0 = Date.now();
   // AIS-04's two scenarios share one recurring consent; SEC-04 and BG-02 one rejected consent;
   // BG-04 and BG-05 a one-off consent each, prepared while AIS-04 runs.
   const rules = ['AIS-04', 'SEC-04', 'BG-02', 'BG-04', 'BG-05'];
-  const { summary, exitCode } = await runConformance({
-    dialect: 'berlin-group', variant: 'A', tags: rules.map((r) => `@${r}`).join(' or '), reportDir: join(dir, 'run'), browser,
-    env: { ...process.env, CI: 'true' }, onEvent: (e) => events.push({ at: Date.now() - t0, e }),
+  const { summary, exitCode, events } = await conformWarm({
+    dialect: 'berlin-group', variant: 'A', tags: rules.map((r) => `@${r}`).join(' or '), reportDir: join(dir, 'run'),
   });
   const variant = summary.variants[0]!;
   const judged = variant.rules.filter((r: any) => rules.includes(r.id));
@@ -58,9 +52,9 @@ test('shared and prepared consents: fewer PSU journeys, prepared while the recur
 });
 
 test('decoupled: the TPP reads the scaStatus soon after each step of the PSU\'s, so it sees the status between login and approval', async () => {
-  const { summary, exitCode } = await runConformance({
+  const { summary, exitCode } = await conformWarm({
     dialect: 'berlin-group', variant: 'A', tags: '@SCA-01', sandboxSca: ['decoupled'], sandboxFaults: ['bg-sca-status-regresses'],
-    reportDir: join(dir, 'decoupled'), browser, env: { ...process.env, CI: 'true' },
+    reportDir: join(dir, 'decoupled'),
   });
   assert.equal(exitCode, 1);
   const sca01 = summary.variants[0]!.rules.find((r: any) => r.id === 'SCA-01');

@@ -1,20 +1,21 @@
 // Issue 28, the SCA approaches: a berlin-group bank without an authorisation server (a profile
 // without an auth block) is certified through the redirect approach, with no discovery; the
 // decoupled and embedded approaches are walked and judged (SCA-01, SCA-02) against the embedded
-// sandbox offering only that approach. Runs are in-process (runConformance, the function the
-// binary calls), scoped to a few rules, sharing one Chromium; the faults of SCA-01 and SCA-02 are
+// sandbox offering only that approach. Runs go to the test run's warm workers (conformWarm:
+// runConformance, the function the binary calls), scoped to a few rules; the faults of SCA-01 and SCA-02 are
 // proven with the other faults in test/conformance/conform.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadProfile, openBrowser, profileFromObject, runConformance, startSandbox } from '../../src/index.ts';
+import { loadProfile, profileFromObject, startSandbox } from '../../src/index.ts';
 import { ProfileError } from '../../src/errors.ts';
 import { Auth } from '../../src/auth/index.ts';
 import { httpFromProfile } from '../../src/client/factory.ts';
 import { maskProfile } from '../../src/profile/mask.ts';
 import { reportText } from '../helpers/obtpp.ts';
+import { conformWarm, type RunJob } from '../helpers/warm-cli.ts';
 
 const BASE = {
   name: 'a bank without OAuth', dialect: 'berlin-group', variants: ['A'], baseUrl: 'https://xs2a.bank.example/v1-base',
@@ -53,21 +54,18 @@ describe('a berlin-group profile without an auth block', () => {
 });
 
 describe('obtpp conform --dialect berlin-group --sca …: the embedded sandbox in each approach', () => {
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
   let dir: string;
   before(async () => {
-    browser = await openBrowser();
     dir = await mkdtemp(join(tmpdir(), 'obtpp-bg-approaches-'));
   });
   after(async () => {
-    await browser.close();
     await rm(dir, { recursive: true, force: true });
   });
 
   /** Every rule's status in variant A, and the report dir's text (for secret scans). */
-  async function run(name: string, options: Parameters<typeof runConformance>[0]) {
+  async function run(name: string, options: RunJob['options']) {
     const reportDir = join(dir, name);
-    const { summary, exitCode } = await runConformance({ variant: 'A', parallel: 1, ...options, reportDir, browser, env: { ...process.env, CI: 'true' } });
+    const { summary, exitCode } = await conformWarm({ variant: 'A', parallel: 1, ...options, reportDir });
     const rules = new Map<string, { status: string; reason?: string; failures: Array<{ message: string }> }>(summary.variants[0]!.rules.map((r: any) => [r.id, r]));
     const failures = [...rules].filter(([, r]) => r.status === 'failed').map(([id, r]) => `${id}: ${r.failures[0]?.message}`);
     const text = await reportText(reportDir);

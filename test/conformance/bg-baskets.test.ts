@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runConformance } from '../../src/index.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 
 let sb: Sandbox;
@@ -28,7 +28,7 @@ test('BG-60 is not applicable to a bank whose implements lacks createSigningBask
   assert.ok(profile.implements.A!.includes('createSigningBasket'), 'the sandbox offers signing baskets');
   const file = join(dir, 'bank.json');
   await writeFile(file, JSON.stringify(without), { mode: 0o600 });
-  const { summary, exitCode } = await runConformance({ profile: file, variant: 'A', tags: '@BG-60', reportDir: join(dir, 'reports'), env: { ...process.env, CI: 'true' } });
+  const { summary, exitCode } = await conformWarm({ profile: file, variant: 'A', tags: '@BG-60', reportDir: join(dir, 'reports') });
   const rule = summary.variants.find((x: any) => x.variant === 'A')?.rules.find((r: any) => r.id === 'BG-60');
   assert.equal(rule?.status, 'not-applicable', JSON.stringify(rule));
   assert.match(rule.reason, /createSigningBasket|signing basket/, JSON.stringify(rule));

@@ -10,22 +10,19 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, runConformance } from '../../src/index.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
 
-let browser: Awaited<ReturnType<typeof openBrowser>>;
 let dir: string;
 before(async () => {
-  browser = await openBrowser();
   dir = await mkdtemp(join(tmpdir(), 'obtpp-bg-cards-'));
 });
 after(async () => {
-  await browser?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 test('BG-30 … BG-33: the card-account, withBalance, paging and global-consent scenarios pass on a bank that bounds them by the consent (variant A)', async () => {
-  const { summary, exitCode } = await runConformance({
-    dialect: 'berlin-group', variant: 'A', tags: '@BG-30 or @BG-31 or @BG-32 or @BG-33', reportDir: join(dir, 'clean'), browser, env: { ...process.env, CI: 'true' },
+  const { summary, exitCode } = await conformWarm({
+    dialect: 'berlin-group', variant: 'A', tags: '@BG-30 or @BG-31 or @BG-32 or @BG-33', reportDir: join(dir, 'clean'),
   });
   // Variant A only: the rules read the same in B, and test/conformance/berlin-group-conform.test.ts runs them there.
   for (const v of ['A']) {

@@ -5,22 +5,19 @@
 //   the side effect itself and BG-21 the bookingStatus of the transactions;
 // - a consent (a payment) created without a link to start the PSU's SCA fails AIS-01 (PIS-01), a
 //   MUST, and the scenarios it blocks name that rule.
-// One browser for the file; scoped runs of the library the CLI calls.
+// Scoped runs of the library the CLI calls, in the test run's warm workers (conformWarm).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, runConformance } from '../../src/index.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
 
-let browser: Awaited<ReturnType<typeof openBrowser>>;
 let dir: string;
 before(async () => {
-  browser = await openBrowser();
   dir = await mkdtemp(join(tmpdir(), 'obtpp-bg-reuse-'));
 });
 after(async () => {
-  await browser?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -30,8 +27,8 @@ test('many recurring consents for one PSU: the data scenarios read under a conse
   // Ordered as the features run them: consents authorised between the data scenarios (AIS-04,
   // AIS-09, AIS-12, BG-20's two, BG-07's) each expire the consent authorised before.
   const rules = ['AIS-02', 'AIS-04', 'AIS-09', 'AIS-10', 'AIS-11', 'AIS-12', 'BG-07', 'BG-09', 'BG-20', 'BG-21', 'COF-05'];
-  const { summary, exitCode } = await runConformance({
-    dialect: 'berlin-group', variant: 'all', tags: rules.map((r) => `@${r}`).join(' or '), reportDir: join(dir, 'clean'), browser, env: { ...process.env, CI: 'true' },
+  const { summary, exitCode } = await conformWarm({
+    dialect: 'berlin-group', variant: 'all', tags: rules.map((r) => `@${r}`).join(' or '), reportDir: join(dir, 'clean'),
   });
   const failed = summary.variants.flatMap((v: any) => v.rules.filter((r: any) => r.status !== 'passed' && rules.includes(r.id))
     .map((r: any) => `${v.variant} ${r.id} ${r.status}: ${r.failures?.[0]?.message ?? r.notJudged?.[0]?.message ?? ''}`));
@@ -45,9 +42,9 @@ test('many recurring consents for one PSU: the data scenarios read under a conse
 });
 
 test('a consent created without a link to start the PSU\'s SCA fails AIS-01, and the scenarios it blocks name AIS-01', async () => {
-  const { summary, exitCode } = await runConformance({
+  const { summary, exitCode } = await conformWarm({
     dialect: 'berlin-group', variant: 'A', sandboxFaults: ['bg-consent-without-sca-link'], tags: '@AIS-01 or @AIS-10',
-    reportDir: join(dir, 'no-link'), browser, env: { ...process.env, CI: 'true' },
+    reportDir: join(dir, 'no-link'),
   });
   assert.equal(exitCode, 1, 'a MUST failure, not an exit 0 with a warning');
   const ais01 = ruleOf(summary, 'A', 'AIS-01');
@@ -60,9 +57,9 @@ test('a consent created without a link to start the PSU\'s SCA fails AIS-01, and
 });
 
 test('a payment initiated without a link to start the PSU\'s SCA fails PIS-01, and the payment scenarios it blocks name PIS-01', async () => {
-  const { summary, exitCode } = await runConformance({
+  const { summary, exitCode } = await conformWarm({
     dialect: 'berlin-group', variant: 'A', sandboxFaults: ['bg-payment-without-sca-link'], tags: '@PIS-01 or @BG-08',
-    reportDir: join(dir, 'no-payment-link'), browser, env: { ...process.env, CI: 'true' },
+    reportDir: join(dir, 'no-payment-link'),
   });
   assert.equal(exitCode, 1);
   const pis01 = ruleOf(summary, 'A', 'PIS-01');

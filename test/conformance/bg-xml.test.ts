@@ -10,22 +10,19 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, runConformance } from '../../src/index.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
 
-let browser: Awaited<ReturnType<typeof openBrowser>>;
 let dir: string;
 before(async () => {
-  browser = await openBrowser();
   dir = await mkdtemp(join(tmpdir(), 'obtpp-bg-xml-'));
 });
 after(async () => {
-  await browser?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 test('BG-45 and BG-34 … BG-36: the pain.001 products and the card reports pass on the sandbox, every scenario judged, no warning (variant A)', async () => {
-  const { summary, exitCode } = await runConformance({
-    dialect: 'berlin-group', variant: 'A', tags: '@BG-45 or @BG-34 or @BG-35 or @BG-36', reportDir: join(dir, 'clean'), browser, env: { ...process.env, CI: 'true' },
+  const { summary, exitCode } = await conformWarm({
+    dialect: 'berlin-group', variant: 'A', tags: '@BG-45 or @BG-34 or @BG-35 or @BG-36', reportDir: join(dir, 'clean'),
   });
   const rules = summary.variants.find((x: any) => x.variant === 'A')!.rules;
   // BG-45: the four pain.001 products the sandbox's profile lists, the bulk, the pain.002 status and the refused counts.

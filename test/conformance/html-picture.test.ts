@@ -16,6 +16,8 @@ import { CATALOGUES } from '../../src/dialects/catalogue.ts';
 import { NotApplicableError, NotOfferedError } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 import { root } from '../helpers/obtpp.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
+import type { ConformanceResult } from '../../src/index.ts';
 import { PsuBrowser } from '../../src/psu/index.ts';
 
 test('progress: the spinner says what the run waits for; CI gets a line only for a lasting wait, at most one per scenario', () => {
@@ -149,17 +151,17 @@ test('one scoped run with a fault on: Chromium at 1280 px shows no overlapping c
   const dir = await mkdtemp(join(tmpdir(), 'obtpp-picture-'));
   let keep = process.env.OBTPP_KEEP_REPORT === '1';
   try {
-    const lib: typeof import('../../src/index.ts') = await import(pathToFileURL(join(root, 'dist', 'src', 'index.js')).href);
+    // The run in a warm worker (the library the CLI calls, built), its events given back in order.
+    const run = await conformWarm({ tags: '@COF-04', variant: 'A', sandboxFaults: ['funds-balance-disclosed'], reportDir: dir });
+    const { exitCode } = run;
+    const summary = run.summary as ConformanceResult['summary'];
     const waits: Array<{ id: number; state: string; kind: string; what: string }> = [];
     let afterDone = 0;
     let done = false;
-    const { exitCode, summary } = await lib.runConformance({
-      tags: '@COF-04', variant: 'A', sandboxFaults: ['funds-balance-disclosed'], reportDir: dir, env: { ...process.env, CI: 'true' },
-      onEvent: (e) => {
-        if (e.type === 'done') done = true;
-        else if (e.type === 'wait') (done ? afterDone++ : waits.push(e));
-      },
-    });
+    for (const { e } of run.events) {
+      if (e.type === 'done') done = true;
+      else if (e.type === 'wait') (done ? afterDone++ : waits.push(e));
+    }
     assert.equal(exitCode, 1);
     // Progress: the journeys and the bank's answers, each wait ended, none after the run.
     assert.ok(waits.some((w) => w.kind === 'journey' && /^the PSU's journey in the browser \(cof consent /.test(w.what)), 'a PSU journey is told');

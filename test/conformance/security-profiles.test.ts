@@ -1,28 +1,27 @@
 // The embedded sandbox's authorisation server in the security profiles real banks run, each judged
-// by a conformance run in-process (runConformance, the function the binary calls; one browser for
-// every run): FAPI 1.0 Advanced as the UK runs it (hybrid, by value, mTLS-bound tokens), FAPI 1.0
+// by a conformance run in the test run's warm workers (conformWarm: runConformance, the function the
+// binary calls): FAPI 1.0 Advanced as the UK runs it (hybrid, by value, mTLS-bound tokens), FAPI 1.0
 // Advanced with PAR and JARM, FAPI 2.0 with DPoP, FAPI 2.0 with mTLS — each passes SEC-14 (its
 // authorization response checked before the code is used) on a journey of its own, and SEC-15
 // where tokens are DPoP-bound. The runs are scoped to those rules: the full runs (every rule) are
 // `obtpp conform --security …` by hand (docs/security.md gives their figures). A bank refusing the
-// profile's flow stops the run with exit 3 naming the field to change.
+// profile's flow stops the run with exit 3 naming the field to change (run in-process, where the
+// error can be read).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, runConformance, startSandbox } from '../../src/index.ts';
+import { runConformance, startSandbox } from '../../src/index.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
 import { ExitCode } from '../../src/errors.ts';
 
 describe('obtpp conform --security …: the sandbox in each security profile passes', () => {
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
   let dir: string;
   before(async () => {
-    browser = await openBrowser();
     dir = await mkdtemp(join(tmpdir(), 'obtpp-security-'));
   });
   after(async () => {
-    await browser.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -35,11 +34,10 @@ describe('obtpp conform --security …: the sandbox in each security profile pas
 
   for (const s of SET_UPS) {
     test(`${s.security}: exit 0, the security profile named in the report, ${s.judged.join(' and ')} passed`, async () => {
-      const notes: string[] = [];
-      const { summary, exitCode } = await runConformance({
-        sandboxSecurity: s.security, variant: 'A', parallel: 1, tags: '@SEC-14 or @SEC-15', reportDir: join(dir, s.security), browser,
-        env: { ...process.env, CI: 'true' }, onEvent: (e) => void (e.type === 'note' && notes.push(e.message)),
+      const { summary, exitCode, events } = await conformWarm({
+        sandboxSecurity: s.security, variant: 'A', parallel: 1, tags: '@SEC-14 or @SEC-15', reportDir: join(dir, s.security),
       });
+      const notes = events.flatMap(({ e }) => (e.type === 'note' ? [e.message] : []));
       const rules = new Map<string, any>(summary.variants[0]!.rules.map((r: any) => [r.id, r]));
       const failures = [...rules.values()].filter((r) => r.status !== 'passed' && s.judged.includes(r.id)).map((r) => `${r.id} ${r.status}: ${r.failures?.[0]?.message ?? r.notJudged?.[0]?.message ?? r.reason}`);
       assert.deepEqual(failures, []);
@@ -64,7 +62,7 @@ describe('obtpp conform --security …: the sandbox in each security profile pas
       for (const [name, raw, field, why] of cases) {
         const file = join(dir, `${name}.json`);
         await writeFile(file, JSON.stringify(raw));
-        await assert.rejects(runConformance({ profile: file, variant: 'A', reportDir: join(dir, `refused-${name}`), browser, env: { ...process.env, CI: 'true' } }), (error: any) => {
+        await assert.rejects(runConformance({ profile: file, variant: 'A', reportDir: join(dir, `refused-${name}`), env: { ...process.env, CI: 'true' } }), (error: any) => {
           assert.equal(error.exitCode, ExitCode.cannotRun, error.message);
           assert.equal(error.field, field);
           assert.match(error.message, new RegExp(`^set-up error, nothing was judged: ${field.replace('.', '\\.')}: `));

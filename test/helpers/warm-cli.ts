@@ -31,7 +31,7 @@ import { createConnection, type Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
-import type { RunConformanceOptions } from '../../src/index.ts';
+import type { ConformanceEvent, RunConformanceOptions } from '../../src/index.ts';
 
 const self = fileURLToPath(import.meta.url);
 const root = join(dirname(self), '..', '..');
@@ -42,10 +42,15 @@ export interface WarmRun { code: number; stdout: string; stderr: string; signal?
 export interface RunJob {
   options: Omit<RunConformanceOptions, 'reportDir' | 'browser' | 'env' | 'signal' | 'onEvent'>;
   reportDir: string;
+  /** Also give back what the run told its `onEvent` as it went, each with when (ms after the run began). */
+  events?: boolean;
 }
 
-/** What a worker's run gave: its exit code and summary, or why there is none. */
-export type RunResult = { exitCode: number; summary: any; error?: undefined } | { error: string; exitCode?: undefined; summary?: undefined };
+/** One event of a run (RunConformanceOptions.onEvent), and when it came: ms after the run began. */
+export interface TimedEvent { at: number; e: ConformanceEvent }
+
+/** What a worker's run gave: its exit code and summary (and its events, when asked), or why there is none. */
+export type RunResult = { exitCode: number; summary: any; events?: TimedEvent[]; error?: undefined } | { error: string; exitCode?: undefined; summary?: undefined; events?: undefined };
 
 /** What a worker is asked: a command line, or a conformance run; both with the environment and folder they run in. */
 export type Task =
@@ -253,6 +258,21 @@ export async function runJobWarm(job: RunJob, o: { env?: Record<string, string |
   return { error: outcome.code === -1 && outcome.signal ? `the worker was killed (${outcome.signal}) after the bound of ${o.timeoutMs} ms` : `the worker exited (${outcome.signal ?? outcome.code}) during the run${outcome.stderr ? `: ${outcome.stderr.trim().split('\n').slice(-3).join(' / ')}` : ''}` };
 }
 
+/**
+ * `runConformance` for a test that reads only what the run gives back (its summary, its exit code,
+ * the reports in its folder): the run goes to a warm worker (runJobWarm), where obtpp is loaded and
+ * its JIT warm from earlier runs, instead of loading the library cold in the test's own process.
+ * `env` is added to the test's environment; `events` is what the run told its `onEvent`, each with
+ * when (ms after the run began). A run that throws, or whose worker dies or outlasts `timeoutMs`,
+ * rejects with why.
+ */
+export async function conformWarm(options: RunJob['options'] & { reportDir: string; env?: Record<string, string | undefined> }, timeoutMs = 300_000): Promise<{ summary: any; exitCode: number; events: TimedEvent[] }> {
+  const { reportDir, env, ...rest } = options;
+  const result = await runJobWarm({ options: rest, reportDir, events: true }, { timeoutMs, ...(env ? { env } : {}) });
+  if (result.error !== undefined) throw new Error(`the conformance run did not complete: ${result.error}`);
+  return { ...result, events: result.events ?? [] };
+}
+
 /** Whether a test's command may run in a warm worker (`OBTPP_TEST_REAL_CLI=1`: never). */
 export function warmWanted(): boolean {
   return !process.env.OBTPP_TEST_REAL_CLI;
@@ -329,8 +349,11 @@ async function serve(): Promise<void> {
   const runJob = async (job: RunJob): Promise<RunResult> => {
     try {
       const lent = await openWorkerBrowser();
-      const { summary, exitCode } = await lib!.runConformance({ ...job.options, reportDir: job.reportDir, browser: lent, env: { ...process.env } });
-      return { exitCode, summary };
+      const events: TimedEvent[] = [];
+      const t0 = Date.now();
+      const onEvent = job.events ? (e: ConformanceEvent) => void events.push({ at: Date.now() - t0, e }) : undefined;
+      const { summary, exitCode } = await lib!.runConformance({ ...job.options, reportDir: job.reportDir, browser: lent, env: { ...process.env }, ...(onEvent ? { onEvent } : {}) });
+      return { exitCode, summary, ...(job.events ? { events } : {}) };
     } catch (error) {
       return { error: `the run threw ${(error as Error).message.split('\n')[0]}` };
     }

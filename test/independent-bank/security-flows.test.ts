@@ -5,17 +5,19 @@
 // UK's default) and SEC-14 judges the detached signature; a profile asking for code with PKCE is told,
 // before anything is judged, which field to change (the issue's bank: every journey refused, 34
 // rules unjudged and 14 failed). As a FAPI 2.0 bank whose resource servers take DPoP-bound tokens
-// only with their proof, obtpp's DPoP passes and SEC-15 judges the proof is required. In-process
-// runs (runConformance) with one browser.
+// only with their proof, obtpp's DPoP passes and SEC-15 judges the proof is required. The runs go
+// to the test run's warm workers (conformWarm); the one refused before it starts runs in-process,
+// where its error can be read.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, runConformance } from '../../src/index.ts';
+import { runConformance } from '../../src/index.ts';
 import { ExitCode } from '../../src/errors.ts';
 import { startIndependentBank } from './bank.ts';
 import { larchmontAuthAndPsu, larchmontEnv } from './profile-parts.ts';
+import { conformWarm } from '../helpers/warm-cli.ts';
 
 type Bank = Awaited<ReturnType<typeof startIndependentBank>>;
 
@@ -34,26 +36,34 @@ ${larchmontAuthAndPsu(bank)}`;
 }
 
 describe('Larchmont\'s authorisation server in the security profiles real banks run', () => {
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
   let dir: string;
   before(async () => {
-    browser = await openBrowser();
     dir = await mkdtemp(join(tmpdir(), 'obtpp-independent-security-'));
   });
   after(async () => {
-    await browser.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** One run of the bank's profile; the profile's secrets reach the step definitions through the environment, as from a shell. */
-  async function run(bank: Bank, name: string, profile: string, tags: string) {
+  /** The bank's profile as a file. */
+  async function profileFile(name: string, profile: string): Promise<string> {
     const file = join(dir, `${name}.yaml`);
     await writeFile(file, profile);
+    return file;
+  }
+
+  /** One run of the bank's profile; the profile's secrets reach the step definitions through the environment, as from a shell. */
+  async function run(bank: Bank, name: string, profile: string, tags: string) {
+    return conformWarm({ profile: await profileFile(name, profile), tags, reportDir: join(dir, name), env: larchmontEnv(bank) });
+  }
+
+  /** The same run in this process, for one whose error is to be read. */
+  async function runHere(bank: Bank, name: string, profile: string, tags: string) {
+    const file = await profileFile(name, profile);
     const env = larchmontEnv(bank);
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
     Object.assign(process.env, env);
     try {
-      return await runConformance({ profile: file, tags, reportDir: join(dir, name), browser, env: { ...process.env, CI: 'true' } });
+      return await runConformance({ profile: file, tags, reportDir: join(dir, name), env: { ...process.env, CI: 'true' } });
     } finally {
       for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
     }
@@ -70,7 +80,7 @@ describe('Larchmont\'s authorisation server in the security profiles real banks 
       assert.deepEqual([s.profile, s.responseType, s.responseMode, s.par, s.requestObject, s.pkce], ['fapi1-advanced', 'code id_token', 'fragment', false, true, 'none']);
       assert.match(String((s.from as Record<string, string>).profile), /standard uk-3\.1/);
 
-      await assert.rejects(run(bank, 'code-asked', profileFor(bank, 'security: oauth2'), '@SEC-01'), (error: any) => {
+      await assert.rejects(runHere(bank, 'code-asked', profileFor(bank, 'security: oauth2'), '@SEC-01'), (error: any) => {
         assert.equal(error.exitCode, ExitCode.cannotRun);
         assert.equal(error.field, 'security.responseType');
         assert.match(error.message, /^set-up error, nothing was judged: security\.responseType: the bank's authorisation server \(http:\/\/127\.0\.0\.1:\d+\) does not offer response_type=code .*its discovery offers code id_token$/);
@@ -97,14 +107,11 @@ describe('Larchmont\'s authorisation server in the security profiles real banks 
 });
 
 describe('Larchmont\'s authorisation server judged by the OpenID Foundation\'s FAPI modules that apply to it', () => {
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
   let dir: string;
   before(async () => {
-    browser = await openBrowser();
     dir = await mkdtemp(join(tmpdir(), 'obtpp-independent-oidf-'));
   });
   after(async () => {
-    await browser.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -134,15 +141,7 @@ describe('Larchmont\'s authorisation server judged by the OpenID Foundation\'s F
       try {
         const file = join(dir, `${flow}.yaml`);
         await writeFile(file, profileFor(bank, flow === 'dpop' ? 'security: fapi2' : ''));
-        const env = larchmontEnv(bank);
-        const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-        Object.assign(process.env, env);
-        let summary: any;
-        try {
-          ({ summary } = await runConformance({ profile: file, tags: '@oidf and not @waits', reportDir: join(dir, flow), browser, env: { ...process.env, CI: 'true' } }));
-        } finally {
-          for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-        }
+        const { summary } = await conformWarm({ profile: file, tags: '@oidf and not @waits', reportDir: join(dir, flow), env: larchmontEnv(bank) });
         const rules = summary.variants[0]!.rules as any[];
         const failed = rules.flatMap((r) => (r.failures ?? []).map((f: any) => `${r.id} ${f.scenario}`)).sort();
         assert.deepEqual(failed, [...TRUE_FAILURES[flow]].sort());
