@@ -22,8 +22,10 @@ export interface Io {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
   /**
    * A PSU browser lent by a program that runs commands in its own process (from `openBrowser()`):
-   * `conform` runs its journeys in it, as runConformance's `browser` option does (contexts wiped
-   * between journeys), and leaves it open. Absent — always, from the binary — a run has its own.
+   * `conform` runs its journeys in it, as runConformance's `browser` option does, and so does every
+   * command of a session that walks the PSU through the bank's pages (`consent authorise`, …);
+   * contexts are wiped between journeys, and the browser is left open. Absent — always, from the
+   * binary — a command starts its own.
    */
   browser?: PsuBrowser;
 }

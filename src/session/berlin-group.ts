@@ -160,26 +160,21 @@ export async function authoriseBg(session: Session, record: ConsentRecord, reque
  */
 export async function redirectJourney(session: Session, page: string, psu: { username: string; password?: string }, request: AuthoriseRequest): Promise<{ selectedAccounts: readonly string[] }> {
   if (request.manual) throw new UsageError('--manual is not offered for the redirect SCA approach yet: open the scaRedirect link yourself (obtpp consent list --json shows it)');
-  const { PsuBrowser } = await import('../psu/index.ts');
-  const browser = new PsuBrowser({ env: session.envOf(), log: request.log });
+  const browser = await session.psuBrowser(request.log);
   const p = session.profile;
-  try {
-    return await browser.journey(page, {
-      redirectUri: p.auth.redirectUri,
-      driver: p.psu.driver,
-      username: psu.username,
-      password: psu.password ?? missingPassword(psu.username),
-      reject: request.reject,
-      ...(request.accounts ? { accounts: { ids: request.accounts } } : p.psu.accounts ? { accounts: p.psu.accounts } : {}),
-      stepTimeoutMs: p.timeouts.browserStepMs,
-      totalTimeoutMs: p.timeouts.authorisationMs,
-      urlName: 'scaRedirect',
-      onStep: request.onStep,
-      trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
-    });
-  } finally {
-    await browser.close().catch(() => undefined);
-  }
+  return await browser.journey(page, {
+    redirectUri: p.auth.redirectUri,
+    driver: p.psu.driver,
+    username: psu.username,
+    password: psu.password ?? missingPassword(psu.username),
+    reject: request.reject,
+    ...(request.accounts ? { accounts: { ids: request.accounts } } : p.psu.accounts ? { accounts: p.psu.accounts } : {}),
+    stepTimeoutMs: p.timeouts.browserStepMs,
+    totalTimeoutMs: p.timeouts.authorisationMs,
+    urlName: 'scaRedirect',
+    onStep: request.onStep,
+    trust: { caPem: p.mtls?.ca, insecure: p.tls.insecure },
+  });
 }
 
 /**

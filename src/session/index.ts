@@ -80,6 +80,12 @@ export interface SessionOptions {
   warn?: (message: string) => void;
   /** The terminal command (`consent create ais`): a profile whose standard does not speak it is refused in one line. Default: a command of the base standard only. */
   command?: string;
+  /**
+   * A PSU browser lent by the program that opens the session (`openBrowser()`, as the CLI's
+   * `Io.browser`): the PSU's journeys run in it, each in a context wiped between journeys, and
+   * close() leaves it open. Absent: the session starts its own on its first journey.
+   */
+  browser?: PsuBrowser;
 }
 
 export interface AuthoriseRequest {
@@ -129,12 +135,15 @@ export class Session {
   private readonly identity: { profile: string; baseUrl: string; clientId: string; variant: Variant };
   private authPromise?: Promise<Auth>;
   private browser?: PsuBrowser;
+  /** The browser lent by the session's opener (not closed here). */
+  private readonly lent?: PsuBrowser;
   private readonly env: Record<string, string | undefined>;
 
   private constructor(profile: Profile, variant: Variant, state: StateFile, options: SessionOptions) {
     this.profile = profile;
     this.variant = variant;
     this.env = options.env;
+    this.lent = options.browser;
     // DPoP-bound tokens outlive the process: the key they are bound to is kept in the state file (0600) with them.
     const dpop = new DpopKey({
       saved: async () => {
@@ -183,9 +192,22 @@ export class Session {
     return this.env;
   }
 
-  /** Releases the HTTP connections and the browser. */
+  /**
+   * The browser the PSU's journeys run in: the one lent to the session, else the session's own,
+   * started on first use (`log`: where a manual journey prints its URL) and closed by close().
+   */
+  async psuBrowser(log?: (line: string) => void): Promise<PsuBrowser> {
+    this.browser ??= this.lent;
+    if (!this.browser) {
+      const { PsuBrowser } = await import('../psu/index.ts');
+      this.browser ??= new PsuBrowser({ env: this.env, ...(log ? { log } : {}) });
+    }
+    return this.browser;
+  }
+
+  /** Releases the HTTP connections and the browser (a lent one stays open). */
   async close(): Promise<void> {
-    await this.browser?.close().catch(() => undefined);
+    if (this.browser !== this.lent) await this.browser?.close().catch(() => undefined);
     await this.http.close();
   }
 
@@ -391,7 +413,7 @@ export class Session {
 
   /** The PSU journey for one consent (Chromium, or manual); saves the tokens and makes the consent current. */
   async authorise(record: ConsentRecord, request: AuthoriseRequest): Promise<AuthoriseOutcome> {
-    const [{ authorise }, { PsuBrowser }] = await Promise.all([import('../auth/index.ts'), import('../psu/index.ts')]);
+    const { authorise } = await import('../auth/index.ts');
     let profile = this.profile;
     if (request.manual || request.callbackPort !== undefined) {
       const base = profile.psu.driver.kind === 'manual' ? profile.psu.driver : { kind: 'manual' as const };
@@ -401,12 +423,12 @@ export class Session {
       if (callbackPort === undefined && sameOrigin(profile.auth.redirectUri, profile.auth.issuer ?? profile.auth.discoveryUrl)) callbackPort = 0;
       profile = { ...profile, psu: { ...profile.psu, driver: { kind: 'manual', ...(callbackPort !== undefined ? { callbackPort } : {}) } } };
     }
-    this.browser ??= new PsuBrowser({ env: this.env, log: request.log });
+    const browser = await this.psuBrowser(request.log);
     // Chromium starts while the bank's discovery and the authorisation request are under way.
-    if (profile.psu.driver.kind !== 'manual') void this.browser.warm({ caPem: profile.mtls?.ca, insecure: profile.tls.insecure }).catch(() => undefined);
+    if (profile.psu.driver.kind !== 'manual') void browser.warm({ caPem: profile.mtls?.ca, insecure: profile.tls.insecure }).catch(() => undefined);
     const auth = await this.auth();
     const result = await authorise(
-      { auth, browser: this.browser, profile, log: request.log },
+      { auth, browser, profile, log: request.log },
       { intentId: record.id, fn: record.fn },
       { accounts: request.accounts, debtor: request.debtor, reject: request.reject, onStep: request.onStep },
     );

@@ -298,11 +298,12 @@ async function serve(): Promise<void> {
     return (browser ??= await lib.openBrowser());
   };
   // The test run's one Chromium (global-setup.ts): a command that would connect to it gets the
-  // worker's browser lent instead (Io.browser), as a program running conform in-process would lend
-  // it — a new connection and a new context for the first journey of every command cost Chromium
-  // far more than a wiped one. A command given any other browser (or none) keeps its own.
+  // worker's browser lent instead (Io.browser: `conform`, and the session commands that walk the
+  // PSU's journey), as a program running commands in-process would lend it — a new connection and
+  // a new context for the first journey of every command cost Chromium far more than a wiped one.
+  // A command given any other browser (or none) keeps its own.
   const sharedEndpoint = process.env.OBTPP_BROWSER_WS_ENDPOINT;
-  const lends = (args: string[], env: Record<string, string>) => args[0] === 'conform' && !!sharedEndpoint && env.OBTPP_BROWSER_WS_ENDPOINT === sharedEndpoint;
+  const lends = (_args: string[], env: Record<string, string>) => !!sharedEndpoint && env.OBTPP_BROWSER_WS_ENDPOINT === sharedEndpoint;
 
   let current: { id: number; out: string[]; err: string[] } | undefined;
   const send = (reply: WorkerReply) => new Promise<void>((resolve) => process.send!(reply, () => resolve()));

@@ -15,6 +15,7 @@ export async function withSession<T>(io: Io, flags: CommonFlags, work: (session:
     onExchange: out.onExchange,
     warn: (message) => void io.stderr.write(message + '\n'),
     ...(options.command ? { command: options.command } : {}),
+    ...(io.browser ? { browser: io.browser } : {}),
   });
   // Everything printed, and every error, passes through the session's redactor: it knows the
   // profile's secrets and every token and secret learned from the bank since.
