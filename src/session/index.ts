@@ -187,11 +187,6 @@ export class Session {
     return new Session(withRegisteredClient(profile, registered), variant, state, options);
   }
 
-  /** The environment the session was opened with (where the PSU browser looks for Chromium). */
-  envOf(): Record<string, string | undefined> {
-    return this.env;
-  }
-
   /**
    * The browser the PSU's journeys run in: the one lent to the session, else the session's own,
    * started on first use (`log`: where a manual journey prints its URL) and closed by close().
