@@ -16,9 +16,9 @@ import { CATALOGUES } from '../../src/dialects/catalogue.ts';
 import { NotApplicableError, NotOfferedError } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 import { root } from '../helpers/obtpp.ts';
+import { reportPage } from '../helpers/report-page.ts';
 import { conformWarm } from '../helpers/warm-cli.ts';
 import type { ConformanceResult } from '../../src/index.ts';
-import { PsuBrowser } from '../../src/psu/index.ts';
 
 test('progress: the spinner says what the run waits for; CI gets a line only for a lasting wait, at most one per scenario', () => {
   let now = 0;
@@ -200,13 +200,9 @@ test('one scoped run with a fault on: Chromium at 1280 px shows no overlapping c
     const file = join(dir, 'report-longest.html');
     await writeFile(file, renderHtmlReport(edited));
 
-    const { default: puppeteer } = await import('puppeteer');
-    const browser = await puppeteer.launch({
-      executablePath: PsuBrowser.executablePath() ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    // A page of its own in the test run's browser (a browser of its own when the file runs alone).
+    const { page, close } = await reportPage();
     try {
-      const page = await browser.newPage();
       const requested: string[] = [];
       page.on('request', (r) => requested.push(r.url()));
       await page.setViewport({ width: 1280, height: 900 });
@@ -269,7 +265,7 @@ test('one scoped run with a fault on: Chromium at 1280 px shows no overlapping c
       const recorded = summary.variants.flatMap((v) => v.rules.flatMap((r) => r.sequences ?? [])).length;
       assert.ok(recorded >= 1 && seen.pictures === recorded, `section 5 draws each scenario (${seen.pictures} of ${recorded})`);
     } finally {
-      await browser.close();
+      await close();
     }
   } catch (error) {
     keep = true;

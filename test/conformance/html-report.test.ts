@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { renderHtmlReport, scrubText, writeHtmlReport, type ReportSummary } from '../../src/conformance/html-report.ts';
 import { obtpp, root, bin } from '../helpers/obtpp.ts';
-import { PsuBrowser } from '../../src/psu/index.ts';
+import { reportPage } from '../helpers/report-page.ts';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -220,14 +220,9 @@ test('obtpp conform writes our report.html, and Chromium shows the bank, the ver
     for (const local of [dir, root, '/tmp/', '/work/', '/home/', 'file://']) assert.ok(!html.includes(local), `no ${local} in report.html`);
     assert.doesNotMatch(html, /^\s*at /m);
 
-    const { default: puppeteer } = await import('puppeteer');
-    const browser = await puppeteer.launch({
-      // The browser obtpp itself would pick (Chromium's headless shell where installed).
-      executablePath: PsuBrowser.executablePath() ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    // A page of its own in the test run's browser (a browser of its own when the file runs alone).
+    const { page, close } = await reportPage();
     try {
-      const page = await browser.newPage();
       const requested: string[] = [];
       page.on('request', (r) => requested.push(r.url()));
       await page.setViewport({ width: 1200, height: 1400 });
@@ -265,7 +260,7 @@ test('obtpp conform writes our report.html, and Chromium shows the bank, the ver
       assert.ok(png.subarray(1, 4).toString() === 'PNG' && (await stat(shot)).size > 10_000, 'a screenshot of the report was taken');
       t.diagnostic(`screenshot: ${shot}${keep ? '' : ' (removed after the test; OBTPP_KEEP_REPORT=1 keeps it)'}`);
     } finally {
-      await browser.close();
+      await close();
     }
   } catch (error) {
     keep = true;
