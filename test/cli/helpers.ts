@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runWarm, warmWanted } from '../helpers/warm-cli.ts';
+import type { Io } from '../../src/cli/io.ts';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const bin = join(root, 'dist/src/cli/main.js');
@@ -113,4 +114,23 @@ export function profileEntry(state: any, variant = 'A'): any {
   const entry = entries.find((p) => p.variant === variant);
   if (!entry) throw new Error(`no state for variant ${variant}`);
   return entry;
+}
+
+/**
+ * `obtpp …args` through runCli in this process (no worker, no spawn), with the given environment,
+ * folder and (optionally) a lent PSU browser: its exit code, and what it wrote on stdout and stderr.
+ */
+export async function cliHere(args: string[], o: { env: Record<string, string | undefined>; cwd: string; browser?: Io['browser'] }): Promise<Run> {
+  const [{ PassThrough }, { runCli }] = await Promise.all([import('node:stream'), import('../../src/cli/program.ts')]);
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += String(c)));
+  stderr.on('data', (c) => (err += String(c)));
+  const io: Io = { stdout, stderr, env: o.env, cwd: o.cwd, color: false, interactive: false, exitCode: 0, ...(o.browser ? { browser: o.browser } : {}) };
+  const code = await runCli(args, io);
+  // The streams deliver what was written before the end on the next ticks.
+  await new Promise((r) => setImmediate(r));
+  return { args, code, stdout: out, stderr: err };
 }

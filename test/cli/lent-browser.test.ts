@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { openBrowser, startSandbox, type Sandbox } from '../../src/index.ts';
-import { runCli } from '../../src/cli/program.ts';
-import type { Io } from '../../src/cli/io.ts';
+import { cliHere } from './helpers.ts';
 
 let dir: string;
 let browser: Awaited<ReturnType<typeof openBrowser>>;
@@ -27,19 +25,9 @@ after(async () => {
 
 /** `obtpp …args --json` in this process, with the lent browser, on a profile and state of its own. */
 async function cli(args: string[], profile: string, state: string): Promise<{ code: number; doc: any; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  const io: Io = {
-    stdout, stderr, cwd: dir, color: false, interactive: false, exitCode: 0, browser,
-    env: { ...process.env, HOME: dir, NO_COLOR: '1', CI: '1', OBTPP_PROFILE: profile, OBTPP_STATE: state },
-  };
-  const code = await runCli([...args, '--json'], io);
-  await new Promise((r) => setImmediate(r));
-  return { code, doc: code === 0 ? JSON.parse(out) : undefined, stderr: err };
+  const env = { ...process.env, HOME: dir, NO_COLOR: '1', CI: '1', OBTPP_PROFILE: profile, OBTPP_STATE: state };
+  const run = await cliHere([...args, '--json'], { env, cwd: dir, browser });
+  return { code: run.code, doc: run.code === 0 ? JSON.parse(run.stdout) : undefined, stderr: run.stderr };
 }
 
 /** A sandbox bank of the dialect, its profile written for the commands, and a state file. */

@@ -7,10 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { harness, profileEntry, readState, type Harness } from './helpers.ts';
-import { runCli } from '../../src/cli/program.ts';
-import type { Io } from '../../src/cli/io.ts';
+import { cliHere, harness, profileEntry, readState, type Harness } from './helpers.ts';
 
 describe('obtpp pay (real binary, UK sandbox, Chromium)', { timeout: 300_000 }, () => {
   let h: Harness;
@@ -28,18 +25,10 @@ describe('obtpp pay (real binary, UK sandbox, Chromium)', { timeout: 300_000 }, 
   /** The same CLI in this process (no spawn: the cheap way for the creates and the usage errors), on the harness's profile and state. */
   const cli = async (given: string[]) => {
     const args = given[0] === '--json' ? [...given.slice(1), '--json'] : given;
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c) => (out += String(c)));
-    stderr.on('data', (c) => (err += String(c)));
-    const io: Io = { stdout, stderr, env: { HOME: h.dir, NO_COLOR: '1', CI: '1', OBTPP_PROFILE: h.profileFile, OBTPP_STATE: h.stateFile }, cwd: h.dir, color: false, interactive: false, exitCode: 0 };
-    const code = await runCli(args, io);
-    await new Promise((r) => setImmediate(r));
+    const run = await cliHere(args, { env: { HOME: h.dir, NO_COLOR: '1', CI: '1', OBTPP_PROFILE: h.profileFile, OBTPP_STATE: h.stateFile }, cwd: h.dir });
     let doc: any;
-    if (code === 0 && args.includes('--json')) doc = JSON.parse(out);
-    return { args, code, stdout: out, stderr: err, doc };
+    if (run.code === 0 && args.includes('--json')) doc = JSON.parse(run.stdout);
+    return { ...run, doc };
   };
   const creditor = ['--creditor-id', '08080021325698', '--creditor-name', 'Bob Baker'];
 
