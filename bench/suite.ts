@@ -1,5 +1,5 @@
 /**
- * The test suite's cost: `npm test`'s test command (the part after its build: `node --test …`, read
+ * The test suite's cost: `npm test`'s test command (the part after its build: `node scripts/test.mjs`, read
  * from package.json), run once with CI=true, its wall time and its CPU. The CPU is every process
  * the run started, measured by a cgroup of its own where this machine lets one be made (Linux,
  * cgroup v1 `cpuacct`, as root): Chromium's renderers, which Chromium does not reap, count too.
@@ -45,11 +45,11 @@ function dropCgroup(dir: string): void {
   }
 }
 
-/** `node --test …` as npm test runs it, from package.json (the Node check and the build left out). */
+/** The test command as npm test runs it (`node scripts/test.mjs`), from package.json (the Node check and the build left out). */
 export function testCommand(): string {
   const script: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.test;
-  const at = script.indexOf('node --test');
-  if (at < 0) throw new Error('package.json\'s test script has no `node --test` command');
+  const at = script.indexOf('node scripts/test.mjs');
+  if (at < 0) throw new Error('package.json\'s test script has no `node scripts/test.mjs` command');
   return script.slice(at);
 }
 
