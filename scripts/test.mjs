@@ -36,9 +36,13 @@ function alive(pid) {
 const args = process.argv.slice(2);
 const options = args.filter((a) => a.startsWith('-'));
 const named = args.filter((a) => !a.startsWith('-'));
-const files = (named.length ? named.flatMap((p) => globSync(p, { cwd: root })) : globSync('test/**/*.test.ts', { cwd: root }))
-  .map((f) => relative(root, resolve(root, f)))
+const files = [...new Set((named.length ? named.flatMap((p) => globSync(p, { cwd: root })) : globSync('test/**/*.test.ts', { cwd: root }))
+  .map((f) => relative(root, resolve(root, f))))]
   .sort();
+if (files.length === 0) {
+  process.stderr.write(`scripts/test.mjs: no test file matches ${named.map((n) => JSON.stringify(n)).join(' ')}; give test files or patterns such as "test/cli/*.test.ts"\n`);
+  process.exit(2);
+}
 
 const groupsHome = join(root, 'node_modules', '.cache', 'obtpp-test-groups');
 const groupDir = join(groupsHome, String(process.pid));
