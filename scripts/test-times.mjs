@@ -12,7 +12,7 @@ export default async function* testTimes(source) {
     const { file, nesting, name, details } = event.data;
     // A group of scripts/test.mjs: its describes only wrap the files it imports, whose own tests
     // name their file and sit one level deeper.
-    if (!file || file.includes('/obtpp-test-groups/')) continue;
+    if (!file || file.includes('/obtpp-test-groups-')) continue;
     const key = file.replace(/^.*?\/test\//, 'test/');
     const f = files.get(key) ?? { tests: 0, levels: new Map() };
     if (details?.type !== 'suite') f.tests++;

@@ -5,7 +5,7 @@
 // Why: a test file in a process of its own pays Node's start, its modules' loading and a cold JIT
 // again, about half a second of CPU each, and most files' own work is less than that. So the files
 // of a folder run in groups (GROUP_SIZE at most), one process per group: a generated file
-// (node_modules/.cache/obtpp-test-groups/) that imports each member inside a `describe` named by the
+// (in a temporary folder) that imports each member inside a `describe` named by the
 // member's path. The member's top-level hooks (before, after) then belong to that describe, so they
 // run around the member's own tests, as they did in a process of its own; the report shows each
 // member as a suite of its path. A file still runs alone as usual:
@@ -17,21 +17,13 @@
 // Options go to `node --test` (a reporter, --test-name-pattern…); FILEs, when given, replace the
 // whole suite (and still group).
 import { spawn } from 'node:child_process';
-import { existsSync, globSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { globSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { plan, runFileName, runSource } from './test-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
-}
 
 const args = process.argv.slice(2);
 const options = args.filter((a) => a.startsWith('-'));
@@ -44,11 +36,8 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-const groupsHome = join(root, 'node_modules', '.cache', 'obtpp-test-groups');
-const groupDir = join(groupsHome, String(process.pid));
-// What a run that was killed left behind (its process is gone); a run going on beside this one keeps its own.
-for (const pid of existsSync(groupsHome) ? readdirSync(groupsHome) : []) if (!alive(Number(pid))) rmSync(join(groupsHome, pid), { recursive: true, force: true });
-mkdirSync(groupDir, { recursive: true });
+// The processes' files, gone when the run ends.
+const groupDir = mkdtempSync(join(tmpdir(), 'obtpp-test-groups-'));
 
 const runs = plan(files).map((members, i) => {
   const file = join(groupDir, runFileName(members, i));
