@@ -433,7 +433,7 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
     // a bank that answers promptly); when they outlast it (a slow bank, a loaded machine) the bank
     // rightly refuses to authorise an expired consent, which says nothing about the rule: the
     // next window is wide enough for the time that attempt took.
-    let windowMs = 3_000;
+    let windowMs = FIRST_WINDOW_MS;
     for (let attempt = 1; ; attempt++) {
       const body = fn === 'ais'
         ? aisBody(['ReadAccountsBasic'], { expiresInMs: windowMs })
@@ -452,7 +452,7 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
         });
       } catch (error) {
         const took = sentAt > 0 ? Date.now() - sentAt : 0;
-        if (attempt < 3 && took >= windowMs - 1_000) {
+        if (attempt < WINDOW_ATTEMPTS && took >= windowMs - 1_000) {
           windowMs = widerWindow(took);
           continue;
         }
@@ -473,7 +473,7 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
         return { record, before, expiresAtMs: expiresAt, expiredAfterMs: expiresAt + behind + 1_500, probe };
       }
       const took = Date.now() - sentAt;
-      if (attempt >= 3 || windowMs >= MAX_EXPIRY_WINDOW_MS) {
+      if (attempt >= WINDOW_ATTEMPTS || windowMs >= MAX_EXPIRY_WINDOW_MS) {
         throw world.blocked(undefined, `a consent expiring ${Math.round(windowMs / 1000)} s after creation could not be authorised and used before it expired, so expiry cannot be judged`);
       }
       windowMs = widerWindow(took);
@@ -481,11 +481,20 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
   }, fn === 'ais' ? 'AIS-08' : 'COF-06');
 }
 
+/**
+ * A consent that must end a few seconds after its creation (an expiry, a VRP's ValidToDateTime) is
+ * first made with this short window, so that nobody waits: a journey and a call take well under a
+ * second on a bank that answers promptly. Where they outlast it (a slow bank, a loaded machine),
+ * the next attempt's window is sized to what the attempt took (widerWindow), up to WINDOW_ATTEMPTS.
+ */
+export const FIRST_WINDOW_MS = 3_000;
+export const WINDOW_ATTEMPTS = 3;
+
 /** The widest expiry window tried: beyond it, expiry is not judged rather than waited for. */
-const MAX_EXPIRY_WINDOW_MS = 90_000;
+export const MAX_EXPIRY_WINDOW_MS = 90_000;
 
 /** An expiry window wide enough for a journey that took `tookMs`, with room to use the consent once. */
-function widerWindow(tookMs: number): number {
+export function widerWindow(tookMs: number): number {
   return Math.min(Math.max(8_000, 2 * tookMs + 4_000), MAX_EXPIRY_WINDOW_MS);
 }
 

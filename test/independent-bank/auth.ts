@@ -16,6 +16,8 @@ import { nowIso } from './state.ts';
 
 /** The audience of every access token the bank issues: its API gateway. */
 export const API_AUDIENCE = 'urn:independent-bank:open-banking';
+/** How long signing in takes under the slow-sign-in defect (bank.ts). */
+export const SLOW_SIGN_IN_MS = 3_000;
 const SCOPE_FOR: Record<Consent['api'], string> = { ais: 'accounts', cof: 'fundsconfirmations', pis: 'payments' };
 
 /** A Map per model, entries dropped when they expire. */
@@ -319,6 +321,7 @@ ${problem ? `<div class="notice notice--bad" role="alert">${esc(problem)}</div>`
     }
     if (post && action === 'verify') {
       const f = await form(req);
+      if (state.defects.has('slow-sign-in')) await new Promise((r) => setTimeout(r, SLOW_SIGN_IN_MS));
       const customer = state.customer(p.customerNumber);
       if (!customer || f.get('secretWord') !== customer.secretWord) {
         p.customerNumber = undefined;

@@ -56,7 +56,9 @@ export type BankDefect =
   /** POST /account-access-consents answers 500: the bank's failure, never a set-up error. */
   | 'consent-500'
   /** Standing orders read under ReadStandingOrdersBasic carry the payee's account (UKAIS-02). */
-  | 'payee-under-basic';
+  | 'payee-under-basic'
+  /** Signing in takes SLOW_SIGN_IN_MS: every PSU journey outlasts a consent valid for 3 seconds. */
+  | 'slow-sign-in';
 
 export async function startIndependentBank(options: { redirectUri?: string; defects?: BankDefect[]; paymentFamilies?: boolean; version?: 'v3.1' | 'v4.0'; flow?: Flow } = {}): Promise<IndependentBank> {
   const version = options.version ?? 'v3.1';

@@ -4,7 +4,8 @@
 // ways, its own ids, board rate and pages. One conformance run, scoped to the UK payment rules
 // (`@uk-3.1 and @pis`: features/obie/uk-payments.feature and uk-vrp.feature): no false failure,
 // every UKPIS and VRP rule judged and passed, so none is proved only against the embedded sandbox.
-// Real sockets, real Chromium, the real binary.
+// Real sockets, real Chromium, the real binary. A second run, on a Larchmont whose sign-in takes
+// longer than a first expiry window, proves VRP-05's end is judged on a consent with a wider one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -60,6 +61,31 @@ test('Larchmont with every payment family and VRP: obtpp conform --standard uk-3
     // Every family's order and VRP's payments were made at Larchmont, on its own server.
     assert.ok(bank.state.orders.size >= 7 + 5, `orders made: ${bank.state.orders.size}`);
     process.stderr.write(`# independent bank, UK payments: ${seconds.toFixed(1)} s, verdict ${summary.verdict}, bank logins ${bank.state.logins}\n`);
+  } finally {
+    await bank.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a bank whose sign-in outlasts a consent valid for 3 seconds: VRP-05\'s end (ValidToDateTime) is still judged, on a second consent with a wider window', async () => {
+  const bank = await startIndependentBank({ paymentFamilies: true, defects: ['slow-sign-in'] });
+  const dir = await mkdtemp(join(tmpdir(), 'obtpp-larchmont-slow-'));
+  try {
+    const file = await writeSignedUkProfile(bank, dir, {
+      file: 'larchmont-slow.yaml', comment: 'Larchmont Bank, whose sign-in takes 3 seconds.',
+      name: 'Larchmont Bank (independent test bank, slow sign-in)', standard: 'uk-3.1', operations: OPERATIONS,
+    });
+    const reports = join(dir, 'reports');
+    const run = await runObtpp(['conform', '--profile', file, '--tags', '@VRP-05', '--report-dir', reports, '--json'], { env: larchmontEnv(bank), timeoutMs: 200_000 });
+    const summary = JSON.parse(await readFile(join(reports, 'summary.json'), 'utf8'));
+    const rules = new Map<string, any>(summary.variants[0].rules.map((r: any) => [r.id, r]));
+    for (const id of ['VRP-05']) assert.equal(rules.get(id)?.status, 'passed', `${id}: ${JSON.stringify(rules.get(id))}`);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    // The end was judged on a second consent: the first, valid for 3 seconds, ended during the PSU's sign-in.
+    const consents = [...bank.state.consents.values()];
+    const shortLived = (end: string | undefined, created: string) => end !== undefined && Date.parse(end) - Date.parse(created) <= 4_000;
+    assert.ok(consents.filter((c) => c.api === 'pis' && c.vrp && shortLived(c.vrp.controls.ValidToDateTime, c.created)).length >= 1, 'a VRP consent valid for 3 seconds was tried first');
+    assert.ok(consents.filter((c) => c.api === 'pis' && c.vrp?.controls.ValidToDateTime && !shortLived(c.vrp.controls.ValidToDateTime, c.created)).length >= 1, 'then one with a wider window');
   } finally {
     await bank.stop();
     await rm(dir, { recursive: true, force: true });
