@@ -120,3 +120,18 @@ test('the built modules judge with the prebuilt validators, without loading ajv\
   assert.ok(out.must >= 2, 'both broken bodies were refused');
   assert.deepEqual(out.loaded, []);
 });
+
+test('every generated validator\'s source is Latin-1 only, so that V8 holds it one byte per character', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const files = [fileURLToPath(new URL('../../dist/src/profile/profile-validator.cjs', import.meta.url))];
+  for (const dialect of readdirSync(built, { withFileTypes: true })) {
+    const dir = join(built, dialect.name, 'validators');
+    if (dialect.isDirectory() && existsSync(dir)) files.push(...readdirSync(dir).filter((f) => f.endsWith('.cjs')).map((f) => join(dir, f)));
+  }
+  assert.ok(files.length > 100, `the build's validators (${files.length})`);
+  // A module's source text lives as long as the module: one character beyond Latin-1 (an em dash
+  // in a header) makes V8 keep all of it as two bytes per character.
+  const wide = files.filter((f) => /[^\u0000-\u00ff]/.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(wide, []);
+});
