@@ -22,13 +22,26 @@ export const LONG = [
   'test/conformance/uk-breadth.test.ts',
 ];
 
+/**
+ * The folders whose groups start first after the long files, in this order; the others follow by
+ * name. A file that waits (a bank's slow sign-in, a consent's expiry, a stalled page) leaves a core
+ * idle unless the other process computes, and these folders' groups wait most: in a whole run's
+ * `/proc/stat` sampled each second (docs/testing.md), the independent banks' group (the longest, most
+ * of it waiting) and the PSU's waited side by side, and the verdicts' group, last by name, ran alone
+ * at the end. Started early and apart (a folder's groups in turns with the others'), each waits
+ * beside groups that compute (the attestations', the CLI's, the conformance runs'); the short groups
+ * that only compute (dialects, foundation, standards) come last and end together.
+ */
+export const FIRST_FOLDERS = ['test/independent-bank', 'test/attest', 'test/cli', 'test/conformance', 'test/verdicts', 'test/hostile', 'test/psu', 'test/profiles', 'test/sandbox'];
+
 /** At most this many files share a process: more would leave the last group running alone at the end. */
 export const GROUP_SIZE = 6;
 
 /**
  * The processes of a run, in the order the runner is to start them, each the test files it runs
  * (every file exactly once): the longest files first, each alone; then the other files of each
- * folder in groups of at most GROUP_SIZE; last the files that need a process of their own.
+ * folder in groups of at most GROUP_SIZE, FIRST_FOLDERS' first; last the files that need a process
+ * of their own.
  * `files`: paths relative to the project, sorted.
  */
 export function plan(files) {
@@ -37,10 +50,15 @@ export function plan(files) {
   const byFolder = new Map();
   for (const f of files) if (!long.includes(f) && !own.includes(f)) byFolder.set(dirname(f), [...(byFolder.get(dirname(f)) ?? []), f]);
   const batches = long.map((f) => [f]);
-  for (const members of byFolder.values()) {
+  const groupsOf = (folder) => {
+    const members = byFolder.get(folder);
     const count = Math.ceil(members.length / GROUP_SIZE);
-    for (let i = 0; i < count; i++) batches.push(members.filter((_, j) => j % count === i));
-  }
+    return Array.from({ length: count }, (_, i) => members.filter((_, j) => j % count === i));
+  };
+  // FIRST_FOLDERS' groups in turns (a folder's groups wait alike: not side by side), then the rest by name.
+  const first = FIRST_FOLDERS.filter((f) => byFolder.has(f)).map(groupsOf);
+  for (let round = 0; first.some((g) => g.length > round); round++) for (const g of first) if (g[round]) batches.push(g[round]);
+  for (const folder of [...byFolder.keys()].filter((f) => !FIRST_FOLDERS.includes(f))) batches.push(...groupsOf(folder));
   return [...batches, ...own.map((f) => [f])];
 }
 

@@ -24,6 +24,11 @@ export interface FaultRow {
   level?: 'SHOULD';
   /** The run's options (the report dir, browser and env are added). */
   options: RunJob['options'];
+  /**
+   * The run waits out a consent's clock (an expiry), so it is mostly idle: it goes to a lane of its
+   * own beside the `workers` that compute, instead of holding one of them while the CPU waits.
+   */
+  waits?: boolean;
 }
 
 /** What one fault's run showed. */
@@ -61,18 +66,24 @@ export async function runInWorkers(jobs: RunJob[], workers: number, onResult: (j
 /**
  * Runs every fault's row in `workers` worker processes and returns the outcomes in the rows'
  * order, each judged: exit 1 with the fault's rule failed (or, for a SHOULD, warned), and no other
- * rule judged.
+ * rule judged. The rows that wait (`waits`) run one at a time in one more worker, beside the others:
+ * two of them side by side in the list held both workers for seconds in which the machine idled.
  */
 export async function checkFaults(rows: FaultRow[], workers: number, onOutcome: (o: FaultOutcome) => void = () => undefined): Promise<FaultOutcome[]> {
   // A fault's run is judged by its summary: the other reports are left unwritten (reports.test.ts proves the option).
   const jobs = await Promise.all(rows.map(async (row) => ({ options: { reports: [], ...row.options }, reportDir: await mkdtemp(join(tmpdir(), `obtpp-fault-${row.name}-`)) })));
   const outcomes = new Map<RunJob, FaultOutcome>();
   try {
-    await runInWorkers(jobs, workers, (job, result) => {
+    const judge = (job: RunJob, result: RunResult) => {
       const outcome = judgeFault(rows[jobs.indexOf(job)]!, result);
       outcomes.set(job, outcome);
       onOutcome(outcome);
-    });
+    };
+    const waiting = jobs.filter((_, i) => rows[i]!.waits);
+    await Promise.all([
+      runInWorkers(jobs.filter((j) => !waiting.includes(j)), workers, judge),
+      runInWorkers(waiting, 1, judge),
+    ]);
     return rows.map((row, i) => outcomes.get(jobs[i]!) ?? judgeFault(row, { error: 'never run' }));
   } finally {
     await Promise.all(jobs.map((j) => rm(j.reportDir, { recursive: true, force: true })));

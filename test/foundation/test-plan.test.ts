@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GROUP_SIZE, LONG, OWN_PROCESS, plan, runFileName, runSource } from '../../scripts/test-plan.mjs';
+import { FIRST_FOLDERS, GROUP_SIZE, LONG, OWN_PROCESS, plan, runFileName, runSource } from '../../scripts/test-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const files = globSync('test/**/*.test.ts', { cwd: root }).sort();
@@ -24,6 +24,9 @@ test('the plan runs every test file exactly once: the long ones first and alone,
     assert.equal(new Set(members.map((m) => dirname(m))).size, 1, `one folder: ${members.join(' ')}`);
   }
   assert.ok(batches.length < files.length / 2, `${batches.length} processes for ${files.length} files`);
+  // After the long files, one group of each of FIRST_FOLDERS in its order, before any second group of one.
+  for (const folder of FIRST_FOLDERS) assert.ok(files.some((f) => dirname(f) === folder), `${folder} holds test files`);
+  assert.deepEqual(batches.slice(LONG.length, LONG.length + FIRST_FOLDERS.length).map((m) => dirname(m[0]!)), FIRST_FOLDERS);
   // The runner sorts what it is given by name: the names keep the plan's order.
   const names = batches.map((members, i) => runFileName(members, i));
   assert.deepEqual([...names].sort(), names);
