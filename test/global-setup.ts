@@ -74,6 +74,10 @@ async function startBrowser(): Promise<void> {
     // puppeteer adds --remote-debugging-port=0: Chromium binds it to 127.0.0.1 (its default) on a port the OS picks.
     args: [...CHROMIUM_ARGS, '--headless'],
     networkEnabled: false,
+    // This process opens no page: it attaches to none of the files' and workers' (each journey's
+    // tab would wait for it to let it run, and every event of it would come here too).
+    targetFilter: () => false,
+    waitForInitialPage: false,
   });
   process.env.OBTPP_BROWSER_WS_ENDPOINT = browser.wsEndpoint();
 }

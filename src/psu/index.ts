@@ -171,16 +171,14 @@ export class PsuBrowser {
    * leaving the browser running for its owner.
    */
   private async connect(endpoint: string): Promise<Browser> {
-    const [{ default: puppeteer }, { DisposingTransport }] = await Promise.all([import('puppeteer'), import('./shared-browser.ts')]);
+    const [{ default: puppeteer }, { DisposingTransport, ownContextsOnly }] = await Promise.all([import('puppeteer'), import('./shared-browser.ts')]);
     try {
       const transport = await DisposingTransport.open(endpoint);
-      const connecting = puppeteer.connect({
-        transport, networkEnabled: false, defaultViewport: null,
-        // Only the targets of the contexts made here: the pages and tabs of others sharing the
-        // browser are theirs to attach to and resume (attaching to one being made by another
-        // client can wait on that client).
-        targetFilter: (target) => target.type() === 'browser' || target.browserContext().id !== undefined,
-      });
+      // Only the targets of the contexts made here: the pages and tabs of others sharing the
+      // browser are theirs to attach to and resume (attaching to one being made by another
+      // client can wait on that client).
+      const { targetFilter, track } = ownContextsOnly();
+      const connecting = puppeteer.connect({ transport, networkEnabled: false, defaultViewport: null, targetFilter }).then(track);
       // puppeteer sets no bound on connecting: a browser that never finishes it is unavailable, not a hang.
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<never>((_, reject) => (timer = setTimeout(() => {

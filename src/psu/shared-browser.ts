@@ -10,7 +10,7 @@
  * it: Node's built-in WebSocket always asks for compression, which Chromium grants, and then both
  * ends deflate every DevTools message (about half a second of CPU in a conformance run's process).
  */
-import type { ConnectionTransport } from 'puppeteer';
+import type { Browser, ConnectionTransport, Target } from 'puppeteer';
 import WebSocket from 'ws';
 
 const CREATE_CONTEXT = '"Target.createBrowserContext"';
@@ -55,4 +55,30 @@ function withDispose(message: string): string {
   const command = JSON.parse(message) as { method?: string; params?: Record<string, unknown> };
   if (command.method !== 'Target.createBrowserContext') return message;
   return JSON.stringify({ ...command, params: { ...command.params, disposeOnDetach: true } });
+}
+
+/**
+ * The targets one DevTools client of a shared browser attaches to: only those of the contexts it
+ * made itself. puppeteer attaches each client to every tab the browser has, with the tab paused
+ * until that client lets it run, and follows every such tab's own targets; in a browser others
+ * share, those are their pages. A context that existed when the client connected is someone
+ * else's too, though puppeteer lists it among the client's own (only the default context's id is
+ * unknown to it). `targetFilter` goes to `puppeteer.connect`; `track(browser)` makes the contexts
+ * `browser.createBrowserContext()` creates from then on the client's own (their targets attach
+ * after the call returns: a page is made in a context only once it exists).
+ */
+export function ownContextsOnly(): { targetFilter: (target: Target) => boolean; track: (browser: Browser) => Browser } {
+  const own = new Set<string>();
+  return {
+    targetFilter: (target) => target.type() === 'browser' || own.has(target.browserContext().id ?? ''),
+    track: (browser) => {
+      const create = browser.createBrowserContext.bind(browser);
+      browser.createBrowserContext = async (...args: Parameters<Browser['createBrowserContext']>) => {
+        const context = await create(...args);
+        if (context.id) own.add(context.id);
+        return context;
+      };
+      return browser;
+    },
+  };
 }

@@ -5,16 +5,14 @@
 // obtpp would pick it. close() ends what was opened: the context and the connection, or the browser.
 import puppeteer, { type Page } from 'puppeteer';
 import { PsuBrowser } from '../../src/psu/index.ts';
+import { ownContextsOnly } from '../../src/psu/shared-browser.ts';
 
 export async function reportPage(): Promise<{ page: Page; close(): Promise<void> }> {
   const endpoint = process.env.OBTPP_BROWSER_WS_ENDPOINT;
   if (endpoint) {
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: endpoint,
-      defaultViewport: null,
-      // Only this context's pages: the other files' are theirs.
-      targetFilter: (target) => target.type() === 'browser' || target.browserContext().id !== undefined,
-    });
+    // Only this context's pages: the other files' are theirs.
+    const { targetFilter, track } = ownContextsOnly();
+    const browser = track(await puppeteer.connect({ browserWSEndpoint: endpoint, defaultViewport: null, targetFilter }));
     const context = await browser.createBrowserContext();
     return {
       page: await context.newPage(),

@@ -383,6 +383,38 @@ describe('finding Chromium', () => {
     }
   });
 
+  test('a client of a shared browser attaches only to the targets of the contexts it made: not to others\' pages, made before it connected or after', async () => {
+    const { default: puppeteer } = await import('puppeteer');
+    const { CHROMIUM_ARGS } = await import('../../src/psu/index.ts');
+    const { ownContextsOnly } = await import('../../src/psu/shared-browser.ts');
+    const owner = await puppeteer.launch({ executablePath: PsuBrowser.executablePath()!, headless: true, args: [...CHROMIUM_ARGS, '--headless'] });
+    try {
+      const pageUrls = (b: import('puppeteer').Browser) => b.targets().filter((t) => t.type() === 'page').map((t) => t.url()).sort();
+      const earlier = await (await owner.createBrowserContext()).newPage();
+      await earlier.goto('data:text/html,earlier');
+      const { targetFilter, track } = ownContextsOnly();
+      const client = track(await puppeteer.connect({ browserWSEndpoint: owner.wsEndpoint(), targetFilter }));
+      try {
+        const later = await (await owner.createBrowserContext()).newPage();
+        await later.goto('data:text/html,later');
+        const mine = await (await client.createBrowserContext()).newPage();
+        await mine.goto('data:text/html,mine');
+        assert.deepEqual(pageUrls(client), ['data:text/html,mine'], 'only its own page');
+        // Without the filter, puppeteer attaches to every page of the browser.
+        const all = await puppeteer.connect({ browserWSEndpoint: owner.wsEndpoint() });
+        try {
+          assert.ok(pageUrls(all).includes('data:text/html,earlier') && pageUrls(all).includes('data:text/html,later'), pageUrls(all).join(' '));
+        } finally {
+          await all.disconnect();
+        }
+      } finally {
+        await client.disconnect();
+      }
+    } finally {
+      await owner.close();
+    }
+  });
+
   test('OBTPP_BROWSER_WS_ENDPOINT: journeys run in that browser, in contexts of their own, and close() leaves it running with none of them', async () => {
     const { default: puppeteer } = await import('puppeteer');
     const { CHROMIUM_ARGS } = await import('../../src/psu/index.ts');

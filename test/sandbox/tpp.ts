@@ -10,6 +10,7 @@ import type { Browser, CDPSession, Page } from 'puppeteer';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { SignJWT } from 'jose';
 import type { Sandbox, Variant } from '../../src/sandbox/index.ts';
+import { ownContextsOnly } from '../../src/psu/shared-browser.ts';
 
 export type Json = any;
 
@@ -34,13 +35,9 @@ export async function launchBrowser(o: { insecure?: boolean; network?: boolean }
   // watches requests: the events of every request cost both processes CPU, as in PsuBrowser.
   const networkEnabled = o.network ?? false;
   if (endpoint && !o.insecure) {
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: endpoint,
-      defaultViewport: null,
-      networkEnabled,
-      // Only this file's own contexts: the other files' pages are theirs.
-      targetFilter: (target) => target.type() === 'browser' || target.browserContext().id !== undefined,
-    });
+    // Only this file's own contexts: the other files' pages are theirs.
+    const { targetFilter, track } = ownContextsOnly();
+    const browser = track(await puppeteer.connect({ browserWSEndpoint: endpoint, defaultViewport: null, networkEnabled, targetFilter }));
     browser.close = async () => {
       for (const page of idlePages.get(browser)?.splice(0) ?? []) await page.browserContext().close().catch(() => undefined);
       await browser.disconnect();
