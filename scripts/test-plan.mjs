@@ -9,6 +9,15 @@ export const OWN_PROCESS = {
   'test/conformance/step-matches.test.ts': "loads cucumber's support code, which registers its steps once per process",
 };
 
+/**
+ * Files whose tests run at once in their process (each test starts a bank of its own and shares
+ * nothing with the others), and why: one waits on a bank's clock while another computes.
+ */
+export const CONCURRENT_TESTS = {
+  'test/independent-bank/uk-payments.test.ts': "the slow sign-in's run waits out three-second consent windows for about 20 s; the other test's run computes meanwhile",
+  'test/independent-bank/independent.test.ts': "the whole-seconds expiry test waits out its consents' ends; the other two tests' runs compute meanwhile",
+};
+
 /** The longest files (a whole run's top-level time, scripts/test-times.mjs), started first and alone. */
 export const LONG = [
   'test/conformance/conform.test.ts',
@@ -70,13 +79,13 @@ export function runFileName(members, i) {
 /**
  * The file one process runs: each member imported inside a \`describe\` named by its path, so that
  * its top-level hooks (before, after) belong to that describe and run around its own tests, as in a
- * process of its own, not around the whole group's.
+ * process of its own, not around the whole group's. A file of CONCURRENT_TESTS has its tests run at once.
  */
 export function runSource(members, root) {
   return [
     `// ${members.length === 1 ? members[0] : `${members.length} test files of ${dirname(members[0])}`}, in a process of its own (scripts/test.mjs).`,
     `import { describe } from 'node:test';`,
-    ...members.map((m) => `describe(${JSON.stringify(m)}, async () => { await import(${JSON.stringify(pathToFileURL(join(root, m)).href)}); });`),
+    ...members.map((m) => `describe(${JSON.stringify(m)}, ${m in CONCURRENT_TESTS ? '{ concurrency: true }, ' : ''}async () => { await import(${JSON.stringify(pathToFileURL(join(root, m)).href)}); });`),
     '',
   ].join('\n');
 }

@@ -57,8 +57,11 @@ export type Task =
   | { kind: 'cli'; args: string[]; env: Record<string, string>; cwd: string }
   | { kind: 'run'; job: RunJob; env: Record<string, string>; cwd: string };
 
-/** What the pool answers: the command's outcome (a run's too: `result`), and which worker process served it. */
-export type Outcome = WarmRun & { result?: RunResult; worker?: number };
+/**
+ * What the pool answers: the command's outcome (a run's too: `result`), which worker process served
+ * it, and how many tasks that worker had served before (0: one started for this task).
+ */
+export type Outcome = WarmRun & { result?: RunResult; worker?: number; servedBefore?: number };
 
 type WorkerReply = { id: number; code: number; stdout: string; stderr: string; result?: RunResult };
 
@@ -88,6 +91,7 @@ export class WorkerPool {
   dispatch(task: Task, o: { timeoutMs: number; killSignal?: NodeJS.Signals }): Promise<Outcome> {
     if (this.closed) return Promise.resolve({ code: -1, signal: null, stdout: '', stderr: '(the worker pool is closed)' });
     const worker = this.take();
+    const servedBefore = worker.served;
     const id = this.nextId++;
     return new Promise<Outcome>((resolve) => {
       let done = false;
@@ -102,7 +106,7 @@ export class WorkerPool {
         resolve(run);
       };
       const onMessage = (m: WorkerReply) => {
-        if (m.id === id) finish({ code: m.code, stdout: m.stdout, stderr: m.stderr, signal: null, worker: worker.child.pid, ...(m.result ? { result: m.result } : {}) }, true);
+        if (m.id === id) finish({ code: m.code, stdout: m.stdout, stderr: m.stderr, signal: null, worker: worker.child.pid, servedBefore, ...(m.result ? { result: m.result } : {}) }, true);
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
         finish({ code: code ?? -1, signal, stdout: '', stderr: `(the worker running obtpp ended: code ${code}, signal ${signal})` }, false);
@@ -241,7 +245,7 @@ const defined = (env: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
 /** Runs `obtpp …args` in a warm worker; resolves like execFile's callback would. */
-export async function runWarm(args: string[], o: { env: Record<string, string | undefined>; cwd: string; timeoutMs: number; killSignal?: NodeJS.Signals }): Promise<WarmRun & { worker?: number }> {
+export async function runWarm(args: string[], o: { env: Record<string, string | undefined>; cwd: string; timeoutMs: number; killSignal?: NodeJS.Signals }): Promise<WarmRun & { worker?: number; servedBefore?: number }> {
   const { result: _none, ...run } = await dispatch({ kind: 'cli', args, env: defined(o.env), cwd: o.cwd }, o);
   return run;
 }
