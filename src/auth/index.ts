@@ -46,8 +46,13 @@ export class DiscoveryError extends ObtppError {
 
 
 
-/** Discovery documents already fetched, by discovery URL (so a run discovers once). */
-const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
+/**
+ * Discovery documents already fetched, per HTTP client (a lane of a conformance run, a session, a
+ * library's client) and discovery URL, so that one discovers once. Not per process: a program that
+ * runs many runs (a library caller, the test run's warm workers) may meet another bank at the same
+ * URL (a loopback port the system gave again), whose keys and endpoints are not the first one's.
+ */
+const discovered = new WeakMap<HttpClient, Map<string, { metadata: client.ServerMetadata; at: number }>>();
 const DISCOVERY_TTL_MS = 5 * 60_000;
 /** The client id discovery runs under before `obtpp register` issued one (it never reaches the bank). */
 const UNREGISTERED = 'obtpp-unregistered';
@@ -90,7 +95,7 @@ export class Auth implements AuthorisationServer {
   }
 
   /**
-   * Discovers the authorisation server (once per run and discovery URL) and sets up client
+   * Discovers the authorisation server (once per HTTP client and discovery URL) and sets up client
    * authentication as `profile.auth.clientAuth` says. `http` must be the profile's HttpClient
    * (with its mTLS certificate for tls_client_auth).
    */
@@ -832,14 +837,16 @@ function throughHttp(config: client.Configuration, http: HttpClient): void {
 }
 
 /**
- * The client's configuration from the bank's discovery document: the run's cached one (discovered
- * once per run and discovery URL), or fetched through obtpp's HTTP core; with the bank's separate
+ * The client's configuration from the bank's discovery document: the HTTP client's cached one
+ * (discovered once per client and discovery URL), or fetched through obtpp's HTTP core; with the bank's separate
  * mTLS endpoints where the client authenticates by certificate and the bank publishes them.
  */
 async function discover(server: URL, setup: ClientSetup, http: HttpClient, method: Profile['auth']['clientAuth']['method']): Promise<client.Configuration> {
   const { clientId, metadata, clientAuth, execute } = setup;
   const key = server.href;
-  let cached = discovered.get(key);
+  let mine = discovered.get(http);
+  if (!mine) discovered.set(http, (mine = new Map()));
+  let cached = mine.get(key);
   if (cached && Date.now() - cached.at > DISCOVERY_TTL_MS) cached = undefined;
   let config: client.Configuration;
   try {
@@ -860,7 +867,7 @@ async function discover(server: URL, setup: ClientSetup, http: HttpClient, metho
       } finally {
         stop();
       }
-      discovered.set(key, { metadata: { ...config.serverMetadata() }, at: Date.now() });
+      mine.set(key, { metadata: { ...config.serverMetadata() }, at: Date.now() });
     }
   } catch (error) {
     throw http.redactor.error(mapError(error, 'discovery'));

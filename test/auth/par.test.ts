@@ -101,6 +101,36 @@ describe('auth: pushed authorization requests', () => {
     }
   });
 
+  test('discovery is kept per HTTP client, not per process: another client meets the bank now at that URL', async () => {
+    // One URL, two banks in turn (as a loopback port the system gives again): the first offers PAR, the second does not.
+    let offersPar = true;
+    let fetched = 0;
+    const server = createServer((req, res) => {
+      const issuer = `http://${req.headers.host}`;
+      fetched++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, ...(offersPar ? { pushed_authorization_request_endpoint: `${issuer}/par` } : {}) }));
+    });
+    const { base, close } = await listenLoopback(server);
+    const raw = structuredClone(sb.profile('A')) as Record<string, any>;
+    Object.assign(raw.auth, { issuer: base, par: 'auto' });
+    const profile = await profileFromObject(raw, { source: 'sandbox', env: {} });
+    const first = httpFromProfile(profile, { warn: () => undefined });
+    const second = httpFromProfile(profile, { warn: () => undefined });
+    try {
+      assert.equal((await Auth.create(profile, first)).usesPar, true);
+      offersPar = false;
+      assert.equal((await Auth.create(profile, first)).usesPar, true, 'the same client discovers once');
+      assert.equal(fetched, 1);
+      assert.equal((await Auth.create(profile, second)).usesPar, false, 'another client reads the bank as it is now');
+      assert.equal(fetched, 2);
+    } finally {
+      await first.close();
+      await second.close();
+      await close();
+    }
+  });
+
   test('the sandbox refuses a push without client authentication (SEC-12), without PKCE or with plain PKCE (SEC-13)', async () => {
     const t = await tpp();
     const consentId = await createAisConsent(t, sb.baseUrls.A);
