@@ -79,10 +79,9 @@ export async function checkFaults(rows: FaultRow[], workers: number, onOutcome: 
       outcomes.set(job, outcome);
       onOutcome(outcome);
     };
-    const waiting = jobs.filter((_, i) => rows[i]!.waits);
     await Promise.all([
-      runInWorkers(jobs.filter((j) => !waiting.includes(j)), workers, judge),
-      runInWorkers(waiting, 1, judge),
+      runInWorkers(jobs.filter((_, i) => !rows[i]!.waits), workers, judge),
+      runInWorkers(jobs.filter((_, i) => rows[i]!.waits), 1, judge),
     ]);
     return rows.map((row, i) => outcomes.get(jobs[i]!) ?? judgeFault(row, { error: 'never run' }));
   } finally {

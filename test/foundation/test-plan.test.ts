@@ -26,13 +26,13 @@ test('the plan runs every test file exactly once: the long ones first and alone,
   assert.ok(batches.length < files.length / 2, `${batches.length} processes for ${files.length} files`);
   // After the long files, one group of each of FIRST_FOLDERS in its order, before any second group of one.
   for (const folder of FIRST_FOLDERS) assert.ok(files.some((f) => dirname(f) === folder), `${folder} holds test files`);
+  assert.deepEqual(batches.slice(LONG.length, LONG.length + FIRST_FOLDERS.length).map((m) => dirname(m[0]!)), FIRST_FOLDERS);
   // The files whose tests run at once: real files, and only theirs get the describe's concurrency.
   for (const f of Object.keys(CONCURRENT_TESTS)) assert.ok(files.includes(f) && !LONG.includes(f), `${f} is a grouped test file`);
   const [concurrent] = Object.keys(CONCURRENT_TESTS);
   const source: string = runSource([concurrent, 'test/independent-bank/uk-ais.test.ts'], root);
   assert.equal(source.match(/\{ concurrency: true \}/g)?.length, 1, source);
   assert.match(source, new RegExp(`describe\\(${JSON.stringify(concurrent).replaceAll('.', '\\.')}, \\{ concurrency: true \\}`));
-  assert.deepEqual(batches.slice(LONG.length, LONG.length + FIRST_FOLDERS.length).map((m) => dirname(m[0]!)), FIRST_FOLDERS);
   // The runner sorts what it is given by name: the names keep the plan's order.
   const names = batches.map((members, i) => runFileName(members, i));
   assert.deepEqual([...names].sort(), names);
