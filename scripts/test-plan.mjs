@@ -16,6 +16,8 @@ export const OWN_PROCESS = {
 export const CONCURRENT_TESTS = {
   'test/independent-bank/uk-payments.test.ts': "the slow sign-in's run waits out three-second consent windows for about 20 s; the other test's run computes meanwhile",
   'test/independent-bank/independent.test.ts': "the whole-seconds expiry test waits out its consents' ends; the other two tests' runs compute meanwhile",
+  'test/independent-bank/security-flows.test.ts': 'each test starts a bank of its own and waits on its run in a warm worker; one at a time, the file held its process for half a minute at about half a core',
+  'test/api/library.test.ts': "the packed tarball's test waits on npm (pack, install) and on its examples' processes; the tests that run in this process run one after another in a describe of their own",
 };
 
 /** The longest files (a whole run's top-level time, scripts/test-times.mjs), started first and alone. */

@@ -27,8 +27,10 @@ test('the plan runs every test file exactly once: the long ones first and alone,
   // After the long files, one group of each of FIRST_FOLDERS in its order, before any second group of one.
   for (const folder of FIRST_FOLDERS) assert.ok(files.some((f) => dirname(f) === folder), `${folder} holds test files`);
   assert.deepEqual(batches.slice(LONG.length, LONG.length + FIRST_FOLDERS.length).map((m) => dirname(m[0]!)), FIRST_FOLDERS);
-  // The files whose tests run at once: real files, and only theirs get the describe's concurrency.
-  for (const f of Object.keys(CONCURRENT_TESTS)) assert.ok(files.includes(f) && !LONG.includes(f), `${f} is a grouped test file`);
+  // The files whose tests run at once (grouped or long): real files, and only theirs get the describe's concurrency.
+  for (const f of Object.keys(CONCURRENT_TESTS)) assert.ok(files.includes(f), `${f} is a test file`);
+  const long = LONG.find((f: string) => f in CONCURRENT_TESTS);
+  if (long) assert.match(runSource([long], root), /\{ concurrency: true \}/, `${long} runs alone, its tests at once`);
   const [concurrent] = Object.keys(CONCURRENT_TESTS);
   const source: string = runSource([concurrent, 'test/independent-bank/uk-ais.test.ts'], root);
   assert.equal(source.match(/\{ concurrency: true \}/g)?.length, 1, source);

@@ -3,27 +3,27 @@
 // way; then every file of the report dir, and every stdout and stderr, is scanned for them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { generateKeyPairSync } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/index.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'main.js');
+import { runObtpp } from '../helpers/obtpp.ts';
 
 interface Run { args: string[]; code: number; stdout: string; stderr: string }
 
-function obtpp(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: 'true', ...env }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ args, code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
+/**
+ * `obtpp …args` with the secrets in its environment, everything it printed kept. The whole
+ * conformance run is the real binary (`process`: a process of its own, its own streams); the CLI
+ * session's commands run in the test run's warm workers (test/helpers/warm-cli.ts), which hand back
+ * every byte a command writes to its streams, as its process would print them (a cold process per
+ * command cost about half a second of CPU each, for the same output).
+ */
+async function obtpp(args: string[], env: Record<string, string>, o: { process?: boolean } = {}): Promise<Run> {
+  const { code, stdout, stderr } = await runObtpp(args, { env, ...o });
+  return { args, code, stdout, stderr };
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -82,7 +82,7 @@ test('no secret and no token reaches a report, stdout or stderr', { timeout: 600
 
     const reportDir = join(work, 'reports');
     const runs: Run[] = [];
-    const conform = await obtpp(['conform', '--profile', jwtProfile, '--report-dir', reportDir, '--attest', '${env:SB_ATTEST_KEY}'], env);
+    const conform = await obtpp(['conform', '--profile', jwtProfile, '--report-dir', reportDir, '--attest', '${env:SB_ATTEST_KEY}'], env, { process: true });
     runs.push(conform);
     assert.equal(conform.code, 0, `the conformance run against the sandbox passes: ${conform.stdout.slice(-2000)}`);
 
