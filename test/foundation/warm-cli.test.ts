@@ -3,7 +3,7 @@
 // stdout and stderr apart, and a time-out that kills. Checked against the real binary's answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runObtpp } from '../helpers/obtpp.ts';
@@ -67,4 +67,26 @@ test('under npm test, every test process sends its commands to the one pool of t
     assert.equal(other.stdout, mine.stdout);
   }
   assert.ok(others.some((o) => (o.servedBefore ?? 0) > 0), `a warm worker of the pool served the other process (${others.map((o) => `${o.worker}: ${o.servedBefore} served before`).join('; ')})`);
+});
+
+test('a worker the pool lets go closes its browser first: the Chromium it launched for a bank on a private CA leaves no profile folder behind', async () => {
+  const { WorkerPool } = await import('../helpers/warm-cli.ts');
+  const { root } = await import('../helpers/obtpp.ts');
+  // The worker's temporary folders go here (os.tmpdir() reads TMPDIR), the browser's profile among them.
+  const tmp = await mkdtemp(join(tmpdir(), 'obtpp-warm-tmp-'));
+  const pool = new WorkerPool({ ...process.env, TMPDIR: tmp });
+  try {
+    // A sandbox in a FAPI set-up serves TLS from a private CA: the PSU's journey needs a browser
+    // launched to trust it (a shared one is never told to), which the worker keeps for its next runs.
+    const env = Object.fromEntries(Object.entries({ ...process.env, TMPDIR: tmp, NO_COLOR: '1', CI: 'true' }).filter((e): e is [string, string] => e[1] !== undefined));
+    const job = { options: { sandboxSecurity: 'fapi1-advanced', variant: 'A' as const, parallel: 1, tags: '@AIS-03 and not @waits', reports: [] }, reportDir: join(tmp, 'r') };
+    const ran = await pool.dispatch({ kind: 'run', job, env, cwd: root }, { timeoutMs: 120_000 });
+    assert.equal(ran.result?.exitCode, 0, JSON.stringify(ran.result?.error ?? ran.stderr));
+    assert.ok((await readdir(tmp)).some((f) => f.startsWith('obtpp-chromium-')), 'the run launched a browser of its own (its profile folder is there)');
+    await pool.close();
+    assert.deepEqual((await readdir(tmp)).filter((f) => f.startsWith('obtpp-chromium-')), [], 'the profile folder is gone with the worker');
+  } finally {
+    await pool.close();
+    await rm(tmp, { recursive: true, force: true });
+  }
 });

@@ -77,6 +77,9 @@ const MAX_IDLE = 4;
  */
 const MAX_TASKS = 400;
 
+/** How long a worker the pool let go may take to close its browser before it ends regardless. */
+const WORKER_CLOSE_MS = 5_000;
+
 interface Worker { child: ChildProcess; busy: boolean; served: number }
 
 /**
@@ -136,19 +139,27 @@ export class WorkerPool {
   /**
    * Ends every worker (a task still running ends with its worker) and waits, at most `boundMs`,
    * until each has exited: a worker reaped here has its CPU counted in this process's children's.
+   * Each is let go (its channel closed): it closes its browser, then ends; one that has not ended
+   * once its own bound for that has passed gets SIGTERM.
    */
   async close(boundMs = 10_000): Promise<void> {
     this.closed = true;
-    const exits = [...this.workers].map((w) => new Promise<void>((resolve) => {
-      if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve();
+    const workers = [...this.workers];
+    this.workers.clear();
+    const running = (w: Worker) => w.child.exitCode === null && w.child.signalCode === null;
+    const exits = workers.map((w) => new Promise<void>((resolve) => {
+      if (!running(w)) return resolve();
       w.child.once('exit', () => resolve());
       if (w.child.connected) w.child.disconnect();
-      w.child.kill('SIGTERM');
+      else w.child.kill('SIGTERM');
     }));
-    this.workers.clear();
+    const nudge = setTimeout(() => {
+      for (const w of workers) if (running(w)) w.child.kill('SIGTERM');
+    }, WORKER_CLOSE_MS + 1_000);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(exits), new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)))]);
     clearTimeout(timer);
+    clearTimeout(nudge);
   }
 
   private spawn(): Worker {
@@ -353,9 +364,15 @@ async function serve(): Promise<void> {
     else realExit(exitCode);
     return undefined as never;
   }) as typeof process.exit;
+  // The pool let go: the worker's browser closes first (a Chromium it launched for a bank on a
+  // private CA ends, and its profile folder goes), within a bound, then the worker ends.
   process.on('disconnect', () => {
-    void browser?.close().catch(() => undefined);
-    realExit(0);
+    let bound: NodeJS.Timeout | undefined;
+    const closed = browser?.close().catch(() => undefined);
+    void Promise.race([closed, new Promise((r) => (bound = setTimeout(r, WORKER_CLOSE_MS)))]).then(() => {
+      clearTimeout(bound);
+      realExit(0);
+    });
   });
 
   const runJob = async (job: RunJob): Promise<RunResult> => {
