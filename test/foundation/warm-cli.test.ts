@@ -70,7 +70,7 @@ test('under npm test, every test process sends its commands to the one pool of t
 });
 
 test('a worker the pool lets go closes its browser first: the Chromium it launched for a bank on a private CA leaves no profile folder behind', async () => {
-  const { WorkerPool } = await import('../helpers/warm-cli.ts');
+  const { WorkerPool, defined } = await import('../helpers/warm-cli.ts');
   const { root } = await import('../helpers/obtpp.ts');
   // The worker's temporary folders go here (os.tmpdir() reads TMPDIR), the browser's profile among them.
   const tmp = await mkdtemp(join(tmpdir(), 'obtpp-warm-tmp-'));
@@ -78,7 +78,7 @@ test('a worker the pool lets go closes its browser first: the Chromium it launch
   try {
     // A sandbox in a FAPI set-up serves TLS from a private CA: the PSU's journey needs a browser
     // launched to trust it (a shared one is never told to), which the worker keeps for its next runs.
-    const env = Object.fromEntries(Object.entries({ ...process.env, TMPDIR: tmp, NO_COLOR: '1', CI: 'true' }).filter((e): e is [string, string] => e[1] !== undefined));
+    const env = defined({ ...process.env, TMPDIR: tmp, NO_COLOR: '1', CI: 'true' });
     const job = { options: { sandboxSecurity: 'fapi1-advanced', variant: 'A' as const, parallel: 1, tags: '@AIS-03 and not @waits', reports: [] }, reportDir: join(tmp, 'r') };
     const ran = await pool.dispatch({ kind: 'run', job, env, cwd: root }, { timeoutMs: 120_000 });
     assert.equal(ran.result?.exitCode, 0, JSON.stringify(ran.result?.error ?? ran.stderr));

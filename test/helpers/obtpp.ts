@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runWarm, warmWanted } from './warm-cli.ts';
+import { defined, runWarm, warmWanted } from './warm-cli.ts';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const bin = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -29,8 +29,7 @@ export interface RunOptions {
 
 /** `obtpp …args` as a user runs it: plain output, everything it printed, its exit code. */
 export function runObtpp(args: string[], o: RunOptions = {}): Promise<Run> {
-  const env = Object.fromEntries(Object.entries(o.inherit === false ? { ...o.env } : { ...process.env, NO_COLOR: '1', CI: 'true', ...o.env })
-    .filter((e): e is [string, string] => e[1] !== undefined));
+  const env = defined(o.inherit === false ? { ...o.env } : { ...process.env, NO_COLOR: '1', CI: 'true', ...o.env });
   if (!o.process && warmWanted()) {
     return runWarm(args, { env, cwd: o.cwd ?? root, timeoutMs: o.timeoutMs ?? 300_000, killSignal: o.killSignal });
   }

@@ -259,7 +259,8 @@ function dispatch(task: Task, o: { timeoutMs: number; killSignal?: NodeJS.Signal
   return (localPool ??= new WorkerPool()).dispatch(task, o);
 }
 
-const defined = (env: Record<string, string | undefined>) =>
+/** An environment without its unset variables (as a process's environment has none). */
+export const defined = (env: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
 /** Runs `obtpp …args` in a warm worker; resolves like execFile's callback would. */
