@@ -90,3 +90,20 @@ test('a worker the pool lets go closes its browser first: the Chromium it launch
     await rm(tmp, { recursive: true, force: true });
   }
 });
+
+test("a worker writes Node's compile cache after its first task, while it lives on: a process started later in the test run reads what it compiled", async () => {
+  const { WorkerPool, defined } = await import('../helpers/warm-cli.ts');
+  const { root } = await import('../helpers/obtpp.ts');
+  const cache = await mkdtemp(join(tmpdir(), 'obtpp-warm-cache-'));
+  const pool = new WorkerPool({ ...process.env, NODE_COMPILE_CACHE: cache });
+  const entries = async () => (await readdir(cache, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+  try {
+    const ran = await pool.dispatch({ kind: 'cli', args: ['rules', '--json'], env: defined({ ...process.env, NODE_COMPILE_CACHE: cache }), cwd: root }, { timeoutMs: 60_000 });
+    assert.equal(ran.code, 0, ran.stderr);
+    // Node itself writes the cache only as a process ends; the worker has not ended.
+    assert.ok(await entries() > 0, 'the cache holds the modules the worker compiled for its first task');
+  } finally {
+    await pool.close();
+    await rm(cache, { recursive: true, force: true });
+  }
+});
