@@ -393,6 +393,7 @@ async function serve(): Promise<void> {
   // modules it compiled reach the cache only through these flushes, after its first tasks and as
   // new kinds of run load new modules, so that a worker started later (and every other process of a
   // test run that began with no cache, as CI's fresh clone does) reads them instead of compiling again.
+  // Before the answer (the flush is synchronous): whoever the answer reaches finds the cache written.
   let served = 0;
   const flushAfter = new Set([1, 3, 10, 30, 100]);
   const answered = () => {
@@ -410,8 +411,8 @@ async function serve(): Promise<void> {
       const result = await runJob(request.job);
       if (current !== c) return;
       current = undefined;
-      await send({ id: c.id, code: result.error === undefined ? result.exitCode : -1, stdout: c.out.join(''), stderr: c.err.join(''), result });
       answered();
+      await send({ id: c.id, code: result.error === undefined ? result.exitCode : -1, stdout: c.out.join(''), stderr: c.err.join(''), result });
       return;
     }
     const stream = (into: string[]) => {
@@ -445,8 +446,8 @@ async function serve(): Promise<void> {
     await new Promise((r) => setImmediate(r));
     if (current !== c) return;
     current = undefined;
-    await send({ id: c.id, code, stdout: c.out.join(''), stderr: c.err.join('') });
     answered();
+    await send({ id: c.id, code, stdout: c.out.join(''), stderr: c.err.join('') });
   });
 }
 
