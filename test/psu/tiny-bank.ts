@@ -70,8 +70,10 @@ export async function startTinyBank(options: { password: string }): Promise<Tiny
       back.searchParams.set('code', 'hopped');
       return html(`<p>nearly there</p><script>setTimeout(() => { const a = document.createElement('a'); a.id = 'arrived'; a.href = ${JSON.stringify(back.href)}; a.textContent = 'Continue'; document.body.append(a); }, 150)</script>`);
     }
-    // A page whose script never yields: nothing can be asked of it any more.
-    if (u.pathname === '/busy') return html('<h1 id="busy">Working…</h1><script>setTimeout(() => { for (;;); }, 50)</script>');
+    // A page whose script never yields: nothing can be asked of it any more. The loop starts 400 ms
+    // after the script runs, so that the page's load reaches the TPP first even on a loaded machine
+    // (at 50 ms, one whole run's goto step timed out instead: its load event never left the page).
+    if (u.pathname === '/busy') return html('<h1 id="busy">Working…</h1><script>setTimeout(() => { for (;;); }, 400)</script>');
     html('not found', 404);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
