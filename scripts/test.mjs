@@ -20,7 +20,7 @@
 //   node scripts/test.mjs [node --test options…] [FILE…]     (build first: npm run build)
 // Options go to `node --test` (a reporter, --test-name-pattern…); FILEs, when given, replace the
 // whole suite (and still group). With a reporter of your own (--test-reporter) every file runs in
-// the main runner, as your reporter expects one run.
+// the main runner, as your reporter expects one run; so does OBTPP_TEST_BACKGROUND=0.
 import { spawn } from 'node:child_process';
 import { globSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
@@ -45,7 +45,8 @@ if (files.length === 0) {
 const groupDir = mkdtempSync(join(tmpdir(), 'obtpp-test-groups-'));
 const batches = plan(files);
 const ownReporter = options.some((o) => o.startsWith('--test-reporter'));
-const split = ownReporter ? { main: batches, background: [], starter: undefined } : lanes(batches);
+const oneLane = ownReporter || process.env.OBTPP_TEST_BACKGROUND === '0';
+const split = oneLane ? { main: batches, background: [], starter: undefined } : lanes(batches);
 const go = join(groupDir, 'main-lanes-reached-their-groups');
 const runFile = (members) => {
   const file = join(groupDir, runFileName(members, batches.indexOf(members)));
