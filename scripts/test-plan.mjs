@@ -45,17 +45,6 @@ export const LONG = [
  */
 export const FIRST_FOLDERS = ['test/independent-bank', 'test/attest', 'test/cli', 'test/conformance', 'test/verdicts', 'test/hostile', 'test/psu', 'test/profiles', 'test/sandbox'];
 
-/**
- * The folders whose groups run in the background lane, and why: their files compute in their own
- * process (schemas, dialects, the plan, the toy standard) and wait on no clock of a bank, so they
- * can take whatever CPU the main lanes leave. The main lanes' groups wait on banks, browsers and
- * processes, and in whole runs both cores left about 50 core-seconds idle, nearly all of it after
- * the long files (docs/testing.md). The background lane is a third runner, one process at a time,
- * at the lowest priority (nice 19, in a scheduling group of its own where the system has them),
- * whose first process waits until the main lanes start their first group (`runSource`'s `start`).
- */
-export const BACKGROUND_FOLDERS = ['test/dialects', 'test/foundation', 'test/standards'];
-
 /** At most this many files share a process: more would leave the last group running alone at the end. */
 export const GROUP_SIZE = 6;
 
@@ -90,37 +79,14 @@ export function runFileName(members, i) {
 }
 
 /**
- * The plan's processes in their lanes (each in the plan's order): the main runner's, two at a
- * time, and the background lane's (BACKGROUND_FOLDERS' groups; never a long file or one that needs
- * a process of its own), and the main process whose start lets the background lane begin: the
- * first that is not a long file (the last one when all are). No background lane when the plan
- * has no main process or no background group: everything then runs in the main lanes.
- */
-export function lanes(batches) {
-  const background = (members) => !members.some((m) => LONG.includes(m) || m in OWN_PROCESS) && members.every((m) => BACKGROUND_FOLDERS.includes(dirname(m)));
-  const main = batches.filter((b) => !background(b));
-  const back = batches.filter(background);
-  if (main.length === 0 || back.length === 0) return { main: batches, background: [], starter: undefined };
-  return { main, background: back, starter: main.find((b) => !LONG.includes(b[0])) ?? main.at(-1) };
-}
-
-/**
  * The file one process runs: each member imported inside a \`describe\` named by its path, so that
  * its top-level hooks (before, after) belong to that describe and run around its own tests, as in a
  * process of its own, not around the whole group's. A file of CONCURRENT_TESTS has its tests run at once.
- * `lane.start`: a file this process writes as it starts (the background lane may begin);
- * `lane.after`: a file this process waits for before it imports its members.
  */
-export function runSource(members, root, lane = {}) {
+export function runSource(members, root) {
   return [
     `// ${members.length === 1 ? members[0] : `${members.length} test files of ${dirname(members[0])}`}, in a process of its own (scripts/test.mjs).`,
     `import { describe } from 'node:test';`,
-    ...(lane.start ? [`import { writeFileSync } from 'node:fs';`, `writeFileSync(${JSON.stringify(lane.start)}, '');`] : []),
-    ...(lane.after ? [
-      `import { existsSync } from 'node:fs';`,
-      `// The background lane: nothing until the main lanes reach their groups (scripts/test-plan.mjs, BACKGROUND_FOLDERS).`,
-      `while (!existsSync(${JSON.stringify(lane.after)})) await new Promise((r) => setTimeout(r, 200));`,
-    ] : []),
     ...members.map((m) => `describe(${JSON.stringify(m)}, ${m in CONCURRENT_TESTS ? '{ concurrency: true }, ' : ''}async () => { await import(${JSON.stringify(pathToFileURL(join(root, m)).href)}); });`),
     '',
   ].join('\n');

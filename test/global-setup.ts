@@ -1,5 +1,4 @@
-// `npm test`'s global set-up, for the whole test run: scripts/test.mjs sets it up once for both of
-// its runners; a file run by hand gets it as node --test's --test-global-setup.
+// `npm test`'s global set-up (node --test --test-global-setup), for the whole test run:
 //
 // - **One headless Chromium**, on a DevTools port of 127.0.0.1 chosen by the OS. Its endpoint goes
 //   to every test file and every `obtpp` they start as OBTPP_BROWSER_WS_ENDPOINT, so a run's PSU
@@ -28,15 +27,10 @@ let pool: WorkerPool | undefined;
 let server: Server | undefined;
 let poolDir: string | undefined;
 
-/**
- * `ownSignals: false` when the caller waits for Ctrl-C's end itself and then tears down
- * (scripts/test.mjs, which sets up for two runners): puppeteer then leaves SIGINT, SIGTERM and
- * SIGHUP alone, where it would otherwise end the process at once with the browser.
- */
-export async function globalSetup(options?: { ownSignals?: boolean }): Promise<void> {
+export async function globalSetup(): Promise<void> {
   useCompileCache();
   usePrebuiltValidators();
-  await startBrowser(options?.ownSignals !== false);
+  await startBrowser();
   if (!process.env.OBTPP_TEST_POOL && !process.env.OBTPP_TEST_REAL_CLI) await startPool();
 }
 
@@ -66,7 +60,7 @@ function usePrebuiltValidators(): void {
   if (check.status === 0) process.env.OBTPP_PREBUILT_DIST = join(root, 'dist', 'src');
 }
 
-async function startBrowser(handleSignals: boolean): Promise<void> {
+async function startBrowser(): Promise<void> {
   if (process.env.OBTPP_BROWSER_WS_ENDPOINT) return;
   const [{ default: puppeteer }, { CHROMIUM_ARGS }, { findExecutable }] = await Promise.all([
     import('puppeteer'), import('../src/psu/index.ts'), import('../src/psu/executable.ts'),
@@ -84,9 +78,6 @@ async function startBrowser(handleSignals: boolean): Promise<void> {
     // tab would wait for it to let it run, and every event of it would come here too).
     targetFilter: () => false,
     waitForInitialPage: false,
-    handleSIGINT: handleSignals,
-    handleSIGTERM: handleSignals,
-    handleSIGHUP: handleSignals,
   });
   process.env.OBTPP_BROWSER_WS_ENDPOINT = browser.wsEndpoint();
 }

@@ -2,14 +2,13 @@
 // exist, and a file that shares a process keeps its top-level hooks around its own tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { globSync } from 'node:fs';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BACKGROUND_FOLDERS, CONCURRENT_TESTS, FIRST_FOLDERS, GROUP_SIZE, LONG, OWN_PROCESS, lanes, plan, runFileName, runSource } from '../../scripts/test-plan.mjs';
+import { CONCURRENT_TESTS, FIRST_FOLDERS, GROUP_SIZE, LONG, OWN_PROCESS, plan, runFileName, runSource } from '../../scripts/test-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const files = globSync('test/**/*.test.ts', { cwd: root }).sort();
@@ -67,47 +66,6 @@ test('a group runs each member\'s top-level hooks around that member\'s own test
     ]);
     assert.match(out, /▶ a\.test\.ts\n {2}✔ a first/);
     assert.match(out, /ℹ tests 4\n/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
-
-test('the background lane: only the groups of BACKGROUND_FOLDERS, none in the main lanes, and it begins when the main lanes reach their first group', () => {
-  const batches: string[][] = plan(files);
-  const { main, background, starter } = lanes(batches);
-  assert.deepEqual([...main, ...background].flat().sort(), files);
-  for (const folder of BACKGROUND_FOLDERS) assert.ok(background.some((b: string[]) => dirname(b[0]!) === folder), `${folder} has a group in the background lane`);
-  for (const b of background) {
-    assert.ok(BACKGROUND_FOLDERS.includes(dirname(b[0]!)), b.join(' '));
-    assert.ok(!b.some((f: string) => LONG.includes(f) || f in OWN_PROCESS), b.join(' '));
-  }
-  assert.ok(!main.some((b: string[]) => BACKGROUND_FOLDERS.includes(dirname(b[0]!)) && !b.some((f) => LONG.includes(f) || f in OWN_PROCESS)), 'no background group in the main lanes');
-  // Each lane keeps the plan's order; the starter is the first main process after the long files.
-  assert.deepEqual(main, batches.filter((b) => main.includes(b)));
-  assert.deepEqual(background, batches.filter((b) => background.includes(b)));
-  assert.deepEqual(starter, main[LONG.length]);
-  // Without the one lane or the other, everything runs in the main lanes.
-  const only = files.filter((f) => dirname(f) === BACKGROUND_FOLDERS[0]);
-  assert.deepEqual(lanes(plan(only)), { main: plan(only), background: [], starter: undefined });
-});
-
-test('a background process imports its files only once the main lanes\' starter has begun', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'obtpp-test-lanes-'));
-  try {
-    const log = join(dir, 'log');
-    const go = join(dir, 'go');
-    await writeFile(join(dir, 'a.test.ts'), `import { test } from 'node:test';\nimport { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(log)}, 'a imported\\n');\ntest('a', () => {});\n`);
-    await writeFile(join(dir, 'waits.test.mjs'), runSource(['a.test.ts'], dir, { after: go }));
-    await writeFile(join(dir, 'b.test.ts'), `import { test } from 'node:test';\ntest('b', () => {});\n`);
-    await writeFile(join(dir, 'starts.mjs'), runSource(['b.test.ts'], dir, { start: go }));
-    const { NODE_TEST_CONTEXT: _ours, ...env } = process.env;
-    const waiting = new Promise<string>((resolve, reject) => execFile(process.execPath, ['--test', '--test-reporter=spec', 'waits.test.mjs'], { cwd: dir, encoding: 'utf8', env: { ...env, NO_COLOR: '1' } }, (error, stdout) => (error ? reject(error) : resolve(stdout))));
-    await new Promise((r) => setTimeout(r, 600));
-    assert.equal(existsSync(log), false, 'nothing imported before the start');
-    execFileSync(process.execPath, ['starts.mjs'], { cwd: dir, env: { ...env, NO_COLOR: '1' }, stdio: 'ignore' });
-    assert.ok(existsSync(go), 'the starter wrote its file');
-    assert.match(await waiting, /ℹ tests 1\n/);
-    assert.equal(await readFile(log, 'utf8'), 'a imported\n');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
