@@ -9,6 +9,7 @@
  * and the declarative one a profile spells out in steps — plus manual mode for real banks.
  */
 import { createHash, X509Certificate } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,40 @@ const WIPE_BLANK_MS = 5_000;
 
 /** How long close() waits for contexts still being made or closed before it closes the browser. */
 const CLOSE_WAIT_MS = 3_000;
+
+/**
+ * The profile folders of the Chromiums this process launched and has not removed yet, with each
+ * one's process once it runs. A process that ends before close() has removed them (process.exit on
+ * a bound, a caller that never closes) kills those Chromiums and removes their folders as it exits:
+ * a profile holds what the bank's pages left (cache, storage). Whole test runs left one such folder
+ * in the temporary folder each, from a process that ended before its browser had closed.
+ */
+const profileDirs = new Map<string, number | undefined>();
+let removeOnExit = false;
+function keepProfileDir(dir: string): void {
+  profileDirs.set(dir, undefined);
+  if (removeOnExit) return;
+  removeOnExit = true;
+  process.once('exit', () => {
+    for (const [d, chromium] of profileDirs) {
+      try {
+        // puppeteer starts Chromium in a process group of its own (behind a launcher script on Debian).
+        if (chromium) process.kill(-chromium, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
+      try {
+        rmSync(d, { recursive: true, force: true, maxRetries: 2 });
+      } catch {
+        /* nothing more to do as the process ends */
+      }
+    }
+  });
+}
+async function removeProfileDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  profileDirs.delete(dir);
+}
 
 export class PsuBrowser {
   private readonly env: Env;
@@ -199,9 +234,10 @@ export class PsuBrowser {
     const executablePath = requireExecutable(this.env, { headless: this.headless });
     const { default: puppeteer } = await import('puppeteer');
     const dir = await mkdtemp(join(tmpdir(), 'obtpp-chromium-'));
+    keepProfileDir(dir);
     onDir(dir);
     try {
-      return await puppeteer.launch({
+      const launched = await puppeteer.launch({
         executablePath,
         headless: this.headless,
         pipe: true,
@@ -218,8 +254,12 @@ export class PsuBrowser {
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
+      if (profileDirs.has(dir)) profileDirs.set(dir, launched.process()?.pid);
+      // A Chromium that is gone is not killed at exit: its process group's number may serve another by then.
+      launched.once('disconnected', () => profileDirs.has(dir) && profileDirs.set(dir, undefined));
+      return launched;
     } catch (error) {
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      await removeProfileDir(dir);
       throw new BrowserUnavailableError(`Chromium at ${executablePath} could not be started: ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
   }
@@ -313,7 +353,7 @@ export class PsuBrowser {
         await Promise.all([...slot.contexts].map((c) => c.close().catch(() => undefined)));
         await b?.disconnect().catch(() => undefined);
       } else await b?.close().catch(() => undefined);
-      if (slot.userDataDir) await rm(slot.userDataDir, { recursive: true, force: true }).catch(() => undefined);
+      if (slot.userDataDir) await removeProfileDir(slot.userDataDir);
     }
   }
 }

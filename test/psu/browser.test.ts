@@ -232,6 +232,30 @@ describe('declarative driver', { concurrency: 4 }, () => {
     assert.equal(new URL(next.callbackUrl).searchParams.get('state'), 'st-123');
   });
 
+  test('a process that exits without closing its own browser leaves neither the Chromium nor its profile folder', { skip: process.platform !== 'linux' }, () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'obtpp-psu-exit-'));
+    try {
+      const module = new URL('../../src/psu/index.ts', import.meta.url).href;
+      const { OBTPP_BROWSER_WS_ENDPOINT: _shared, ...launching } = process.env;
+      // Its own Chromium (no shared endpoint), its profile in a temporary folder of this test's own.
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e',
+        `const { PsuBrowser } = await import(${JSON.stringify(module)}); const b = new PsuBrowser(); await b.warm(); console.log('warm'); process.exit(0);`],
+      { env: { ...launching, TMPDIR: tmp }, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(child.stdout.trim(), 'warm', child.stderr);
+      assert.deepEqual(readdirSync(tmp), [], 'the profile folder went with the process');
+      const left = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(`--user-data-dir=${tmp}`);
+        } catch {
+          return false;
+        }
+      });
+      assert.deepEqual(left, [], 'no Chromium of that process is left');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   test('a browser that stops answering (SIGSTOP) ends the journey at its time-out, before any page loads', { skip: process.platform !== 'linux' }, async () => {
     // Chromium main processes under this process (perhaps behind a launcher script): a command
     // line that names Chromium and no --type, whose parent is no Chromium.
