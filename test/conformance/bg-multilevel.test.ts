@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { profileFromObject, startSandbox } from '../../src/index.ts';
 import { ProfileError } from '../../src/errors.ts';
 import { maskProfile } from '../../src/profile/mask.ts';
-import { runObtpp, reportText } from '../helpers/obtpp.ts';
+import { assertNoSecret, runObtpp, reportText } from '../helpers/obtpp.ts';
 
 let dir: string;
 before(async () => {
@@ -54,7 +54,7 @@ describe('multilevel SCA (SCA-03)', () => {
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.equal(rule.status, 'passed', JSON.stringify(rule));
     assert.match(text, /PUT [^ ]*\/authorisations\//, 'the embedded PUTs are in the evidence');
-    for (const secret of ['alice-pass-1', 'bob-pass-1', '123456']) assert.ok(!text.includes(secret), `${secret} reached the report`);
+    assertNoSecret(text, ['alice-pass-1', 'bob-pass-1', '123456']);
   });
 
   test('redirect: each PSU on the bank\'s page, SCA-03 passes', async () => {

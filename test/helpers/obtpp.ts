@@ -66,3 +66,16 @@ export async function reportText(dir: string): Promise<string> {
   await walk(dir);
   return text;
 }
+
+/**
+ * Fails when one of `secrets` stands in `text` as a value of its own, not inside a longer run of
+ * letters and digits, and shows where: a report's timestamps (cucumber's nanoseconds), durations
+ * and ids hold any six digits now and then, so a one-time password of 123456 matched one of them
+ * in a fresh-clone CI (2026-11-30) where no password was ever sent.
+ */
+export function assertNoSecret(text: string, secrets: string[]): void {
+  for (const secret of secrets) {
+    const found = new RegExp(`(?<![A-Za-z0-9])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`).exec(text);
+    if (found) throw new Error(`${secret} reached the report: …${text.slice(Math.max(0, found.index - 120), found.index + secret.length + 120)}…`);
+  }
+}
