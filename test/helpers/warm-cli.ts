@@ -65,8 +65,13 @@ export type Outcome = WarmRun & { result?: RunResult; worker?: number; servedBef
 
 type WorkerReply = { id: number; code: number; stdout: string; stderr: string; result?: RunResult };
 
-/** Workers beyond this many idle ones end (a burst of commands leaves no crowd behind). */
-const MAX_IDLE = 4;
+/**
+ * Workers beyond this many idle ones end (a burst of commands leaves no crowd behind). Six: the
+ * run's first two files keep six busy at once (the fault sweep's two and its waiting lane, the OIDF
+ * runs' three); with four kept, two of them ended when those files did, and the next burst (chaos'
+ * four runs beside the other lane's commands) started new ones, each running its first task cold.
+ */
+const MAX_IDLE = 6;
 /**
  * A worker that has served this many tasks ends once idle (memory that grows stays bounded). What
  * grows is mostly code: each new kind of run compiles the validators and paths it uses, once.
