@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AstBuilder, GherkinClassicTokenMatcher, Parser, compile } from '@cucumber/gherkin';
-import { IdGenerator } from '@cucumber/messages';
+import { IdGenerator, type GherkinDocument } from '@cucumber/messages';
 import parseTags from '@cucumber/tag-expressions';
 import { UsageError } from '../errors.ts';
 import { KeptValues } from '../kept.ts';
@@ -47,27 +47,58 @@ export function planSources(sources: FeatureSource[], tagExpression: string): Pl
   return sources.flatMap((source) => compiled(source).filter((p) => filter.evaluate(p.tags)));
 }
 
-/** A feature's scenarios, every one (before any tag filter), compiled once per text in a process: at most 256 texts (a process that plans runs of every standard and variant stays well below). */
-const compiledSources = new KeptValues<PlannedPickle[]>(256);
-
-/**
- * Every scenario of one feature text: a process that plans many runs (a library caller, the test
- * suite's warm workers) parses each text once; a new text past the bound drops the oldest.
- */
-function compiled(source: FeatureSource): PlannedPickle[] {
-  return compiledSources.get(`${source.uri}\0${source.data}`, () => compileSource(source));
+/** One feature text, parsed: its Gherkin document (as cucumber's message names it) and every scenario. */
+interface ParsedSource {
+  document: GherkinDocument;
+  pickles: PlannedPickle[];
 }
 
-function compileSource(source: FeatureSource): PlannedPickle[] {
-  const newId = IdGenerator.incrementing();
+/** Feature texts parsed once per text in a process: at most 256 texts (a process that plans runs of every standard and variant stays well below). */
+const parsedSources = new KeptValues<ParsedSource>(256);
+
+/**
+ * One feature text, parsed: a process that plans many runs (a library caller, the test suite's
+ * warm workers) parses each text once; a new text past the bound drops the oldest.
+ */
+function parsed(source: FeatureSource): ParsedSource {
+  return parsedSources.get(`${source.uri}\0${source.data}`, () => parseSource(source));
+}
+
+/** Every scenario of one feature text (before any tag filter). */
+function compiled(source: FeatureSource): PlannedPickle[] {
+  return parsed(source).pickles;
+}
+
+function parseSource(source: FeatureSource): ParsedSource {
+  // Ids as cucumber's own: unique across the documents a run's reports hold.
+  const newId = IdGenerator.uuid();
   const doc = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher()).parse(source.data);
   const rules = new Map<string, string>();
   for (const child of doc.feature?.children ?? []) for (const c of child.rule?.children ?? []) if (c.scenario) rules.set(c.scenario.id, child.rule!.name);
-  return compile(doc, source.uri, newId).map((pickle) => {
+  const pickles = compile(doc, source.uri, newId).map((pickle) => {
     const rule = rules.get(pickle.astNodeIds[0] ?? '');
     // Shared by every plan of this text: frozen, so that no caller changes another's.
     return Object.freeze({ name: pickle.name, feature: doc.feature?.name, ...(rule ? { rule } : {}), tags: Object.freeze(pickle.tags.map((t) => t.name)) as string[], steps: Object.freeze(pickle.steps.map((s) => s.text)) as string[] });
   });
+  return { document: Object.freeze({ ...doc, uri: source.uri }), pickles };
+}
+
+/**
+ * The sources a tag expression selects at least one scenario of, and the others: cucumber gets
+ * only the first (it parses and compiles every file it is given, at every run), the reports the
+ * others' documents too (every rule of a variant is listed, in scope or not).
+ */
+export function splitSources<T extends FeatureSource>(sources: T[], tagExpression: string): { selected: T[]; others: T[] } {
+  const filter = parseTags(tagExpression);
+  const selected: T[] = [];
+  const others: T[] = [];
+  for (const source of sources) (compiled(source).some((p) => filter.evaluate(p.tags)) ? selected : others).push(source);
+  return { selected, others };
+}
+
+/** A feature text's Gherkin document, as cucumber's `gherkinDocument` message holds it (parsed once per text in a process). */
+export function gherkinDocumentOf(source: FeatureSource): GherkinDocument {
+  return parsed(source).document;
 }
 
 /** {@link planSources} over files on disk. */

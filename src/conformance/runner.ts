@@ -22,7 +22,7 @@ import { annotateJunitFile } from './junit.ts';
 import { summaryMarkdown } from './ci-report.ts';
 import { Redactor } from '../client/redact.ts';
 import type { RunParameters } from './context.ts';
-import type { FeatureSource } from './plan.ts';
+import { gherkinDocumentOf, splitSources, type FeatureSource } from './plan.ts';
 import { runOrder } from './order-plugin.ts';
 import type { PsuBrowser } from '../psu/index.ts';
 import type { FcsMap, FcsVersion } from './fcs-map.ts';
@@ -223,6 +223,9 @@ interface RunPlan {
   /** The published standard judged (the profile's, or --standard for the sandbox); absent: the spec's layout. */
   standard?: Standard;
   sources: Array<FeatureSource & { variant: Variant; file: string }>;
+  /** The run's variants' sources that hold a selected scenario (cucumber's), and the rest (their documents go to the reports only). */
+  selected: Array<FeatureSource & { variant: Variant; file: string }>;
+  others: Array<FeatureSource & { variant: Variant; file: string }>;
   tags: string;
   planned: Awaited<ReturnType<typeof select>>['planned'];
   reportDir: string;
@@ -266,11 +269,12 @@ async function planRun(options: RunConformanceOptions): Promise<RunPlan> {
   // A feature of published standards the run does not judge (uk-*.feature in a spec-layout run)
   // has no rule in its report and no scenario it selects: cucumber and the reports do without it.
   const sources = all.filter((s) => servesStandard(s.data, standard));
+  const { selected, others } = splitSources(sources.filter((s) => variants.includes(s.variant)), tags);
   const reportDir = resolve(cwd, options.reportDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
   await checkReportDir(reportDir, options.reportDir);
   const named = dialect === baseStandard().name ? '' : ` (${dialect})`;
   const profileName = profile?.name ?? `embedded sandbox${named}${options.sandboxSecurity ? ` (security ${options.sandboxSecurity})` : ''}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
-  return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, standard, sources, tags, planned, reportDir, profileName };
+  return { options, startedAt, cwd, env, root, version, faults, profile, variants, dialect, standard, sources, selected, others, tags, planned, reportDir, profileName };
 }
 
 /** The run's counts: threads, journeys, the variant. */
@@ -500,6 +504,8 @@ class ConformanceRun {
     this.checkAbort();
 
     const recorder = this.recorder();
+    // The features cucumber is not given (no scenario selected there) still list their rules.
+    for (const source of this.plan.others) this.builder.add({ gherkinDocument: gherkinDocumentOf(source) });
     const { waitListeners } = await import('./context.ts');
     waitListeners().set(parameters.evidenceDir, (note) => this.emit({ type: 'wait', ...note, what: this.redactor.text(note.what) }));
     // In this thread the library is all cucumber needs of the support code: without its coordinates
@@ -533,7 +539,8 @@ class ConformanceRun {
     const { runConfiguration } = await loadConfiguration({
       file: false,
       provided: {
-        paths: variants.map((v) => `${rel(join(featureDir, v))}/*.feature`),
+        // Only the files the tags select a scenario of: cucumber parses and compiles every file it is given.
+        paths: this.plan.selected.map((s) => rel(join(featureDir, s.variant, s.file))),
         // The package's compiled step definitions, and those a registered standard brings of its own.
         import: [join(root, 'dist', 'step-definitions', '**', '*.js').split('\\').join('/'), ...standards().flatMap((st) => st.stepDefinitions ?? [])],
         tags,
