@@ -10,7 +10,7 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer';
@@ -68,11 +68,13 @@ const WIPE_BLANK_MS = 5_000;
 const CLOSE_WAIT_MS = 3_000;
 
 /**
- * The profile folders of the Chromiums this process launched and has not removed yet, with each
- * one's process once it runs. A process that ends before close() has removed them (process.exit on
- * a bound, a caller that never closes) kills those Chromiums and removes their folders as it exits:
- * a profile holds what the bank's pages left (cache, storage). Whole test runs left one such folder
- * in the temporary folder each, from a process that ended before its browser had closed.
+ * The folders of the Chromiums this process launched and has not removed yet (each its profile and
+ * its temporary files), with each one's process once it runs. A process that ends before close()
+ * has removed them (process.exit on a bound, a caller that never closes) kills those Chromiums and
+ * removes their folders as it exits: a profile holds what the bank's pages left (cache, storage).
+ * Whole test runs left one such folder in the temporary folder each, from a process that ended
+ * before its browser had closed; and a Chromium killed while it started left a temporary file of
+ * its own (.org.chromium.Chromium.*) there, until its TMPDIR moved into its folder.
  */
 const profileDirs = new Map<string, number | undefined>();
 let removeOnExit = false;
@@ -233,15 +235,19 @@ export class PsuBrowser {
   private async launch(spki: string[], insecure: boolean, onDir: (dir: string) => void): Promise<Browser> {
     const executablePath = requireExecutable(this.env, { headless: this.headless });
     const { default: puppeteer } = await import('puppeteer');
+    // One folder holds all the Chromium leaves on disk: its profile, and its temporary files (its
+    // TMPDIR), which a Chromium killed as the process ends (see keepProfileDir) cannot remove.
     const dir = await mkdtemp(join(tmpdir(), 'obtpp-chromium-'));
     keepProfileDir(dir);
     onDir(dir);
     try {
+      await Promise.all([mkdir(join(dir, 'profile')), mkdir(join(dir, 'tmp'))]);
       const launched = await puppeteer.launch({
         executablePath,
         headless: this.headless,
         pipe: true,
-        userDataDir: dir,
+        userDataDir: join(dir, 'profile'),
+        env: { ...process.env, TMPDIR: join(dir, 'tmp') },
         acceptInsecureCerts: insecure,
         // No Network domain on the pages: the journeys read no request or response through
         // puppeteer (the redirect is caught with Fetch, the wipe calls its own commands), and

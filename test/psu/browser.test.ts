@@ -242,6 +242,16 @@ describe('declarative driver', { concurrency: 4 }, () => {
         `const { PsuBrowser } = await import(${JSON.stringify(module)}); const b = new PsuBrowser(); await b.warm(); console.log('warm'); process.exit(0);`],
       { env: { ...launching, TMPDIR: tmp }, encoding: 'utf8', timeout: 60_000 });
       assert.equal(child.stdout.trim(), 'warm', child.stderr);
+      // Chromium's own temporary files (a killed one cannot remove them) went to a folder inside its
+      // profile's, not to the process's temporary folder: read from a launch that stays up.
+      const up = spawnSync(process.execPath, ['--input-type=module', '-e',
+        `const { readdirSync, readFileSync } = await import('node:fs'); const { PsuBrowser } = await import(${JSON.stringify(module)}); const b = new PsuBrowser(); await b.warm();
+         const tmpdirs = readdirSync('/proc').filter((d) => /^\\d+$/.test(d)).flatMap((d) => { try { return readFileSync('/proc/' + d + '/cmdline', 'utf8').includes('--user-data-dir=' + ${JSON.stringify(tmp)}) ? readFileSync('/proc/' + d + '/environ', 'utf8').split('\\0').filter((v) => v.startsWith('TMPDIR=')) : []; } catch { return []; } });
+         console.log(JSON.stringify([...new Set(tmpdirs)])); await b.close();`],
+      { env: { ...launching, TMPDIR: tmp }, encoding: 'utf8', timeout: 60_000 });
+      const tmpdirs: string[] = JSON.parse(up.stdout.trim() || '[]');
+      assert.equal(tmpdirs.length, 1, `one TMPDIR among the Chromium's processes: ${up.stdout}${up.stderr}`);
+      assert.match(tmpdirs[0]!, new RegExp(`^TMPDIR=${tmp.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/obtpp-chromium-[^/]+/tmp$`));
       assert.deepEqual(readdirSync(tmp), [], 'the profile folder went with the process');
       const left = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
         try {
