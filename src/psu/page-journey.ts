@@ -181,7 +181,11 @@ export class PageJourney {
       const asked = this.page.evaluate(seekInPage, args);
       asked.catch(() => undefined);
       try {
-        const result = await Promise.race([asked, bound]);
+        let result = await Promise.race([asked, bound]);
+        // Late: a page whose main thread never yields answers nothing, not even a trivial call; a
+        // page on a loaded machine answers one (or the wait itself) within a moment, and only its
+        // wait ran out.
+        if ('unanswered' in result && (await this.answers(asked))) result = { timeout: true };
         // A page that cannot answer a script cannot render either: its screenshot would never come.
         this.unanswered = 'unanswered' in result;
         return result;
@@ -192,6 +196,22 @@ export class PageJourney {
       } finally {
         clearTimeout(timer);
       }
+    }
+  }
+
+  /** Whether the page answers `late` or a trivial call of its own within PING_MS (a call that fails is an answer too). */
+  private async answers(late: Promise<unknown>): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const ping = this.page.evaluate(() => true);
+    ping.catch(() => undefined);
+    try {
+      return await Promise.race([
+        late.then(() => true, () => true),
+        ping.then(() => true, () => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PING_MS))),
+      ]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -397,6 +417,13 @@ function pickInPage(args: PickArgs): { offered: Offered[]; selected: string[]; u
 
 /** How much longer than its own time-out a wait in the page may take to answer before Node gives up on it. */
 const SEEK_SLACK_MS = 1_000;
+
+/**
+ * How long a page whose wait answered late then has to answer a trivial call before it counts as
+ * one that stopped answering. On a machine loaded four times over its cores, pages whose wait had
+ * simply run out answered more than a second late, and were taken for pages that never yield.
+ */
+const PING_MS = 1_500;
 
 /** What a wait does to the element it found, in the same call. */
 export type SeekAction = { kind: 'none' } | { kind: 'click' } | { kind: 'focus' } | { kind: 'clear' } | { kind: 'select'; value: string };
