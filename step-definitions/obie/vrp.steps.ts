@@ -3,7 +3,7 @@
 // consent's limits. Consents are shared by name within a run, like the payment-order consents.
 import { Given, When, Then, statusKind } from '../support/define.ts';
 import type { ConformanceWorld, ConsentRecord } from '../support/world.ts';
-import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, FIRST_WINDOW_MS, MAX_EXPIRY_WINDOW_MS, newIdempotencyKey, sharedSetup, SHARED_GIVENS, sleepUntil, tokenOf, widerWindow, WINDOW_ATTEMPTS } from '../support/setups.ts';
+import { authoriseConsent, CREDITOR, currencyOf, debtorAccount, newIdempotencyKey, sharedSetup, SHARED_GIVENS, sleepUntil, tokenOf, withinWindows } from '../support/setups.ts';
 import { describeAnswer, expectRefusal, expectStatus, expectedStatus, parseStatuses, quote, sameJson, versionOfWorld, warn } from '../support/judge.ts';
 import type { ApiResult } from '../support/setups.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, isoDateTime, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
@@ -331,15 +331,13 @@ interface ClosingVrp { record: ConsentRecord; before: ApiResult; validToMs: numb
  * left unjudged.
  */
 function closingVrp(world: ConformanceWorld): Promise<ClosingVrp> {
-  return sharedSetup(world, `${world.variant}:vrp:closing`, async () => {
-    let validForMs = FIRST_WINDOW_MS;
-    for (let attempt = 1; ; attempt++) {
+  return sharedSetup(world, `${world.variant}:vrp:closing`, () => withinWindows(
+    async (validForMs) => {
       const tried = await closingAttempt(world, validForMs);
-      if ('closing' in tried) return tried.closing;
-      if (attempt >= WINDOW_ATTEMPTS || validForMs >= MAX_EXPIRY_WINDOW_MS) throw world.blocked(undefined, `the VRP consent valid for ${Math.round(validForMs / 1000)} s could not be authorised and paid under before its ValidToDateTime, so its end cannot be judged`);
-      validForMs = widerWindow(tried.tookMs);
-    }
-  }, 'VRP-01');
+      return 'closing' in tried ? { done: tried.closing } : tried;
+    },
+    (validForMs) => world.blocked(undefined, `the VRP consent valid for ${Math.round(validForMs / 1000)} s could not be authorised and paid under before its ValidToDateTime, so its end cannot be judged`),
+  ), 'VRP-01');
 }
 
 /** One consent valid `validForMs` from its creation, authorised and paid under once; or how long that took when it did not fit. */

@@ -429,12 +429,9 @@ export async function sleepUntil(ms: number): Promise<void> {
  */
 export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Promise<Expiring> {
   return sharedSetup(world, `${world.variant}:${fn}:expiring`, async () => {
-    // A short window first, so nobody waits (a journey and a call take well under a second on
-    // a bank that answers promptly); when they outlast it (a slow bank, a loaded machine) the bank
-    // rightly refuses to authorise an expired consent, which says nothing about the rule: the
-    // next window is wide enough for the time that attempt took.
-    let windowMs = FIRST_WINDOW_MS;
-    for (let attempt = 1; ; attempt++) {
+    // A short window first, so nobody waits (a journey and a call take well under a second on a bank
+    // that answers promptly); then, where they outlast it, one as wide as that attempt needed.
+    return withinWindows<Expiring>(async (windowMs) => {
       const body = fn === 'ais'
         ? aisBody(['ReadAccountsBasic'], { expiresInMs: windowMs })
         : await fundsConsentBody(world, { expiresInMs: windowMs });
@@ -451,11 +448,9 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
           return authoriseConsent(world, created, { slotHeld: true });
         });
       } catch (error) {
-        const took = sentAt > 0 ? Date.now() - sentAt : 0;
-        if (attempt < WINDOW_ATTEMPTS && took >= windowMs - 1_000) {
-          windowMs = widerWindow(took);
-          continue;
-        }
+        // A journey that outlasted the window: the bank rightly refuses to authorise an expired
+        // consent, which says nothing about the rule.
+        if (sentAt > 0 && Date.now() - sentAt >= windowMs - 1_000) return { tookMs: Date.now() - sentAt };
         throw error;
       }
       // The expiration date as sent: whole seconds, so up to a second before sentAt + windowMs.
@@ -464,20 +459,14 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
         ? (w: ConformanceWorld) => w.call('listing the accounts', (c) => c.listAccounts({ token: tokenOf(record) }))
         : (w: ConformanceWorld) => w.call('confirming funds', async (c) => c.confirmFunds(await fundsRequest(w, record.id, '1.00'), { token: tokenOf(record) }));
       const before = await probe(world);
-      if (Date.now() < expiresAt - 1_000) {
-        record.expiresAtMs = expiresAt;
-        // The bank's Date header is its clock truncated to the second when it answered the
-        // creation, so its clock is at most receivedAt - bankDate behind ours.
-        const bankDate = Date.parse(record.created.headers.date ?? '');
-        const behind = Number.isFinite(bankDate) ? Math.max(0, receivedAt - bankDate) : 1_000;
-        return { record, before, expiresAtMs: expiresAt, expiredAfterMs: expiresAt + behind + 1_500, probe };
-      }
-      const took = Date.now() - sentAt;
-      if (attempt >= WINDOW_ATTEMPTS || windowMs >= MAX_EXPIRY_WINDOW_MS) {
-        throw world.blocked(undefined, `a consent expiring ${Math.round(windowMs / 1000)} s after creation could not be authorised and used before it expired, so expiry cannot be judged`);
-      }
-      windowMs = widerWindow(took);
-    }
+      if (Date.now() >= expiresAt - 1_000) return { tookMs: Date.now() - sentAt };
+      record.expiresAtMs = expiresAt;
+      // The bank's Date header is its clock truncated to the second when it answered the
+      // creation, so its clock is at most receivedAt - bankDate behind ours.
+      const bankDate = Date.parse(record.created.headers.date ?? '');
+      const behind = Number.isFinite(bankDate) ? Math.max(0, receivedAt - bankDate) : 1_000;
+      return { done: { record, before, expiresAtMs: expiresAt, expiredAfterMs: expiresAt + behind + 1_500, probe } };
+    }, (windowMs) => world.blocked(undefined, `a consent expiring ${Math.round(windowMs / 1000)} s after creation could not be authorised and used before it expired, so expiry cannot be judged`));
   }, fn === 'ais' ? 'AIS-08' : 'COF-06');
 }
 
@@ -489,6 +478,21 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
  */
 export const FIRST_WINDOW_MS = 3_000;
 export const WINDOW_ATTEMPTS = 3;
+
+/**
+ * Runs `attempt` with a window of FIRST_WINDOW_MS; while an attempt did not fit its window (it gives
+ * back how long it took instead of a result), again with a window sized to that (widerWindow), up to
+ * WINDOW_ATTEMPTS and MAX_EXPIRY_WINDOW_MS; then throws what `giveUp` makes of the last window.
+ */
+export async function withinWindows<T>(attempt: (windowMs: number) => Promise<{ done: T } | { tookMs: number }>, giveUp: (windowMs: number) => Error): Promise<T> {
+  let windowMs = FIRST_WINDOW_MS;
+  for (let n = 1; ; n++) {
+    const tried = await attempt(windowMs);
+    if ('done' in tried) return tried.done;
+    if (n >= WINDOW_ATTEMPTS || windowMs >= MAX_EXPIRY_WINDOW_MS) throw giveUp(windowMs);
+    windowMs = widerWindow(tried.tookMs);
+  }
+}
 
 /** The widest expiry window tried: beyond it, expiry is not judged rather than waited for. */
 export const MAX_EXPIRY_WINDOW_MS = 90_000;
