@@ -1,37 +1,54 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { ObtppError, ExitCode, ProfileError, UsageError, oneLine } from '../errors.ts';
 import type { Io } from './io.ts';
 import { version } from './version.ts';
 import { forTerminal } from './terminal.ts';
-import { defineProfile } from './define/profile.ts';
-import { defineConform } from './define/conform.ts';
-import { defineSandbox } from './define/sandbox.ts';
-import { defineConsent } from './define/consent.ts';
-import { defineAccounts } from './define/accounts.ts';
-import { defineAis } from './define/ais.ts';
-import { defineFunds } from './define/funds.ts';
-import { definePayment } from './define/payment.ts';
-import { defineFlow } from './define/flow.ts';
-import { defineToken } from './define/token.ts';
-import { defineVerify } from './define/verify.ts';
-import { defineDiff } from './define/diff.ts';
-import { defineRegister } from './define/register.ts';
-import { defineVrp } from './define/vrp.ts';
-import { definePay } from './define/pay.ts';
-import { defineRules } from './define/rules.ts';
-import { defineBasket } from './define/basket.ts';
+import { HEADS, type HeadName } from './heads.ts';
 
-/** Every command's definition (light modules: options and help only; actions load lazily). */
-const definitions: Array<(program: Command, io: Io) => void> = [
-  defineConform, defineProfile, defineSandbox,
-  defineConsent, defineAccounts, defineAis, defineFunds, definePayment, defineBasket, definePay, defineVrp, defineFlow, defineToken,
-  defineVerify, defineDiff, defineRegister, defineRules,
+type Define = (program: Command, io: Io) => void;
+
+/**
+ * Each module of command definitions (light: options and help only; actions load lazily) and the
+ * top-level commands it defines, in the order of HEADS.
+ */
+const DEFINITIONS: ReadonlyArray<readonly [names: readonly HeadName[], load: () => Promise<Define>]> = [
+  [['conform'], async () => (await import('./define/conform.ts')).defineConform],
+  [['profile'], async () => (await import('./define/profile.ts')).defineProfile],
+  [['sandbox'], async () => (await import('./define/sandbox.ts')).defineSandbox],
+  [['consent'], async () => (await import('./define/consent.ts')).defineConsent],
+  [['accounts', 'balances', 'transactions', 'transaction'], async () => (await import('./define/accounts.ts')).defineAccounts],
+  [['ais'], async () => (await import('./define/ais.ts')).defineAis],
+  [['funds'], async () => (await import('./define/funds.ts')).defineFunds],
+  [['payment'], async () => (await import('./define/payment.ts')).definePayment],
+  [['basket'], async () => (await import('./define/basket.ts')).defineBasket],
+  [['pay'], async () => (await import('./define/pay.ts')).definePay],
+  [['vrp'], async () => (await import('./define/vrp.ts')).defineVrp],
+  [['flow'], async () => (await import('./define/flow.ts')).defineFlow],
+  [['token'], async () => (await import('./define/token.ts')).defineToken],
+  [['verify'], async () => (await import('./define/verify.ts')).defineVerify],
+  [['diff'], async () => (await import('./define/diff.ts')).defineDiff],
+  [['register'], async () => (await import('./define/register.ts')).defineRegister],
+  [['rules'], async () => (await import('./define/rules.ts')).defineRules],
 ];
+
+/**
+ * The top-level command `argv` invokes (`obtpp <command> …`, `obtpp help <command>`), if any. The
+ * program's own options (-V, -h) take no value, so it is the first operand.
+ */
+function invokedCommand(argv: readonly string[]): string | undefined {
+  const operands = argv.filter((a) => !a.startsWith('-'));
+  return operands[0] === 'help' ? operands[1] : operands[0];
+}
 
 /** The subcommand whose parse failed last, per program. */
 const failing = new WeakMap<Command, Command>();
 
-export function createProgram(io: Io): Command {
+/**
+ * The program. Given the command line (`argv`), only the command it invokes is defined in full, and
+ * the others are their heads (HEADS: name, the top-level help's line), which is all the top-level
+ * help, its suggestions and its usage errors need; without it, every command is defined in full.
+ */
+export async function createProgram(io: Io, argv?: readonly string[]): Promise<Command> {
   const program = new Command('obtpp')
     .description('Open-banking reference TPP and conformance harness.\nDrives consent, PSU authorisation (headless Chromium), AIS, funds confirmation and payments end to end, and judges the bank against the specification.')
     .version(version(), '-V, --version', 'print the version')
@@ -53,7 +70,18 @@ Examples:
   $ obtpp consent create ais -p sb.yaml && obtpp consent authorise -p sb.yaml && obtpp accounts -p sb.yaml
   $ obtpp flow cof -p sb.yaml --json    a whole funds-confirmation journey, one JSON document`);
   program.exitOverride();
-  for (const define of definitions) define(program, io);
+  const invoked = argv && invokedCommand(argv);
+  for (const [names, load] of DEFINITIONS) if (!argv || names.some((n) => n === invoked)) (await load())(program, io);
+  const heads = new Map<Command, string>();
+  for (const [name, head] of Object.entries(HEADS)) {
+    if (!program.commands.some((c) => c.name() === name)) heads.set(program.command(name).description(head.description), head.term);
+  }
+  if (heads.size > 0) {
+    const order: string[] = Object.keys(HEADS);
+    (program.commands as Command[]).sort((a, b) => order.indexOf(a.name()) - order.indexOf(b.name()));
+    // A head has no options or arguments of its own: its line is the one its definition would make.
+    program.configureHelp({ subcommandTerm(this: Help, cmd: Command) { return heads.get(cmd) ?? Help.prototype.subcommandTerm.call(this, cmd); } });
+  }
   // Apply the same error handling to every subcommand.
   const visit = (cmd: Command) => {
     cmd.exitOverride();
@@ -107,7 +135,7 @@ function commandPath(cmd: Command): string {
 
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
-  const program = createProgram(io);
+  const program = await createProgram(io, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return io.exitCode;

@@ -11,13 +11,15 @@
  * as a control sequence, not even one that looks like a colour.
  */
 
-import { randomBytes } from 'node:crypto';
-
+let mark: string | undefined;
 /**
  * Marks where obtpp's own ESC goes: random per process and never written as such, so that no
- * outside text can contain it.
+ * outside text can contain it. Made when first needed: node:crypto is then loaded, not at every
+ * start (`obtpp --help` writes no outside text).
  */
-const MARK = `\uE000${randomBytes(8).toString('hex')}\uE001`;
+function MARK(): string {
+  return (mark ??= `\uE000${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}\uE001`);
+}
 // C0 (but newline and tab), DEL, C1, bidi embeddings/overrides/isolates.
 // eslint-disable-next-line no-control-regex
 const UNSAFE_BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
@@ -47,7 +49,7 @@ export function block(text: string): string {
  * obtpp's own colour markers turned into ESC. The only function that may emit an ESC.
  */
 export function forTerminal(text: string, lines: 'inline' | 'block' = 'block'): string {
-  return text.split(MARK).map(lines === 'inline' ? inline : block).join('\u001b');
+  return text.split(MARK()).map(lines === 'inline' ? inline : block).join('\u001b');
 }
 
 /**
@@ -58,7 +60,7 @@ export function painter<P extends object>(chalk: P, names: ReadonlyArray<keyof P
   const out: Record<string, (s: string) => string> = {};
   for (const name of names) {
     const paint = (chalk as Record<string, (s: string) => string>)[name]!.bind(chalk);
-    out[name] = (s: string) => paint(String(s).split('\u001b').join('\\x1b')).split('\u001b').join(MARK);
+    out[name] = (s: string) => paint(String(s).split('\u001b').join('\\x1b')).split('\u001b').join(MARK());
   }
   return out as unknown as P;
 }

@@ -22,7 +22,7 @@ const texts = new Map(pages.map((p) => [p, readFileSync(join(root, p), 'utf8')])
 const corpus = [...texts.values()].join('\n');
 
 const io: Io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: root, color: false, interactive: false, exitCode: 0 };
-const program = createProgram(io);
+const program = await createProgram(io);
 
 /** Shell words of one simple command: quotes kept together, `[`, `]` and `…` of synopses dropped. */
 function words(line: string): string[] {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const data = (name: 'accounts' | 'balances' | 'transactions' | 'transaction') => () => import('../commands/data.ts').then((m) => ({ run: m[name] as (...a: any[]) => Promise<void> }));
 const consentOption = '--consent <id>';
@@ -8,7 +9,7 @@ const consentHelp = 'the AIS consent to read through (default: the current one)'
 
 export function defineAccounts(program: Command, io: Io): void {
   withCommon(program.command('accounts').argument('[accountId]', 'one account (GET /accounts/{AccountId}); default all (GET /accounts)'))
-    .description('list the accounts of the current AIS consent, or read one')
+    .description(HEADS.accounts.description)
     .option(consentOption, consentHelp)
     .option('--cards', 'berlin-group only: the card accounts (GET /v1/card-accounts[/{account-id}]) instead of the accounts')
     .addHelpText('after', `
@@ -22,7 +23,7 @@ Example:
     .action(action(io, data('accounts')));
 
   withCommon(program.command('balances').argument('<accountId>', 'the account'))
-    .description('read an account\'s balances (GET /accounts/{AccountId}/balances)')
+    .description(HEADS.balances.description)
     .option(consentOption, consentHelp)
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBReadBalance1).
@@ -33,7 +34,7 @@ Example:
     .action(action(io, data('balances')));
 
   withCommon(program.command('transactions').argument('<accountId>', 'the account'))
-    .description('read an account\'s transactions (GET /accounts/{AccountId}/transactions)')
+    .description(HEADS.transactions.description)
     .option(consentOption, consentHelp)
     .option('--from <when>', 'fromBookingDateTime: ISO date(-time) or relative such as -30d')
     .option('--to <when>', 'toBookingDateTime: ISO, relative, or now')
@@ -49,7 +50,7 @@ Example:
     .action(action(io, data('transactions')));
 
   withCommon(program.command('transaction').argument('<accountId>', 'the account').argument('<resourceId>', 'the TransactionId'))
-    .description('read one transaction (GET /{account-id}/transactions/{resourceId}; variant A)')
+    .description(HEADS.transaction.description)
     .option(consentOption, consentHelp)
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBReadTransaction6 with one transaction).

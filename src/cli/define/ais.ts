@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
 import { AIS_READS } from '../commands/ais-reads.ts';
+import { HEADS } from '../heads.ts';
 
 /** `obtpp ais RESOURCE [accountId] [statementId]`: UK Read/Write v3.1.11's other account-information reads. */
 export function defineAis(program: Command, io: Io): void {
   withCommon(program.command('ais').argument('<resource>', `one of: ${Object.keys(AIS_READS).join(', ')}`)
     .argument('[accountId]', 'the account (GET /accounts/{AccountId}/…); default every consented account (the bulk read)')
     .argument('[statementId]', 'the statement (statement, statement-file, statement-transactions)'))
-    .description('read a UK Read/Write v3.1.11 account-information resource: bulk (GET /direct-debits) or per account (GET /accounts/{AccountId}/direct-debits)')
+    .description(HEADS.ais.description)
     .option('--consent <id>', 'the AIS consent to read through (default: the current one)')
     .addHelpText('after', `
 --json prints the bank's answer as-is (OBReadDirectDebit2, OBReadStandingOrder6, OBReadScheduledPayment3, OBReadOffer1,

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const basket = (name: 'create' | 'authorise' | 'get' | 'status' | 'del') => () => import('../commands/basket.ts').then((m) => ({ run: m[name] }));
 
 export function defineBasket(program: Command, io: Io): void {
-  const group = program.command('basket').description('berlin-group: signing baskets, one SCA for several consents and payments (/v1/signing-baskets)')
+  const group = program.command('basket').description(HEADS.basket.description)
     .addHelpText('after', '\nExample:\n  $ obtpp basket create PAYMENT_ID OTHER_PAYMENT_ID && obtpp basket authorise && obtpp basket status');
   withCommon(group.command('create').argument('<ids...>', 'consents and payments of this session (obtpp consent list), not yet authorised'))
     .description('create a signing basket of consents and payments (POST /v1/signing-baskets) and make it the current basket')

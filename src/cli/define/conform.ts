@@ -2,11 +2,12 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
 import { orList, sandboxStandards, versionNames, versions } from '../../standards/registry.ts';
+import { HEADS } from '../heads.ts';
 
 export function defineConform(program: Command, io: Io): void {
   program
     .command('conform')
-    .description('certify a bank against the specification (default: the embedded sandbox bank, variants A and B)')
+    .description(HEADS.conform.description)
     .option('-p, --profile <name|file>', 'bank profile (YAML/JSON file or built-in name; default: $OBTPP_PROFILE); without either, the embedded sandbox is certified')
     .addOption(new Option('--variant <variant>', 'which variant to certify').choices(['A', 'B', 'all']).default('all'))
     .option('-t, --tags <expression>', 'only scenarios matching this cucumber tag expression, e.g. "@ais and not @AIS-08"')

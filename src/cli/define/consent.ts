@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const consent = (name: string) => () => import('../commands/consent.ts').then((m) => ({ run: (m as unknown as Record<string, (...a: any[]) => Promise<void>>)[name] }));
 
 export function defineConsent(program: Command, io: Io): void {
-  const group = program.command('consent').description('create, authorise, read, delete and list consents (the session remembers them)')
+  const group = program.command('consent').description(HEADS.consent.description)
     .addHelpText('after', '\nExample:\n  $ obtpp consent create ais --profile sb.yaml && obtpp consent authorise && obtpp accounts');
   const create = group.command('create').description('create a consent: ais (account access), cof (funds confirmation) or pis (payment order)')
     .addHelpText('after', '\nExample:\n  $ obtpp consent create ais --expires +30d\n  $ obtpp consent create cof --debtor-id 40400411290112\n  $ obtpp consent create pis --amount 10.00 --creditor-id 30963452000417 --creditor-name "Bob Baker"');

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 export function defineDiff(program: Command, io: Io): void {
   program
     .command('diff')
-    .description('what changed between two runs: per variant, the rules newly failing, fixed, newly not judged')
+    .description(HEADS.diff.description)
     .argument('<old-dir>', 'the earlier report dir (or its summary.json)')
     .argument('<new-dir>', 'the later report dir (or its summary.json)')
     .option('--json', 'print the changes as one JSON document')

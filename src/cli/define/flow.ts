@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const flow = (name: 'ais' | 'cof' | 'pis') => () => import('../commands/flow.ts').then((m) => ({ run: m[name] as (...a: any[]) => Promise<void> }));
 const journey = (cmd: Command) =>
@@ -10,7 +11,7 @@ const journey = (cmd: Command) =>
 
 /** Long: one table of the commands' options and help texts, as commander reads them. */
 export function defineFlow(program: Command, io: Io): void {
-  const group = program.command('flow').description('a whole journey in one command, printing each step')
+  const group = program.command('flow').description(HEADS.flow.description)
     .addHelpText('after', '\nExample:\n  $ obtpp flow ais --profile sb.yaml\n  $ obtpp flow cof --amount 25.00 --json | jq .fundsAvailable');
 
   journey(withCommon(group.command('ais')))

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 export function defineFunds(program: Command, io: Io): void {
-  const group = program.command('funds').description('confirmation of funds')
+  const group = program.command('funds').description(HEADS.funds.description)
     .addHelpText('after', '\nExample:\n  $ obtpp funds confirm --amount 10.00 --currency GBP');
   withCommon(group.command('confirm'))
     .description('ask whether the debtor account of the current COF consent holds an amount (POST /funds-confirmations)')

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const pay = (name: string) => () => import('../commands/pay.ts').then((m) => ({ run: (m as unknown as Record<string, (...a: any[]) => Promise<void>>)[name] }));
 
 /** Long: one table of the commands' options and help texts, as commander reads them. */
 export function definePay(program: Command, io: Io): void {
-  const group = program.command('pay').description('the payment families of UK Read/Write v3.1.11 (a profile with standard: uk-3.1): scheduled, standing orders, international, file')
+  const group = program.command('pay').description(HEADS.pay.description)
     .addHelpText('after', `
 Example:
   $ obtpp pay create --type domestic-scheduled --amount 25.00 --creditor-id 08080021325698 --creditor-name "Bob Baker" --execution-date +2d

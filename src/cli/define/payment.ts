@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 export function definePayment(program: Command, io: Io): void {
-  const group = program.command('payment').description('read, submit (UK) and cancel (berlin-group) payments')
+  const group = program.command('payment').description(HEADS.payment.description)
     .addHelpText('after', '\nExample:\n  $ obtpp payment submit && obtpp payment get && obtpp payment status');
   withCommon(group.command('get').argument('[paymentId]', 'the PaymentId (default: the current payment-order consent)'))
     .description('read a payment (GET /{payment-product}/{paymentId})')

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 export function defineProfile(program: Command, io: Io): void {
-  const profile = program.command('profile').description('work with bank profiles');
+  const profile = program.command('profile').description(HEADS.profile.description);
   profile
     .command('check')
     .argument('<file>', 'a profile file (YAML or JSON) or a built-in profile name')

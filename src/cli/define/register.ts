@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const register = (name: 'create' | 'show' | 'update' | 'del') => () => import('../commands/register.ts').then((m) => ({ run: m[name] }));
 
 export function defineRegister(program: Command, io: Io): void {
   const group = program.command('register')
-    .description('register obtpp at the bank (dynamic client registration, OBIE DCR 3.3 / RFC 7591); show, update or delete the registration')
+    .description(HEADS.register.description)
     .addHelpText('after', '\nExample:\n  $ obtpp register --profile sb.yaml && obtpp register show --remote');
   // `obtpp register` alone registers: `create` is the group's default.
   withCommon(group.command('create', { isDefault: true }))

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 export function defineRules(program: Command, io: Io): void {
   program
     .command('rules')
-    .description("the rules the features encode (id, feature, scenarios); with --fcs, the map from the official FCS tests to the scenarios that cover them; with --oidf, the map from the OpenID Foundation's FAPI test modules")
+    .description(HEADS.rules.description)
     .option('--fcs <version>', 'map the FCS test ids of that version (3.1, or 4.0) to the scenarios whose @fcs: tags cover them, with what each test asserts (read from the suite\'s manifests) and what a partial scenario does not judge; the ids not applicable or not covered, with why')
     .option('--manifests <dir>', 'the FCS folder holding manifests/ob_3.1_*_fca.json (default: $OBTPP_FCS_DIR, else ../shared/reference/obie-fcs beside the package)')
     .option('--oidf <plan>', 'map the OpenID Foundation\'s FAPI test plan (fapi1-advanced, or fapi2: the security profile and message signing plans) module by module to the scenarios whose @oidf: tags cover them, with where each applies; the modules not applicable, with why')

@@ -2,13 +2,14 @@ import { Option, type Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
 import { baseStandard, orList, sandboxStandards, versionNames, versions } from '../../standards/registry.ts';
+import { HEADS } from '../heads.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function defineSandbox(program: Command, io: Io): void {
   program
     .command('sandbox')
-    .description('run the embedded sandbox bank (variants A and B) until Ctrl-C — a sandbox, not a bank')
+    .description(HEADS.sandbox.description)
     .option('--port <n>', 'port to listen on (default: a free port)')
     .option('--host <address>', 'interface to bind; anything but loopback is reachable from the network', '127.0.0.1')
     .option('--tls', 'serve HTTPS with a CA and certificates made at start; also offers tls_client_auth')

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const token = (name: 'show' | 'refresh' | 'clear') => () => import('../commands/token.ts').then((m) => ({ run: m[name] }));
 
 export function defineToken(program: Command, io: Io): void {
-  const group = program.command('token').description('the tokens kept in the session state (mode 0600)')
+  const group = program.command('token').description(HEADS.token.description)
     .addHelpText('after', '\nExample:\n  $ obtpp token show --json | jq -r .accessToken');
   withCommon(group.command('show'))
     .description('print the access and refresh token of the last (or --consent) consent — the only command that prints a token')

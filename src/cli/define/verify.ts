@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 export function defineVerify(program: Command, io: Io): void {
   program
     .command('verify')
-    .description('check an attested report dir offline: the signature, then the digest of every file; print the verdict it attests')
+    .description(HEADS.verify.description)
     .argument('<dir>', 'a report dir written by obtpp conform --attest')
     .option('--key <file>', "the signer's public key (PEM, certificate or JWK)")
     .option('--jwks <url|file>', "the signer's JWKS, from a URL or a file (the key is picked by kid or thumbprint)")

@@ -1,13 +1,14 @@
 import { Option, type Command } from 'commander';
 import type { Io } from '../io.ts';
 import { action, withCommon } from '../lazy.ts';
+import { HEADS } from '../heads.ts';
 
 const vrp = (name: string) => () => import('../commands/vrp.ts').then((m) => ({ run: (m as unknown as Record<string, (...a: any[]) => Promise<void>>)[name] }));
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Long: one table of the commands' options and help texts, as commander reads them. */
 export function defineVrp(program: Command, io: Io): void {
-  const group = program.command('vrp').description('Variable Recurring Payments (UK Read/Write v3.1.11 or v4.0, a profile with standard: uk-3.1 or uk-4.0): one consent, many payments')
+  const group = program.command('vrp').description(HEADS.vrp.description)
     .addHelpText('after', `
 Example:
   $ obtpp vrp consent create --creditor-id 08080021325698 --creditor-name "My savings" --max 100.00 --limit Month=500.00
