@@ -7,7 +7,7 @@
  * Why a table: `obtpp --help` needs these lines and nothing of any command's options, and a command
  * needs only its own definition. So a run defines in full only the command it invokes
  * (`createProgram` in program.ts), and the others stay these heads: loading every definition, the
- * standards' registry behind two of them and every command's options was about a quarter of
+ * standards' registry behind two of them and every command's options was about a fifth of
  * `obtpp --help`'s start.
  */
 export const HEADS = {
