@@ -325,7 +325,7 @@ interface ClosingVrp { record: ConsentRecord; before: ApiResult; validToMs: numb
  * Prepared in the background when a run includes the scenario (SHARED_GIVENS), so that by the time it
  * comes the consent's ValidToDateTime has passed and nobody waits. The bank's clock may be behind
  * ours by what its Date header shows, and a bank that compares whole seconds has one more. The
- * window is the expiry's (FIRST_WINDOW_MS, then sized to what an attempt took: widerWindow), so that
+ * window is the expiry's (withinWindows: 3 s first, then sized to what an attempt took), so that
  * a run scoped to VRP-05 waits a few seconds, not ten; where the journey and the payment did not fit
  * in it (a slow bank or a busy machine), one more consent is made, so that the end is judged, not
  * left unjudged.

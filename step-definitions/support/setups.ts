@@ -476,8 +476,8 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
  * second on a bank that answers promptly. Where they outlast it (a slow bank, a loaded machine),
  * the next attempt's window is sized to what the attempt took (widerWindow), up to WINDOW_ATTEMPTS.
  */
-export const FIRST_WINDOW_MS = 3_000;
-export const WINDOW_ATTEMPTS = 3;
+const FIRST_WINDOW_MS = 3_000;
+const WINDOW_ATTEMPTS = 3;
 
 /**
  * Runs `attempt` with a window of FIRST_WINDOW_MS; while an attempt did not fit its window (it gives
@@ -495,10 +495,10 @@ export async function withinWindows<T>(attempt: (windowMs: number) => Promise<{ 
 }
 
 /** The widest expiry window tried: beyond it, expiry is not judged rather than waited for. */
-export const MAX_EXPIRY_WINDOW_MS = 90_000;
+const MAX_EXPIRY_WINDOW_MS = 90_000;
 
 /** An expiry window wide enough for a journey that took `tookMs`, with room to use the consent once. */
-export function widerWindow(tookMs: number): number {
+function widerWindow(tookMs: number): number {
   return Math.min(Math.max(8_000, 2 * tookMs + 4_000), MAX_EXPIRY_WINDOW_MS);
 }
 
