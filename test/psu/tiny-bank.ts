@@ -74,9 +74,9 @@ export async function startTinyBank(options: { password: string }): Promise<Tiny
     // after the script runs, so that the page's load reaches the TPP first even on a loaded machine
     // (at 50 ms, one whole run's goto step timed out instead: its load event never left the page).
     if (u.pathname === '/busy') return html('<h1 id="busy">Working…</h1><script>setTimeout(() => { for (;;); }, 400)</script>');
-    // A page as a loaded machine can make one: its main thread held for 2.5 s from 800 ms after its
+    // A page as a loaded machine can make one: its main thread held for 4 s from 800 ms after its
     // load (which ends the TPP's goto first, however slow the machine), then free again.
-    if (u.pathname === '/stall') return html('<h1 id="stall">Working…</h1><script>addEventListener("load", () => setTimeout(() => { const end = Date.now() + 2500; while (Date.now() < end); }, 800))</script>');
+    if (u.pathname === '/stall') return html('<h1 id="stall">Working…</h1><script>addEventListener("load", () => setTimeout(() => { const end = Date.now() + 4000; while (Date.now() < end); }, 800))</script>');
     html('not found', 404);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
