@@ -31,7 +31,7 @@ export const LAYOUTS: Record<string, { args: string[]; what: string }> = {
 /** The layouts run in rounds (the rest are measured once). */
 export const ROUNDS = ['default', 'uk-3.1', 'uk-4.0', 'berlin-group'];
 
-export interface ConformRow { name: string; layout: string; runs: number; medianMs: number; minMs: number; maxMs: number; scenarios: number; peakRssMiB: number; cpuMs: number }
+export interface ConformRow { name: string; layout: string; runs: number; medianMs: number; minMs: number; maxMs: number; scenarios: number; peakRssMiB: number; cpuMs: number; /** Each run's wall, in the order run. */ timesMs: number[] }
 
 /** N runs of one layout, as a user runs them (reports written, plain output). */
 export function benchConform(layout: string, n: number, extra: string[] = []): ConformRow {
@@ -60,7 +60,7 @@ export function benchConform(layout: string, n: number, extra: string[] = []): C
     }
   }
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-  return { name: `${what}, ${scenarios} scenarios`, layout, ...stats(times), scenarios, peakRssMiB: Math.max(...rss), cpuMs: sorted(cpu)[cpu.length >> 1]! };
+  return { name: `${what}, ${scenarios} scenarios`, layout, ...stats(times), timesMs: times, scenarios, peakRssMiB: Math.max(...rss), cpuMs: sorted(cpu)[cpu.length >> 1]! };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
