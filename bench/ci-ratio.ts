@@ -4,10 +4,10 @@
  * that misses its goal is printed as such, and CI's verdict stays the tests'.
  *
  * R, the default run's wall, is measured around the suite: three runs just before it, three just
- * after, and R is the median of the six. This machine's speed drifts by a fifth within minutes
- * (six default runs in a row took 6.5 to 7.8 s here), so three runs on one side of a five-minute
- * suite measure the machine at another moment than the suite's; the six around it are the
- * nearest estimate of the machine the suite ran on.
+ * after, and R is the median of the six. This machine's speed drifts within minutes (around one
+ * whole run of the suite here, R read 6.44 s before it and 5.84 s after it), so three runs on one
+ * side of a five-minute suite measure the machine at another moment than the suite's; the six
+ * around it are the nearest estimate of the machine the suite ran on.
  *   node bench/ci-ratio.ts --reference FILE     before npm test: three default runs, their walls to FILE
  *   node bench/ci-ratio.ts START_S END_S "TIMES_BEFORE" "TIMES_AFTER" [BUSY_BEFORE_S BUSY_AFTER_S [FILE]]
  * (TIMES_*: the children's line of bash's `times`, e.g. `0m12.340s 0m3.210s`; BUSY_*: the machine's
