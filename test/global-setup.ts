@@ -62,13 +62,14 @@ function usePrebuiltValidators(): void {
 
 async function startBrowser(): Promise<void> {
   if (process.env.OBTPP_BROWSER_WS_ENDPOINT) return;
-  const [{ default: puppeteer }, { CHROMIUM_ARGS }, { findExecutable }] = await Promise.all([
-    import('puppeteer'), import('../src/psu/index.ts'), import('../src/psu/executable.ts'),
+  const [{ launchInFolder }, { CHROMIUM_ARGS }, { findExecutable }] = await Promise.all([
+    import('./helpers/own-chromium.ts'), import('../src/psu/index.ts'), import('../src/psu/executable.ts'),
   ]);
   const executablePath = findExecutable(process.env);
   // No Chromium: every test that needs one says so itself (exit 3 with what to install).
   if (!executablePath) return;
-  browser = await puppeteer.launch({
+  // Its profile and temporary files in a folder of its own, gone when it closes (helpers/own-chromium.ts).
+  browser = await launchInFolder({
     executablePath,
     headless: true,
     // puppeteer adds --remote-debugging-port=0: Chromium binds it to 127.0.0.1 (its default) on a port the OS picks.

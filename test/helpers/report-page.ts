@@ -6,6 +6,7 @@
 import puppeteer, { type Page } from 'puppeteer';
 import { PsuBrowser } from '../../src/psu/index.ts';
 import { ownContextsOnly } from '../../src/psu/shared-browser.ts';
+import { launchInFolder } from './own-chromium.ts';
 
 export async function reportPage(): Promise<{ page: Page; close(): Promise<void> }> {
   const endpoint = process.env.OBTPP_BROWSER_WS_ENDPOINT;
@@ -22,7 +23,7 @@ export async function reportPage(): Promise<{ page: Page; close(): Promise<void>
       },
     };
   }
-  const browser = await puppeteer.launch({
+  const browser = await launchInFolder({
     executablePath: PsuBrowser.executablePath() ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });

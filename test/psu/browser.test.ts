@@ -437,7 +437,8 @@ describe('finding Chromium', () => {
     const { default: puppeteer } = await import('puppeteer');
     const { CHROMIUM_ARGS } = await import('../../src/psu/index.ts');
     const { ownContextsOnly } = await import('../../src/psu/shared-browser.ts');
-    const owner = await puppeteer.launch({ executablePath: PsuBrowser.executablePath()!, headless: true, args: [...CHROMIUM_ARGS, '--headless'] });
+    const { launchInFolder } = await import('../helpers/own-chromium.ts');
+    const owner = await launchInFolder({ executablePath: PsuBrowser.executablePath()!, headless: true, args: [...CHROMIUM_ARGS, '--headless'] });
     try {
       const pageUrls = (b: import('puppeteer').Browser) => b.targets().filter((t) => t.type() === 'page').map((t) => t.url()).sort();
       const earlier = await (await owner.createBrowserContext()).newPage();
@@ -466,9 +467,9 @@ describe('finding Chromium', () => {
   });
 
   test('OBTPP_BROWSER_WS_ENDPOINT: journeys run in that browser, in contexts of their own, and close() leaves it running with none of them', async () => {
-    const { default: puppeteer } = await import('puppeteer');
     const { CHROMIUM_ARGS } = await import('../../src/psu/index.ts');
-    const owner = await puppeteer.launch({ executablePath: PsuBrowser.executablePath()!, headless: true, args: [...CHROMIUM_ARGS, '--headless'] });
+    const { launchInFolder } = await import('../helpers/own-chromium.ts');
+    const owner = await launchInFolder({ executablePath: PsuBrowser.executablePath()!, headless: true, args: [...CHROMIUM_ARGS, '--headless'] });
     // Every context of the browser, whoever made it (the owner's object knows only its own).
     const cdp = await owner.target().createCDPSession();
     const contexts = async () => (await cdp.send('Target.getBrowserContexts')).browserContextIds.length;

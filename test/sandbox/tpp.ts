@@ -11,6 +11,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { SignJWT } from 'jose';
 import type { Sandbox, Variant } from '../../src/sandbox/index.ts';
 import { ownContextsOnly } from '../../src/psu/shared-browser.ts';
+import { launchInFolder } from '../helpers/own-chromium.ts';
 
 export type Json = any;
 
@@ -44,7 +45,7 @@ export async function launchBrowser(o: { insecure?: boolean; network?: boolean }
     };
     return browser;
   }
-  return puppeteer.launch({
+  return launchInFolder({
     executablePath: existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium',
     headless: true,
     acceptInsecureCerts: true,
