@@ -43,7 +43,8 @@ export const LONG = [
  * of it waiting) and the PSU's waited side by side, and the verdicts' group, last by name, ran alone
  * at the end. Started early and apart (a folder's groups in turns with the others'), each waits
  * beside groups that compute (the attestations', the CLI's, the conformance runs'); the short groups
- * that only compute (dialects, foundation, standards) come last and end together.
+ * of the other folders (foundation, standards, auth) come last and end together; the files that
+ * only compute run apart (BACKGROUND).
  */
 export const FIRST_FOLDERS = ['test/independent-bank', 'test/attest', 'test/cli', 'test/conformance', 'test/verdicts', 'test/hostile', 'test/psu', 'test/profiles', 'test/sandbox'];
 

@@ -63,18 +63,40 @@ const reporting = (dests, counts) => [
   ...reporters.flatMap((r, i) => [`--test-reporter=${r}`, `--test-reporter-destination=${dests[i] ?? 'stdout'}`]),
   `--test-reporter=./scripts/test-counts.mjs`, `--test-reporter-destination=${counts}`,
 ];
-const runner = (files, concurrency, report, stdio, env = process.env) => spawn(process.execPath, [
+const runner = (files, concurrency, report, options) => spawn(process.execPath, [
   '--test', `--test-concurrency=${concurrency}`, '--test-timeout=600000', '--test-global-setup=test/global-setup.ts',
   ...others, ...report, ...files,
-], { cwd: root, stdio, env });
+], { cwd: root, ...options });
+
+/**
+ * The lowest priority for a process started in a session of its own, and for every process it
+ * starts (they inherit it). Linux's autogroups share the CPU fairly between sessions first, and
+ * a process's nice counts only within its session's group: Chromium and the warm workers run in
+ * sessions of their own, so a niced process in ours took as much CPU as they did. The group's
+ * own nice (/proc/PID/autogroup) puts the whole session below them. Where either is refused or
+ * absent, the runner runs at the usual priority: only less of the idle time is taken.
+ */
+function lowest(pid) {
+  try {
+    setPriority(pid, 19);
+  } catch {
+    // not permitted here
+  }
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, '19');
+  } catch {
+    // no autogroups (not Linux, or the kernel's are off)
+  }
+}
 const exited = (child) => new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 
 const children = [];
 const results = [];
+let background;
 let first = Promise.resolve();
 if (runs.length) {
   const counts = join(groupDir, 'counts.json');
-  const child = runner(runs, 2, reporting(destinations, counts), 'inherit');
+  const child = runner(runs, 2, reporting(destinations, counts), { stdio: 'inherit' });
   children.push(child);
   results.push((first = exited(child).then((code) => ({ code, counts }))));
 }
@@ -83,14 +105,11 @@ if (backgroundRuns.length) {
   // and each reporter's file gets a file of its own here, appended to the reporter's after.
   const files = destinations.map((d, i) => (d === 'stdout' || d === 'stderr' ? d : join(groupDir, `background-report-${i}`)));
   const counts = join(groupDir, 'background-counts.json');
-  // No browser, no warm workers: its files use neither (test/global-setup.ts).
-  const child = runner(backgroundRuns, 1, reporting(files, counts), ['ignore', 'pipe', 'pipe'], { ...process.env, OBTPP_TEST_BACKGROUND: '1' });
-  // The lowest priority, before it starts any process (those inherit it): where the platform refuses, it runs at the usual one.
-  try {
-    setPriority(child.pid, 19);
-  } catch {
-    // not permitted here: still correct, only less idle time taken
-  }
+  // No browser, no warm workers: its files use neither (test/global-setup.ts). A session of its own
+  // (detached), at the lowest priority before it starts any process.
+  const child = runner(backgroundRuns, 1, reporting(files, counts), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OBTPP_TEST_BACKGROUND: '1' }, detached: true });
+  lowest(child.pid);
+  background = child;
   const out = [];
   const err = [];
   child.stdout.on('data', (d) => out.push(d));
@@ -107,22 +126,22 @@ if (backgroundRuns.length) {
   }));
 }
 
-// Ctrl-C reaches the runners too (the terminal signals the whole process group): wait for them to end.
-process.on('SIGINT', () => {});
+// Ctrl-C reaches the plan's runner too (the terminal signals the whole process group), not the
+// background one in its own session: it is passed on. Then both are waited for.
+process.on('SIGINT', () => background?.kill('SIGINT'));
 process.on('SIGTERM', () => children.forEach((c) => c.kill('SIGTERM')));
 const ended = await Promise.all(results);
 const sum = { tests: 0, passed: 0, failed: 0, cancelled: 0, skipped: 0, todo: 0 };
 const each = ended.map(({ counts }) => {
-  let c = {};
   try {
-    c = JSON.parse(readFileSync(counts, 'utf8'));
+    const c = JSON.parse(readFileSync(counts, 'utf8'));
+    for (const k of Object.keys(sum)) sum[k] += c[k] ?? 0;
+    return c.tests;
   } catch {
-    // the runner ended before its reporter wrote (interrupted)
+    return undefined; // the runner ended before its reporter wrote (interrupted)
   }
-  for (const k of Object.keys(sum)) sum[k] += c[k] ?? 0;
-  return c.tests ?? 0;
 });
-if (ended.length > 1) {
+if (ended.length > 1 && !each.includes(undefined)) {
   process.stdout.write(`ℹ in all: ${sum.tests} tests, ${sum.passed} passed, ${sum.failed} failed, ${sum.cancelled} cancelled, ${sum.skipped} skipped, ${sum.todo} todo ` +
     `(${each[0]} in the runner of the plan, ${each[1]} beside it at the lowest priority)\n`);
 }
