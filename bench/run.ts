@@ -18,7 +18,6 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchConform, LAYOUTS, ROUNDS, type ConformRow } from './conform.ts';
 import { stats } from './stats.ts';
-import { BESIDE } from '../scripts/test-times.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -94,14 +93,11 @@ if (suite && suite.cpuBy === 'cgroup') console.log(`| the same — CPU of the pr
 if (compared) console.log(`| ${compared.name} | ${compared.runs} each | ${fmt(compared.headMedianMs)} | | | ${x(compared.ratio)} ${compared.ref} (${fmt(compared.refMedianMs)}) | | |`);
 // Where the test suite's time goes: its ten costliest files (scripts/test-times.mjs).
 if (suite?.byFile) {
-  // The plan's table, then the background runner's (appended after a heading of its own).
-  const [plan = '', beside] = suite.byFile.split(BESIDE);
-  const lines = plan.trim().split('\n');
+  const lines = suite.byFile.trim().split('\n');
   console.log('');
   console.log('Where the test suite\'s time goes, its ten costliest files (top-level test time; two files run at once):');
   console.log('');
   console.log([...lines.slice(0, 12), ...lines.slice(-1)].join('\n'));
-  if (beside) console.log(`\n${BESIDE} ${beside.trim().split('\n').at(-1)}`);
 }
 // Where one conformance run's CPU goes (bench/profile.ts).
 console.log('');

@@ -73,9 +73,7 @@ export async function benchSuite(): Promise<SuiteRow> {
   // `times`: the shell's own user and system time, then its children's.
   const lines = out.trimEnd().split('\n');
   const [user, system] = (lines.at(-1) ?? '').trim().split(/\s+/).map(seconds);
-  // Both runners' counts (scripts/test.mjs: "ℹ in all: N tests, P passed, F failed, …"), else the one runner's summary.
-  const all = /^\S*\s*in all: (\d+) tests, \d+ passed, (\d+) failed/m.exec(out);
-  const count = (label: 'tests' | 'fail') => (all ? Number(all[label === 'tests' ? 1 : 2]) : Number(new RegExp(`^\\S*\\s*${label} (\\d+)$`, 'm').exec(out)?.[1] ?? NaN));
+  const count = (label: string) => Number(new RegExp(`^\\S*\\s*${label} (\\d+)$`, 'm').exec(out)?.[1] ?? NaN);
   const reapedCpuMs = ((user ?? NaN) + (system ?? NaN)) * 1000;
   let cpuMs = reapedCpuMs;
   if (group) {

@@ -31,7 +31,7 @@ export const LONG = [
   'test/conformance/berlin-group-conform.test.ts',
   'test/independent-bank/security-flows.test.ts',
   'test/conformance/uk-breadth.test.ts',
-  // Mostly waits (the cold workers it starts): last by name, it ran alone at the end of the run.
+  // Mostly waits (on the cold workers it starts): last by name, it ran alone at the end of the run.
   'test/foundation/warm-cli.test.ts',
 ];
 
@@ -43,55 +43,9 @@ export const LONG = [
  * of it waiting) and the PSU's waited side by side, and the verdicts' group, last by name, ran alone
  * at the end. Started early and apart (a folder's groups in turns with the others'), each waits
  * beside groups that compute (the attestations', the CLI's, the conformance runs'); the short groups
- * of the other folders (foundation, standards, auth) come last and end together; the files that
- * only compute run apart (BACKGROUND).
+ * that only compute (dialects, foundation, standards) come last and end together.
  */
 export const FIRST_FOLDERS = ['test/independent-bank', 'test/attest', 'test/cli', 'test/conformance', 'test/verdicts', 'test/hostile', 'test/psu', 'test/profiles', 'test/sandbox'];
-
-/**
- * Files that only compute, in their own process: no shared browser, no warm worker, no server a
- * slow answer would time out, no clock. They run beside the plan in a runner of their own at the
- * lowest priority (scripts/test.mjs), so they take the cores only when the plan's processes leave
- * them idle — as its processes wait on banks, browsers and each other, about a tenth of a whole
- * run's core-seconds (docs/testing.md) — and they cannot slow the plan's time-outs down. A file
- * named here must stay free of those (test/foundation/test-plan.test.ts reads each one for them).
- */
-export const BACKGROUND = [
-  // The dialects' cross-checks against the official files (the costliest, first).
-  'test/dialects/prebuilt-validators.test.ts',
-  'test/dialects/obie-v4-crosscheck.test.ts',
-  'test/dialects/berlin-group-mutations.test.ts',
-  'test/dialects/obie-crosscheck.test.ts',
-  'test/dialects/berlin-group.test.ts',
-  'test/dialects/obie-levels.test.ts',
-  'test/dialects/obie-v4-pis.test.ts',
-  'test/dialects/obie-validate.test.ts',
-  'test/dialects/catalogue.test.ts',
-  'test/dialects/obie-builders.test.ts',
-  'test/dialects/obie-isolation.test.ts',
-  'test/dialects/obie-uk-product.test.ts',
-  'test/dialects/bg-pain001.test.ts',
-  'test/conformance/uk-v4-ais.test.ts',
-  'test/conformance/fcs-map.test.ts',
-  'test/conformance/oidf-map.test.ts',
-  'test/conformance/junit.test.ts',
-  'test/conformance/legend.test.ts',
-  'test/conformance/match-indices.test.ts',
-  'test/conformance/fresh-consents.test.ts',
-  'test/verdicts/junit-causes.test.ts',
-  'test/verdicts/rule-verdict.test.ts',
-  'test/sandbox/fault-placement.test.ts',
-  'test/cli/program.test.ts',
-  'test/cli/readme-flags.test.ts',
-  'test/auth/security-profile.test.ts',
-  'test/profiles/payment-products.test.ts',
-  'test/foundation/docs.test.ts',
-  'test/foundation/house.test.ts',
-  'test/foundation/jws.test.ts',
-  'test/foundation/kept.test.ts',
-  'test/foundation/redaction.test.ts',
-  'test/foundation/dpop-client.test.ts',
-];
 
 /** At most this many files share a process: more would leave the last group running alone at the end. */
 export const GROUP_SIZE = 6;
@@ -104,7 +58,6 @@ export const GROUP_SIZE = 6;
  * `files`: paths relative to the project, sorted.
  */
 export function plan(files) {
-  files = files.filter((f) => !BACKGROUND.includes(f));
   const long = LONG.filter((f) => files.includes(f));
   const own = files.filter((f) => f in OWN_PROCESS && !long.includes(f));
   const byFolder = new Map();
@@ -120,15 +73,6 @@ export function plan(files) {
   for (let round = 0; first.some((g) => g.length > round); round++) for (const g of first) if (g[round]) batches.push(g[round]);
   for (const folder of [...byFolder.keys()].filter((f) => !FIRST_FOLDERS.includes(f))) batches.push(...groupsOf(folder));
   return [...batches, ...own.map((f) => [f])];
-}
-
-/**
- * The processes of the background runner, in order: the BACKGROUND files among `files`, in
- * BACKGROUND's order, GROUP_SIZE at most to a process (the costliest start first).
- */
-export function backgroundPlan(files) {
-  const mine = BACKGROUND.filter((f) => files.includes(f));
-  return Array.from({ length: Math.ceil(mine.length / GROUP_SIZE) }, (_, i) => mine.slice(i * GROUP_SIZE, (i + 1) * GROUP_SIZE));
 }
 
 /** The name of the i-th process's file: the runner sorts the files it is given by name, so the name carries the order. */

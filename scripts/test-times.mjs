@@ -5,9 +5,6 @@
 //     --test-reporter=./scripts/test-times.mjs --test-reporter-destination=times.md "test/**/*.test.ts"
 // Per file: its top-level tests' durations added up (tests of one file that run at once count
 // each), the count of tests and the slowest top-level test; the files by cost, as a Markdown table.
-/** The heading of the background runner's table (bench/run.ts finds it). */
-export const BESIDE = 'Beside them, at the lowest priority (scripts/test-plan.mjs, BACKGROUND):';
-
 export default async function* testTimes(source) {
   const files = new Map();
   for await (const event of source) {
@@ -32,13 +29,9 @@ export default async function* testTimes(source) {
   }
   const rows = [...files].sort((a, b) => b[1].ms - a[1].ms);
   const total = rows.reduce((s, [, f]) => s + f.ms, 0);
-  // scripts/test.mjs's second runner (its table is appended to the first one's).
-  if (process.env.OBTPP_TEST_BACKGROUND) yield `\n${BESIDE}\n\n`;
   yield `| file | top-level time | share | tests | its slowest top-level test |\n|---|---|---|---|---|\n`;
   for (const [file, f] of rows) {
     yield `| ${file} | ${(f.ms / 1000).toFixed(1)} s | ${((100 * f.ms) / total).toFixed(1)} % | ${f.tests} | ${f.slowest.name.replaceAll('|', '\\|').slice(0, 80)} (${(f.slowest.ms / 1000).toFixed(1)} s) |\n`;
   }
-  yield process.env.OBTPP_TEST_BACKGROUND
-    ? `\n${rows.length} files, ${(total / 1000).toFixed(0)} s of top-level test time in all, one file at a time.\n`
-    : `\n${rows.length} files, ${(total / 1000).toFixed(0)} s of top-level test time in all (two files run at once, so the wall is about half).\n`;
+  yield `\n${rows.length} files, ${(total / 1000).toFixed(0)} s of top-level test time in all (two files run at once, so the wall is about half).\n`;
 }

@@ -30,8 +30,6 @@ let poolDir: string | undefined;
 export async function globalSetup(): Promise<void> {
   useCompileCache();
   usePrebuiltValidators();
-  // scripts/test.mjs's second runner: its files use no browser and no warm worker (scripts/test-plan.mjs, BACKGROUND).
-  if (process.env.OBTPP_TEST_BACKGROUND) return;
   await startBrowser();
   if (!process.env.OBTPP_TEST_POOL && !process.env.OBTPP_TEST_REAL_CLI) await startPool();
 }
