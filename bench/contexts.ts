@@ -10,8 +10,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import puppeteer from 'puppeteer';
 import { CHROMIUM_ARGS, PsuBrowser } from '../src/psu/index.ts';
+import { launchInFolder } from '../test/helpers/own-chromium.ts';
 import { treeCpuMs } from './proc.ts';
 import { stats } from './stats.ts';
 
@@ -28,7 +28,10 @@ await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const origin = new URL(url).origin;
 
-const browser = await puppeteer.launch({
+// Its profile and its temporary files in a folder of its own, removed when it closes (as PsuBrowser's
+// own launches and the tests' are): a Chromium process ended between making its shared-memory file
+// in TMPDIR and unlinking it leaves that file behind.
+const browser = await launchInFolder({
   executablePath: PsuBrowser.executablePath(),
   headless: true,
   pipe: true,
