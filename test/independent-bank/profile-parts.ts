@@ -29,6 +29,9 @@ psu:
   driver:
     kind: steps
     loginError: ".signin-problem"
+    # The page the bank shows instead of the consent, after the sign-in (an expired or unknown
+    # request, an account that is not the customer's): its notice, on a page with no form.
+    consentError: "main:not(:has(form)) > .notice--bad"
     steps:
       - { action: fill, selector: "#customer-number", value: "{username}" }
       - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }

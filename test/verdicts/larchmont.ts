@@ -55,6 +55,7 @@ ${auth.par ? `  par: ${auth.par}\n` : ''}${auth.scopesAis ? `  scopes: { ais: ${
   driver:
     kind: steps
     loginError: ".signin-problem"
+    consentError: "main:not(:has(form)) > .notice--bad"
     steps:
       - { action: fill, selector: "${o.firstSelector ?? '#customer-number'}", value: "{username}" }
       - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
