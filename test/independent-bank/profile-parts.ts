@@ -8,6 +8,13 @@ import type { startIndependentBank } from './bank.ts';
 type Bank = Awaited<ReturnType<typeof startIndependentBank>>;
 
 /**
+ * The page Larchmont shows instead of the consent after the sign-in (an expired or unknown
+ * request, an account that is not the customer's): its notice, on a page with no form. A profile's
+ * `psu.driver.consentError`: without it a journey that gets this page waits out its step's time-out.
+ */
+export const LARCHMONT_CONSENT_ERROR = 'main:not(:has(form)) > .notice--bad';
+
+/**
  * The `auth` and `psu` blocks of a Larchmont profile (YAML, at the top level). `payments` adds
  * the step that chooses the debtor account on a payment's consent page.
  */
@@ -29,9 +36,7 @@ psu:
   driver:
     kind: steps
     loginError: ".signin-problem"
-    # The page the bank shows instead of the consent, after the sign-in (an expired or unknown
-    # request, an account that is not the customer's): its notice, on a page with no form.
-    consentError: "main:not(:has(form)) > .notice--bad"
+    consentError: "${LARCHMONT_CONSENT_ERROR}"
     steps:
       - { action: fill, selector: "#customer-number", value: "{username}" }
       - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }

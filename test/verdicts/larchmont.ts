@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { startIndependentBank, type BankDefect, type IndependentBank } from '../independent-bank/bank.ts';
+import { LARCHMONT_CONSENT_ERROR } from '../independent-bank/profile-parts.ts';
 import { runObtpp, type Run } from '../helpers/obtpp.ts';
 
 export interface ProfileOptions {
@@ -55,7 +56,7 @@ ${auth.par ? `  par: ${auth.par}\n` : ''}${auth.scopesAis ? `  scopes: { ais: ${
   driver:
     kind: steps
     loginError: ".signin-problem"
-    consentError: "main:not(:has(form)) > .notice--bad"
+    consentError: "${LARCHMONT_CONSENT_ERROR}"
     steps:
       - { action: fill, selector: "${o.firstSelector ?? '#customer-number'}", value: "{username}" }
       - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
