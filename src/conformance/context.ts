@@ -34,6 +34,14 @@ export interface RunParameters {
 }
 
 /**
+ * Whether a consent ending at `expiresAtMs` has (all but) ended by now: within a second of it, as
+ * the expiring set-ups judge an attempt that outlasted its window (the end is sent in whole seconds).
+ */
+function outlived(expiresAtMs: number | undefined): boolean {
+  return expiresAtMs !== undefined && Date.now() >= expiresAtMs - 1_000;
+}
+
+/**
  * Browsers lent to runs in this thread, by key. A process-wide registry (not a module variable)
  * because the runner and the step definitions may be two instances of this module (src/ and
  * dist/); a browser cannot cross threads, so a worker thread finds nothing and starts its own.
@@ -300,7 +308,7 @@ export class RunContext {
    * (the full consents, started first, then the expiring ones), 2 for a scenario's own journey,
    * 3 for set-ups prepared ahead).
    */
-  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: AccountChoice; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number; request?: BeginOptions } = {}): Promise<AuthoriseResult> {
+  async authorise(lane: Lane, intentId: string, fn: Fn, options: { accounts?: AccountChoice; debtor?: string; reject?: boolean; slotHeld?: boolean; priority?: number; request?: BeginOptions; expiresAtMs?: number } = {}): Promise<AuthoriseResult> {
     if (!options.slotHeld) await this.acquire(options.priority ?? 2);
     // A plain approval (not a probe with a deliberately broken request, not a rejection).
     const plain = !options.request && !options.reject;
@@ -321,8 +329,11 @@ export class RunContext {
     } catch (error) {
       note(`failed: ${this.redactor.text(String((error as Error)?.message ?? error)).split('\n')[0]!.slice(0, 200)}`);
       // Until one journey has worked, a failure the profile causes (a wrong password, a page step
-      // that never matches) is a set-up error of the run, not the bank's failure.
-      if (plain && !this.journeyWorked) {
+      // that never matches) is a set-up error of the run, not the bank's failure — unless the
+      // consent ran out while the PSU walked (`expiresAtMs`: a window of a few seconds, a slow
+      // bank): then the bank's page for an expired request may be one the profile does not name,
+      // and the failure says nothing about the profile (the caller tries a wider window).
+      if (plain && !this.journeyWorked && !outlived(options.expiresAtMs)) {
         const problem = setupProblemOf(error, this.profile, fn);
         if (problem && !setupProblems().has(this.params.evidenceDir)) setupProblems().set(this.params.evidenceDir, problem);
       }

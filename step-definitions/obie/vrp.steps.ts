@@ -354,7 +354,7 @@ async function closingAttempt(world: ConformanceWorld, validForMs: number): Prom
     if (created.status !== 201 || typeof id !== 'string') throw world.blocked('VRP-01', `creating the VRP consent (a set-up of this scenario) failed: ${describeAnswer(created)}`);
     let record: ConsentRecord;
     try {
-      record = await authoriseConsent(world, { fn: 'pis', id, created, request: body }, { slotHeld: true });
+      record = await authoriseConsent(world, { fn: 'pis', id, created, request: body }, { slotHeld: true, expiresAtMs: Date.parse(body.Data.ControlParameters.ValidToDateTime) });
     } catch (error) {
       // A journey that outlasted the window: the bank rightly refuses to authorise a consent past
       // its ValidToDateTime, which says nothing about the rule; the next attempt's window is wider.

@@ -61,7 +61,7 @@ export async function createConsent(world: ConformanceWorld, fn: Fn, body: unkno
 }
 
 /** The PSU's journey; a journey that fails is a verdict of this scenario, with the page as evidence. */
-export async function authoriseConsent(world: ConformanceWorld, record: ConsentRecord, options: { accounts?: AccountChoice; debtor?: string; slotHeld?: boolean; priority?: number } = {}): Promise<ConsentRecord> {
+export async function authoriseConsent(world: ConformanceWorld, record: ConsentRecord, options: { accounts?: AccountChoice; debtor?: string; slotHeld?: boolean; priority?: number; expiresAtMs?: number } = {}): Promise<ConsentRecord> {
   try {
     // A set-up prepared ahead yields to the journeys a running scenario waits for.
     const outcome = await world.ctx.authorise(world.lane, record.id, record.fn, { priority: world.lane === world.ctx.main ? 2 : 3, ...options });
@@ -445,7 +445,8 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
           (body as any).Data.ExpirationDateTime = isoDateTime(new Date(sentAt + windowMs));
           const created = await createConsent(world, fn, body);
           receivedAt = Date.now();
-          return authoriseConsent(world, created, { slotHeld: true });
+          // Its end as sent: a journey that fails after it is the window's doing, not the profile's.
+          return authoriseConsent(world, created, { slotHeld: true, expiresAtMs: Date.parse((body as any).Data.ExpirationDateTime) });
         });
       } catch (error) {
         // A journey that outlasted the window: the bank rightly refuses to authorise an expired
