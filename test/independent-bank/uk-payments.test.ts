@@ -109,11 +109,12 @@ test('a run\'s first PSU journey that outlasts its consent\'s 3-second window is
     });
     // Without the page for an expired request, and without the optional security notice, which a
     // fresh Larchmont shows at every third sign-in (this run signs in twice): each optional step
-    // would wait out one more step time-out, and the wider window with it.
+    // would wait out one more step time-out, and the wider window with it. Steps get 5 s: the
+    // sign-in's page comes after Larchmont's 3 s, with room for a slow machine.
     const profile = await readFile(file, 'utf8');
     const edited = profile.replace(/^ {4}consentError: .*\n/m, '').replace(/^ {6}- \{ action: click, selector: "#notice-ack".*\n/m, '');
     assert.equal(edited.split('\n').length, profile.split('\n').length - 2, 'both lines were in the profile');
-    await writeFile(file, `${edited}timeouts:\n  browserStepMs: 4000\n`);
+    await writeFile(file, `${edited}timeouts:\n  browserStepMs: 5000\n`);
     const reports = join(dir, 'reports');
     const run = await runObtpp(['conform', '--profile', file, '--tags', '@AIS-08', '--report-dir', reports, '--json'], { env: larchmontEnv(bank), timeoutMs: 200_000 });
     assert.equal(run.code, 0, run.stderr.slice(-2000));
