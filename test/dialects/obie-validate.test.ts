@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate, judgeBody, formatProblems, compileAll, SCHEMA_NAMES } from '../../src/dialects/obie/index.ts';
+import { valueAt } from '../../src/dialects/obie/validate.ts';
 import type { SchemaName, SchemaProblem } from '../../src/dialects/obie/index.ts';
 import { sample, SAMPLE_NAMES } from './obie-samples.ts';
 
@@ -92,6 +93,21 @@ describe('obie schemas refuse each kind of violation, readably', () => {
     const problem = validate('OBReadTransaction6', body)[0] as SchemaProblem;
     assert.equal(problem.got, '"bar"');
     assert.equal(problem.keyword, 'additionalProperties');
+  });
+  test('the value a problem shows is read from the body at the error\'s path, a name holding / or ~ included', () => {
+    // The validators are compiled without ajv's verbose errors: what a problem got comes from the
+    // body, at the JSON Pointer ajv names (where / is ~1 and ~ is ~0).
+    const body = sample('OBReadTransaction6');
+    body.Data.Transaction[0]['a/b~c'] = { odd: true };
+    body.Data.Transaction[0].Amount.Currency = 'gbpx';
+    const problems = validate('OBReadTransaction6', body) as SchemaProblem[];
+    const odd = problems.find((p) => p.keyword === 'additionalProperties');
+    assert.equal(odd?.got, '{"odd":true}');
+    const currency = problems.find((p) => p.path === 'Data.Transaction[0].Amount.Currency');
+    assert.equal(currency?.got, '"gbpx"');
+    assert.equal(valueAt(body, '/Data/Transaction/0/a~1b~0c'), body.Data.Transaction[0]['a/b~c']);
+    assert.equal(valueAt(body, '/Data/Transaction/99'), undefined);
+    assert.equal(valueAt(body, ''), body);
   });
   test('a balance disclosed in a funds confirmation is an unexpected field (COF-04)', () => {
     const body = sample('OBFundsConfirmationResponse1');

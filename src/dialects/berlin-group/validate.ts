@@ -50,7 +50,8 @@ function validatorFor(name: BgSchemaName, level: keyof Levels): ValidateFunction
 export function makeBgAjv(extra: Partial<Options> = {}): Ajv {
   const { Ajv, addFormats } = loadAjv();
   // strictRequired off: the strict level names a set of alternatives as one required field (schemas/consents.ts).
-  const instance = new Ajv({ allErrors: true, strict: true, strictRequired: false, verbose: true, ...extra });
+  // Not verbose: an error's value is read from the body (problemsOf).
+  const instance = new Ajv({ allErrors: true, strict: true, strictRequired: false, ...extra });
   // byte and url: the embedded approach's challengeData (an image, a link to one).
   addFormats(instance, ['date-time', 'date', 'uri', 'byte', 'url']);
   instance.addKeyword({ keyword: SHOULD_SOURCE_KEYWORD, schemaType: 'string' });
@@ -79,7 +80,7 @@ export function validateBg(name: BgSchemaName, body: unknown): Problem[] {
   }
   const fn = validatorFor(name, 'official');
   if (fn(body)) return [];
-  return problemsOf(fn.errors ?? []).map((p) => withLevel(p, 'MUST', source));
+  return problemsOf(fn.errors ?? [], body).map((p) => withLevel(p, 'MUST', source));
 }
 
 /** Judges `body` at both levels: MUST failures, and SHOULD warnings the official level does not share. */
@@ -90,7 +91,7 @@ export function judgeBg(name: BgSchemaName, body: unknown): Judgement {
   if (fn(body)) return { must, should: [] };
   const already = new Set(must.map(problemKey));
   const strict = levelsOf(name).strict;
-  const should = problemsOf(fn.errors ?? [])
+  const should = problemsOf(fn.errors ?? [], body)
     .filter((p) => !already.has(problemKey(p)))
     .map((p) => withLevel(p, 'SHOULD', shouldSourceOf(strict, p.schemaPath)));
   return { must, should };
