@@ -183,7 +183,7 @@ export function withLevel(p: SchemaProblem, level: ProblemLevel, source: string)
  * keyword (`#/properties/Data/…/else/required` → the `else` node), else good practice.
  */
 export function shouldSourceOf(schema: object, schemaPath: string): string {
-  const tokens = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointerTokens(schemaPath.replace(/^#/, '')).filter(Boolean);
   tokens.pop();
   let node: unknown = schema;
   for (const token of tokens) {
@@ -236,9 +236,14 @@ export function describeNonObject(body: unknown): string {
   return `${typeof body} ${show(body)}`;
 }
 
+/** A JSON Pointer's tokens, unescaped: `/Data/a~1b` → `['Data', 'a/b']`; `''` (the root) → `[]`. */
+function pointerTokens(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
 /** `/Data/Account/0/Currency` → `Data.Account[0].Currency`. */
 export function dottedPath(instancePath: string, child?: string): string {
-  const tokens = instancePath === '' ? [] : instancePath.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointerTokens(instancePath);
   if (child !== undefined) tokens.push(child);
   let out = '';
   for (const token of tokens) {
@@ -267,8 +272,7 @@ function plural(n: number, word: string): string {
 /** The value at a JSON Pointer (an ajv error's instancePath) in `root`; undefined where there is none. */
 export function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const token of pointerTokens(pointer)) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, token)) return undefined;
     value = (value as Record<string, unknown>)[token];
   }
