@@ -34,10 +34,11 @@ export interface RunParameters {
 }
 
 /**
- * Whether a consent ending at `expiresAtMs` has (all but) ended by now: within a second of it, as
- * the expiring set-ups judge an attempt that outlasted its window (the end is sent in whole seconds).
+ * Whether a consent ending at `expiresAtMs` has (all but) ended by now: within a second of it (the
+ * end is sent in whole seconds). The expiring set-ups judge by it that an attempt outlasted its
+ * window; {@link RunContext.authorise}, that a first journey's failure says nothing about the profile.
  */
-function outlived(expiresAtMs: number | undefined): boolean {
+export function outlived(expiresAtMs: number | undefined): boolean {
   return expiresAtMs !== undefined && Date.now() >= expiresAtMs - 1_000;
 }
 

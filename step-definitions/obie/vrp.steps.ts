@@ -9,6 +9,7 @@ import type { ApiResult } from '../support/setups.ts';
 import { buildVrp, buildVrpConsent, buildVrpFundsConfirmation, isoDateTime, type VrpBody, type VrpConsentBody } from '../../src/dialects/obie/builders.ts';
 import { errorCodesOf } from '../../src/dialects/obie/index.ts';
 import { signDetached } from '../../src/client/jws.ts';
+import { outlived } from '../../src/conformance/context.ts';
 import { SigningOffError } from '../../src/client/operations.ts';
 
 /** What a scenario did with VRP so far: its consent and the payments it made. */
@@ -358,7 +359,7 @@ async function closingAttempt(world: ConformanceWorld, validForMs: number): Prom
     } catch (error) {
       // A journey that outlasted the window: the bank rightly refuses to authorise a consent past
       // its ValidToDateTime, which says nothing about the rule; the next attempt's window is wider.
-      if (Date.now() >= Date.parse(body.Data.ControlParameters.ValidToDateTime) - 1_000) return { tookMs: Date.now() - sentAt };
+      if (outlived(Date.parse(body.Data.ControlParameters.ValidToDateTime))) return { tookMs: Date.now() - sentAt };
       throw error;
     }
     state(world).consent = record;

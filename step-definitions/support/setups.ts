@@ -7,6 +7,7 @@ import type { AccountChoice, Fn } from '../../src/profile/types.ts';
 import type { ApiResult } from '../../src/client/operations.ts';
 import type { Exchange } from '../../src/client/exchange.ts';
 import { AuthorisationError } from '../../src/errors.ts';
+import { outlived } from '../../src/conformance/context.ts';
 import { NotJudgeable, UnusableAnswer, type ConformanceWorld, type ConsentRecord, type AccountInfo, type Expiring } from './world.ts';
 import { describeAnswer, versionOfWorld } from './judge.ts';
 
@@ -445,13 +446,13 @@ export function expiringConsent(world: ConformanceWorld, fn: 'ais' | 'cof'): Pro
           (body as any).Data.ExpirationDateTime = isoDateTime(new Date(sentAt + windowMs));
           const created = await createConsent(world, fn, body);
           receivedAt = Date.now();
-          // Its end as sent: a journey that fails after it is the window's doing, not the profile's.
-          return authoriseConsent(world, created, { slotHeld: true, expiresAtMs: Date.parse((body as any).Data.ExpirationDateTime) });
+          // Its end: a journey that fails after it is the window's doing, not the profile's.
+          return authoriseConsent(world, created, { slotHeld: true, expiresAtMs: sentAt + windowMs });
         });
       } catch (error) {
         // A journey that outlasted the window: the bank rightly refuses to authorise an expired
         // consent, which says nothing about the rule.
-        if (sentAt > 0 && Date.now() - sentAt >= windowMs - 1_000) return { tookMs: Date.now() - sentAt };
+        if (sentAt > 0 && outlived(sentAt + windowMs)) return { tookMs: Date.now() - sentAt };
         throw error;
       }
       // The expiration date as sent: whole seconds, so up to a second before sentAt + windowMs.
