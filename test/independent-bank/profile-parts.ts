@@ -14,11 +14,20 @@ type Bank = Awaited<ReturnType<typeof startIndependentBank>>;
  */
 export const LARCHMONT_CONSENT_ERROR = 'main:not(:has(form)) > .notice--bad';
 
+/** The driver's selectors for a refused sign-in and for the page in place of the consent (null: not named). */
+export interface LarchmontErrorPages {
+  loginError?: string;
+  consentError?: string | null;
+}
+
 /**
  * The `auth` and `psu` blocks of a Larchmont profile (YAML, at the top level). `payments` adds
- * the step that chooses the debtor account on a payment's consent page.
+ * the step that chooses the debtor account on a payment's consent page; `errorPages` changes the
+ * driver's error selectors (by default Larchmont's own).
  */
-export function larchmontAuthAndPsu(bank: Bank, options: { payments?: boolean } = {}): string {
+export function larchmontAuthAndPsu(bank: Bank, options: { payments?: boolean; errorPages?: LarchmontErrorPages } = {}): string {
+  const loginError = options.errorPages?.loginError ?? '.signin-problem';
+  const consentError = options.errorPages?.consentError === null ? undefined : options.errorPages?.consentError ?? LARCHMONT_CONSENT_ERROR;
   // The key that signs request objects, where the bank's flow has them (the hybrid flow).
   const key = bank.client.privateKeyPem ? `
     privateKey: \${env:LARCHMONT_TPP_KEY}
@@ -35,9 +44,8 @@ psu:
   password: \${env:LARCHMONT_SECRET_WORD}
   driver:
     kind: steps
-    loginError: ".signin-problem"
-    consentError: "${LARCHMONT_CONSENT_ERROR}"
-    steps:
+    loginError: "${loginError}"
+${consentError ? `    consentError: "${consentError}"\n` : ''}    steps:
       - { action: fill, selector: "#customer-number", value: "{username}" }
       - { action: click, selector: "#next-btn", waitForNavigation: true, name: continue }
       - { action: fill, selector: "#secret-word", value: "{password}" }
@@ -59,7 +67,7 @@ export function larchmontEnv(bank: Bank): Record<string, string> {
  * for the bank's signatures), every API on its own server: written to `dir` with the key beside
  * it. Returns the profile's path.
  */
-export async function writeSignedUkProfile(bank: Bank, dir: string, o: { file: string; comment: string; name: string; standard: 'uk-3.1' | 'uk-4.0'; operations: readonly string[] }): Promise<string> {
+export async function writeSignedUkProfile(bank: Bank, dir: string, o: { file: string; comment: string; name: string; standard: 'uk-3.1' | 'uk-4.0'; operations: readonly string[]; errorPages?: LarchmontErrorPages }): Promise<string> {
   await writeFile(join(dir, 'tpp-signing.pem'), bank.tppSigningKey!.pem, { mode: 0o600 });
   const file = join(dir, o.file);
   await writeFile(file, `# ${o.comment}
@@ -76,6 +84,6 @@ signing:
   kid: ${bank.tppSigningKey!.kid}
 bank:
   jwks: ${bank.issuer}/jwks
-${larchmontAuthAndPsu(bank, { payments: true })}`);
+${larchmontAuthAndPsu(bank, { payments: true, errorPages: o.errorPages })}`);
   return file;
 }
